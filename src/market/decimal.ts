@@ -1,0 +1,30 @@
+// Money is Decimal from the moment it leaves the wire until it returns to it as a string
+// (DESIGN principle 4). This module is the one place that configures decimal.js.
+import { Decimal } from 'decimal.js';
+
+// 40 significant digits is far beyond any venue precision; ROUND_DOWN by default so an accidental
+// rounding never inflates a quantity or an amount (risk code always rounds explicitly anyway).
+Decimal.set({ precision: 40, rounding: Decimal.ROUND_DOWN, toExpNeg: -40, toExpPos: 40 });
+
+export { Decimal };
+export type DecimalValue = Decimal;
+
+/** Accepted spellings of a decimal value: a decimal string or a Decimal. Never a JS number. */
+export type DecimalLike = string | Decimal;
+
+/** Parses a decimal from a wire string or Decimal; throws with the field name on anything else. */
+export function dec(value: DecimalLike, field = 'value'): Decimal {
+  if (value instanceof Decimal) return value;
+  if (typeof value !== 'string' || !/^-?(?:\d+)(?:\.\d+)?$/.test(value.trim())) {
+    throw new TypeError(`${field} must be a decimal string such as "12.5", got ${JSON.stringify(value)}`);
+  }
+  return new Decimal(value.trim());
+}
+
+/** The wire spelling of a decimal: plain digits, never exponent notation. */
+export function toWire(d: Decimal): string {
+  return d.toFixed();
+}
+
+export const ZERO = new Decimal(0);
+export const ONE = new Decimal(1);
