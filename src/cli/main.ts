@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// The `tradebot` command. Each sub-command lives in commands/<name>.ts and registers itself here.
+import { Command, CommanderError } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+
+// Runs from src/cli (tsx) or dist/src/cli (built): the package root is two or three levels up.
+const pkgUrl = ['../../package.json', '../../../package.json']
+  .map((p) => new URL(p, import.meta.url))
+  .find((u) => existsSync(u));
+const pkg = (pkgUrl ? JSON.parse(readFileSync(pkgUrl, 'utf8')) : { version: '0.0.0' }) as { version: string };
+
+/** Builds the program; exported so tests can drive it in-process. */
+export async function buildProgram(): Promise<Command> {
+  const program = new Command('tradebot')
+    .description('Automated trading bot framework for the v3 trading service API')
+    .version(pkg.version)
+    .showHelpAfterError('(run with --help for usage)');
+  const commands = await Promise.all([
+    // One line per command module; each exports register(program).
+    import('./commands/sim.js'),
+  ]);
+  for (const c of commands) c.register(program);
+  return program;
+}
+
+async function main(): Promise<void> {
+  const program = await buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) process.exit(err.exitCode);
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`tradebot: ${msg}\n`);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,73 @@
+// Instrument rules as the domain uses them: the wire instrument (strings) parsed once into Decimals
+// and integers. Normalisation (rounding) lives in precision.ts.
+import type { Instrument, InstrumentStatus } from '../api/index.js';
+import { Decimal } from './decimal.js';
+
+export interface InstrumentRules {
+  readonly category: Instrument['category'];
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  readonly isReality: boolean;
+  readonly status: InstrumentStatus;
+  readonly pricePrecision: number;
+  readonly quantityPrecision: number;
+  readonly quotePrecision: number;
+  /** Price must be a multiple of it when given (futures). */
+  readonly priceMultiplier?: Decimal | undefined;
+  readonly quantityMultiplier?: Decimal | undefined;
+  readonly minOrderQty?: Decimal | undefined;
+  /** undefined when 0 (no limit). */
+  readonly maxOrderQty?: Decimal | undefined;
+  readonly maxMarketOrderQty?: Decimal | undefined;
+  readonly minOrderAmount?: Decimal | undefined;
+  readonly buyLimitPriceRatio?: Decimal | undefined;
+  readonly sellLimitPriceRatio?: Decimal | undefined;
+  readonly makerFeeRate?: Decimal | undefined;
+  readonly takerFeeRate?: Decimal | undefined;
+  readonly deliveryTime?: number | undefined;
+  readonly deliveryStartTime?: number | undefined;
+  readonly raw: Instrument;
+}
+
+const optDec = (s: string | undefined): Decimal | undefined =>
+  s === undefined || s.trim() === '' ? undefined : new Decimal(s);
+const positive = (d: Decimal | undefined): Decimal | undefined => (d !== undefined && d.gt(0) ? d : undefined);
+const int = (s: string | undefined, field: string, symbol: string): number => {
+  const n = Number(s);
+  if (s === undefined || !Number.isInteger(n) || n < 0) {
+    throw new TypeError(`instrument ${symbol}: ${field} must be a non-negative integer, got ${JSON.stringify(s)}`);
+  }
+  return n;
+};
+const optMs = (s: string | undefined): number | undefined =>
+  s === undefined || s.trim() === '' || !/^\d+$/.test(s) ? undefined : Number(s);
+
+/** Parses a wire instrument into rules. */
+export function parseInstrument(i: Instrument): InstrumentRules {
+  const pricePrecision = int(i.pricePrecision, 'pricePrecision', i.symbol);
+  return {
+    category: i.category,
+    symbol: i.symbol,
+    baseCoin: i.baseCoin,
+    quoteCoin: i.quoteCoin,
+    isReality: i.isReality === 'yes',
+    status: i.status,
+    pricePrecision,
+    quantityPrecision: int(i.quantityPrecision, 'quantityPrecision', i.symbol),
+    quotePrecision: i.quotePrecision === undefined || i.quotePrecision === '' ? pricePrecision : int(i.quotePrecision, 'quotePrecision', i.symbol),
+    priceMultiplier: positive(optDec(i.priceMultiplier)),
+    quantityMultiplier: positive(optDec(i.quantityMultiplier)),
+    minOrderQty: positive(optDec(i.minOrderQty)),
+    maxOrderQty: positive(optDec(i.maxOrderQty)),
+    maxMarketOrderQty: positive(optDec(i.maxMarketOrderQty)),
+    minOrderAmount: positive(optDec(i.minOrderAmount)),
+    buyLimitPriceRatio: positive(optDec(i.buyLimitPriceRatio)),
+    sellLimitPriceRatio: positive(optDec(i.sellLimitPriceRatio)),
+    makerFeeRate: optDec(i.makerFeeRate),
+    takerFeeRate: optDec(i.takerFeeRate),
+    deliveryTime: optMs(i.deliveryTime),
+    deliveryStartTime: optMs(i.deliveryStartTime),
+    raw: i,
+  };
+}
