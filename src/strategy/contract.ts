@@ -1,0 +1,310 @@
+// The strategy contract (DESIGN principle 6): a strategy declares its name, parameters (zod, defaults and
+// descriptions), candle intervals and `run(ctx, inputs) => Observable<OrderIntent>`. The same module runs
+// in the daemon and in the backtester. `defineStrategy` is the callback style that compiles to it.
+import { Observable } from 'rxjs';
+import type { z } from 'zod';
+import type { CandleInterval, Ticker } from '../api/index.js';
+import { CANDLE_INTERVALS } from '../api/index.js';
+import type { Candle } from '../market/candle.js';
+import type { InstrumentRules } from '../market/instrument-rules.js';
+import type { SessionState } from '../market/sessions.js';
+import type { Clock } from '../feeds/clock.js';
+import type { PortfolioView } from '../portfolio/view.js';
+import type { OrderIntent, TradeCategory } from './intent.js';
+import { assertIntent } from './intent-builders.js';
+import type { ParamsSchema } from './params.js';
+import { paramsSchemaProblems } from './params.js';
+import type { StrategyState } from './state.js';
+
+/** Structured fields of a log line. */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+/** The logger a strategy sees: stable message phrases plus fields. Never log per candle. */
+export interface StrategyLogger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+/**
+ * The one context object a strategy gets. New fields are only ever added (optional for the runner), so
+ * old strategies keep working.
+ */
+export interface StrategyContext<P = unknown> {
+  /** Name of the bot running the strategy. */
+  readonly bot: string;
+  /** The parsed parameters (defaults applied; money parameters are Decimals). */
+  readonly params: P;
+  readonly clock: Clock;
+  readonly logger: StrategyLogger;
+  /** Symbols the bot trades; candles$ carries candles of all of them. */
+  readonly symbols: readonly string[];
+  /** The bot's category; the contract stamps it on every intent. */
+  readonly category: TradeCategory;
+  /** Instrument rules of a symbol (precision, minimums, status), undefined when not known yet. */
+  rules(symbol: string): InstrumentRules | undefined;
+  /** Positions and cash as the runner knows them (fills applied). */
+  readonly portfolio: PortfolioView;
+  /** The latest US session state, undefined when not known yet. */
+  session(): SessionState | undefined;
+  /** Persistent JSON state of this bot's strategy; survives restarts. */
+  readonly state: StrategyState;
+}
+
+/** The input streams of a strategy. */
+export interface StrategyInputs {
+  /** Closed candles of all the bot's symbols, in time order, each exactly once. */
+  readonly candles$: Observable<Candle>;
+  /** US session changes (pre_market, regular, after_hours, overnight, closed). */
+  readonly session$: Observable<SessionState>;
+  /** Latest tickers (wire strings), when the runner polls them. */
+  readonly tickers$?: Observable<Ticker> | undefined;
+}
+
+/** Brand that marks an object built by `createStrategy`/`defineStrategy` (checked by the loader). */
+export const STRATEGY_BRAND = Symbol.for('tradebot.strategy');
+
+/** A strategy: the contract every runner (daemon, backtester) talks to. */
+export interface Strategy<S extends ParamsSchema = ParamsSchema> {
+  readonly [STRATEGY_BRAND]: true;
+  /** Kebab-case name, e.g. "ma-crossover". */
+  readonly name: string;
+  /** One or two sentences for `--help`, docs and reports. */
+  readonly description: string;
+  /** The parameters: a zod object whose every field has a default and a description. */
+  readonly params: S;
+  /**
+   * Candle intervals the strategy works on; the runner feeds candles of the bot's configured interval,
+   * which must be one of these. The first is the suggested default.
+   */
+  readonly intervals: readonly CandleInterval[];
+  /**
+   * Starts the strategy for one bot. Cold: nothing happens until subscribed, and unsubscribing stops it.
+   * Every intent it emits carries the bot's name and category.
+   */
+  run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent>;
+}
+
+/** The declaration of a stream-style strategy. */
+export interface StrategySpec<S extends ParamsSchema> {
+  readonly name: string;
+  readonly description: string;
+  readonly params: S;
+  readonly intervals: readonly CandleInterval[];
+  run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent>;
+}
+
+/** Thrown when a strategy declaration breaks the contract; the message says what to change. */
+export class StrategyDefinitionError extends TypeError {
+  override readonly name = 'StrategyDefinitionError';
+}
+
+const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Problems of a would-be strategy declaration (empty when it follows the contract). */
+export function strategyProblems(spec: unknown): string[] {
+  if (typeof spec !== 'object' || spec === null) return ['a strategy must be an object'];
+  const s = spec as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof s.name !== 'string' || !NAME_RE.test(s.name)) {
+    problems.push(`name must be kebab-case such as "ma-crossover", got ${JSON.stringify(s.name)}`);
+  }
+  if (typeof s.description !== 'string' || s.description.trim() === '') {
+    problems.push('description must be a non-empty sentence');
+  }
+  problems.push(...paramsSchemaProblems(s.params));
+  const intervals = s.intervals;
+  if (!Array.isArray(intervals) || intervals.length === 0) {
+    problems.push(`intervals must be a non-empty list of ${CANDLE_INTERVALS.join(', ')}`);
+  } else {
+    for (const i of intervals as unknown[]) {
+      if (!(CANDLE_INTERVALS as readonly unknown[]).includes(i)) {
+        problems.push(`interval ${JSON.stringify(i)} is not one of ${CANDLE_INTERVALS.join(', ')}`);
+      }
+    }
+  }
+  if (typeof s.run !== 'function') problems.push('run(ctx, inputs) must be a function returning an Observable');
+  return problems;
+}
+
+function assertSpec(spec: unknown): void {
+  const problems = strategyProblems(spec);
+  if (problems.length > 0) {
+    const name = (spec as { name?: unknown } | null)?.name;
+    throw new StrategyDefinitionError(`strategy ${JSON.stringify(name ?? '?')} breaks the contract:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Stamps the bot's name and category on an intent after checking it (runs once per intent, not per candle). */
+function stamp(ctx: StrategyContext<unknown>, intent: OrderIntent): OrderIntent {
+  assertIntent(intent);
+  return { ...intent, bot: ctx.bot, category: ctx.category };
+}
+
+/**
+ * Builds a strategy from a stream-style declaration, checking it against the contract.
+ *
+ * @example
+ * export default createStrategy({
+ *   name: 'buy-every-candle', description: 'Buys 10 USDT on every closed candle.',
+ *   params: z.object({}), intervals: ['1m'],
+ *   run: (ctx, { candles$ }) => candles$.pipe(map((c) => buyMarket(c.symbol, new Decimal('10'), 'dca', 'every candle'))),
+ * });
+ */
+export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): Strategy<S> {
+  assertSpec(spec);
+  const inner = spec.run;
+  return Object.freeze({
+    [STRATEGY_BRAND]: true as const,
+    name: spec.name,
+    description: spec.description,
+    params: spec.params,
+    intervals: Object.freeze([...spec.intervals]),
+    run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent> {
+      return new Observable<OrderIntent>((subscriber) => {
+        const out = inner(ctx, inputs);
+        if (!(out instanceof Observable) && typeof (out as { subscribe?: unknown } | null)?.subscribe !== 'function') {
+          subscriber.error(new StrategyDefinitionError(`strategy "${spec.name}": run() must return an Observable`));
+          return undefined;
+        }
+        return out.subscribe({
+          next: (intent) => {
+            let stamped: OrderIntent;
+            try {
+              stamped = stamp(ctx, intent);
+            } catch (err) {
+              subscriber.error(err);
+              return;
+            }
+            subscriber.next(stamped);
+          },
+          error: (err: unknown) => subscriber.error(err),
+          complete: () => subscriber.complete(),
+        });
+      });
+    },
+  });
+}
+
+/** Emits one order intent (from `buyMarket`, `sellMarket`, `limit` ...). */
+export type Emit = (intent: OrderIntent) => void;
+
+/** The declaration of a callback-style strategy. `T` is the per-run state built by `init`. */
+export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
+  readonly name: string;
+  readonly description: string;
+  readonly params: S;
+  readonly intervals: readonly CandleInterval[];
+  /**
+   * Builds the per-run state (indicators per symbol ...) when a bot starts. Keep state here, not at module
+   * level: two bots may run the same strategy at once.
+   */
+  init?(ctx: StrategyContext<z.output<S>>): T;
+  /** Called for every closed candle. Hot path: float arithmetic and indicator updates only. */
+  onCandle(candle: Candle, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
+  /** Called on each session change. */
+  onSession?(session: SessionState, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
+  /** Called on each ticker, when the runner provides tickers$. */
+  onTicker?(ticker: Ticker, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
+}
+
+/** Wraps a callback error so the bot's log says which strategy and which hook failed. */
+export class StrategyRuntimeError extends Error {
+  override readonly name = 'StrategyRuntimeError';
+  constructor(strategy: string, hook: string, cause: unknown) {
+    super(`strategy "${strategy}" failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * The callback style: declare `onCandle` (and optionally `onSession`, `onTicker`, `init`) and get a
+ * strategy of the same contract. Session changes are subscribed before candles, so a synchronous
+ * source delivers the session first. A throw in a hook ends the run with a StrategyRuntimeError.
+ *
+ * @example
+ * export default defineStrategy({
+ *   name: 'dip-buyer', description: 'Buys when a candle closes 2% under its open.',
+ *   params: z.object({ quoteAmount: decimalParam('50', 'quote coin per buy') }), intervals: ['5m'],
+ *   onCandle(c, ctx, emit) {
+ *     if (c.close < c.open * 0.98) emit(buyMarket(c.symbol, ctx.params.quoteAmount, 'dip', 'closed 2% under open'));
+ *   },
+ * });
+ */
+export function defineStrategy<S extends ParamsSchema, T = undefined>(spec: CallbackStrategySpec<S, T>): Strategy<S> {
+  if (typeof spec.onCandle !== 'function') {
+    throw new StrategyDefinitionError(`strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`);
+  }
+  const { onCandle, onSession, onTicker, init, name } = spec;
+  return createStrategy<S>({
+    name,
+    description: spec.description,
+    params: spec.params,
+    intervals: spec.intervals,
+    run(ctx, inputs) {
+      return new Observable<OrderIntent>((subscriber) => {
+        const emit: Emit = (intent) => subscriber.next(intent);
+        let state: T;
+        try {
+          state = (init === undefined ? undefined : init(ctx)) as T;
+        } catch (err) {
+          subscriber.error(new StrategyRuntimeError(name, 'init', err));
+          return undefined;
+        }
+        const fail = (hook: string, err: unknown): void => subscriber.error(new StrategyRuntimeError(name, hook, err));
+        if (onSession !== undefined) {
+          subscriber.add(
+            inputs.session$.subscribe({
+              next: (s) => {
+                try {
+                  onSession(s, ctx, emit, state);
+                } catch (err) {
+                  fail('onSession', err);
+                }
+              },
+              error: (err: unknown) => subscriber.error(err),
+            }),
+          );
+        }
+        if (onTicker !== undefined && inputs.tickers$ !== undefined) {
+          subscriber.add(
+            inputs.tickers$.subscribe({
+              next: (t) => {
+                try {
+                  onTicker(t, ctx, emit, state);
+                } catch (err) {
+                  fail('onTicker', err);
+                }
+              },
+              error: (err: unknown) => subscriber.error(err),
+            }),
+          );
+        }
+        // The run completes with its candles: a backtest ends when its data ends.
+        subscriber.add(
+          inputs.candles$.subscribe({
+            next: (c) => {
+              try {
+                onCandle(c, ctx, emit, state);
+              } catch (err) {
+                fail('onCandle', err);
+              }
+            },
+            error: (err: unknown) => subscriber.error(err),
+            complete: () => subscriber.complete(),
+          }),
+        );
+        return undefined;
+      });
+    },
+  });
+}
+
+/** Whether a value is a strategy built by `createStrategy`/`defineStrategy`. */
+export function isStrategy(value: unknown): value is Strategy {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STRATEGY_BRAND] === true;
+}
+
+/** Whether a strategy accepts candles of an interval. */
+export const acceptsInterval = (strategy: Pick<Strategy, 'intervals'>, interval: CandleInterval): boolean =>
+  strategy.intervals.includes(interval);

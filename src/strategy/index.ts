@@ -1,0 +1,7 @@
+// The strategy package: the contract, the callback style, intent builders, parameters, state and loader.
+export * from './intent.js';
+export * from './intent-builders.js';
+export * from './contract.js';
+export * from './params.js';
+export * from './state.js';
+export * from './loader.js';
