@@ -1,0 +1,174 @@
+// The fill journal: one row per venue execution, unique by execId, so polling the same fills twice never
+// doubles a position. Insertion order (seq) is the order the portfolio applied them in.
+import type { Database, Statement } from 'better-sqlite3';
+import type { Decimal, DecimalLike } from '../market/decimal.js';
+import type { Side } from '../strategy/intent.js';
+import { StoreError, decimalColumn, readDecimal, textColumn, tsColumn } from './columns.js';
+
+/** A fill to journal. Fees follow the tradebot convention (quote coin, see portfolio/fees.ts). */
+export interface FillInput {
+  readonly execId: string;
+  readonly bot?: string | undefined;
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  readonly side: Side;
+  readonly price: DecimalLike;
+  readonly size: DecimalLike;
+  readonly fee: DecimalLike;
+  readonly feeCoin: string;
+  readonly ts: number;
+  readonly orderId?: string | undefined;
+  readonly clientOid?: string | undefined;
+}
+
+/** A journaled fill; it is directly a `PortfolioFill`, so `Portfolio.fromFills(store.fills.list())` works. */
+export interface StoredFill {
+  /** Insertion sequence. */
+  readonly seq: number;
+  readonly execId: string;
+  readonly bot?: string;
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  readonly side: Side;
+  readonly price: Decimal;
+  readonly size: Decimal;
+  readonly fee: Decimal;
+  readonly feeCoin: string;
+  readonly ts: number;
+  readonly orderId?: string;
+  readonly clientOid?: string;
+}
+
+/** Filter of `list`; results in insertion order. */
+export interface FillFilter {
+  readonly symbol?: string | undefined;
+  readonly bot?: string | undefined;
+  readonly sinceTs?: number | undefined;
+  readonly clientOid?: string | undefined;
+}
+
+interface FillRow {
+  seq: number;
+  exec_id: string;
+  bot: string | null;
+  symbol: string;
+  base_coin: string;
+  quote_coin: string;
+  side: Side;
+  price: string;
+  size: string;
+  fee: string;
+  fee_coin: string;
+  ts: number;
+  order_id: string | null;
+  client_oid: string | null;
+}
+
+function toFill(r: FillRow): StoredFill {
+  return {
+    seq: r.seq,
+    execId: r.exec_id,
+    ...(r.bot === null ? {} : { bot: r.bot }),
+    symbol: r.symbol,
+    baseCoin: r.base_coin,
+    quoteCoin: r.quote_coin,
+    side: r.side,
+    price: readDecimal(r.price),
+    size: readDecimal(r.size),
+    fee: readDecimal(r.fee),
+    feeCoin: r.fee_coin,
+    ts: r.ts,
+    ...(r.order_id === null ? {} : { orderId: r.order_id }),
+    ...(r.client_oid === null ? {} : { clientOid: r.client_oid }),
+  };
+}
+
+/** Fills, idempotent by execId. */
+export class FillRepository {
+  private readonly insertStmt: Statement<[Record<string, string | number | null>], unknown>;
+  private readonly byExecStmt: Statement<[string], FillRow>;
+  private readonly lastTsStmt: Statement<[string], { ts: number | null }>;
+  private readonly listStmt: Statement<
+    [{ symbol: string | null; bot: string | null; since: number; clientOid: string | null }],
+    FillRow
+  >;
+  private readonly attachStmt: Statement<[{ execId: string; orderId: string | null; clientOid: string | null }], unknown>;
+
+  constructor(db: Database) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO fills (exec_id, bot, symbol, base_coin, quote_coin, side, price, size, fee, fee_coin, ts,
+         order_id, client_oid)
+       VALUES (@execId, @bot, @symbol, @baseCoin, @quoteCoin, @side, @price, @size, @fee, @feeCoin, @ts,
+         @orderId, @clientOid)
+       ON CONFLICT (exec_id) DO NOTHING`,
+    );
+    this.byExecStmt = db.prepare(`SELECT * FROM fills WHERE exec_id = ?`);
+    this.lastTsStmt = db.prepare(`SELECT MAX(ts) AS ts FROM fills WHERE symbol = ?`);
+    this.listStmt = db.prepare(
+      `SELECT * FROM fills WHERE (@symbol IS NULL OR symbol = @symbol) AND (@bot IS NULL OR bot = @bot)
+         AND ts >= @since AND (@clientOid IS NULL OR client_oid = @clientOid) ORDER BY seq`,
+    );
+    this.attachStmt = db.prepare(
+      `UPDATE fills SET order_id = COALESCE(order_id, @orderId), client_oid = COALESCE(client_oid, @clientOid)
+       WHERE exec_id = @execId`,
+    );
+  }
+
+  /**
+   * Journals a fill (committed when this returns). Returns true when it was new, false when its execId
+   * was already journaled (the stored row is kept as it was), so the caller applies it to the portfolio
+   * only once.
+   */
+  insertFill(fill: FillInput): boolean {
+    if (fill.side !== 'buy' && fill.side !== 'sell') {
+      throw new StoreError(`fill.side must be "buy" or "sell", got ${JSON.stringify(fill.side)}`);
+    }
+    const info = this.insertStmt.run({
+      execId: textColumn(fill.execId, 'fill.execId'),
+      bot: fill.bot ?? null,
+      symbol: textColumn(fill.symbol, 'fill.symbol'),
+      baseCoin: textColumn(fill.baseCoin, 'fill.baseCoin'),
+      quoteCoin: textColumn(fill.quoteCoin, 'fill.quoteCoin'),
+      side: fill.side,
+      price: decimalColumn(fill.price, 'fill.price'),
+      size: decimalColumn(fill.size, 'fill.size'),
+      fee: decimalColumn(fill.fee, 'fill.fee'),
+      feeCoin: textColumn(fill.feeCoin, 'fill.feeCoin'),
+      ts: tsColumn(fill.ts, 'fill.ts'),
+      orderId: fill.orderId ?? null,
+      clientOid: fill.clientOid ?? null,
+    });
+    return info.changes === 1;
+  }
+
+  /** Links a journaled fill to its order once matched (never overwrites a link already stored). */
+  attachOrder(execId: string, link: { orderId?: string | undefined; clientOid?: string | undefined }): void {
+    const info = this.attachStmt.run({ execId, orderId: link.orderId ?? null, clientOid: link.clientOid ?? null });
+    if (info.changes === 0) throw new StoreError(`no fill journaled under execId ${execId}`);
+  }
+
+  /** The fill journaled under this execId, if any. */
+  byExecId(execId: string): StoredFill | undefined {
+    const r = this.byExecStmt.get(execId);
+    return r === undefined ? undefined : toFill(r);
+  }
+
+  /** Timestamp of the newest journaled fill of a symbol (where a fill poll resumes), if any. */
+  lastFillTs(symbol: string): number | undefined {
+    return this.lastTsStmt.get(symbol)?.ts ?? undefined;
+  }
+
+  /** Journaled fills in insertion order (the order to replay them into a portfolio). */
+  list(filter: FillFilter = {}): StoredFill[] {
+    return this.listStmt
+      .all({
+        symbol: filter.symbol ?? null,
+        bot: filter.bot ?? null,
+        since: filter.sinceTs ?? 0,
+        clientOid: filter.clientOid ?? null,
+      })
+      .map(toFill);
+  }
+}

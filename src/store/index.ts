@@ -1,0 +1,31 @@
+// The SQLite journal of a deployment: open it with `openStore`, then use its typed repositories.
+export { openStore, type Store, type StoreOptions } from './store.js';
+export { MIGRATIONS, LATEST_SCHEMA_VERSION, SchemaTooNewError, migrate, schemaVersion, type Migration } from './migrations.js';
+export { StoreError } from './columns.js';
+export { encodeIntent, decodeIntent } from './intent-codec.js';
+export {
+  IntentRepository,
+  DenialRepository,
+  type IntentRecord,
+  type DenialRecord,
+  type DenialInput,
+  type JournalFilter,
+} from './intents.js';
+export {
+  OrderRepository,
+  type OrderRecord,
+  type OrderState,
+  type NewOrder,
+  type JournalResult,
+  type OrderFilter,
+} from './orders.js';
+export { FillRepository, type FillInput, type StoredFill, type FillFilter } from './fills.js';
+export {
+  TradingStateRepository,
+  EquityRepository,
+  StrategyStateRepository,
+  MetaRepository,
+  type TradingState,
+  type TradingStateRecord,
+  type EquityPoint,
+} from './runtime-state.js';

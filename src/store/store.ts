@@ -1,0 +1,109 @@
+// Opens the one SQLite file of a deployment: WAL journal, synchronous=FULL, migrations applied, and the
+// typed repositories over it. Every repository write commits before it returns (crash safety, kill -9).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { liveClock, type Clock } from '../feeds/clock.js';
+import { StoreError } from './columns.js';
+import { FillRepository } from './fills.js';
+import { DenialRepository, IntentRepository } from './intents.js';
+import { migrate } from './migrations.js';
+import { OrderRepository } from './orders.js';
+import { EquityRepository, MetaRepository, StrategyStateRepository, TradingStateRepository } from './runtime-state.js';
+
+/** Options of `openStore`. */
+export interface StoreOptions {
+  /** Stamps writes that are not given a ts, and the migrations. Default: the live clock. */
+  readonly clock?: Clock | undefined;
+  /**
+   * `FULL` (default) fsyncs the WAL at every commit: a committed order survives a power cut, not only a
+   * process kill. `NORMAL` survives kill -9 but may lose the last commits on power loss: only for
+   * throwaway files (backtests, benches).
+   */
+  readonly synchronous?: 'FULL' | 'NORMAL' | undefined;
+  /** Milliseconds to wait for a lock held by another connection (e.g. a CLI reading the file). Default 5000. */
+  readonly busyTimeoutMs?: number | undefined;
+}
+
+/** The journal of one deployment. */
+export interface Store {
+  /** Absolute path of the file (or `:memory:`). */
+  readonly path: string;
+  /** Schema version of the file after opening. */
+  readonly schemaVersion: number;
+  readonly intents: IntentRepository;
+  readonly denials: DenialRepository;
+  readonly orders: OrderRepository;
+  readonly fills: FillRepository;
+  readonly tradingState: TradingStateRepository;
+  readonly equity: EquityRepository;
+  readonly strategyState: StrategyStateRepository;
+  readonly meta: MetaRepository;
+  /**
+   * Runs `fn` in one transaction: all of its writes commit together or none do. `fn` must be synchronous
+   * (an awaited write would escape the transaction). Nested calls become savepoints.
+   */
+  transaction<T>(fn: () => T): T;
+  /** The raw connection, for read-only reporting queries. */
+  readonly db: Database;
+  /** Closes the file (checkpointing the WAL). Idempotent. */
+  close(): void;
+}
+
+/**
+ * Opens (creating it and its folder when missing) the store file at `path`, upgrades an older schema,
+ * and refuses a newer one with `SchemaTooNewError`.
+ *
+ * @example
+ * const store = openStore('var/demo.sqlite', { clock });
+ * store.orders.journal({ order, bot: 'sma' }); // committed before the order is sent
+ */
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  const clock = options.clock ?? liveClock;
+  const memory = path === ':memory:';
+  const file = memory ? path : resolve(path);
+  if (!memory) mkdirSync(dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    if (!memory) {
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (mode !== 'wal') throw new StoreError(`store ${file}: could not enable WAL journal mode (got ${String(mode)})`);
+    }
+    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    const schemaVersion = migrate(db, file, clock.now());
+    let closed = false;
+    return {
+      path: file,
+      schemaVersion,
+      db,
+      intents: new IntentRepository(db, clock),
+      denials: new DenialRepository(db, clock),
+      orders: new OrderRepository(db, clock),
+      fills: new FillRepository(db),
+      tradingState: new TradingStateRepository(db, clock),
+      equity: new EquityRepository(db),
+      strategyState: new StrategyStateRepository(db, clock),
+      meta: new MetaRepository(db, clock),
+      transaction<T>(fn: () => T): T {
+        return db.transaction(() => {
+          const out = fn();
+          if (out instanceof Promise) {
+            throw new StoreError('store.transaction(fn): fn must be synchronous, it returned a Promise');
+          }
+          return out;
+        })();
+      },
+      close(): void {
+        if (closed) return;
+        closed = true;
+        db.close();
+      },
+    };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
