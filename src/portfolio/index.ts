@@ -1,0 +1,11 @@
+// Positions, cash, PnL and equity; the read-only PortfolioView that strategies and risk see.
+export type { PortfolioView, PositionView } from './view.js';
+export {
+  Portfolio,
+  type PortfolioFill,
+  type PortfolioOptions,
+  type PortfolioSnapshot,
+  type Position,
+  type EquitySample,
+} from './portfolio.js';
+export { feeFor } from './fees.js';

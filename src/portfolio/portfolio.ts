@@ -1,0 +1,401 @@
+// Positions, cash and PnL from fills, all in Decimal. The live daemon and the backtester apply fills
+// through the same class, and a restart rebuilds it from the fill journal (`Portfolio.fromFills`).
+import { z } from 'zod';
+import { Decimal, ZERO, dec, toWire, type DecimalLike } from '../market/decimal.js';
+import type { Side } from '../strategy/intent.js';
+import type { PortfolioView, PositionView } from './view.js';
+
+/** One execution as the portfolio needs it (a `StoredFill` of the journal is one). */
+export interface PortfolioFill {
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  readonly side: Side;
+  readonly price: DecimalLike;
+  readonly size: DecimalLike;
+  /** In `feeCoin`, which must be the quote coin (tradebot's fee convention, see fees.ts). */
+  readonly fee: DecimalLike;
+  readonly feeCoin: string;
+  readonly ts: number;
+}
+
+/** A position with everything the portfolio knows about it. */
+export interface Position extends PositionView {
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  /** Signed cost basis of the open quantity (quote coin; negative for a short). avgPrice = cost / quantity. */
+  readonly cost: Decimal;
+  /** Fees paid on this symbol (quote coin). `realisedPnl` is before fees. */
+  readonly fees: Decimal;
+  /** Last mark (or the first fill price until a mark is given); undefined when never traded nor marked. */
+  readonly mark: Decimal | undefined;
+  /** quantity x mark - cost; zero when flat. */
+  readonly unrealisedPnl: Decimal;
+  /** Time of the last fill applied, 0 when none. */
+  readonly lastFillTs: number;
+}
+
+/** Construction options. */
+export interface PortfolioOptions {
+  /** The coin equity is counted in (e.g. "USDT"); every traded symbol must quote in it. */
+  readonly quoteCoin: string;
+  /** Starting balances per coin (decimal strings). */
+  readonly cash?: Readonly<Record<string, DecimalLike>> | undefined;
+}
+
+/** One point of the in-memory equity series. */
+export interface EquitySample {
+  readonly ts: number;
+  readonly equity: Decimal;
+}
+
+/** Plain-JSON form of a portfolio (decimal strings), for `Portfolio.restore`. */
+export interface PortfolioSnapshot {
+  readonly version: 1;
+  readonly quoteCoin: string;
+  readonly cash: Record<string, string>;
+  readonly positions: {
+    readonly symbol: string;
+    readonly baseCoin: string;
+    readonly quoteCoin: string;
+    readonly quantity: string;
+    readonly cost: string;
+    readonly realisedPnl: string;
+    readonly fees: string;
+    readonly mark?: string;
+    readonly lastFillTs: number;
+  }[];
+  readonly equitySeries: { readonly ts: number; readonly equity: string }[];
+  /** Marks of symbols not traded yet. */
+  readonly marks: Record<string, string>;
+}
+
+interface PositionState {
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  qty: Decimal;
+  cost: Decimal;
+  avg: Decimal;
+  realised: Decimal;
+  fees: Decimal;
+  mark: Decimal | undefined;
+  lastFillTs: number;
+}
+
+const decimalString = (field: string) =>
+  z.string().regex(/^-?\d+(?:\.\d+)?$/, { error: `${field} must be a plain decimal string such as "12.5"` });
+
+const SnapshotSchema = z.object({
+  version: z.literal(1, { error: 'version must be 1' }),
+  quoteCoin: z.string().min(1, { error: 'quoteCoin must be a coin such as "USDT"' }),
+  cash: z.record(z.string(), decimalString('cash balance')),
+  positions: z.array(
+    z.object({
+      symbol: z.string().min(1),
+      baseCoin: z.string().min(1),
+      quoteCoin: z.string().min(1),
+      quantity: decimalString('quantity'),
+      cost: decimalString('cost'),
+      realisedPnl: decimalString('realisedPnl'),
+      fees: decimalString('fees'),
+      mark: decimalString('mark').optional(),
+      lastFillTs: z.number().int().nonnegative(),
+    }),
+  ),
+  equitySeries: z.array(z.object({ ts: z.number().int().nonnegative(), equity: decimalString('equity') })),
+  marks: z.record(z.string(), decimalString('mark')).default({}),
+});
+
+/**
+ * The portfolio: signed positions with weighted average entry (reset when flat, flips handled), realised
+ * PnL (before fees), unrealised PnL at marks, fees, cash per coin and equity in the quote coin.
+ *
+ * Accounting: a buy moves quote cash by -(price x size + fee) and base by +size; a sell the reverse with
+ * +(price x size - fee). Only the average price involves a division, so cash, fees and equity are exact.
+ *
+ * @example
+ * const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '10000' } });
+ * p.applyFill({ symbol: 'AAPLUSDT', baseCoin: 'AAPL', quoteCoin: 'USDT', side: 'buy', price: '190', size: '2',
+ *   fee: feeFor('190', '2', '0.001'), feeCoin: 'USDT', ts });
+ * p.mark('AAPLUSDT', dec('191'));
+ * p.equity(); // 10000 - 0.38 + 2 = 10001.62
+ */
+export class Portfolio implements PortfolioView {
+  readonly quoteCoin: string;
+  private readonly balances = new Map<string, Decimal>();
+  private readonly book = new Map<string, PositionState>();
+  private readonly series: EquitySample[] = [];
+  // Marks of symbols not traded yet; moved into the position at its first fill.
+  private readonly marks = new Map<string, Decimal>();
+
+  constructor(options: PortfolioOptions) {
+    if (typeof options.quoteCoin !== 'string' || options.quoteCoin === '') {
+      throw new TypeError('quoteCoin must be the coin equity is counted in, such as "USDT"');
+    }
+    this.quoteCoin = options.quoteCoin;
+    for (const [coin, amount] of Object.entries(options.cash ?? {})) this.balances.set(coin, dec(amount, `cash.${coin}`));
+  }
+
+  /** Rebuilds a portfolio by applying `fills` in order to the starting balances (a restart from the journal). */
+  static fromFills(fills: Iterable<PortfolioFill>, options: PortfolioOptions): Portfolio {
+    const p = new Portfolio(options);
+    for (const f of fills) p.applyFill(f);
+    return p;
+  }
+
+  /** Restores a `snapshot()` (validated: a snapshot may come from a file). */
+  static restore(snapshot: unknown): Portfolio {
+    const parsed = SnapshotSchema.safeParse(snapshot);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new TypeError(
+        `portfolio snapshot is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+      );
+    }
+    const s = parsed.data;
+    const p = new Portfolio({ quoteCoin: s.quoteCoin, cash: s.cash });
+    for (const ps of s.positions) {
+      const qty = new Decimal(ps.quantity);
+      const cost = new Decimal(ps.cost);
+      p.book.set(ps.symbol, {
+        symbol: ps.symbol,
+        baseCoin: ps.baseCoin,
+        quoteCoin: ps.quoteCoin,
+        qty,
+        cost,
+        avg: qty.isZero() ? ZERO : cost.div(qty),
+        realised: new Decimal(ps.realisedPnl),
+        fees: new Decimal(ps.fees),
+        mark: ps.mark === undefined ? undefined : new Decimal(ps.mark),
+        lastFillTs: ps.lastFillTs,
+      });
+    }
+    for (const e of s.equitySeries) p.series.push({ ts: e.ts, equity: new Decimal(e.equity) });
+    for (const [symbol, m] of Object.entries(s.marks)) p.marks.set(symbol, new Decimal(m));
+    return p;
+  }
+
+  /** Applies one fill: cash, position, average price, realised PnL and fees. */
+  applyFill(fill: PortfolioFill): void {
+    const price = dec(fill.price, 'fill.price');
+    const size = dec(fill.size, 'fill.size');
+    const fee = dec(fill.fee, 'fill.fee');
+    if (!price.gt(0)) throw new RangeError(`fill.price must be positive, got ${price.toFixed()} (${fill.symbol})`);
+    if (!size.gt(0)) throw new RangeError(`fill.size must be positive, got ${size.toFixed()} (${fill.symbol})`);
+    if (fee.lt(0)) throw new RangeError(`fill.fee must not be negative, got ${fee.toFixed()} (${fill.symbol})`);
+    if (fill.side !== 'buy' && fill.side !== 'sell') {
+      throw new TypeError(`fill.side must be "buy" or "sell", got ${JSON.stringify(fill.side)}`);
+    }
+    if (fill.quoteCoin !== this.quoteCoin) {
+      throw new TypeError(
+        `fill of ${fill.symbol} quotes in ${fill.quoteCoin} but this portfolio counts equity in ${this.quoteCoin}`,
+      );
+    }
+    if (fill.feeCoin !== fill.quoteCoin && !fee.isZero()) {
+      throw new TypeError(
+        `fill of ${fill.symbol} charges its fee in ${fill.feeCoin}; tradebot charges fees in the quote coin ` +
+          `${fill.quoteCoin} (fee = price x size x rate, see feeFor)`,
+      );
+    }
+    const pos = this.state(fill.symbol, fill.baseCoin, fill.quoteCoin);
+    const notional = price.times(size);
+    const buy = fill.side === 'buy';
+    const signed = buy ? size : size.neg();
+
+    this.addCash(fill.quoteCoin, buy ? notional.plus(fee).neg() : notional.minus(fee));
+    this.addCash(fill.baseCoin, signed);
+    pos.fees = pos.fees.plus(fee);
+
+    const q = pos.qty;
+    if (q.isZero() || q.gt(0) === buy) {
+      // Opening or adding: the cost basis grows by the exact notional.
+      pos.cost = pos.cost.plus(buy ? notional : notional.neg());
+      pos.qty = q.plus(signed);
+    } else {
+      const open = q.abs();
+      const closing = Decimal.min(open, size);
+      // The closed share of the cost basis; a full close releases all of it, so no rounding is left behind.
+      const released = closing.eq(open) ? pos.cost : pos.cost.times(closing).div(open);
+      const closedSigned = q.gt(0) ? closing : closing.neg();
+      pos.realised = pos.realised.plus(closedSigned.times(price)).minus(released);
+      pos.cost = pos.cost.minus(released);
+      pos.qty = q.plus(signed);
+      const rest = size.minus(closing);
+      if (rest.gt(0)) pos.cost = buy ? rest.times(price) : rest.times(price).neg(); // flipped through zero
+    }
+    if (pos.qty.isZero()) pos.cost = ZERO;
+    pos.avg = pos.qty.isZero() ? ZERO : pos.cost.div(pos.qty);
+    if (pos.mark === undefined) pos.mark = price;
+    if (fill.ts > pos.lastFillTs) pos.lastFillTs = fill.ts;
+  }
+
+  /** Sets the mark price of a symbol (e.g. the last trade or the candle close). */
+  mark(symbol: string, price: DecimalLike): void {
+    const p = dec(price, `mark of ${symbol}`);
+    const pos = this.book.get(symbol);
+    if (pos !== undefined) pos.mark = p;
+    else this.marks.set(symbol, p);
+  }
+
+  /** Mark of a symbol, if known. */
+  markOf(symbol: string): Decimal | undefined {
+    return this.book.get(symbol)?.mark ?? this.marks.get(symbol);
+  }
+
+  position(symbol: string): Position {
+    const s = this.book.get(symbol);
+    if (s === undefined) {
+      return {
+        symbol,
+        baseCoin: '',
+        quoteCoin: this.quoteCoin,
+        quantity: ZERO,
+        avgPrice: ZERO,
+        realisedPnl: ZERO,
+        cost: ZERO,
+        fees: ZERO,
+        mark: this.marks.get(symbol),
+        unrealisedPnl: ZERO,
+        lastFillTs: 0,
+      };
+    }
+    return toPosition(s);
+  }
+
+  /** Every symbol ever traded (flat ones included, they carry realised PnL), sorted by symbol. */
+  positions(): Position[] {
+    return [...this.book.keys()].sort().map((k) => toPosition(this.book.get(k) as PositionState));
+  }
+
+  cash(coin: string): Decimal {
+    return this.balances.get(coin) ?? ZERO;
+  }
+
+  /** All balances, sorted by coin. */
+  allCash(): Record<string, Decimal> {
+    const out: Record<string, Decimal> = {};
+    for (const k of [...this.balances.keys()].sort()) out[k] = this.balances.get(k) as Decimal;
+    return out;
+  }
+
+  /**
+   * Quote-coin cash + sum of quantity x mark over positions. Balances of other coins that no fill
+   * explains (e.g. a starting base-coin balance) are not valued.
+   */
+  equity(): Decimal {
+    let e = this.cash(this.quoteCoin);
+    for (const s of this.book.values()) if (!s.qty.isZero() && s.mark !== undefined) e = e.plus(s.qty.times(s.mark));
+    return e;
+  }
+
+  /** Sum of realised PnL over symbols (before fees). */
+  realisedPnl(): Decimal {
+    let t = ZERO;
+    for (const s of this.book.values()) t = t.plus(s.realised);
+    return t;
+  }
+
+  /** Sum of unrealised PnL at the marks. */
+  unrealisedPnl(): Decimal {
+    let t = ZERO;
+    for (const s of this.book.values()) t = t.plus(unrealised(s));
+    return t;
+  }
+
+  /** Sum of fees paid (quote coin). */
+  fees(): Decimal {
+    let t = ZERO;
+    for (const s of this.book.values()) t = t.plus(s.fees);
+    return t;
+  }
+
+  /** Appends the current equity at `ts` to the series and returns it. */
+  recordEquity(ts: number): Decimal {
+    const equity = this.equity();
+    this.series.push({ ts, equity });
+    return equity;
+  }
+
+  /** The recorded equity series, oldest first. */
+  equitySeries(): readonly EquitySample[] {
+    return this.series;
+  }
+
+  /** Plain JSON (decimal strings, sorted keys) that `Portfolio.restore` takes back exactly. */
+  snapshot(): PortfolioSnapshot {
+    const cash: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.allCash())) cash[k] = toWire(v);
+    return {
+      version: 1,
+      quoteCoin: this.quoteCoin,
+      cash,
+      positions: [...this.book.keys()].sort().map((k) => {
+        const s = this.book.get(k) as PositionState;
+        return {
+          symbol: s.symbol,
+          baseCoin: s.baseCoin,
+          quoteCoin: s.quoteCoin,
+          quantity: toWire(s.qty),
+          cost: toWire(s.cost),
+          realisedPnl: toWire(s.realised),
+          fees: toWire(s.fees),
+          ...(s.mark === undefined ? {} : { mark: toWire(s.mark) }),
+          lastFillTs: s.lastFillTs,
+        };
+      }),
+      equitySeries: this.series.map((e) => ({ ts: e.ts, equity: toWire(e.equity) })),
+      marks: Object.fromEntries([...this.marks.keys()].sort().map((k) => [k, toWire(this.marks.get(k) as Decimal)])),
+    };
+  }
+
+  private state(symbol: string, baseCoin: string, quoteCoin: string): PositionState {
+    let s = this.book.get(symbol);
+    if (s === undefined) {
+      if (!baseCoin) throw new TypeError(`fill of ${symbol} needs its baseCoin`);
+      s = {
+        symbol,
+        baseCoin,
+        quoteCoin,
+        qty: ZERO,
+        cost: ZERO,
+        avg: ZERO,
+        realised: ZERO,
+        fees: ZERO,
+        mark: this.marks.get(symbol),
+        lastFillTs: 0,
+      };
+      this.marks.delete(symbol);
+      this.book.set(symbol, s);
+    } else if (s.baseCoin !== baseCoin || s.quoteCoin !== quoteCoin) {
+      throw new TypeError(
+        `fill of ${symbol} says ${baseCoin}/${quoteCoin} but earlier fills said ${s.baseCoin}/${s.quoteCoin}`,
+      );
+    }
+    return s;
+  }
+
+  private addCash(coin: string, delta: Decimal): void {
+    this.balances.set(coin, (this.balances.get(coin) ?? ZERO).plus(delta));
+  }
+}
+
+function unrealised(s: PositionState): Decimal {
+  return s.qty.isZero() || s.mark === undefined ? ZERO : s.qty.times(s.mark).minus(s.cost);
+}
+
+function toPosition(s: PositionState): Position {
+  return {
+    symbol: s.symbol,
+    baseCoin: s.baseCoin,
+    quoteCoin: s.quoteCoin,
+    quantity: s.qty,
+    avgPrice: s.avg,
+    realisedPnl: s.realised,
+    cost: s.cost,
+    fees: s.fees,
+    mark: s.mark,
+    unrealisedPnl: unrealised(s),
+    lastFillTs: s.lastFillTs,
+  };
+}
