@@ -16,7 +16,10 @@ const params = z
   .object({
     fast: z.number().int().min(1).default(12).describe('fast SMA period, in candles'),
     slow: z.number().int().min(2).default(26).describe('slow SMA period, in candles; must be above fast'),
-    quoteAmount: decimalParam('100', 'quote coin spent on each golden-cross entry, a decimal string such as "100"'),
+    quoteAmount: decimalParam(
+      '100',
+      'quote coin spent on each golden-cross entry, a decimal string such as "100"',
+    ),
   })
   .refine((p) => p.fast < p.slow, { path: ['slow'], error: 'slow must be above fast' });
 
@@ -61,7 +64,13 @@ export default defineStrategy({
       );
     } else if (held.gt(0)) {
       emit(
-        sellMarket(candle.symbol, held, 'death-cross', `SMA${ctx.params.fast} crossed below SMA${ctx.params.slow}`, ctx.category),
+        sellMarket(
+          candle.symbol,
+          held,
+          'death-cross',
+          `SMA${ctx.params.fast} crossed below SMA${ctx.params.slow}`,
+          ctx.category,
+        ),
       );
     }
   },

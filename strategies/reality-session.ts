@@ -38,15 +38,15 @@ interface SymbolDay {
   openChecked: boolean;
 }
 
-/** What survives a restart, per symbol: the day's range and what was done. */
-interface SavedDay {
+/** What survives a restart, per symbol: the day's range and what was done (a type alias: JSON-assignable). */
+type SavedDay = {
   day: string;
   high: number;
   low: number;
   entered: boolean;
   exited: boolean;
   flattened: boolean;
-}
+};
 type Saved = Record<string, SavedDay>;
 
 interface RunState {
@@ -57,16 +57,30 @@ interface RunState {
 
 const params = z
   .object({
-    rangeMinutes: z.number().int().min(1).max(180).default(15).describe('length of the opening range after 09:30 ET, in minutes'),
+    rangeMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(180)
+      .default(15)
+      .describe('length of the opening range after 09:30 ET, in minutes'),
     flattenMinutes: z
       .number()
       .int()
       .min(1)
       .max(120)
       .default(10)
-      .describe('minutes before 16:00 ET at which everything is sold and entries stop; at least the candle interval'),
-    quoteAmount: decimalParam('100', 'quote coin spent on the daily breakout entry, a decimal string such as "100"'),
-    stopAtRangeLow: z.boolean().default(true).describe('sell when a candle closes below the opening-range low'),
+      .describe(
+        'minutes before 16:00 ET at which everything is sold and entries stop; at least the candle interval',
+      ),
+    quoteAmount: decimalParam(
+      '100',
+      'quote coin spent on the daily breakout entry, a decimal string such as "100"',
+    ),
+    stopAtRangeLow: z
+      .boolean()
+      .default(true)
+      .describe('sell when a candle closes below the opening-range low'),
   })
   .refine((p) => p.rangeMinutes + p.flattenMinutes < 390, {
     path: ['flattenMinutes'],
@@ -98,7 +112,14 @@ function etDay(t: number, p: Params): EtDay {
 
 function save(ctx: StrategyContext<Params>, symbol: string, s: SymbolDay): void {
   const saved = ctx.state.get<Saved>() ?? {};
-  saved[symbol] = { day: s.day, high: s.high, low: s.low, entered: s.entered, exited: s.exited, flattened: s.flattened };
+  saved[symbol] = {
+    day: s.day,
+    high: s.high,
+    low: s.low,
+    entered: s.entered,
+    exited: s.exited,
+    flattened: s.flattened,
+  };
   ctx.state.set(saved);
 }
 
@@ -177,8 +198,19 @@ export default defineStrategy({
       // A position left from a missed flatten (outage at the close) is sold at the first regular candle.
       const left = ctx.portfolio.position(sym).quantity;
       if (left.gt(0)) {
-        ctx.logger.warn('reality-session found a position at the open', { symbol: sym, quantity: left.toFixed() });
-        emit(sellMarket(sym, left, 'carry-over', 'position left from a previous session: staying flat overnight', ctx.category));
+        ctx.logger.warn('reality-session found a position at the open', {
+          symbol: sym,
+          quantity: left.toFixed(),
+        });
+        emit(
+          sellMarket(
+            sym,
+            left,
+            'carry-over',
+            'position left from a previous session: staying flat overnight',
+            ctx.category,
+          ),
+        );
       }
     }
 
@@ -200,7 +232,15 @@ export default defineStrategy({
       if (held.gt(0)) {
         s.flattened = true;
         save(ctx, sym, s);
-        emit(sellMarket(sym, held, 'flatten', `flat ${p.flattenMinutes} minutes before the 16:00 ET close`, ctx.category));
+        emit(
+          sellMarket(
+            sym,
+            held,
+            'flatten',
+            `flat ${p.flattenMinutes} minutes before the 16:00 ET close`,
+            ctx.category,
+          ),
+        );
       }
       return;
     }
@@ -211,7 +251,15 @@ export default defineStrategy({
         if (held.gt(0)) {
           s.exited = true;
           save(ctx, sym, s);
-          emit(sellMarket(sym, held, 'range-stop', `closed at ${candle.close} under the opening-range low ${s.low}`, ctx.category));
+          emit(
+            sellMarket(
+              sym,
+              held,
+              'range-stop',
+              `closed at ${candle.close} under the opening-range low ${s.low}`,
+              ctx.category,
+            ),
+          );
         }
       }
       return;
@@ -224,7 +272,15 @@ export default defineStrategy({
       if (ctx.portfolio.position(sym).quantity.gt(0)) return;
       s.entered = true;
       save(ctx, sym, s);
-      emit(buyMarket(sym, p.quoteAmount, 'breakout', `closed at ${candle.close} above the opening-range high ${s.high}`, ctx.category));
+      emit(
+        buyMarket(
+          sym,
+          p.quoteAmount,
+          'breakout',
+          `closed at ${candle.close} above the opening-range high ${s.high}`,
+          ctx.category,
+        ),
+      );
     }
   },
 });

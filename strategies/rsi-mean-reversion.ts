@@ -19,15 +19,32 @@ interface SymbolState {
 const params = z
   .object({
     period: z.number().int().min(2).default(14).describe('RSI period, in candles'),
-    oversold: z.number().gt(0).lt(100).default(30).describe('RSI level under which the strategy buys (0-100)'),
-    overbought: z.number().gt(0).lt(100).default(70).describe('RSI level above which the strategy sells (0-100); above oversold'),
-    quoteAmount: decimalParam('100', 'quote coin spent on each oversold entry, a decimal string such as "100"'),
+    oversold: z
+      .number()
+      .gt(0)
+      .lt(100)
+      .default(30)
+      .describe('RSI level under which the strategy buys (0-100)'),
+    overbought: z
+      .number()
+      .gt(0)
+      .lt(100)
+      .default(70)
+      .describe('RSI level above which the strategy sells (0-100); above oversold'),
+    quoteAmount: decimalParam(
+      '100',
+      'quote coin spent on each oversold entry, a decimal string such as "100"',
+    ),
   })
-  .refine((p) => p.oversold < p.overbought, { path: ['overbought'], error: 'overbought must be above oversold' });
+  .refine((p) => p.oversold < p.overbought, {
+    path: ['overbought'],
+    error: 'overbought must be above oversold',
+  });
 
 export default defineStrategy({
   name: 'rsi-mean-reversion',
-  description: 'RSI mean reversion: buys quoteAmount when the RSI falls below oversold, sells the whole position when it rises above overbought.',
+  description:
+    'RSI mean reversion: buys quoteAmount when the RSI falls below oversold, sells the whole position when it rises above overbought.',
   params,
   intervals: CANDLE_INTERVALS,
   init: () => new Map<string, SymbolState>(),
@@ -47,11 +64,23 @@ export default defineStrategy({
     if (zone === LOW) {
       if (held.gt(0)) return; // one entry at a time
       emit(
-        buyMarket(candle.symbol, ctx.params.quoteAmount, 'oversold', `RSI${ctx.params.period} ${r.toFixed(2)} under ${ctx.params.oversold}`, ctx.category),
+        buyMarket(
+          candle.symbol,
+          ctx.params.quoteAmount,
+          'oversold',
+          `RSI${ctx.params.period} ${r.toFixed(2)} under ${ctx.params.oversold}`,
+          ctx.category,
+        ),
       );
     } else if (held.gt(0)) {
       emit(
-        sellMarket(candle.symbol, held, 'overbought', `RSI${ctx.params.period} ${r.toFixed(2)} above ${ctx.params.overbought}`, ctx.category),
+        sellMarket(
+          candle.symbol,
+          held,
+          'overbought',
+          `RSI${ctx.params.period} ${r.toFixed(2)} above ${ctx.params.overbought}`,
+          ctx.category,
+        ),
       );
     }
   },

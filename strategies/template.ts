@@ -31,13 +31,17 @@ interface PerSymbol {
 
 export default defineStrategy({
   name: 'template',
-  description: 'Template strategy: buys when the close crosses above its EMA and sells the position when it crosses below.',
+  description:
+    'Template strategy: buys when the close crosses above its EMA and sells the position when it crosses below.',
   params,
   // Candle intervals this strategy makes sense on; the bot config picks one of them.
   intervals: ['1m', '5m', '15m', '1H'],
 
   // Per-run state: one indicator per symbol.
-  init: (ctx) => new Map<string, PerSymbol>(ctx.symbols.map((s) => [s, { ema: new EMA(ctx.params.period), above: undefined }])),
+  init: (ctx) =>
+    new Map<string, PerSymbol>(
+      ctx.symbols.map((s) => [s, { ema: new EMA(ctx.params.period), above: undefined }]),
+    ),
 
   onCandle(candle, ctx, emit, bySymbol) {
     const st = bySymbol.get(candle.symbol);
@@ -52,9 +56,19 @@ export default defineStrategy({
     // A cross: now it is fine to touch Decimals and the portfolio.
     const held = ctx.portfolio.position(candle.symbol).quantity;
     if (above && !held.gt(0)) {
-      emit(buyMarket(candle.symbol, ctx.params.quoteAmount, 'entry', `close crossed above EMA${ctx.params.period}`, ctx.category));
+      emit(
+        buyMarket(
+          candle.symbol,
+          ctx.params.quoteAmount,
+          'entry',
+          `close crossed above EMA${ctx.params.period}`,
+          ctx.category,
+        ),
+      );
     } else if (!above && held.gt(0)) {
-      emit(sellMarket(candle.symbol, held, 'exit', `close crossed below EMA${ctx.params.period}`, ctx.category));
+      emit(
+        sellMarket(candle.symbol, held, 'exit', `close crossed below EMA${ctx.params.period}`, ctx.category),
+      );
     }
   },
 

@@ -124,7 +124,8 @@ export function strategyProblems(spec: unknown): string[] {
       }
     }
   }
-  if (typeof s.run !== 'function') problems.push('run(ctx, inputs) must be a function returning an Observable');
+  if (typeof s.run !== 'function')
+    problems.push('run(ctx, inputs) must be a function returning an Observable');
   return problems;
 }
 
@@ -132,7 +133,9 @@ function assertSpec(spec: unknown): void {
   const problems = strategyProblems(spec);
   if (problems.length > 0) {
     const name = (spec as { name?: unknown } | null)?.name;
-    throw new StrategyDefinitionError(`strategy ${JSON.stringify(name ?? '?')} breaks the contract:\n  - ${problems.join('\n  - ')}`);
+    throw new StrategyDefinitionError(
+      `strategy ${JSON.stringify(name ?? '?')} breaks the contract:\n  - ${problems.join('\n  - ')}`,
+    );
   }
 }
 
@@ -164,8 +167,13 @@ export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): S
     run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent> {
       return new Observable<OrderIntent>((subscriber) => {
         const out = inner(ctx, inputs);
-        if (!(out instanceof Observable) && typeof (out as { subscribe?: unknown } | null)?.subscribe !== 'function') {
-          subscriber.error(new StrategyDefinitionError(`strategy "${spec.name}": run() must return an Observable`));
+        if (
+          !(out instanceof Observable) &&
+          typeof (out as { subscribe?: unknown } | null)?.subscribe !== 'function'
+        ) {
+          subscriber.error(
+            new StrategyDefinitionError(`strategy "${spec.name}": run() must return an Observable`),
+          );
           return undefined;
         }
         return out.subscribe({
@@ -213,7 +221,10 @@ export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
 export class StrategyRuntimeError extends Error {
   override readonly name = 'StrategyRuntimeError';
   constructor(strategy: string, hook: string, cause: unknown) {
-    super(`strategy "${strategy}" failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `strategy "${strategy}" failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
 
@@ -231,9 +242,13 @@ export class StrategyRuntimeError extends Error {
  *   },
  * });
  */
-export function defineStrategy<S extends ParamsSchema, T = undefined>(spec: CallbackStrategySpec<S, T>): Strategy<S> {
+export function defineStrategy<S extends ParamsSchema, T = undefined>(
+  spec: CallbackStrategySpec<S, T>,
+): Strategy<S> {
   if (typeof spec.onCandle !== 'function') {
-    throw new StrategyDefinitionError(`strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`);
+    throw new StrategyDefinitionError(
+      `strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`,
+    );
   }
   const { onCandle, onSession, onTicker, init, name } = spec;
   return createStrategy<S>({
@@ -251,7 +266,8 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(spec: Call
           subscriber.error(new StrategyRuntimeError(name, 'init', err));
           return undefined;
         }
-        const fail = (hook: string, err: unknown): void => subscriber.error(new StrategyRuntimeError(name, hook, err));
+        const fail = (hook: string, err: unknown): void =>
+          subscriber.error(new StrategyRuntimeError(name, hook, err));
         if (onSession !== undefined) {
           subscriber.add(
             inputs.session$.subscribe({
@@ -302,7 +318,9 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(spec: Call
 
 /** Whether a value is a strategy built by `createStrategy`/`defineStrategy`. */
 export function isStrategy(value: unknown): value is Strategy {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STRATEGY_BRAND] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STRATEGY_BRAND] === true
+  );
 }
 
 /** Whether a strategy accepts candles of an interval. */

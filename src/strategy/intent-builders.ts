@@ -1,7 +1,14 @@
 // Builders for order intents. They are the one place a strategy turns its float world into Decimals, and
 // they check at run time what the types promise at compile time (a JS strategy has no type checker).
 import { Decimal } from '../market/decimal.js';
-import type { LimitIntent, MarketBuyIntent, MarketSellIntent, OrderIntent, Side, TradeCategory } from './intent.js';
+import type {
+  LimitIntent,
+  MarketBuyIntent,
+  MarketSellIntent,
+  OrderIntent,
+  Side,
+  TradeCategory,
+} from './intent.js';
 
 /** Thrown when an intent is malformed: the message names the field and the fix. */
 export class IntentError extends TypeError {
@@ -36,7 +43,8 @@ function label(value: unknown, field: string): string {
  * @example limit('AAPLUSDT', 'buy', qty, toDecimal(candle.close * 0.999, 2), 'entry', 'bought the dip')
  */
 export function toDecimal(x: number, dp?: number): Decimal {
-  if (!Number.isFinite(x)) throw new IntentError(`cannot convert ${String(x)} to a Decimal: the value must be finite`);
+  if (!Number.isFinite(x))
+    throw new IntentError(`cannot convert ${String(x)} to a Decimal: the value must be finite`);
   const d = new Decimal(x);
   return dp === undefined ? d : d.toDecimalPlaces(dp, Decimal.ROUND_HALF_EVEN);
 }
@@ -92,7 +100,8 @@ export function limit(
   reason: string,
   category: TradeCategory = 'SPOT',
 ): LimitIntent {
-  if (side !== 'buy' && side !== 'sell') throw new IntentError(`side must be "buy" or "sell", got ${JSON.stringify(side)}`);
+  if (side !== 'buy' && side !== 'sell')
+    throw new IntentError(`side must be "buy" or "sell", got ${JSON.stringify(side)}`);
   return {
     symbol: label(symbol, 'symbol'),
     category,
@@ -129,12 +138,16 @@ export function assertIntent(value: unknown): OrderIntent {
   } else if (i.type === 'market') {
     if (i.side === 'buy') {
       if ('quantity' in i) {
-        throw new IntentError(`a market buy is sized by quoteAmount (quote coin), not quantity: use buyMarket(...)`);
+        throw new IntentError(
+          `a market buy is sized by quoteAmount (quote coin), not quantity: use buyMarket(...)`,
+        );
       }
       positiveDecimal(i.quoteAmount, 'quoteAmount');
     } else if (i.side === 'sell') {
       if ('quoteAmount' in i) {
-        throw new IntentError(`a market sell is sized by quantity (base coin), not quoteAmount: use sellMarket(...)`);
+        throw new IntentError(
+          `a market sell is sized by quantity (base coin), not quoteAmount: use sellMarket(...)`,
+        );
       }
       positiveDecimal(i.quantity, 'quantity');
     } else {

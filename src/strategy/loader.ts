@@ -48,7 +48,9 @@ export function resolveStrategyFile(nameOrPath: string, opts: { dir?: string; cw
   if (isStrategyPath(nameOrPath)) {
     const file = isAbsolute(nameOrPath) ? nameOrPath : resolve(opts.cwd ?? process.cwd(), nameOrPath);
     if (!existsSync(file) || !statSync(file).isFile()) {
-      throw new StrategyLoadError(`strategy file ${file} does not exist: check the path (relative paths start at ${opts.cwd ?? process.cwd()})`);
+      throw new StrategyLoadError(
+        `strategy file ${file} does not exist: check the path (relative paths start at ${opts.cwd ?? process.cwd()})`,
+      );
     }
     return file;
   }
@@ -115,7 +117,10 @@ export function strategyFromModule(mod: Record<string, unknown>, file: string): 
  *
  * @example const s = await loadStrategy('ma-crossover'); const params = parseStrategyParams(s, { fast: 5 });
  */
-export async function loadStrategy(nameOrPath: string, opts: { dir?: string; cwd?: string } = {}): Promise<Strategy> {
+export async function loadStrategy(
+  nameOrPath: string,
+  opts: { dir?: string; cwd?: string } = {},
+): Promise<Strategy> {
   const file = resolveStrategyFile(nameOrPath, opts);
   let mod: Record<string, unknown>;
   try {
@@ -123,12 +128,16 @@ export async function loadStrategy(nameOrPath: string, opts: { dir?: string; cwd
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     const tsHint =
-      extname(file) === '.ts' && ownExt === '.js' ? ' (a .ts strategy needs a TypeScript loader: run with `node --import tsx` or build it)' : '';
+      extname(file) === '.ts' && ownExt === '.js'
+        ? ' (a .ts strategy needs a TypeScript loader: run with `node --import tsx` or build it)'
+        : '';
     throw new StrategyLoadError(`strategy module ${file} failed to load: ${why}${tsHint}`, { cause: err });
   }
   const strategy = strategyFromModule(mod, file);
   if (!isStrategyPath(nameOrPath) && strategy.name !== nameOrPath) {
-    throw new StrategyLoadError(`${file} declares the strategy name "${strategy.name}": rename the file or the strategy so they match`);
+    throw new StrategyLoadError(
+      `${file} declares the strategy name "${strategy.name}": rename the file or the strategy so they match`,
+    );
   }
   return strategy;
 }

@@ -54,8 +54,15 @@ export function describeParams(schema: ParamsSchema): ParamInfo[] {
  */
 export function paramsSchemaProblems(schema: unknown): string[] {
   const s = schema as { shape?: unknown; safeParse?: unknown } | null;
-  if (typeof s !== 'object' || s === null || typeof s.safeParse !== 'function' || typeof s.shape !== 'object') {
-    return ['params must be a zod object schema, e.g. z.object({ period: z.number().int().default(14).describe("...") })'];
+  if (
+    typeof s !== 'object' ||
+    s === null ||
+    typeof s.safeParse !== 'function' ||
+    typeof s.shape !== 'object'
+  ) {
+    return [
+      'params must be a zod object schema, e.g. z.object({ period: z.number().int().default(14).describe("...") })',
+    ];
   }
   const problems: string[] = [];
   for (const p of describeParams(s as ParamsSchema)) {
@@ -76,15 +83,27 @@ const DECIMAL_RE = /^(?:\d+)(?:\.\d+)?$/;
  * @example quoteAmount: decimalParam('100', 'quote coin spent per entry, e.g. "100" USDT')
  */
 export function decimalParam(defaultValue: string, description: string, opts: { allowZero?: boolean } = {}) {
-  if (!DECIMAL_RE.test(defaultValue)) throw new TypeError(`decimalParam default must be a decimal string, got ${defaultValue}`);
-  return z
-    .string({ error: (iss) => `must be a decimal string such as "${defaultValue}", got ${JSON.stringify(iss.input)}` })
-    .trim()
-    .regex(DECIMAL_RE, { error: (iss) => `must be a decimal string such as "${defaultValue}", got ${JSON.stringify(iss.input)}` })
-    .refine((s) => opts.allowZero === true || new Decimal(s).gt(0), { error: 'must be above zero' })
-    .default(defaultValue)
-    .describe(description)
-    .transform((s) => new Decimal(s));
+  if (!DECIMAL_RE.test(defaultValue))
+    throw new TypeError(`decimalParam default must be a decimal string, got ${defaultValue}`);
+  return (
+    z
+      .string({
+        error: (iss) =>
+          `must be a decimal string such as "${defaultValue}", got ${JSON.stringify(iss.input)}`,
+      })
+      .trim()
+      .regex(DECIMAL_RE, {
+        error: (iss) =>
+          `must be a decimal string such as "${defaultValue}", got ${JSON.stringify(iss.input)}`,
+      })
+      // The regex issue already covers a malformed string; only a well-formed one is compared to zero.
+      .refine((s) => !DECIMAL_RE.test(s) || opts.allowZero === true || new Decimal(s).gt(0), {
+        error: 'must be above zero',
+      })
+      .default(defaultValue)
+      .describe(description)
+      .transform((s) => new Decimal(s))
+  );
 }
 
 /** Thrown by `parseStrategyParams`: every problem, each naming the parameter and the fix. */
@@ -111,7 +130,11 @@ function closest(word: string, candidates: readonly string[]): string | undefine
       row[0] = i;
       for (let j = 1; j <= b.length; j++) {
         const tmp = row[j] as number;
-        row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row[j] = Math.min(
+          (row[j] as number) + 1,
+          (row[j - 1] as number) + 1,
+          prev + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
         prev = tmp;
       }
     }
@@ -168,8 +191,10 @@ export function parseStrategyParams<S extends ParamsSchema>(
     for (const issue of result.error.issues) {
       const name = issue.path.map(String).join('.');
       const info = infos.get(String(issue.path[0]));
-      const got = issue.path.length > 0 && issue.path[0] !== undefined ? input[String(issue.path[0])] : undefined;
-      const gotText = issue.message.includes('got ') || got === undefined ? '' : ` — got ${JSON.stringify(got)}`;
+      const got =
+        issue.path.length > 0 && issue.path[0] !== undefined ? input[String(issue.path[0])] : undefined;
+      const gotText =
+        issue.message.includes('got ') || got === undefined ? '' : ` — got ${JSON.stringify(got)}`;
       problems.push(`parameter "${name || '(params)'}": ${issue.message}${gotText}${hint(info)}`);
     }
   }

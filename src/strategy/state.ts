@@ -3,7 +3,8 @@
 // back exactly what was saved.
 
 /** A JSON value: what `StrategyState.set` accepts. */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** The persistent state of one bot's strategy. */
 export interface StrategyState {
@@ -22,12 +23,16 @@ function check(value: unknown, path: string, seen: Set<object>): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) {
-      throw new StateError(`strategy state ${path} is ${String(value)}, which JSON cannot hold: store null or a finite number`);
+      throw new StateError(
+        `strategy state ${path} is ${String(value)}, which JSON cannot hold: store null or a finite number`,
+      );
     }
     return;
   }
   if (typeof value !== 'object') {
-    throw new StateError(`strategy state ${path} is a ${typeof value}, which JSON cannot hold: store plain data only`);
+    throw new StateError(
+      `strategy state ${path} is a ${typeof value}, which JSON cannot hold: store plain data only`,
+    );
   }
   if (seen.has(value)) throw new StateError(`strategy state ${path} is a circular reference: store a tree`);
   seen.add(value);

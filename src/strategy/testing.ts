@@ -42,7 +42,11 @@ export class MemoryPortfolio implements PortfolioView {
   }
   /** Sets a position outright. */
   setPosition(symbol: string, quantity: Decimal | string, avgPrice: Decimal | string = ZERO): void {
-    this.pos.set(symbol, { quantity: new Decimal(quantity), avgPrice: new Decimal(avgPrice), realisedPnl: ZERO });
+    this.pos.set(symbol, {
+      quantity: new Decimal(quantity),
+      avgPrice: new Decimal(avgPrice),
+      realisedPnl: ZERO,
+    });
   }
   setCash(coin: string, amount: Decimal | string): void {
     this.coins.set(coin, new Decimal(amount));
@@ -200,7 +204,11 @@ export function runStrategy<S extends ParamsSchema>(
   });
   let failure: unknown;
   strategy
-    .run(ctx, { candles$: timed$, session$: sessions.length > 0 ? from(sessions) : EMPTY, tickers$: opts.tickers })
+    .run(ctx, {
+      candles$: timed$,
+      session$: sessions.length > 0 ? from(sessions) : EMPTY,
+      tickers$: opts.tickers,
+    })
     .subscribe({
       next: (i) => {
         intents.push(i);

@@ -12,15 +12,26 @@ const params = { fast: 2, slow: 4, quoteAmount: '250' };
 describe('ma-crossover', () => {
   it('emits exactly one buy of the configured quote amount on a golden cross', () => {
     const rally = DIP_RALLY_SLIDE.slice(0, 10);
-    const { intents } = runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', rally), { params, fill: false });
+    const { intents } = runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', rally), {
+      params,
+      fill: false,
+    });
     expect(intents).toHaveLength(1);
     const [buy] = intents;
-    expect(buy).toMatchObject({ symbol: 'AAPLUSDT', side: 'buy', type: 'market', tag: 'golden-cross', bot: 'test-bot' });
+    expect(buy).toMatchObject({
+      symbol: 'AAPLUSDT',
+      side: 'buy',
+      type: 'market',
+      tag: 'golden-cross',
+      bot: 'test-bot',
+    });
     expect(buy && 'quoteAmount' in buy && buy.quoteAmount).toEqual(new Decimal('250'));
   });
 
   it('sells the whole position on the death cross that follows', () => {
-    const { intents, portfolio } = runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', DIP_RALLY_SLIDE), { params });
+    const { intents, portfolio } = runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', DIP_RALLY_SLIDE), {
+      params,
+    });
     expect(intents.map((i) => `${i.side}:${i.tag}`)).toEqual(['buy:golden-cross', 'sell:death-cross']);
     const sell = intents[1];
     // Bought 250 USDT at the close of the crossing candle (12): 20.8333... base coin, all of it sold.
@@ -29,11 +40,15 @@ describe('ma-crossover', () => {
   });
 
   it('emits no sell on a death cross when it holds nothing', () => {
-    const { intents } = runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', [10, 10, 10, 10, 11, 12, 9, 6]), {
-      params,
-      fill: false,
-      portfolio: new MemoryPortfolio(),
-    });
+    const { intents } = runStrategy(
+      maCrossover,
+      candlesFromCloses('AAPLUSDT', [10, 10, 10, 10, 11, 12, 9, 6]),
+      {
+        params,
+        fill: false,
+        portfolio: new MemoryPortfolio(),
+      },
+    );
     expect(intents.map((i) => i.side)).toEqual(['buy']);
   });
 
@@ -42,7 +57,11 @@ describe('ma-crossover', () => {
     expect(runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', up), { params }).intents).toEqual([]);
     const portfolio = new MemoryPortfolio();
     portfolio.setPosition('AAPLUSDT', '3', '10');
-    const r = runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', DIP_RALLY_SLIDE), { params, portfolio, fill: false });
+    const r = runStrategy(maCrossover, candlesFromCloses('AAPLUSDT', DIP_RALLY_SLIDE), {
+      params,
+      portfolio,
+      fill: false,
+    });
     expect(r.intents.map((i) => `${i.side}:${i.tag}`)).toEqual(['sell:death-cross']);
     expect(r.intents[0] && 'quantity' in r.intents[0] && r.intents[0].quantity).toEqual(new Decimal('3'));
   });
@@ -87,7 +106,9 @@ describe('ma-crossover', () => {
             }
             above = now;
           });
-          const r = runStrategy(maCrossover, candlesFromCloses('NVDAUSDT', closes), { params: { fast, slow, quoteAmount: '10' } });
+          const r = runStrategy(maCrossover, candlesFromCloses('NVDAUSDT', closes), {
+            params: { fast, slow, quoteAmount: '10' },
+          });
           expect(r.intents.map((i) => i.side)).toEqual(expected);
           expect(r.portfolio.position('NVDAUSDT').quantity.gte(0)).toBe(true);
         },
@@ -97,6 +118,8 @@ describe('ma-crossover', () => {
   });
 
   it('refuses a slow period that is not above the fast one, naming the parameter', () => {
-    expect(() => runStrategy(maCrossover, [], { params: { fast: 10, slow: 5 } })).toThrow(/parameter "slow": slow must be above fast/);
+    expect(() => runStrategy(maCrossover, [], { params: { fast: 10, slow: 5 } })).toThrow(
+      /parameter "slow": slow must be above fast/,
+    );
   });
 });

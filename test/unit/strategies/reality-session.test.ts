@@ -13,7 +13,13 @@ const OPEN = 9 * 60 + 30;
 const CLOSE = 16 * 60;
 
 /** One-minute candles of an ET date from `fromMin` to `toMin` (minutes of the ET day), closes from `price`. */
-function dayCandles(symbol: string, date: string, price: (m: number) => number, fromMin = 4 * 60, toMin = 20 * 60): Candle[] {
+function dayCandles(
+  symbol: string,
+  date: string,
+  price: (m: number) => number,
+  fromMin = 4 * 60,
+  toMin = 20 * 60,
+): Candle[] {
   const t0 = etToUtc(date, 0, 0);
   const out: Candle[] = [];
   let prev = price(fromMin);
@@ -45,14 +51,17 @@ const breakoutDay = (m: number): number => {
 };
 
 const params = { rangeMinutes: 15, flattenMinutes: 10, quoteAmount: '500' };
-const inRegular = (t: number): boolean => usSessionAt(t - 1).session === 'regular' && usSessionAt(t).session === 'regular';
+const inRegular = (t: number): boolean =>
+  usSessionAt(t - 1).session === 'regular' && usSessionAt(t).session === 'regular';
 
 describe('reality-session', () => {
   it('buys the breakout of the opening range and sells everything 10 minutes before the 16:00 ET close', () => {
     const date = '2026-01-05'; // a Monday in standard time
     const r = runStrategy(realitySession, dayCandles('AAPLUSDT', date, breakoutDay), { params });
     expect(r.intents.map((i) => `${i.side}:${i.tag}`)).toEqual(['buy:breakout', 'sell:flatten']);
-    expect(r.intents[0] && 'quoteAmount' in r.intents[0] && r.intents[0].quoteAmount).toEqual(new Decimal('500'));
+    expect(r.intents[0] && 'quoteAmount' in r.intents[0] && r.intents[0].quoteAmount).toEqual(
+      new Decimal('500'),
+    );
     expect(r.emittedAt[0]).toBe(etToUtc(date, 10, 1)); // the 10:00 candle closes at 10:01
     expect(r.emittedAt[1]).toBe(etToUtc(date, 15, 50));
     const sell = r.intents[1];
@@ -76,13 +85,18 @@ describe('reality-session', () => {
   it('never enters once the flatten window has begun', () => {
     const date = '2026-01-06';
     // Flat inside the range until 15:52 ET, then a breakout: too late.
-    const late = (m: number): number => (m < OPEN + 15 ? [100, 101, 99][m % 3] as number : m < 15 * 60 + 52 ? 100 : 110);
+    const late = (m: number): number =>
+      m < OPEN + 15 ? ([100, 101, 99][m % 3] as number) : m < 15 * 60 + 52 ? 100 : 110;
     expect(runStrategy(realitySession, dayCandles('AAPLUSDT', date, late), { params }).intents).toEqual([]);
   });
 
   it('does nothing on a market holiday or a weekend', () => {
-    expect(runStrategy(realitySession, dayCandles('AAPLUSDT', '2026-01-19', breakoutDay), { params }).intents).toEqual([]);
-    expect(runStrategy(realitySession, dayCandles('AAPLUSDT', '2026-01-10', breakoutDay), { params }).intents).toEqual([]);
+    expect(
+      runStrategy(realitySession, dayCandles('AAPLUSDT', '2026-01-19', breakoutDay), { params }).intents,
+    ).toEqual([]);
+    expect(
+      runStrategy(realitySession, dayCandles('AAPLUSDT', '2026-01-10', breakoutDay), { params }).intents,
+    ).toEqual([]);
   });
 
   it('sells at the range low after an entry and does not enter twice in a day', () => {
@@ -99,7 +113,8 @@ describe('reality-session', () => {
 
   it('leaves the stop out when stopAtRangeLow is false, and still flattens', () => {
     const date = '2026-01-07';
-    const fade = (m: number): number => (m < OPEN + 15 ? [100, 101, 99][m % 3] as number : m < 10 * 60 ? 102 : 98);
+    const fade = (m: number): number =>
+      m < OPEN + 15 ? ([100, 101, 99][m % 3] as number) : m < 10 * 60 ? 102 : 98;
     const r = runStrategy(realitySession, dayCandles('AAPLUSDT', date, fade, 9 * 60, CLOSE), {
       params: { ...params, stopAtRangeLow: false },
     });
@@ -107,12 +122,20 @@ describe('reality-session', () => {
   });
 
   it('lets the venue session veto an entry (e.g. a halt the built-in calendar does not know)', () => {
-    const halted: SessionState = { session: 'closed', nextChange: 0, daylightType: 'standard', etDate: '2026-01-05' };
-    const r = runStrategy(realitySession, dayCandles('AAPLUSDT', '2026-01-05', breakoutDay), { params, session: () => halted });
+    const halted: SessionState = {
+      session: 'closed',
+      nextChange: 0,
+      daylightType: 'standard',
+      etDate: '2026-01-05',
+    };
+    const r = runStrategy(realitySession, dayCandles('AAPLUSDT', '2026-01-05', breakoutDay), {
+      params,
+      session: () => halted,
+    });
     expect(r.intents).toEqual([]);
   });
 
-  it('remembers a day\'s entry across a restart through the persistent state', () => {
+  it("remembers a day's entry across a restart through the persistent state", () => {
     const date = '2026-01-08';
     const candles = dayCandles('AAPLUSDT', date, breakoutDay, 9 * 60, CLOSE);
     const cut = candles.findIndex((c) => c.openTime === etToUtc(date, 11, 0));
@@ -123,14 +146,20 @@ describe('reality-session', () => {
     // A fresh run (a restarted daemon) on the rest of the day: no second entry, still the flatten.
     const second = runStrategy(realitySession, candles.slice(cut), { params, state, portfolio });
     expect(second.intents.map((i) => i.tag)).toEqual(['flatten']);
-    expect(JSON.parse(state.toJSON() ?? '{}')).toMatchObject({ AAPLUSDT: { day: date, high: 101, low: 99, entered: true } });
+    expect(JSON.parse(state.toJSON() ?? '{}')).toMatchObject({
+      AAPLUSDT: { day: date, high: 101, low: 99, entered: true },
+    });
   });
 
   it('sells a position left from a missed flatten at the first regular candle of the next day', () => {
     const portfolio = new MemoryPortfolio();
     portfolio.setPosition('AAPLUSDT', '4', '100');
     const logger = new MemoryLogger();
-    const r = runStrategy(realitySession, dayCandles('AAPLUSDT', '2026-01-09', () => 100), { params, portfolio, logger });
+    const r = runStrategy(
+      realitySession,
+      dayCandles('AAPLUSDT', '2026-01-09', () => 100),
+      { params, portfolio, logger },
+    );
     expect(r.intents.map((i) => i.tag)).toEqual(['carry-over']);
     expect(r.emittedAt[0]).toBe(etToUtc('2026-01-09', 9, 31));
     expect(logger.lines.map((l) => l.message)).toEqual(['reality-session found a position at the open']);
@@ -187,7 +216,10 @@ describe('reality-session', () => {
           let n = 0;
           for (const close of [...closes].sort()) {
             while (n < r.intents.length && (r.emittedAt[n] as number) < close) {
-              book.fill(r.intents[n] as (typeof r.intents)[number], new Decimal(closeAt.get(r.emittedAt[n] as number) as number));
+              book.fill(
+                r.intents[n] as (typeof r.intents)[number],
+                new Decimal(closeAt.get(r.emittedAt[n] as number) as number),
+              );
               n++;
             }
             if (!book.position('TSLAUSDT').quantity.isZero()) flatAtEveryClose = false;

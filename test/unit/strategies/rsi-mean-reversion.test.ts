@@ -12,14 +12,19 @@ const SLIDE_RALLY = [50, 51, 50, 51, 48, 44, 40, 36, 33, 30, 34, 39, 45, 52, 60]
 describe('rsi-mean-reversion', () => {
   it('buys once when the RSI falls below oversold, however long it stays there', () => {
     const slide = SLIDE_RALLY.slice(0, 10);
-    const { intents } = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', slide), { params, fill: false });
+    const { intents } = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', slide), {
+      params,
+      fill: false,
+    });
     expect(intents).toHaveLength(1);
     expect(intents[0]).toMatchObject({ side: 'buy', type: 'market', tag: 'oversold', symbol: 'TSLAUSDT' });
     expect(intents[0] && 'quoteAmount' in intents[0] && intents[0].quoteAmount).toEqual(new Decimal('40'));
   });
 
   it('sells the whole position once when the RSI rises above overbought', () => {
-    const { intents, portfolio } = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', SLIDE_RALLY), { params });
+    const { intents, portfolio } = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', SLIDE_RALLY), {
+      params,
+    });
     expect(intents.map((i) => `${i.side}:${i.tag}`)).toEqual(['buy:oversold', 'sell:overbought']);
     expect(portfolio.position('TSLAUSDT').quantity.isZero()).toBe(true);
   });
@@ -28,17 +33,26 @@ describe('rsi-mean-reversion', () => {
     const rsi = new RSI(3);
     const values = SLIDE_RALLY.map((c) => rsi.update(c, false));
     const firstLow = values.findIndex((v) => v !== null && v < 30);
-    const r = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', SLIDE_RALLY, { start: 0 }), { params, fill: false });
+    const r = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', SLIDE_RALLY, { start: 0 }), {
+      params,
+      fill: false,
+    });
     // The buy is emitted at the close of the candle whose RSI first dips under oversold.
     expect(r.emittedAt[0]).toBe((firstLow + 1) * 60_000);
   });
 
   it('emits no sell in overbought while flat, and no buy in oversold while holding', () => {
     const rally = [50, 49, 50, 49, 52, 56, 60, 65];
-    expect(runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', rally), { params }).intents).toEqual([]);
+    expect(runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', rally), { params }).intents).toEqual(
+      [],
+    );
     const portfolio = new MemoryPortfolio();
     portfolio.setPosition('TSLAUSDT', '2', '50');
-    const r = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', SLIDE_RALLY), { params, portfolio, fill: false });
+    const r = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', SLIDE_RALLY), {
+      params,
+      portfolio,
+      fill: false,
+    });
     expect(r.intents.map((i) => i.side)).toEqual(['sell']);
     expect(r.intents[0] && 'quantity' in r.intents[0] && r.intents[0].quantity).toEqual(new Decimal('2'));
   });

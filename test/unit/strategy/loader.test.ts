@@ -1,0 +1,122 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_STRATEGIES_DIR,
+  StrategyLoadError,
+  StrategyParamsError,
+  listStrategies,
+  loadStrategy,
+  parseStrategyParams,
+} from '../../../src/strategy/loader.js';
+import { isStrategy } from '../../../src/strategy/contract.js';
+
+const FIXTURES = resolve(import.meta.dirname, 'fixtures');
+
+describe('loadStrategy', () => {
+  it('lists the bundled strategies of strategies/', () => {
+    expect(DEFAULT_STRATEGIES_DIR).toBe(resolve(import.meta.dirname, '../../../strategies'));
+    expect(listStrategies()).toEqual(
+      expect.arrayContaining(['ma-crossover', 'reality-session', 'rsi-mean-reversion', 'template']),
+    );
+  });
+
+  it.each(['ma-crossover', 'rsi-mean-reversion', 'reality-session', 'template'])(
+    'finds %s by name',
+    async (name) => {
+      const s = await loadStrategy(name);
+      expect(isStrategy(s)).toBe(true);
+      expect(s.name).toBe(name);
+      expect(s.intervals.length).toBeGreaterThan(0);
+      // Every bundled strategy runs on its defaults.
+      expect(() => parseStrategyParams(s, {})).not.toThrow();
+    },
+  );
+
+  it('finds a strategy by relative and absolute path', async () => {
+    const byRel = await loadStrategy('strategies/ma-crossover.ts', {
+      cwd: resolve(import.meta.dirname, '../../..'),
+    });
+    const byAbs = await loadStrategy(resolve(DEFAULT_STRATEGIES_DIR, 'ma-crossover.ts'));
+    expect(byRel).toBe(byAbs);
+    expect(byRel.name).toBe('ma-crossover');
+  });
+
+  it('accepts a plain object that follows the contract, after checking it', async () => {
+    const s = await loadStrategy(resolve(FIXTURES, 'plain-spec.ts'));
+    expect(isStrategy(s)).toBe(true);
+    expect(parseStrategyParams(s, {})).toEqual({ n: 1 });
+  });
+
+  it('refuses an unknown name, listing the known strategies', async () => {
+    await expect(loadStrategy('ma-crosover')).rejects.toThrow(
+      /strategy "ma-crosover" not found in .*strategies .*use one of .*ma-crossover, reality-session, rsi-mean-reversion, template/,
+    );
+    await expect(loadStrategy('Bad Name')).rejects.toThrow(/not a kebab-case name/);
+  });
+
+  it('refuses a missing file, a module without a strategy and one that breaks the contract', async () => {
+    await expect(loadStrategy('./nope/missing.ts')).rejects.toBeInstanceOf(StrategyLoadError);
+    await expect(loadStrategy(resolve(FIXTURES, 'not-a-strategy.ts'))).rejects.toThrow(
+      /does not export a strategy: add `export default defineStrategy/,
+    );
+    await expect(loadStrategy(resolve(FIXTURES, 'broken-params.ts'))).rejects.toThrow(
+      /parameter "period" has no default: add \.default\(\.\.\.\)[\s\S]*parameter "period" has no description/,
+    );
+  });
+
+  it('refuses a file whose strategy name differs from the name it was asked by', async () => {
+    await expect(loadStrategy('wrong-name', { dir: resolve(FIXTURES, 'dir') })).rejects.toThrow(
+      /declares the strategy name "other-name": rename the file or the strategy/,
+    );
+  });
+});
+
+describe('parseStrategyParams', () => {
+  it('applies defaults and turns money into Decimals', async () => {
+    const s = await loadStrategy('ma-crossover');
+    const p = parseStrategyParams(s, { fast: 5 }) as {
+      fast: number;
+      slow: number;
+      quoteAmount: { toFixed(): string };
+    };
+    expect(p.fast).toBe(5);
+    expect(p.slow).toBe(26);
+    expect(p.quoteAmount.toFixed()).toBe('100');
+  });
+
+  it('refuses an unknown parameter, suggesting the one that was meant', async () => {
+    const s = await loadStrategy('ma-crossover');
+    expect(() => parseStrategyParams(s, { fsat: 5 })).toThrow(
+      /unknown parameter "fsat": did you mean "fast"\? Known parameters: fast, slow, quoteAmount/,
+    );
+  });
+
+  it('reports every invalid parameter at once, with its description and default', async () => {
+    const s = await loadStrategy('rsi-mean-reversion');
+    try {
+      parseStrategyParams(s, { period: 'fourteen', quoteAmount: '-5', extra: true });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(StrategyParamsError);
+      const err = e as StrategyParamsError;
+      expect(err.strategy).toBe('rsi-mean-reversion');
+      expect(err.problems).toHaveLength(3);
+      expect(err.message).toMatch(/invalid parameters for strategy "rsi-mean-reversion"/);
+      expect(err.message).toMatch(/unknown parameter "extra"/);
+      expect(err.message).toMatch(
+        /parameter "period": .*expected number.* — got "fourteen" \(RSI period, in candles; default 14\)/,
+      );
+      expect(err.message).toMatch(
+        /parameter "quoteAmount": must be a decimal string such as "100", got "-5"/,
+      );
+    }
+  });
+
+  it('refuses params that are not a mapping', async () => {
+    const s = await loadStrategy('template');
+    expect(() => parseStrategyParams(s, [1, 2])).toThrow(
+      /params must be a mapping of parameter names to values, got a list/,
+    );
+    expect(parseStrategyParams(s, null)).toMatchObject({ period: 20 });
+  });
+});
