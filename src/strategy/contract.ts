@@ -272,6 +272,7 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
           subscriber.add(
             inputs.session$.subscribe({
               next: (s) => {
+                if (subscriber.closed) return;
                 try {
                   onSession(s, ctx, emit, state);
                 } catch (err) {
@@ -286,6 +287,7 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
           subscriber.add(
             inputs.tickers$.subscribe({
               next: (t) => {
+                if (subscriber.closed) return;
                 try {
                   onTicker(t, ctx, emit, state);
                 } catch (err) {
@@ -300,6 +302,8 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
         subscriber.add(
           inputs.candles$.subscribe({
             next: (c) => {
+              // A synchronous source keeps pushing until its subscribe() returns: stop at the first error.
+              if (subscriber.closed) return;
               try {
                 onCandle(c, ctx, emit, state);
               } catch (err) {

@@ -103,12 +103,14 @@ describe('defineStrategy (callback style)', () => {
   });
 
   it('ends the run with a StrategyRuntimeError naming the strategy and the hook when a callback throws', () => {
+    const seen: number[] = [];
     const boom = defineStrategy({
       name: 'boom',
       description: 'Throws on its second candle.',
       params: z.object({}),
       intervals: ['1m'],
       onCandle(c) {
+        seen.push(c.openTime);
         if (c.openTime > 0) throw new Error('bad candle');
       },
     });
