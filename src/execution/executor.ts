@@ -1,0 +1,134 @@
+// The executor: an approved order is journaled (pending) BEFORE it is sent, under a deterministic
+// clientOid; a timeout, a network error or a 5xx is resolved by sending again with the SAME clientOid
+// (a duplicate answer means the first one landed), never by a second order.
+import { ApiError } from '../api/index.js';
+import type { Clock } from '../feeds/clock.js';
+import type { Store } from '../store/index.js';
+import type { OrderRecord } from '../store/orders.js';
+import type { OrderIntent } from '../strategy/intent.js';
+import type { Venue, VenueOrder } from './venue.js';
+
+export type OrderOutcome =
+  | { readonly status: 'acked'; readonly clientOid: string; readonly orderId: string; readonly alreadyPlaced: boolean }
+  | { readonly status: 'rejected'; readonly clientOid: string; readonly code: string; readonly message: string }
+  /** Still unknown after every attempt: left pending in the journal; reconciliation resends it. */
+  | { readonly status: 'pending'; readonly clientOid: string; readonly message: string };
+
+export interface ExecutorHooks {
+  onOrder?(outcome: OrderOutcome, order: VenueOrder, latencyMs: number): void;
+}
+
+export interface ExecutorLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ExecutorOptions {
+  readonly venue: Venue;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger?: ExecutorLogger | undefined;
+  /** Sends of one order before it is left pending for reconciliation (default 4). */
+  readonly maxAttempts?: number | undefined;
+  /** First backoff between sends (default 250 ms, doubled each time). */
+  readonly backoffMs?: number | undefined;
+  readonly sleep?: ((ms: number) => Promise<void>) | undefined;
+  readonly hooks?: ExecutorHooks | undefined;
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Places orders exactly once. */
+export class Executor {
+  private readonly maxAttempts: number;
+  private readonly backoffMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly inFlight = new Set<Promise<OrderOutcome>>();
+
+  constructor(private readonly o: ExecutorOptions) {
+    this.maxAttempts = o.maxAttempts ?? 4;
+    this.backoffMs = o.backoffMs ?? 250;
+    this.sleep = o.sleep ?? realSleep;
+  }
+
+  /** Journals then sends an order. Resolves once the venue acknowledged or refused it (or attempts ran out). */
+  place(order: VenueOrder, meta: { bot?: string | undefined; intent?: OrderIntent | undefined } = {}): Promise<OrderOutcome> {
+    const { record } = this.o.store.orders.journal({ order, bot: meta.bot, intent: meta.intent });
+    const p = this.send(record).finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+    return p;
+  }
+
+  /** Sends a journaled order again (reconciliation after a restart). */
+  resend(record: OrderRecord): Promise<OrderOutcome> {
+    const p = this.send(record).finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+    return p;
+  }
+
+  /** Resolves when every order in flight has an outcome (graceful stop). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  get pendingCount(): number {
+    return this.inFlight.size;
+  }
+
+  private async send(record: OrderRecord): Promise<OrderOutcome> {
+    const { store, venue, clock, logger } = this.o;
+    const order = record.order;
+    const clientOid = order.clientOid;
+    if (record.state === 'acked' && record.orderId !== undefined) {
+      return { status: 'acked', clientOid, orderId: record.orderId, alreadyPlaced: true };
+    }
+    if (record.state === 'rejected') {
+      return { status: 'rejected', clientOid, code: record.rejectCode ?? '', message: record.rejectMsg ?? '' };
+    }
+    const started = clock.now();
+    let lastError = '';
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      store.orders.markAttempt(clientOid);
+      try {
+        const ack = await venue.placeOrder(order);
+        const duplicate = (ack as { duplicate?: boolean }).duplicate === true || attempt > 1 && ack.orderId === '';
+        const orderId = ack.orderId !== '' ? ack.orderId : `dup:${clientOid}`;
+        store.orders.markAcked(clientOid, orderId);
+        return this.done({ status: 'acked', clientOid, orderId, alreadyPlaced: duplicate }, order, started);
+      } catch (err) {
+        if (err instanceof ApiError && err.kind === 'duplicate_order') {
+          // The venue already holds an order under this clientOid: an earlier send landed.
+          store.orders.markAcked(clientOid, `dup:${clientOid}`);
+          return this.done({ status: 'acked', clientOid, orderId: `dup:${clientOid}`, alreadyPlaced: true }, order, started);
+        }
+        if (err instanceof ApiError && !err.retryable) {
+          store.orders.markRejected(clientOid, err.code, err.msg);
+          logger?.warn('order rejected', { clientOid, symbol: order.symbol, code: err.code, msg: err.msg });
+          return this.done({ status: 'rejected', clientOid, code: err.code, message: err.msg }, order, started);
+        }
+        lastError = err instanceof Error ? err.message : String(err);
+        logger?.warn('order send failed, will resend with the same clientOid', { clientOid, attempt, error: lastError });
+        if (attempt < this.maxAttempts) {
+          const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
+          await this.sleep(Math.max(retryAfter ?? 0, this.backoffMs * 2 ** (attempt - 1)));
+        }
+      }
+    }
+    return this.done({ status: 'pending', clientOid, message: lastError }, order, started);
+  }
+
+  private done(outcome: OrderOutcome, order: VenueOrder, started: number): OrderOutcome {
+    this.o.hooks?.onOrder?.(outcome, order, this.o.clock.now() - started);
+    if (outcome.status === 'acked') {
+      this.o.logger?.info('order placed', {
+        clientOid: outcome.clientOid,
+        orderId: outcome.orderId,
+        symbol: order.symbol,
+        side: order.side,
+        qty: order.qty,
+        alreadyPlaced: outcome.alreadyPlaced,
+      });
+    }
+    return outcome;
+  }
+}
