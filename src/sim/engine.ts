@@ -1,0 +1,645 @@
+// The simulated venue without HTTP: instruments, market, Reality data, accounts, the matching core,
+// withdrawals and leverage, answering each catalogue endpoint with its data or a venue error. The
+// HTTP gateway and the admin API sit on top; tests and the demo may also drive it in code.
+import type {
+  CandleInterval,
+  Category,
+  EndpointName,
+  Instrument,
+  ParamsOut,
+  Permission,
+  RealityFill,
+  RpiSymbol,
+  Ticker,
+  WireCandle,
+} from '../api/index.js';
+import { INTERVAL_MS, effectiveLeverage, isFuturesCategory, withdrawalKey } from '../api/index.js';
+import type { Clock } from '../feeds/clock.js';
+import { liveClock } from '../feeds/clock.js';
+import { Decimal, ZERO, toWire } from '../market/decimal.js';
+import { isEasternDst, usSessionAt } from '../market/sessions.js';
+import { US_FULL_DAY_CLOSURES, US_SESSIONS, US_WEEKLY_CLOSURES } from '../market/us-calendar.js';
+import type { SimCredentials } from './auth.js';
+import type { FaultConfig } from './faults.js';
+import { FaultInjector } from './faults.js';
+import type { SimInstrument } from './instruments.js';
+import { DEFAULT_SUSPENDED_CODES, simInstruments } from './instruments.js';
+import type { InstrumentMarket, ReplaySource } from './market-model.js';
+import { MarketModel, formatUnits } from './market-model.js';
+import type { Balance, CoreFill, CoreOrder, Level, MarketView, PairSpec } from './matching.js';
+import { MatchingCore } from './matching.js';
+import { RealityData, isRealityCode } from './reality-data.js';
+import { SimClock } from './sim-clock.js';
+
+/** A venue error raised by a handler: a catalogue code and a message naming the cause. */
+export class SimError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SimError';
+  }
+}
+
+/** Permissions an account can hold. */
+export type AccountPermission = Exclude<Permission, 'none'>;
+export const ALL_PERMISSIONS: readonly AccountPermission[] = ['trade-read', 'trade-read-write', 'management', 'withdrawal'];
+
+/** An account of the simulator. */
+export interface SimAccountOptions {
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly passphrase: string;
+  /** Default: all four. */
+  readonly permissions?: readonly AccountPermission[] | undefined;
+  /** Whitelist access (reality-fills, the higher order rate). Default false. */
+  readonly whitelisted?: boolean | undefined;
+  /** Starting balances by coin, decimal strings. Default 100000 USDT. */
+  readonly balances?: Readonly<Record<string, string>> | undefined;
+  /** Fee rate of Reality and spot fills, maker and taker (default 0.001). */
+  readonly feeRate?: string | undefined;
+  readonly makerFeeRate?: string | undefined;
+  readonly takerFeeRate?: string | undefined;
+  /** The account's UID (default derived from its position). */
+  readonly uid?: string | undefined;
+}
+
+/** Options of the engine (the market, the accounts and the rules). */
+export interface EngineOptions {
+  /** Seed of the market, the company data and the faults (default 42). */
+  readonly seed?: number | undefined;
+  /** Simulated ms per real ms (default 1). */
+  readonly speed?: number | undefined;
+  /** Simulated start time, Unix ms (default: the base clock's now). */
+  readonly startTime?: number | undefined;
+  /** Base clock (default real time); tests pass a VirtualClock. */
+  readonly clock?: Clock | undefined;
+  /** Accounts (default one demo account: sim-key / sim-secret / sim-passphrase, all permissions). */
+  readonly accounts?: readonly SimAccountOptions[] | undefined;
+  /** Fault injection (default none). */
+  readonly faults?: FaultConfig | undefined;
+  /** Recorded 1m candles to replay instead of the generated market, per symbol. */
+  readonly replay?: ReplaySource | undefined;
+  /** Cooling period of a withdrawal in simulated ms (default 5 minutes). */
+  readonly withdrawalCoolingMs?: number | undefined;
+  /** How often the synthetic order book changes, simulated ms (default 1000). */
+  readonly bookCadenceMs?: number | undefined;
+  /** Enforce the rate limits of spec section 8 (default true). */
+  readonly rateLimits?: boolean | undefined;
+  /** Reality codes suspended at start (default GOOGL). */
+  readonly suspendedCodes?: readonly string[] | undefined;
+  /** Replace the instrument table (default `simInstruments(startTime)`). */
+  readonly instruments?: readonly SimInstrument[] | undefined;
+}
+
+/** The default demo account. */
+export const DEMO_ACCOUNT: SimAccountOptions = { apiKey: 'sim-key', apiSecret: 'sim-secret', passphrase: 'sim-passphrase' };
+
+export type WithdrawalStatus = 'cooling' | 'processing' | 'cancelled';
+
+/** A withdrawal created through the admin API (fields beyond the spec's, which shows none). */
+export interface SimWithdrawal {
+  readonly orderId: string;
+  readonly clientOid: string;
+  readonly uid: string;
+  readonly coin: string;
+  readonly amount: string;
+  readonly createdAt: number;
+  readonly coolingEndsAt: number;
+  status: WithdrawalStatus;
+}
+
+const DAY = 86_400_000;
+const THREE_MONTHS = 90 * DAY;
+const decimals = (s: string): number => (s.split('.')[1] ?? '').replace(/0+$/, '').length;
+
+/** Wire form of an account fill: the spec's fields plus the simulator's orderId/clientOid extension. */
+export interface SimRealityFill extends RealityFill {
+  readonly orderId: string;
+  readonly clientOid: string;
+}
+
+/** What an endpoint answers: data to serialise, or data already serialised (raw JSON numbers). */
+export type HandlerResult = { readonly data: unknown } | { readonly raw: string };
+
+export interface CallContext {
+  readonly account?: SimCredentials | undefined;
+  readonly locale?: string | undefined;
+}
+
+/** The simulated venue. */
+export class SimEngine {
+  readonly clock: SimClock;
+  readonly seed: number;
+  readonly instruments: readonly SimInstrument[];
+  readonly market: MarketModel;
+  readonly faults: FaultInjector;
+  readonly rateLimits: boolean;
+  readonly withdrawalCoolingMs: number;
+  private readonly reality: RealityData;
+  private readonly bySymbol = new Map<string, SimInstrument>();
+  private readonly initialAccounts: readonly SimAccountOptions[];
+  private core!: MatchingCore;
+  private accounts = new Map<string, SimCredentials>();
+  private byUid = new Map<string, SimCredentials>();
+  private withdrawals: SimWithdrawal[] = [];
+  private withdrawalSeq = 0;
+  private leverage = new Map<string, Map<string, string>>();
+  private suspended: Set<string>;
+  private readonly initialSuspended: readonly string[];
+  private readonly bookCadenceMs: number;
+
+  constructor(opts: EngineOptions = {}) {
+    const base = opts.clock ?? liveClock;
+    const start = opts.startTime ?? base.now();
+    this.seed = opts.seed ?? 42;
+    this.clock = new SimClock(base, start, opts.speed ?? 1);
+    this.instruments = opts.instruments ?? simInstruments(start);
+    for (const i of this.instruments) this.bySymbol.set(`${i.wire.category}:${i.wire.symbol}`, i);
+    this.bookCadenceMs = opts.bookCadenceMs ?? 1000;
+    this.market = new MarketModel(this.instruments, this.seed, opts.replay ?? {}, this.bookCadenceMs);
+    this.reality = new RealityData(this.seed);
+    this.faults = new FaultInjector(this.seed, opts.faults ?? {});
+    this.rateLimits = opts.rateLimits ?? true;
+    this.withdrawalCoolingMs = opts.withdrawalCoolingMs ?? 5 * 60_000;
+    this.initialSuspended = opts.suspendedCodes ?? DEFAULT_SUSPENDED_CODES;
+    this.suspended = new Set(this.initialSuspended);
+    this.initialAccounts = [...(opts.accounts ?? [DEMO_ACCOUNT])];
+    this.resetState();
+  }
+
+  /** Current simulated time, Unix ms. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  // ---- accounts and admin operations --------------------------------------------------------
+
+  private resetState(): void {
+    this.core = new MatchingCore({ market: this.marketView(), pair: (s) => this.pairSpec(s) });
+    this.accounts = new Map();
+    this.byUid = new Map();
+    this.withdrawals = [];
+    this.withdrawalSeq = 0;
+    this.leverage = new Map();
+    this.suspended = new Set(this.initialSuspended);
+    for (const a of this.initialAccounts) this.addAccount(a);
+  }
+
+  /** Resets accounts, orders, fills, withdrawals, leverage and suspensions to the start state (the clock keeps running). */
+  reset(): void {
+    this.resetState();
+  }
+
+  /** Adds an account; answers its UID. */
+  addAccount(a: SimAccountOptions): string {
+    if (this.accounts.has(a.apiKey)) throw new Error(`an account with apiKey ${a.apiKey} already exists`);
+    const uid = a.uid ?? String(1_000_000_000 + this.accounts.size + 1);
+    const cred: SimCredentials = {
+      uid,
+      apiKey: a.apiKey,
+      apiSecret: a.apiSecret,
+      passphrase: a.passphrase,
+      permissions: new Set(a.permissions ?? ALL_PERMISSIONS),
+      whitelisted: a.whitelisted ?? false,
+    };
+    const balances: Record<string, Decimal> = {};
+    for (const [coin, amount] of Object.entries(a.balances ?? { USDT: '100000' })) balances[coin] = new Decimal(amount);
+    const d = (s: string | undefined) => (s === undefined ? undefined : new Decimal(s));
+    this.core.createAccount(uid, { feeRate: d(a.feeRate), makerFeeRate: d(a.makerFeeRate), takerFeeRate: d(a.takerFeeRate), balances });
+    this.accounts.set(a.apiKey, cred);
+    this.byUid.set(uid, cred);
+    return uid;
+  }
+
+  /** Credentials by API key (for the gateway). */
+  get credentials(): ReadonlyMap<string, SimCredentials> {
+    return this.accounts;
+  }
+
+  private uidOf(apiKey: string): string {
+    const a = this.accounts.get(apiKey);
+    if (!a) throw new SimError('40006', `no account with apiKey ${apiKey}`);
+    return a.uid;
+  }
+
+  /** Public view of the accounts (no secrets). */
+  listAccounts(): { uid: string; apiKey: string; permissions: AccountPermission[]; whitelisted: boolean }[] {
+    return [...this.accounts.values()].map((a) => ({ uid: a.uid, apiKey: a.apiKey, permissions: [...a.permissions], whitelisted: a.whitelisted }));
+  }
+
+  /** Adds (negative: removes) funds. */
+  fund(apiKey: string, coin: string, amount: string): { available: string; frozen: string } {
+    const b = this.core.fund(this.uidOf(apiKey), coin, new Decimal(amount));
+    return { available: toWire(b.available), frozen: toWire(b.frozen) };
+  }
+
+  /** Balances by coin as decimal strings. */
+  balances(apiKey: string): Record<string, { available: string; frozen: string }> {
+    this.core.advance(this.now());
+    const out: Record<string, { available: string; frozen: string }> = {};
+    for (const [coin, b] of Object.entries(this.core.balances(this.uidOf(apiKey)))) {
+      out[coin] = { available: toWire(b.available), frozen: toWire(b.frozen) };
+    }
+    return out;
+  }
+
+  /** Raw Decimal balances (for in-process checks). */
+  balancesDecimal(apiKey: string): Record<string, Balance> {
+    this.core.advance(this.now());
+    return this.core.balances(this.uidOf(apiKey));
+  }
+
+  /** Orders of an account, or of all accounts. */
+  orders(apiKey?: string): CoreOrder[] {
+    this.core.advance(this.now());
+    return this.core.listOrders(apiKey === undefined ? undefined : this.uidOf(apiKey));
+  }
+
+  /** Fills of an account, newest first. */
+  fills(apiKey: string, symbol?: string): CoreFill[] {
+    this.core.advance(this.now());
+    return this.core.listFills(this.uidOf(apiKey), symbol);
+  }
+
+  /** Cancels a resting order (admin). */
+  cancelOrder(orderId: string): boolean {
+    return this.core.cancel(orderId, this.now());
+  }
+
+  /** Creates a withdrawal in its cooling period; the amount leaves the available balance at once. */
+  createWithdrawal(w: { apiKey: string; coin: string; amount: string; clientOid?: string | undefined }): SimWithdrawal {
+    const uid = this.uidOf(w.apiKey);
+    if (w.clientOid !== undefined && this.withdrawals.some((x) => x.uid === uid && x.clientOid === w.clientOid)) {
+      throw new SimError('25212', `a withdrawal with clientOid ${w.clientOid} already exists`);
+    }
+    const amount = new Decimal(w.amount);
+    if (!amount.gt(0)) throw new SimError('40017', 'amount must be greater than zero');
+    try {
+      this.core.fund(uid, w.coin, amount.neg());
+    } catch {
+      throw new SimError('25202', `insufficient ${w.coin} balance for a withdrawal of ${w.amount}`);
+    }
+    const now = this.now();
+    const wd: SimWithdrawal = {
+      orderId: String(1_500_000_000_000 + ++this.withdrawalSeq),
+      clientOid: w.clientOid ?? '',
+      uid,
+      coin: w.coin,
+      amount: toWire(amount),
+      createdAt: now,
+      coolingEndsAt: now + this.withdrawalCoolingMs,
+      status: 'cooling',
+    };
+    this.withdrawals.push(wd);
+    return wd;
+  }
+
+  /** Withdrawals (optionally of one account), with their status brought up to now. */
+  listWithdrawals(apiKey?: string): SimWithdrawal[] {
+    const uid = apiKey === undefined ? undefined : this.uidOf(apiKey);
+    const now = this.now();
+    for (const w of this.withdrawals) if (w.status === 'cooling' && now >= w.coolingEndsAt) w.status = 'processing';
+    return this.withdrawals.filter((w) => uid === undefined || w.uid === uid);
+  }
+
+  /** Leverage settings of an account, by `category:symbolOrCoin:marginMode:side`. */
+  leverageOf(apiKey: string): Record<string, string> {
+    return Object.fromEntries(this.leverage.get(this.uidOf(apiKey)) ?? []);
+  }
+
+  /** Suspends or resumes a Reality code. */
+  setSuspended(code: string, suspended: boolean): void {
+    if (!isRealityCode(code)) throw new SimError('40034', `Reality code ${code} does not exist`);
+    if (suspended) this.suspended.add(code);
+    else this.suspended.delete(code);
+  }
+
+  suspendedCodes(): string[] {
+    return [...this.suspended];
+  }
+
+  // ---- lookups --------------------------------------------------------------------------------
+
+  /** The instrument of a category and symbol (MARGIN pairs answer their own row). */
+  instrument(category: Category, symbol: string): SimInstrument | undefined {
+    return this.bySymbol.get(`${category}:${symbol}`);
+  }
+
+  private need(category: Category, symbol: string): SimInstrument {
+    const i = this.instrument(category, symbol);
+    if (!i) throw new SimError('40034', `symbol ${symbol} does not exist in category ${category}`);
+    return i;
+  }
+
+  /** Whether a symbol is a Reality stock pair (for the catalogue's candle rules). */
+  isRealitySymbol = (symbol: string): boolean => this.instrument('SPOT', symbol)?.wire.isReality === 'yes';
+
+  /** The market of a spot symbol or `CATEGORY:SYMBOL`. */
+  marketOf(symbol: string, category: Category = 'SPOT'): InstrumentMarket {
+    return this.market.of(this.need(category, symbol));
+  }
+
+  private pairSpec(symbol: string): PairSpec | undefined {
+    const i = this.instrument('SPOT', symbol);
+    return i ? { symbol, baseCoin: i.wire.baseCoin, quoteCoin: i.wire.quoteCoin, quantityPrecision: Number(i.wire.quantityPrecision) } : undefined;
+  }
+
+  private marketView(): MarketView {
+    const marketFor = (symbol: string) => this.market.of(this.need('SPOT', symbol));
+    return {
+      levels: function* (symbol: string, side: 'buy' | 'sell', now: number): Iterable<Level> {
+        const m = marketFor(symbol);
+        const book = m.book(now, 1000);
+        for (const lv of side === 'buy' ? book.asks : book.bids) yield { price: m.priceOf(lv.price), qty: m.qtyOf(lv.qty) };
+      },
+      firstTouch: (symbol, side, price, from, to) => {
+        const m = marketFor(symbol);
+        const ticks = m.ticksOf(price.toFixed());
+        if (ticks === undefined) return undefined;
+        return m.firstTouch(side === 'buy' ? 'below' : 'above', ticks, from, to);
+      },
+    };
+  }
+
+  private realityCode(code: string): string {
+    if (!isRealityCode(code)) throw new SimError('40034', `code ${code} is not a Reality company code of this venue`);
+    return code;
+  }
+
+  private realityPrice(code: string, now: number): Decimal {
+    const inst = this.instrument('SPOT', `${code}USDT`);
+    return inst ? new Decimal(this.market.of(inst).lastPrice(now)) : new Decimal(100);
+  }
+
+  // ---- endpoint handlers ----------------------------------------------------------------------
+
+  /** Answers one endpoint with validated parameters. Throws SimError for a venue error. */
+  handle<N extends EndpointName>(name: N, params: ParamsOut<N>, ctx: CallContext = {}): HandlerResult {
+    const now = this.now();
+    const p = params as Record<string, unknown>;
+    switch (name) {
+      case 'instruments':
+        return { data: this.instrumentsOf(p.category as Category, p.symbol as string | undefined) };
+      case 'rpiSymbols':
+        return { data: this.rpiSymbols() };
+      case 'tickers':
+        return { data: this.tickers(p.category as Category, p.symbol as string | undefined, now) };
+      case 'orderbook':
+      case 'rpiOrderbook':
+        return { raw: this.bookJson(p.category as Category, p.symbol as string, p.limit as number, name === 'rpiOrderbook', now) };
+      case 'fills':
+        return { data: this.market.of(this.need(p.category as Category, p.symbol as string)).publicFills(now, p.limit as number) };
+      case 'candles':
+      case 'historyCandles':
+        return { data: this.candles(params as ParamsOut<'candles'>, now) };
+      case 'innerTrades':
+      case 'dividends':
+      case 'shareholdDetail':
+        return { data: this.page(name, p.code as string, p.limit as number, p.cursor as string | undefined, now) };
+      case 'valuationIndicators': {
+        const code = this.realityCode(p.code as string);
+        return { data: this.reality.valuation(code, this.realityPrice(code, now), now) };
+      }
+      case 'earningsForecast': {
+        const code = this.realityCode(p.code as string);
+        return { data: this.reality.earningsForecast(code, this.realityPrice(code, now), now) };
+      }
+      case 'suspensionResumptionInfo': {
+        const code = this.realityCode(p.code as string);
+        return { data: this.reality.suspension(code, this.suspended.has(code), this.realityPrice(code, now), now, ctx.locale) };
+      }
+      case 'companyOverview': {
+        const code = this.realityCode(p.code as string);
+        return { data: this.reality.overview(code, this.realityPrice(code, now)) };
+      }
+      case 'marketStates':
+        return { data: this.marketStates(now) };
+      case 'marketCalendar':
+        return { data: this.marketCalendar() };
+      case 'placeRealityOrder':
+        return { data: this.placeRealityOrder(params as ParamsOut<'placeRealityOrder'>, this.needAccount(ctx), now) };
+      case 'realityFills':
+        return { data: this.realityFills(params as ParamsOut<'realityFills'>, this.needAccount(ctx), now) };
+      case 'setLeverage':
+        return { data: this.setLeverage(params as ParamsOut<'setLeverage'>, this.needAccount(ctx)) };
+      case 'cancelWithdrawal':
+        return { data: this.cancelWithdrawal(params as ParamsOut<'cancelWithdrawal'>, this.needAccount(ctx), now) };
+      default:
+        throw new SimError('40404', `no handler for ${String(name)}`);
+    }
+  }
+
+  private needAccount(ctx: CallContext): SimCredentials {
+    if (!ctx.account) throw new SimError('40001', 'ACCESS_KEY cannot be empty');
+    return ctx.account;
+  }
+
+  private instrumentsOf(category: Category, symbol: string | undefined): Instrument[] {
+    if (symbol !== undefined) return [this.need(category, symbol).wire];
+    return this.instruments.filter((i) => i.wire.category === category).map((i) => i.wire);
+  }
+
+  private rpiSymbols(): RpiSymbol[] {
+    return this.instruments.filter((i) => i.rpi && i.wire.category !== 'MARGIN').map((i) => ({ category: i.wire.category.toLowerCase(), symbol: i.wire.symbol }));
+  }
+
+  /** Delivery status of a delivery contract at an instant (spec 3.2). */
+  static deliveryStatus(wire: Instrument, now: number): string | undefined {
+    if (wire.deliveryTime === undefined || wire.deliveryStartTime === undefined) return undefined;
+    const start = Number(wire.deliveryStartTime);
+    const time = Number(wire.deliveryTime);
+    if (now < start) return 'delivery_config_period';
+    if (now < time - 10 * 60_000) return 'delivery_normal';
+    if (now < time) return 'delivery_before';
+    return 'delivery_period';
+  }
+
+  private tickers(category: Category, symbol: string | undefined, now: number): Ticker[] {
+    const list = symbol !== undefined ? [this.need(category, symbol)] : this.instruments.filter((i) => i.wire.category === category);
+    return list.map((inst) => {
+      const m = this.market.of(inst);
+      const extra: Partial<Ticker> = {};
+      if (isFuturesCategory(category)) Object.assign(extra, m.futuresFields(now));
+      const status = SimEngine.deliveryStatus(inst.wire, now);
+      if (status !== undefined) {
+        Object.assign(extra, { deliveryStartTime: inst.wire.deliveryStartTime, deliveryTime: inst.wire.deliveryTime, deliveryStatus: status });
+      }
+      const t = m.ticker(now, extra);
+      if (inst.wire.isReality === 'yes') t.platformTurnover24h = t.turnover24h;
+      return { ...t, category: inst.wire.category };
+    });
+  }
+
+  private bookJson(category: Category, symbol: string, limit: number, rpi: boolean, now: number): string {
+    const m = this.market.of(this.need(category, symbol));
+    const { asks, bids } = m.book(now, limit);
+    // Levels are JSON numbers on the wire (spec 2.4): written as raw literals from exact decimal strings.
+    const lv = (l: { price: number; qty: number; rpiQty: number }): string =>
+      rpi
+        ? `[${formatUnits(l.price, m.pp)},${formatUnits(l.qty, m.qp)},${formatUnits(l.rpiQty, m.qp)}]`
+        : `[${formatUnits(l.price, m.pp)},${formatUnits(l.qty, m.qp)}]`;
+    return `{"a":[${asks.map(lv).join(',')}],"b":[${bids.map(lv).join(',')}],"ts":"${now}"}`;
+  }
+
+  private candles(p: ParamsOut<'candles'>, now: number): WireCandle[] {
+    const m = this.market.of(this.need(p.category, p.symbol));
+    const interval = p.interval as CandleInterval;
+    const step = INTERVAL_MS[interval];
+    const end = Math.min(p.endTime ?? now, now);
+    const lastOpen = Math.floor(end / step) * step;
+    const firstAllowed = p.startTime !== undefined ? Math.floor(p.startTime / step) * step : -Infinity;
+    if (lastOpen < firstAllowed) return [];
+    const count = Math.min(p.limit, Math.floor((lastOpen - Math.max(firstAllowed, lastOpen - (p.limit - 1) * step)) / step) + 1);
+    const firstOpen = lastOpen - (count - 1) * step;
+    const type = m.inst.wire.category === 'SPOT' || m.inst.wire.category === 'MARGIN' ? 'market' : p.type;
+    return m.candles(interval, firstOpen, lastOpen, now, type);
+  }
+
+  private page(name: 'innerTrades' | 'dividends' | 'shareholdDetail', codeIn: string, limit: number, cursor: string | undefined, now: number): { list: unknown[]; cursor: string } {
+    const code = this.realityCode(codeIn);
+    const all: unknown[] =
+      name === 'innerTrades'
+        ? this.reality.insiderTrades(code, this.realityPrice(code, now), now)
+        : name === 'dividends'
+          ? this.reality.dividends(code, now)
+          : this.reality.shareholders(code);
+    let offset = 0;
+    if (cursor !== undefined && cursor !== '') {
+      if (!/^\d+$/.test(cursor) || Number(cursor) > all.length) {
+        throw new SimError('40017', `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`);
+      }
+      offset = Number(cursor);
+    }
+    const list = all.slice(offset, offset + limit);
+    const next = offset + limit < all.length ? String(offset + limit) : '';
+    return { list, cursor: next };
+  }
+
+  private marketStates(now: number) {
+    return [
+      {
+        market: 'US',
+        daylightType: isEasternDst(now) ? 'dst' : 'standard',
+        stateList: US_SESSIONS.map((s) => ({ state: s.state, timeZone: 'ET', startTime: s.startTime, endTime: s.endTime })),
+      },
+    ];
+  }
+
+  private marketCalendar() {
+    return {
+      timeZone: 'EST',
+      specificConfig: US_FULL_DAY_CLOSURES.map((c) => ({ remark: c.remark, startTime: `${c.date} 00:00`, endTime: `${c.date} 23:59` })),
+      regularConfig: [...US_WEEKLY_CLOSURES],
+    };
+  }
+
+  private placeRealityOrder(p: ParamsOut<'placeRealityOrder'>, acct: SimCredentials, now: number): { orderId: string; clientOid: string } {
+    const inst = this.instrument('SPOT', p.symbol);
+    if (!inst) throw new SimError('40034', `symbol ${p.symbol} does not exist`);
+    const w = inst.wire;
+    if (w.isReality !== 'yes') throw new SimError('25249', `${p.symbol} is not a Reality stock pair; place-reality-order supports only pairs with isReality yes`);
+    if (p.clientOid !== undefined && this.core.hasClientOid(acct.uid, p.clientOid)) {
+      throw new SimError('25212', `Duplicate clientOid: ${p.clientOid} was already used by an order of this account`);
+    }
+    if (w.status !== 'online') throw new SimError('25248', `${p.symbol} has status ${w.status}; only online pairs accept orders`);
+    const code = inst.realityCode ?? w.baseCoin;
+    if (this.suspended.has(code)) throw new SimError('25247', `${code} is suspended; see suspension-resumption-info`);
+    const session = usSessionAt(now);
+    if (session.session === 'closed') {
+      throw new SimError('25246', `the US market is closed${session.closure ? ` (${session.closure})` : ''}; it opens at ${new Date(session.nextChange).toISOString()}`);
+    }
+    const pp = Number(w.pricePrecision);
+    const qp = Number(w.quantityPrecision);
+    const quoteP = Number(w.quotePrecision ?? w.pricePrecision);
+    const marketBuy = p.orderType === 'market' && p.side === 'buy';
+    if (p.orderType === 'limit' && p.price !== undefined && decimals(p.price) > pp) {
+      throw new SimError('25244', `price ${p.price} has more than pricePrecision ${pp} decimals`);
+    }
+    if (marketBuy ? decimals(p.qty) > quoteP : decimals(p.qty) > qp) {
+      throw new SimError('25210', marketBuy ? `qty ${p.qty} (quote amount of a market buy) has more than quotePrecision ${quoteP} decimals` : `qty ${p.qty} has more than quantityPrecision ${qp} decimals`);
+    }
+    const qty = new Decimal(p.qty);
+    const m = this.market.of(inst);
+    const last = new Decimal(m.lastPrice(now));
+    const minQty = w.minOrderQty ? new Decimal(w.minOrderQty) : ZERO;
+    if (!marketBuy && qty.lt(minQty)) throw new SimError('25207', `qty ${p.qty} is below the minimum quantity ${w.minOrderQty}`);
+    const minAmount = w.minOrderAmount ? new Decimal(w.minOrderAmount) : ZERO;
+    const amount = marketBuy ? qty : qty.mul(p.price !== undefined && p.orderType === 'limit' ? new Decimal(p.price) : last);
+    if (amount.lt(minAmount)) throw new SimError('25208', `order amount ${amount.toFixed()} ${w.quoteCoin} is below the minimum ${w.minOrderAmount}`);
+    if (p.orderType === 'limit' && p.price !== undefined) {
+      const price = new Decimal(p.price);
+      const buyMax = last.mul(new Decimal(w.buyLimitPriceRatio ?? '1').plus(1));
+      const sellMin = last.mul(new Decimal(1).minus(w.sellLimitPriceRatio ?? '1'));
+      if (p.side === 'buy' && price.gt(buyMax)) {
+        throw new SimError('25245', `buy price ${p.price} is above last price ${last.toFixed()} x (1 + buyLimitPriceRatio ${w.buyLimitPriceRatio})`);
+      }
+      if (p.side === 'sell' && price.lt(sellMin)) {
+        throw new SimError('25245', `sell price ${p.price} is below last price ${last.toFixed()} x (1 - sellLimitPriceRatio ${w.sellLimitPriceRatio})`);
+      }
+    }
+    const r = this.core.place(
+      acct.uid,
+      { symbol: p.symbol, side: p.side, orderType: p.orderType, qty, price: p.orderType === 'limit' && p.price !== undefined ? new Decimal(p.price) : undefined, clientOid: p.clientOid },
+      now,
+    );
+    if (!r.ok) throw new SimError(r.code, r.msg);
+    return { orderId: r.order.orderId, clientOid: r.order.clientOid };
+  }
+
+  private realityFills(p: ParamsOut<'realityFills'>, acct: SimCredentials, now: number): SimRealityFill[] {
+    const inst = this.instrument('SPOT', p.symbol);
+    if (!inst || inst.wire.isReality !== 'yes') throw new SimError('25249', `${p.symbol} is not a Reality stock pair; reality-fills supports only Reality pairs`);
+    this.core.advance(now);
+    return this.core
+      .listFills(acct.uid, p.symbol, now - THREE_MONTHS)
+      .slice(0, p.limit)
+      .map((f) => ({ execId: f.execId, price: toWire(f.price), size: toWire(f.size), side: f.side, ts: String(f.ts), orderId: f.orderId, clientOid: f.clientOid }));
+  }
+
+  private setLeverage(p: ParamsOut<'setLeverage'>, acct: SimCredentials): 'success' {
+    const eff = effectiveLeverage(p);
+    let target: string;
+    let min = new Decimal(1);
+    let max: Decimal;
+    if (p.category === 'MARGIN') {
+      const coin = p.coin as string;
+      const inst = this.instruments.find((i) => i.wire.category === 'MARGIN' && (i.wire.baseCoin === coin || i.wire.quoteCoin === coin));
+      if (!inst) throw new SimError('40034', `coin ${coin} is not a margin coin of this venue`);
+      target = coin;
+      max = new Decimal(inst.wire.maxCrossedLeverage ?? '1');
+    } else {
+      const inst = this.need(p.category, p.symbol as string);
+      target = inst.wire.symbol;
+      min = new Decimal(inst.wire.minLeverage ?? '1');
+      max = new Decimal(inst.wire.maxLeverage ?? '1');
+    }
+    for (const [side, value] of Object.entries(eff)) {
+      const field = side === 'long' && p.longLeverage !== undefined ? 'longLeverage' : side === 'short' && p.shortLeverage !== undefined ? 'shortLeverage' : 'leverage';
+      const v = new Decimal(value);
+      if (v.lt(min) || v.gt(max)) throw new SimError('40017', `${field} ${value} is outside ${min.toFixed()} to ${max.toFixed()} for ${target}`);
+    }
+    let map = this.leverage.get(acct.uid);
+    if (!map) {
+      map = new Map();
+      this.leverage.set(acct.uid, map);
+    }
+    for (const [side, value] of Object.entries(eff)) map.set(`${p.category}:${target}:${p.marginMode}:${side}`, value);
+    return 'success';
+  }
+
+  private cancelWithdrawal(p: ParamsOut<'cancelWithdrawal'>, acct: SimCredentials, now: number): 'success' {
+    const key = withdrawalKey(p);
+    const w = this.withdrawals.find((x) => x.uid === acct.uid && (key.by === 'orderId' ? x.orderId === key.id : x.clientOid === key.id));
+    if (!w) throw new SimError('25301', `withdrawal ${key.by} ${key.id} does not exist`);
+    if (w.status === 'cancelled') throw new SimError('25303', `withdrawal ${w.orderId} is already cancelled`);
+    if (now >= w.coolingEndsAt) {
+      w.status = 'processing';
+      throw new SimError('25302', `the cooling period of withdrawal ${w.orderId} ended at ${new Date(w.coolingEndsAt).toISOString()}; it cannot be cancelled`);
+    }
+    w.status = 'cancelled';
+    this.core.fund(acct.uid, w.coin, new Decimal(w.amount));
+    return 'success';
+  }
+}

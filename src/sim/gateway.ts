@@ -1,0 +1,111 @@
+// The venue's front door without sockets: routes a request through the catalogue (endpointFor), then
+// authentication, rate limits and parameter validation (validateParams), to the engine, and renders
+// the envelope. Everything here is derived from src/api, the same table the client is built from.
+import type { EndpointDef, EndpointName } from '../api/index.js';
+import { ERROR_CODES, endpointFor, errorInfo, fail, ok, rateFor, validateParams } from '../api/index.js';
+import { authenticate } from './auth.js';
+import type { SimCredentials } from './auth.js';
+import type { SimEngine } from './engine.js';
+import { SimError } from './engine.js';
+import { SlidingWindowLimiter } from './rate-limit.js';
+
+/** A request as received, byte-exact where signing needs it. */
+export interface GatewayRequest {
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  /** The query string exactly as received, without the '?'. */
+  readonly rawQuery: string;
+  readonly rawBody: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Caller address, the key of per-IP limits. */
+  readonly ip: string;
+}
+
+export interface GatewayResponse {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+
+/** Routes requests to the engine. */
+export class Gateway {
+  readonly limiter = new SlidingWindowLimiter();
+
+  constructor(private readonly engine: SimEngine) {}
+
+  private error(code: string, msg: string, now: number, extra: Record<string, string> = {}): GatewayResponse {
+    const status = errorInfo(code)?.httpStatus ?? 400;
+    return { status, body: JSON.stringify(fail(code, msg, now)), headers: { ...JSON_HEADERS, ...extra } };
+  }
+
+  /** A 429 answer with its Retry-After (whole seconds, at least 1). */
+  rateLimited(now: number, retryAfterMs: number, what: string): GatewayResponse {
+    return this.error('429', `${ERROR_CODES['429'].msg}: ${what}`, now, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+  }
+
+  /** Handles one request of the v3 API. */
+  handle(req: GatewayRequest): GatewayResponse {
+    const now = this.engine.now();
+    const def = endpointFor(req.method, req.path);
+    if (!def) return this.error('40404', `Request URL NOT FOUND: ${req.method} ${req.path}`, now);
+    const name = def.name as EndpointName;
+    let account: SimCredentials | undefined;
+    if (def.permission !== 'none') {
+      const auth = authenticate(req, now, this.engine.credentials, def.permission, def.whitelist);
+      if (!auth.ok) return this.error(auth.code, auth.msg, now);
+      account = auth.account;
+    }
+    if (this.engine.rateLimits) {
+      const limited = this.checkRate(def, account, req.ip, now);
+      if (limited) return limited;
+    }
+    const params = this.paramsOf(req, def);
+    if (!params.ok) return this.error('40017', params.msg, now);
+    const v = validateParams(name, params.value, { isRealitySymbol: this.engine.isRealitySymbol });
+    if (!v.ok) {
+      const missing = v.issues.some((i) => i.value === undefined && i.field !== '');
+      const msg = v.issues.map((i) => `${i.field || '(parameters)'}: ${i.rule}`).join('; ');
+      return this.error(missing ? '40019' : '40017', msg, now);
+    }
+    try {
+      const locale = req.headers.locale;
+      const result = this.engine.handle(name, v.value, { account, locale: Array.isArray(locale) ? locale[0] : locale });
+      const body =
+        'raw' in result ? `{"code":"00000","msg":"success","requestTime":${now},"data":${result.raw}}` : JSON.stringify(ok(result.data, now));
+      return { status: 200, body, headers: JSON_HEADERS };
+    } catch (err) {
+      if (err instanceof SimError) return this.error(err.code, err.message, now);
+      return this.error('40015', `System error: ${err instanceof Error ? err.message : String(err)}`, now);
+    }
+  }
+
+  private checkRate(def: EndpointDef, account: SimCredentials | undefined, ip: string, now: number): GatewayResponse | undefined {
+    const scope = def.rateLimit.scope === 'uid' && account ? `uid:${account.uid}` : `ip:${ip}`;
+    const limit = rateFor(def, account?.whitelisted ?? false);
+    const r = this.limiter.take(`${def.name}|${scope}`, limit, now);
+    if (r.ok) return undefined;
+    return this.rateLimited(now, r.retryAfterMs, `${def.path} allows ${limit} requests per second per ${def.rateLimit.scope === 'uid' ? 'UID' : 'IP'}`);
+  }
+
+  private paramsOf(req: GatewayRequest, def: EndpointDef): { ok: true; value: Record<string, unknown> } | { ok: false; msg: string } {
+    if (def.method === 'GET') {
+      const value: Record<string, unknown> = {};
+      for (const [k, v] of new URLSearchParams(req.rawQuery)) value[k] = v;
+      return { ok: true, value };
+    }
+    if (req.rawBody.trim() === '') return { ok: true, value: {} };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(req.rawBody);
+    } catch {
+      return { ok: false, msg: 'body: the request body must be a JSON object (Content-Type application/json)' };
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return { ok: false, msg: 'body: the request body must be a JSON object of string parameters' };
+    }
+    return { ok: true, value: parsed as Record<string, unknown> };
+  }
+}

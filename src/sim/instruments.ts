@@ -1,0 +1,294 @@
+// The simulator's instrument table: crypto spot and margin pairs, Reality stock-token pairs, USDT-,
+// COIN- and USDC-margined futures (perpetual and quarterly delivery), with realistic precisions,
+// limits and fees, and one Reality pair in each non-online status so risk checks can be tested.
+import type { Category, Instrument, InstrumentStatus } from '../api/index.js';
+
+/** How the market model drives one instrument's price. */
+export interface PriceModel {
+  /** Starting price (decimal string, within pricePrecision). */
+  readonly basePrice: string;
+  /** Daily volatility of the log price, e.g. 0.03 for 3%. */
+  readonly dailyVol: number;
+  /** Typical base-coin volume per minute. */
+  readonly minuteVolume: number;
+}
+
+/** One row of the table: the wire instrument plus what the simulator needs to run it. */
+export interface SimInstrument {
+  readonly wire: Instrument;
+  readonly model: PriceModel;
+  /** Key of the market: margin pairs share their spot pair's market. */
+  readonly marketKey: string;
+  /**
+   * Key of the random path: instruments of the same base coin share it (so BTC spot and BTC futures
+   * move together, apart from their base prices), Reality pairs use their code.
+   */
+  readonly pathKey: string;
+  /** Reality company code (the ticker, e.g. AAPL) for Reality pairs. */
+  readonly realityCode?: string | undefined;
+  /** Whether the symbol supports RPI (lower-case category on rpi-symbols). */
+  readonly rpi: boolean;
+}
+
+const LAUNCH = String(Date.UTC(2021, 0, 4));
+
+interface SpotArgs {
+  symbol: string;
+  base: string;
+  quote?: string;
+  pp: number;
+  qp: number;
+  price: string;
+  vol: number;
+  minuteVolume: number;
+  status?: InstrumentStatus;
+  rpi?: boolean;
+  minOrderAmount?: string;
+}
+
+function spot(a: SpotArgs): SimInstrument {
+  return {
+    wire: {
+      category: 'SPOT',
+      symbol: a.symbol,
+      isRwa: 'NO',
+      isReality: 'no',
+      baseCoin: a.base,
+      quoteCoin: a.quote ?? 'USDT',
+      buyLimitPriceRatio: '0.05',
+      sellLimitPriceRatio: '0.05',
+      pricePrecision: String(a.pp),
+      quantityPrecision: String(a.qp),
+      quotePrecision: String(Math.min(a.pp + 2, 8)),
+      minOrderAmount: a.minOrderAmount ?? '1',
+      maxSymbolOrderNum: '',
+      maxProductOrderNum: '400',
+      status: a.status ?? 'online',
+      launchTime: LAUNCH,
+      symbolType: 'crypto',
+    },
+    model: { basePrice: a.price, dailyVol: a.vol, minuteVolume: a.minuteVolume },
+    marketKey: `SPOT:${a.symbol}`,
+    pathKey: a.quote === undefined || a.quote === 'USDT' ? a.base : a.symbol,
+    rpi: a.rpi ?? false,
+  };
+}
+
+function margin(s: SimInstrument, maxCrossed: string, maxIsolated: string): SimInstrument {
+  return {
+    ...s,
+    wire: {
+      category: 'MARGIN',
+      symbol: s.wire.symbol,
+      baseCoin: s.wire.baseCoin,
+      quoteCoin: s.wire.quoteCoin,
+      pricePrecision: s.wire.pricePrecision,
+      quantityPrecision: s.wire.quantityPrecision,
+      quotePrecision: s.wire.quotePrecision,
+      minOrderAmount: s.wire.minOrderAmount,
+      maxProductOrderNum: '400',
+      maxPositionNum: '50',
+      maxLeverage: maxIsolated,
+      status: 'online',
+      launchTime: LAUNCH,
+      symbolType: 'crypto',
+      isIsolatedBaseBorrowable: 'true',
+      isIsolatedQuotedBorrowable: 'true',
+      warningRiskRatio: '0.8',
+      liquidationRiskRatio: '1',
+      maxCrossedLeverage: maxCrossed,
+      maxIsolatedLeverage: maxIsolated,
+      userMinBorrow: '0.00001',
+    },
+    rpi: false,
+  };
+}
+
+interface RealityArgs {
+  code: string;
+  price: string;
+  status?: InstrumentStatus;
+}
+
+function reality(a: RealityArgs): SimInstrument {
+  const symbol = `${a.code}USDT`;
+  return {
+    wire: {
+      category: 'SPOT',
+      symbol,
+      isRwa: 'YES',
+      isReality: 'yes',
+      baseCoin: a.code,
+      quoteCoin: 'USDT',
+      buyLimitPriceRatio: '0.05',
+      sellLimitPriceRatio: '0.05',
+      // Not a spec field for spot; the simulator publishes its minimum quantity here (documented).
+      minOrderQty: '0.01',
+      pricePrecision: '2',
+      quantityPrecision: '4',
+      quotePrecision: '4',
+      minOrderAmount: '1',
+      maxSymbolOrderNum: '',
+      maxProductOrderNum: '400',
+      status: a.status ?? 'online',
+      launchTime: String(Date.UTC(2025, 5, 30)),
+      symbolType: 'stock',
+      areaSymbol: 'YES',
+    },
+    model: { basePrice: a.price, dailyVol: 0.018, minuteVolume: 40 },
+    marketKey: `SPOT:${symbol}`,
+    pathKey: a.code,
+    realityCode: a.code,
+    rpi: false,
+  };
+}
+
+interface FuturesArgs {
+  category: Exclude<Category, 'SPOT' | 'MARGIN'>;
+  symbol: string;
+  base: string;
+  quote: string;
+  pp: number;
+  qp: number;
+  priceMultiplier: string;
+  quantityMultiplier: string;
+  minOrderQty: string;
+  maxOrderQty: string;
+  maxMarketOrderQty: string;
+  maxLeverage: string;
+  price: string;
+  vol: number;
+  minuteVolume: number;
+  status?: InstrumentStatus;
+  delivery?: { period: 'this_quarter' | 'next_quarter'; start: number; time: number } | undefined;
+  rpi?: boolean;
+  offTime?: string;
+}
+
+function futures(a: FuturesArgs): SimInstrument {
+  const d = a.delivery;
+  return {
+    wire: {
+      category: a.category,
+      symbol: a.symbol,
+      baseCoin: a.base,
+      quoteCoin: a.quote,
+      buyLimitPriceRatio: '0.01',
+      sellLimitPriceRatio: '0.01',
+      feeRateUpRatio: '0.1',
+      makerFeeRate: '0.0002',
+      takerFeeRate: '0.0006',
+      openCostUpRatio: '0.1',
+      minOrderQty: a.minOrderQty,
+      maxOrderQty: a.maxOrderQty,
+      maxMarketOrderQty: a.maxMarketOrderQty,
+      pricePrecision: String(a.pp),
+      quantityPrecision: String(a.qp),
+      priceMultiplier: a.priceMultiplier,
+      quantityMultiplier: a.quantityMultiplier,
+      type: d ? 'delivery' : 'perpetual',
+      minOrderAmount: '5',
+      maxSymbolOrderNum: '',
+      maxProductOrderNum: '400',
+      maxPositionNum: '150',
+      status: a.status ?? 'online',
+      offTime: a.offTime ?? '',
+      limitOpenTime: '',
+      maintainTime: '',
+      ...(d ? { deliveryTime: String(d.time), deliveryStartTime: String(d.start), deliveryPeriod: d.period } : {}),
+      launchTime: LAUNCH,
+      fundInterval: d ? '' : '8',
+      minLeverage: '1',
+      maxLeverage: a.maxLeverage,
+      symbolType: 'crypto',
+    },
+    model: { basePrice: a.price, dailyVol: a.vol, minuteVolume: a.minuteVolume },
+    marketKey: `${a.category}:${a.symbol}`,
+    pathKey: a.base,
+    rpi: a.rpi ?? false,
+  };
+}
+
+/** Delivery time of the quarter containing `ms`: the last Friday of the quarter's last month, 08:00 UTC. */
+export function quarterDelivery(ms: number, quartersAhead = 0): number {
+  const d = new Date(ms);
+  const q = Math.floor(d.getUTCMonth() / 3) + quartersAhead;
+  const year = d.getUTCFullYear() + Math.floor(q / 4);
+  const lastMonth = (q % 4) * 3 + 2;
+  const lastDay = new Date(Date.UTC(year, lastMonth + 1, 0));
+  const back = (lastDay.getUTCDay() - 5 + 7) % 7;
+  return Date.UTC(year, lastMonth, lastDay.getUTCDate() - back, 8, 0);
+}
+
+/** The delivery windows current at `ms`: this_quarter is trading, next_quarter is being configured. */
+export function deliverySchedule(ms: number): { thisQuarter: { start: number; time: number }; nextQuarter: { start: number; time: number } } {
+  let k = 0;
+  while (quarterDelivery(ms, k) <= ms) k++;
+  const prev = quarterDelivery(ms, k - 1);
+  const cur = quarterDelivery(ms, k);
+  const next = quarterDelivery(ms, k + 1);
+  return { thisQuarter: { start: prev, time: cur }, nextQuarter: { start: cur, time: next } };
+}
+
+const yymmdd = (ms: number): string => new Date(ms).toISOString().slice(2, 10).replaceAll('-', '');
+
+/** The Reality codes of the table, each the ticker of a Reality pair `<CODE>USDT`. */
+export const REALITY_CODES = ['AAPL', 'TSLA', 'NVDA', 'MSFT', 'AMZN', 'GOOGL', 'META', 'NFLX', 'AMD', 'INTC', 'COIN'] as const;
+
+/** Reality pairs deliberately in a non-online status, so risk checks can be tested. */
+export const STATUS_SYMBOLS: Readonly<Record<Exclude<InstrumentStatus, 'online'>, string>> = {
+  listed: 'METAUSDT',
+  limit_open: 'NFLXUSDT',
+  limit_close: 'AMDUSDT',
+  offline: 'INTCUSDT',
+  restrictedAPI: 'COINUSDT',
+};
+
+/** The Reality code suspended by default (its pair is online but trading is suspended). */
+export const DEFAULT_SUSPENDED_CODES: readonly string[] = ['GOOGL'];
+
+/**
+ * Builds the instrument table. Delivery contracts depend on the time (they roll every quarter), so
+ * the table is built for the simulator's start time.
+ *
+ * @example const table = simInstruments(Date.UTC(2026, 0, 5)); table.filter(i => i.wire.isReality === 'yes')
+ */
+export function simInstruments(startTime: number): SimInstrument[] {
+  const { thisQuarter, nextQuarter } = deliverySchedule(startTime);
+  const btcSpot = spot({ symbol: 'BTCUSDT', base: 'BTC', pp: 2, qp: 6, price: '65000.00', vol: 0.03, minuteVolume: 2, rpi: true });
+  const ethSpot = spot({ symbol: 'ETHUSDT', base: 'ETH', pp: 2, qp: 4, price: '3200.00', vol: 0.035, minuteVolume: 25, rpi: true });
+  const solSpot = spot({ symbol: 'SOLUSDT', base: 'SOL', pp: 3, qp: 3, price: '150.000', vol: 0.045, minuteVolume: 300 });
+  const ut = (o: Omit<FuturesArgs, 'category' | 'quote'>): SimInstrument => futures({ ...o, category: 'USDT-FUTURES', quote: 'USDT' });
+  return [
+    btcSpot,
+    ethSpot,
+    solSpot,
+    spot({ symbol: 'XRPUSDT', base: 'XRP', pp: 4, qp: 2, price: '0.5500', vol: 0.05, minuteVolume: 40000 }),
+    spot({ symbol: 'DOGEUSDT', base: 'DOGE', pp: 5, qp: 1, price: '0.12000', vol: 0.06, minuteVolume: 200000 }),
+    spot({ symbol: 'ETHBTC', base: 'ETH', quote: 'BTC', pp: 6, qp: 4, price: '0.049200', vol: 0.02, minuteVolume: 5, minOrderAmount: '0.0001' }),
+    margin(btcSpot, '3', '10'),
+    margin(ethSpot, '3', '10'),
+    margin(solSpot, '3', '5'),
+    reality({ code: 'AAPL', price: '190.00' }),
+    reality({ code: 'TSLA', price: '240.00' }),
+    reality({ code: 'NVDA', price: '120.00' }),
+    reality({ code: 'MSFT', price: '420.00' }),
+    reality({ code: 'AMZN', price: '180.00' }),
+    reality({ code: 'GOOGL', price: '165.00' }),
+    reality({ code: 'META', price: '500.00', status: 'listed' }),
+    reality({ code: 'NFLX', price: '650.00', status: 'limit_open' }),
+    reality({ code: 'AMD', price: '160.00', status: 'limit_close' }),
+    reality({ code: 'INTC', price: '30.00', status: 'offline' }),
+    reality({ code: 'COIN', price: '220.00', status: 'restrictedAPI' }),
+    ut({ symbol: 'BTCUSDT', base: 'BTC', pp: 1, qp: 3, priceMultiplier: '0.1', quantityMultiplier: '0.001', minOrderQty: '0.001', maxOrderQty: '1200', maxMarketOrderQty: '220', maxLeverage: '125', price: '65010.0', vol: 0.03, minuteVolume: 20, rpi: true }),
+    ut({ symbol: 'ETHUSDT', base: 'ETH', pp: 2, qp: 2, priceMultiplier: '0.01', quantityMultiplier: '0.01', minOrderQty: '0.01', maxOrderQty: '10000', maxMarketOrderQty: '2000', maxLeverage: '100', price: '3201.00', vol: 0.035, minuteVolume: 200, rpi: true }),
+    ut({ symbol: 'SOLUSDT', base: 'SOL', pp: 3, qp: 1, priceMultiplier: '0.001', quantityMultiplier: '0.1', minOrderQty: '0.1', maxOrderQty: '50000', maxMarketOrderQty: '10000', maxLeverage: '75', price: '150.050', vol: 0.045, minuteVolume: 2000 }),
+    ut({ symbol: 'LUNAUSDT', base: 'LUNA', pp: 4, qp: 0, priceMultiplier: '0.0001', quantityMultiplier: '1', minOrderQty: '1', maxOrderQty: '0', maxMarketOrderQty: '100000', maxLeverage: '20', price: '0.4000', vol: 0.08, minuteVolume: 5000, status: 'offline', offTime: String(Date.UTC(2024, 4, 12)) }),
+    ut({ symbol: `BTCUSDT${yymmdd(thisQuarter.time)}`, base: 'BTC', pp: 1, qp: 3, priceMultiplier: '0.1', quantityMultiplier: '0.001', minOrderQty: '0.001', maxOrderQty: '500', maxMarketOrderQty: '100', maxLeverage: '50', price: '65600.0', vol: 0.03, minuteVolume: 3, delivery: { period: 'this_quarter', ...thisQuarter } }),
+    ut({ symbol: `BTCUSDT${yymmdd(nextQuarter.time)}`, base: 'BTC', pp: 1, qp: 3, priceMultiplier: '0.1', quantityMultiplier: '0.001', minOrderQty: '0.001', maxOrderQty: '500', maxMarketOrderQty: '100', maxLeverage: '50', price: '66300.0', vol: 0.03, minuteVolume: 1, delivery: { period: 'next_quarter', ...nextQuarter } }),
+    futures({ category: 'COIN-FUTURES', symbol: 'BTCUSD', base: 'BTC', quote: 'USD', pp: 1, qp: 0, priceMultiplier: '0.1', quantityMultiplier: '1', minOrderQty: '1', maxOrderQty: '100000', maxMarketOrderQty: '20000', maxLeverage: '125', price: '65005.0', vol: 0.03, minuteVolume: 50000, rpi: true }),
+    futures({ category: 'COIN-FUTURES', symbol: 'ETHUSD', base: 'ETH', quote: 'USD', pp: 2, qp: 0, priceMultiplier: '0.01', quantityMultiplier: '1', minOrderQty: '1', maxOrderQty: '100000', maxMarketOrderQty: '20000', maxLeverage: '100', price: '3200.50', vol: 0.035, minuteVolume: 30000 }),
+    futures({ category: 'USDC-FUTURES', symbol: 'BTCPERP', base: 'BTC', quote: 'USDC', pp: 1, qp: 4, priceMultiplier: '0.1', quantityMultiplier: '0.0001', minOrderQty: '0.0001', maxOrderQty: '500', maxMarketOrderQty: '100', maxLeverage: '100', price: '65008.0', vol: 0.03, minuteVolume: 1, rpi: true }),
+    futures({ category: 'USDC-FUTURES', symbol: 'ETHPERP', base: 'ETH', quote: 'USDC', pp: 2, qp: 3, priceMultiplier: '0.01', quantityMultiplier: '0.001', minOrderQty: '0.001', maxOrderQty: '5000', maxMarketOrderQty: '1000', maxLeverage: '100', price: '3200.80', vol: 0.035, minuteVolume: 10 }),
+  ];
+}

@@ -1,0 +1,428 @@
+// The matching core: accounts and balances, orders, fills and fees, with no HTTP and no clock of its
+// own. The simulator's HTTP layer and the backtester both drive it in-process; everything it needs
+// from the market comes through the small MarketView port, and time is passed in by the caller.
+import { Decimal, ZERO } from '../market/decimal.js';
+
+/** A price level the core can trade against (Decimal price and base quantity). */
+export interface Level {
+  readonly price: Decimal;
+  readonly qty: Decimal;
+}
+
+/** What the core needs from a market. */
+export interface MarketView {
+  /** Levels a taker order meets at `now`: asks ascending for a buy, bids descending for a sell. */
+  levels(symbol: string, side: 'buy' | 'sell', now: number): Iterable<Level>;
+  /**
+   * The first instant in (from, to] at which a resting order at `price` is reached by the market: for
+   * a buy when the traded price falls to `price` or below, for a sell when it rises to it or above.
+   */
+  firstTouch(symbol: string, side: 'buy' | 'sell', price: Decimal, from: number, to: number): number | undefined;
+}
+
+/** Trading rules of a pair the core needs. */
+export interface PairSpec {
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  /** Decimals of a base quantity (market buys round their sizes down to it). */
+  readonly quantityPrecision: number;
+}
+
+export type Side = 'buy' | 'sell';
+export type OrderStatus = 'live' | 'partially_filled' | 'filled' | 'cancelled';
+
+/** An order as the core keeps it. `qty` is as placed: quote amount for a market buy, base otherwise. */
+export interface CoreOrder {
+  readonly orderId: string;
+  readonly clientOid: string;
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly orderType: 'limit' | 'market';
+  readonly price: Decimal | undefined;
+  readonly qty: Decimal;
+  status: OrderStatus;
+  /** Base quantity filled. */
+  filledQty: Decimal;
+  /** Quote value filled (sum of price x size), fees excluded. */
+  filledQuote: Decimal;
+  /** Fees paid, in the quote coin. */
+  fee: Decimal;
+  readonly createdAt: number;
+  updatedAt: number;
+  /** Quote (buy) or base (sell) still reserved for the resting part. */
+  reserved: Decimal;
+  /** Until when resting fills have been looked for. */
+  checkedUntil: number;
+  readonly seq: number;
+}
+
+/** One fill of one of the account's orders. */
+export interface CoreFill {
+  readonly execId: string;
+  readonly orderId: string;
+  readonly clientOid: string;
+  readonly accountId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: Decimal;
+  readonly size: Decimal;
+  /** price x size x rate, exact, in the quote coin. */
+  readonly fee: Decimal;
+  readonly feeCoin: string;
+  readonly liquidity: 'maker' | 'taker';
+  readonly ts: number;
+}
+
+export interface Balance {
+  available: Decimal;
+  frozen: Decimal;
+}
+
+export interface AccountSetup {
+  /** Fee rate for both maker and taker fills (default 0.001). */
+  readonly feeRate?: Decimal | undefined;
+  readonly makerFeeRate?: Decimal | undefined;
+  readonly takerFeeRate?: Decimal | undefined;
+  /** Initial balances by coin. */
+  readonly balances?: Readonly<Record<string, Decimal>> | undefined;
+}
+
+interface Account {
+  readonly id: string;
+  readonly maker: Decimal;
+  readonly taker: Decimal;
+  readonly balances: Map<string, Balance>;
+  readonly clientOids: Set<string>;
+  readonly fills: CoreFill[];
+}
+
+export interface PlaceRequest {
+  readonly symbol: string;
+  readonly side: Side;
+  readonly orderType: 'limit' | 'market';
+  /** Quote amount for a market buy, base quantity otherwise. */
+  readonly qty: Decimal;
+  /** Required for a limit order. */
+  readonly price?: Decimal | undefined;
+  readonly clientOid?: string | undefined;
+}
+
+/** A refusal of the core: a venue error code and a sentence. */
+export interface CoreRefusal {
+  readonly ok: false;
+  readonly code: '25202' | '25212' | '40034';
+  readonly msg: string;
+}
+
+export type PlaceResult = { readonly ok: true; readonly order: CoreOrder; readonly fills: CoreFill[] } | CoreRefusal;
+
+/** Default fee rate of Reality and spot pairs. */
+export const DEFAULT_FEE_RATE = new Decimal('0.001');
+
+const ORDER_ID_BASE = 1_300_000_000_000_000_000n;
+const EXEC_ID_BASE = 1_400_000_000_000_000_000n;
+
+/**
+ * The matching core.
+ *
+ * @example
+ * const core = new MatchingCore({ market, pair: (s) => pairs.get(s) });
+ * core.createAccount('alice', { balances: { USDT: new Decimal('1000') } });
+ * const r = core.place('alice', { symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: new Decimal('100') }, now);
+ */
+export class MatchingCore {
+  private readonly accounts = new Map<string, Account>();
+  private readonly orders: CoreOrder[] = [];
+  private readonly resting: CoreOrder[] = [];
+  private orderSeq = 0;
+  private execSeq = 0;
+
+  constructor(
+    private readonly opts: {
+      readonly market: MarketView;
+      readonly pair: (symbol: string) => PairSpec | undefined;
+    },
+  ) {}
+
+  /** Creates (or replaces) an account. */
+  createAccount(id: string, setup: AccountSetup = {}): void {
+    const rate = setup.feeRate ?? DEFAULT_FEE_RATE;
+    const balances = new Map<string, Balance>();
+    for (const [coin, amount] of Object.entries(setup.balances ?? {})) balances.set(coin, { available: amount, frozen: ZERO });
+    this.accounts.set(id, {
+      id,
+      maker: setup.makerFeeRate ?? rate,
+      taker: setup.takerFeeRate ?? rate,
+      balances,
+      clientOids: new Set(),
+      fills: [],
+    });
+  }
+
+  hasAccount(id: string): boolean {
+    return this.accounts.has(id);
+  }
+
+  private account(id: string): Account {
+    const a = this.accounts.get(id);
+    if (!a) throw new Error(`matching core: unknown account ${id}`);
+    return a;
+  }
+
+  private bal(a: Account, coin: string): Balance {
+    let b = a.balances.get(coin);
+    if (!b) {
+      b = { available: ZERO, frozen: ZERO };
+      a.balances.set(coin, b);
+    }
+    return b;
+  }
+
+  /** Adds (or, negative, removes) an amount to a coin's available balance; refuses to go below zero. */
+  fund(accountId: string, coin: string, amount: Decimal): Balance {
+    const b = this.bal(this.account(accountId), coin);
+    const next = b.available.plus(amount);
+    if (next.isNegative()) throw new Error(`matching core: ${accountId} has only ${b.available.toFixed()} ${coin} available`);
+    b.available = next;
+    return { ...b };
+  }
+
+  /** Balances by coin (copies). */
+  balances(accountId: string): Record<string, Balance> {
+    const out: Record<string, Balance> = {};
+    for (const [coin, b] of this.account(accountId).balances) out[coin] = { available: b.available, frozen: b.frozen };
+    return out;
+  }
+
+  /** The account's fee rates. */
+  feeRates(accountId: string): { maker: Decimal; taker: Decimal } {
+    const a = this.account(accountId);
+    return { maker: a.maker, taker: a.taker };
+  }
+
+  /** Whether the account has used this clientOid. */
+  hasClientOid(accountId: string, clientOid: string): boolean {
+    return this.account(accountId).clientOids.has(clientOid);
+  }
+
+  /** Orders of an account (or all), oldest first. */
+  listOrders(accountId?: string): CoreOrder[] {
+    return this.orders.filter((o) => accountId === undefined || o.accountId === accountId);
+  }
+
+  /** Fills of an account, newest first; optionally one symbol and not older than `since`. */
+  listFills(accountId: string, symbol?: string, since?: number): CoreFill[] {
+    const out: CoreFill[] = [];
+    const fills = this.account(accountId).fills;
+    for (let i = fills.length - 1; i >= 0; i--) {
+      const f = fills[i] as CoreFill;
+      if (symbol !== undefined && f.symbol !== symbol) continue;
+      if (since !== undefined && f.ts < since) continue;
+      out.push(f);
+    }
+    return out;
+  }
+
+  /**
+   * Places an order at `now`. Resting orders are first brought up to `now` (call `advance` yourself
+   * when time moves without orders). A market order fills at once against the levels (what the
+   * levels cannot absorb is cancelled); a limit order takes the levels it crosses as a taker and
+   * rests for the rest, filling as a maker at its price when the market reaches it.
+   */
+  place(accountId: string, req: PlaceRequest, now: number): PlaceResult {
+    const acct = this.account(accountId);
+    const pair = this.opts.pair(req.symbol);
+    if (!pair) return { ok: false, code: '40034', msg: `symbol ${req.symbol} does not exist` };
+    if (req.clientOid !== undefined && acct.clientOids.has(req.clientOid)) {
+      return { ok: false, code: '25212', msg: `clientOid ${req.clientOid} was already used by an order of this account` };
+    }
+    if (req.orderType === 'limit' && req.price === undefined) throw new Error('matching core: limit order without price');
+    this.advance(now);
+    const quote = this.bal(acct, pair.quoteCoin);
+    const base = this.bal(acct, pair.baseCoin);
+    const maxRate = Decimal.max(acct.maker, acct.taker);
+    // What the order needs reserved up front: the worst case of its fees included.
+    let reserve: Decimal;
+    if (req.side === 'sell') reserve = req.qty;
+    else if (req.orderType === 'market') reserve = req.qty.mul(acct.taker.plus(1));
+    else reserve = (req.price as Decimal).mul(req.qty).mul(maxRate.plus(1));
+    const from = req.side === 'buy' ? quote : base;
+    if (from.available.lt(reserve)) {
+      const coin = req.side === 'buy' ? pair.quoteCoin : pair.baseCoin;
+      return {
+        ok: false,
+        code: '25202',
+        msg: `insufficient balance: the order needs ${reserve.toFixed()} ${coin}, ${from.available.toFixed()} is available`,
+      };
+    }
+    from.available = from.available.minus(reserve);
+    from.frozen = from.frozen.plus(reserve);
+    const seq = ++this.orderSeq;
+    const order: CoreOrder = {
+      orderId: (ORDER_ID_BASE + BigInt(seq)).toString(),
+      clientOid: req.clientOid ?? '',
+      accountId,
+      symbol: req.symbol,
+      side: req.side,
+      orderType: req.orderType,
+      price: req.price,
+      qty: req.qty,
+      status: 'live',
+      filledQty: ZERO,
+      filledQuote: ZERO,
+      fee: ZERO,
+      createdAt: now,
+      updatedAt: now,
+      reserved: reserve,
+      checkedUntil: now,
+      seq,
+    };
+    if (req.clientOid !== undefined) acct.clientOids.add(req.clientOid);
+    this.orders.push(order);
+    const fills = this.takeLiquidity(acct, pair, order, now, maxRate);
+    if (order.orderType === 'market' || this.remainingBase(order).isZero()) {
+      this.finish(acct, pair, order, now);
+    } else {
+      this.resting.push(order);
+    }
+    return { ok: true, order, fills };
+  }
+
+  private remainingBase(o: CoreOrder): Decimal {
+    return o.orderType === 'market' && o.side === 'buy' ? ZERO : o.qty.minus(o.filledQty);
+  }
+
+  /** Walks the levels as a taker. */
+  private takeLiquidity(acct: Account, pair: PairSpec, order: CoreOrder, now: number, maxRate: Decimal): CoreFill[] {
+    const fills: CoreFill[] = [];
+    const marketBuy = order.orderType === 'market' && order.side === 'buy';
+    let remaining = order.qty; // quote for a market buy, base otherwise
+    for (const lv of this.opts.market.levels(order.symbol, order.side, now)) {
+      if (remaining.lte(0)) break;
+      if (order.price !== undefined) {
+        if (order.side === 'buy' ? lv.price.gt(order.price) : lv.price.lt(order.price)) break;
+      }
+      let size: Decimal;
+      if (marketBuy) {
+        const cost = lv.price.mul(lv.qty);
+        size = cost.lte(remaining) ? lv.qty : remaining.div(lv.price).toDecimalPlaces(pair.quantityPrecision, Decimal.ROUND_DOWN);
+        if (size.lte(0)) break;
+        remaining = remaining.minus(lv.price.mul(size));
+      } else {
+        size = Decimal.min(lv.qty, remaining);
+        remaining = remaining.minus(size);
+      }
+      fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now, maxRate));
+    }
+    return fills;
+  }
+
+  /** Books one fill: balances, fees, the order's totals and the account's fill list. */
+  private applyFill(
+    acct: Account,
+    pair: PairSpec,
+    order: CoreOrder,
+    price: Decimal,
+    size: Decimal,
+    liquidity: 'maker' | 'taker',
+    ts: number,
+    maxRate: Decimal,
+  ): CoreFill {
+    const rate = liquidity === 'maker' ? acct.maker : acct.taker;
+    const notional = price.mul(size);
+    const fee = notional.mul(rate);
+    const quote = this.bal(acct, pair.quoteCoin);
+    const base = this.bal(acct, pair.baseCoin);
+    if (order.side === 'buy') {
+      // Release this portion's reservation, then pay what it actually cost.
+      const released =
+        order.orderType === 'market' ? notional.mul(acct.taker.plus(1)) : (order.price as Decimal).mul(size).mul(maxRate.plus(1));
+      const rel = Decimal.min(released, order.reserved);
+      order.reserved = order.reserved.minus(rel);
+      quote.frozen = quote.frozen.minus(rel);
+      quote.available = quote.available.plus(rel).minus(notional).minus(fee);
+      base.available = base.available.plus(size);
+    } else {
+      order.reserved = order.reserved.minus(size);
+      base.frozen = base.frozen.minus(size);
+      quote.available = quote.available.plus(notional).minus(fee);
+    }
+    order.filledQty = order.filledQty.plus(size);
+    order.filledQuote = order.filledQuote.plus(notional);
+    order.fee = order.fee.plus(fee);
+    order.updatedAt = ts;
+    order.status = 'partially_filled';
+    const fill: CoreFill = {
+      execId: (EXEC_ID_BASE + BigInt(++this.execSeq)).toString(),
+      orderId: order.orderId,
+      clientOid: order.clientOid,
+      accountId: acct.id,
+      symbol: order.symbol,
+      side: order.side,
+      price,
+      size,
+      fee,
+      feeCoin: pair.quoteCoin,
+      liquidity,
+      ts,
+    };
+    acct.fills.push(fill);
+    return fill;
+  }
+
+  /** Closes an order: what is still reserved goes back to available. */
+  private finish(acct: Account, pair: PairSpec, order: CoreOrder, now: number): void {
+    const coin = order.side === 'buy' ? pair.quoteCoin : pair.baseCoin;
+    const b = this.bal(acct, coin);
+    b.frozen = b.frozen.minus(order.reserved);
+    b.available = b.available.plus(order.reserved);
+    order.reserved = ZERO;
+    const complete = order.orderType === 'limit' ? this.remainingBase(order).isZero() : order.filledQty.gt(0);
+    order.status = complete ? 'filled' : 'cancelled';
+    if (order.orderType === 'market' && order.side === 'sell' && order.filledQty.lt(order.qty)) order.status = 'cancelled';
+    order.updatedAt = Math.max(order.updatedAt, now);
+  }
+
+  /**
+   * Brings resting limit orders up to `now`: each fills in full at its price, as a maker, at the first
+   * instant the market reaches it. Fills are applied in time order (then placement order), so the
+   * outcome does not depend on how often this is called.
+   */
+  advance(now: number): CoreFill[] {
+    if (this.resting.length === 0) return [];
+    const hits: { order: CoreOrder; ts: number }[] = [];
+    for (const o of this.resting) {
+      if (o.checkedUntil >= now) continue;
+      const ts = this.opts.market.firstTouch(o.symbol, o.side, o.price as Decimal, o.checkedUntil + 1, now);
+      o.checkedUntil = now;
+      if (ts !== undefined) hits.push({ order: o, ts });
+    }
+    hits.sort((a, b) => a.ts - b.ts || a.order.seq - b.order.seq);
+    const fills: CoreFill[] = [];
+    for (const { order, ts } of hits) {
+      const acct = this.account(order.accountId);
+      const pair = this.opts.pair(order.symbol) as PairSpec;
+      const maxRate = Decimal.max(acct.maker, acct.taker);
+      fills.push(this.applyFill(acct, pair, order, order.price as Decimal, this.remainingBase(order), 'maker', ts, maxRate));
+      this.finish(acct, pair, order, ts);
+      this.resting.splice(this.resting.indexOf(order), 1);
+    }
+    return fills;
+  }
+
+  /** Cancels a resting order (admin operation); answers whether it was resting. */
+  cancel(orderId: string, now: number): boolean {
+    const o = this.resting.find((x) => x.orderId === orderId);
+    if (!o) return false;
+    this.advance(now);
+    if (!this.resting.includes(o)) return false;
+    const acct = this.account(o.accountId);
+    const pair = this.opts.pair(o.symbol) as PairSpec;
+    this.finish(acct, pair, o, now);
+    o.status = 'cancelled';
+    this.resting.splice(this.resting.indexOf(o), 1);
+    return true;
+  }
+}

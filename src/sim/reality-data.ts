@@ -1,0 +1,263 @@
+// Reality (US stock) company data for the simulator: overview, valuation, earnings forecast,
+// dividends and splits, insider trades, major shareholders and suspension info. Deterministic from
+// the seed and the code; dates are laid out backwards from the simulator's current date.
+import type { CompanyOverview, Dividend, EarningsForecast, InsiderTrade, Shareholder, Suspension, Valuation } from '../api/index.js';
+import { Decimal } from '../market/decimal.js';
+import { Prng, hashInts, hashString } from './rng.js';
+
+interface Company {
+  readonly name: string;
+  readonly zhName: string;
+  readonly shares: number;
+  readonly employees: number;
+  readonly address: string;
+  readonly listing: string;
+}
+
+const COMPANIES: Readonly<Record<string, Company>> = {
+  AAPL: { name: 'Apple Inc.', zhName: '苹果公司', shares: 15_120_000_000, employees: 161_000, address: 'One Apple Park Way, Cupertino, CA 95014', listing: '1980-12-12' },
+  TSLA: { name: 'Tesla, Inc.', zhName: '特斯拉公司', shares: 3_190_000_000, employees: 140_000, address: '1 Tesla Road, Austin, TX 78725', listing: '2010-06-29' },
+  NVDA: { name: 'NVIDIA Corporation', zhName: '英伟达公司', shares: 24_500_000_000, employees: 29_600, address: '2788 San Tomas Expressway, Santa Clara, CA 95051', listing: '1999-01-22' },
+  MSFT: { name: 'Microsoft Corporation', zhName: '微软公司', shares: 7_430_000_000, employees: 228_000, address: 'One Microsoft Way, Redmond, WA 98052', listing: '1986-03-13' },
+  AMZN: { name: 'Amazon.com, Inc.', zhName: '亚马逊公司', shares: 10_500_000_000, employees: 1_550_000, address: '410 Terry Avenue North, Seattle, WA 98109', listing: '1997-05-15' },
+  GOOGL: { name: 'Alphabet Inc.', zhName: '谷歌母公司Alphabet', shares: 12_300_000_000, employees: 183_000, address: '1600 Amphitheatre Parkway, Mountain View, CA 94043', listing: '2004-08-19' },
+  META: { name: 'Meta Platforms, Inc.', zhName: 'Meta平台公司', shares: 2_530_000_000, employees: 72_000, address: '1 Meta Way, Menlo Park, CA 94025', listing: '2012-05-18' },
+  NFLX: { name: 'Netflix, Inc.', zhName: '奈飞公司', shares: 430_000_000, employees: 14_000, address: '121 Albright Way, Los Gatos, CA 95032', listing: '2002-05-23' },
+  AMD: { name: 'Advanced Micro Devices, Inc.', zhName: '超威半导体公司', shares: 1_620_000_000, employees: 28_000, address: '2485 Augustine Drive, Santa Clara, CA 95054', listing: '1972-09-27' },
+  INTC: { name: 'Intel Corporation', zhName: '英特尔公司', shares: 4_360_000_000, employees: 108_900, address: '2200 Mission College Boulevard, Santa Clara, CA 95054', listing: '1971-10-13' },
+  COIN: { name: 'Coinbase Global, Inc.', zhName: 'Coinbase全球公司', shares: 250_000_000, employees: 3_700, address: 'One Madison Avenue, New York, NY 10010', listing: '2021-04-14' },
+};
+
+const PEOPLE = ['Jordan Lee', 'Morgan Patel', 'Avery Chen', 'Riley Johnson', 'Casey Brooks', 'Taylor Nguyen', 'Jamie Rivera', 'Drew Kim'];
+const POSITIONS: readonly [string, string][] = [
+  ['Officer', 'Chief Executive Officer'],
+  ['Officer', 'Chief Financial Officer'],
+  ['Director', 'Director'],
+  ['Officer', 'General Counsel'],
+  ['Officer', 'Senior Vice President'],
+];
+const HOLDERS = ['Vanguard Group Inc', 'BlackRock Inc', 'State Street Corp', 'FMR LLC', 'Geode Capital Management', 'T. Rowe Price Associates', 'Morgan Stanley', 'Northern Trust Corp', 'JPMorgan Chase & Co', 'Norges Bank', 'Capital Research Global Investors', 'Bank of America Corp'];
+const TRADE_TYPES = ['P', 'S', 'A', 'F', 'M', 'G'] as const;
+
+const DAY = 86_400_000;
+const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const fx = (n: number, d: number): string => new Decimal(n).toDecimalPlaces(d, Decimal.ROUND_HALF_UP).toFixed(d);
+
+/** Whether a code is one of the simulator's Reality companies. */
+export const isRealityCode = (code: string): boolean => Object.hasOwn(COMPANIES, code);
+
+function company(code: string): Company {
+  const c = COMPANIES[code];
+  if (!c) throw new Error(`unknown Reality code ${code}`);
+  return c;
+}
+
+/** Deterministic company data for the simulator's Reality codes. */
+export class RealityData {
+  constructor(private readonly seed: number) {}
+
+  private rng(code: string, salt: number): Prng {
+    return new Prng(hashInts(this.seed, hashString(code), salt));
+  }
+
+  overview(code: string, price: Decimal): CompanyOverview {
+    const c = company(code);
+    const r = this.rng(code, 1);
+    const cap = price.mul(c.shares);
+    return {
+      peRatio: fx(18 + 30 * r.next(), 2),
+      pbRatio: fx(3 + 25 * r.next(), 2),
+      totalShares: String(c.shares),
+      marketCap: cap.toDecimalPlaces(0).toFixed(),
+      high52Week: price.mul(1.1 + 0.3 * r.next()).toDecimalPlaces(2).toFixed(2),
+      low52Week: price.mul(0.55 + 0.3 * r.next()).toDecimalPlaces(2).toFixed(2),
+      code,
+      name: c.name,
+      ListingDate: c.listing,
+      employees: String(c.employees),
+      companyAddress: c.address,
+    };
+  }
+
+  valuation(code: string, price: Decimal, now: number): Valuation {
+    const c = company(code);
+    const r = this.rng(code, 2);
+    const pe = 18 + 30 * r.next();
+    const pb = 3 + 25 * r.next();
+    const ps = 2 + 15 * r.next();
+    const pcf = 10 + 30 * r.next();
+    const cap = price.mul(c.shares);
+    const debt = cap.mul(0.02 + 0.1 * r.next());
+    const vary = (x: number) => fx(x * (0.95 + 0.1 * r.next()), 4);
+    return {
+      date: isoDate(now),
+      pb: fx(pb, 4),
+      pbEd: vary(pb),
+      pbPd: vary(pb),
+      pbMrq: vary(pb),
+      pe: fx(pe, 4),
+      peLyr: vary(pe),
+      peTtmEd: vary(pe),
+      peTtmPd: vary(pe),
+      ps: fx(ps, 4),
+      psLyr: vary(ps),
+      psTtmEd: vary(ps),
+      psTtmPd: vary(ps),
+      pcf: fx(pcf, 4),
+      pcfNet: vary(pcf * 1.4),
+      pcfNetTtmEd: vary(pcf * 1.4),
+      pcfNetTtmPd: vary(pcf * 1.4),
+      pcfTtmEd: vary(pcf),
+      pcfTtmPd: vary(pcf),
+      evEbitda: fx(12 + 20 * r.next(), 4),
+      equityValue: cap.toDecimalPlaces(0).toFixed(),
+      grossEv: cap.plus(debt).toDecimalPlaces(0).toFixed(),
+      netEv: cap.plus(debt.mul(0.4)).toDecimalPlaces(0).toFixed(),
+      tmvUsd: cap.toDecimalPlaces(0).toFixed(),
+      cirTmvUsd: cap.mul(0.97).toDecimalPlaces(0).toFixed(),
+      dividendYieldTtm: fx(0.02 * r.next(), 6),
+    };
+  }
+
+  earningsForecast(code: string, price: Decimal, now: number): EarningsForecast {
+    const c = company(code);
+    const r = this.rng(code, 3);
+    const year = new Date(now).getUTCFullYear();
+    const eps = price.toNumber() / (18 + 30 * r.next());
+    const net = (eps * c.shares) / 1e6;
+    const revenue = net * (3 + 5 * r.next());
+    return {
+      fiscalYear: String(year),
+      publicationDeadline: `${year + 1}-02-28`,
+      isActual: false,
+      revenue: fx(revenue, 2),
+      ebit: fx(net * 1.25, 2),
+      netIncomeParent: fx(net, 2),
+      eps: fx(eps, 4),
+      bps: fx(eps * (2 + 4 * r.next()), 4),
+      cfps: fx(eps * (1.1 + 0.6 * r.next()), 4),
+      roe: fx(0.1 + 0.5 * r.next(), 4),
+      roa: fx(0.05 + 0.2 * r.next(), 4),
+      currency: 'USD',
+    };
+  }
+
+  /** Dividends (quarterly) and one split, newest first. */
+  dividends(code: string, now: number): Dividend[] {
+    const r = this.rng(code, 4);
+    const pays = r.next() < 0.75;
+    const out: Dividend[] = [];
+    const perShare = 0.1 + r.next() * 0.8;
+    const n = 24 + r.int(0, 12);
+    for (let k = 0; k < n; k++) {
+      const ann = now - (30 + k * 91) * DAY;
+      if (pays) {
+        out.push({
+          type: 'cash_dividend',
+          announcementDate: isoDate(ann),
+          recordDate: isoDate(ann + 11 * DAY),
+          exrightDate: isoDate(ann + 10 * DAY),
+          dividendDate: isoDate(ann + 17 * DAY),
+          dividendPerShare: fx(perShare * (1 - k * 0.01), 4),
+          stockDividendPerShare: '',
+          splitValidDate: '',
+          splitNumerator: '',
+          splitDenominator: '',
+        });
+      }
+      if (k === 7) {
+        out.push({
+          type: 'stock_split',
+          announcementDate: isoDate(ann - 20 * DAY),
+          recordDate: isoDate(ann - 5 * DAY),
+          exrightDate: isoDate(ann - 4 * DAY),
+          dividendDate: isoDate(ann - 4 * DAY),
+          dividendPerShare: '',
+          stockDividendPerShare: '',
+          splitValidDate: isoDate(ann - 4 * DAY),
+          splitNumerator: String(r.pick([2, 3, 4, 10])),
+          splitDenominator: '1',
+        });
+      }
+    }
+    return out;
+  }
+
+  insiderTrades(code: string, price: Decimal, now: number): InsiderTrade[] {
+    const c = company(code);
+    const r = this.rng(code, 5);
+    const n = 40 + r.int(0, 25);
+    const out: InsiderTrade[] = [];
+    let holding = 50_000 + r.int(0, 2_000_000);
+    for (let k = 0; k < n; k++) {
+      const trade = now - (3 + k * 6 + r.int(0, 4)) * DAY;
+      const [innerType, position] = r.pick(POSITIONS);
+      const t = r.pick(TRADE_TYPES);
+      const add = t === 'P' || t === 'A' || t === 'M';
+      const vol = 500 + r.int(0, 90_000);
+      holding = add ? holding + vol : Math.max(vol, holding - vol);
+      const indirect = r.next() < 0.2;
+      out.push({
+        reporterName: r.pick(PEOPLE),
+        issueOrgName: c.name,
+        endDate: isoDate(trade),
+        announcementDate: isoDate(trade + 2 * DAY),
+        innerType,
+        position,
+        securityTitle: 'Common Stock',
+        tradeDate: isoDate(trade),
+        designatedExerciseDate: t === 'M' ? isoDate(trade) : '',
+        innerTradeType: t,
+        actionType: add ? 'add' : 'decrease',
+        tradeVolume: String(vol),
+        tradePrice: t === 'A' || t === 'G' ? '0' : price.mul(0.85 + 0.3 * r.next()).toDecimalPlaces(2).toFixed(2),
+        holdingType: indirect ? 'indirect' : 'direct',
+        indirectHoldingStatement: indirect ? 'By Trust' : '',
+        postTradeQuantity: String(holding),
+      });
+    }
+    return out;
+  }
+
+  shareholders(code: string): Shareholder[] {
+    const c = company(code);
+    const r = this.rng(code, 6);
+    let ratio = 0.07 + 0.02 * r.next();
+    return HOLDERS.concat(HOLDERS.map((h) => `${h} (Advisors)`)).map((name) => {
+      ratio *= 0.78 + 0.1 * r.next();
+      return { name, holdingNum: String(Math.round(c.shares * ratio)), holdingRatio: fx(ratio, 6) };
+    });
+  }
+
+  /** Suspension info; a suspended code has a suspension with no resumption yet. */
+  suspension(code: string, suspended: boolean, price: Decimal, now: number, locale: string | undefined): Suspension {
+    const c = company(code);
+    const r = this.rng(code, 7);
+    const name = locale?.toLowerCase().startsWith('zh') ? c.zhName : code;
+    if (suspended) {
+      return {
+        code,
+        name,
+        suspensionDate: isoDate(now - DAY),
+        suspensionTime: '09:30:00',
+        suspensionReason: 'Pending news announcement',
+        suspensionPrice: price.toDecimalPlaces(2).toFixed(2),
+        resumptionDate: '',
+        resumptionQuoteTime: '',
+        resumptionTradingTime: '',
+      };
+    }
+    const past = now - (200 + r.int(0, 600)) * DAY;
+    return {
+      code,
+      name,
+      suspensionDate: isoDate(past),
+      suspensionTime: '10:15:00',
+      suspensionReason: 'Volatility trading pause (LULD)',
+      suspensionPrice: price.mul(0.8 + 0.2 * r.next()).toDecimalPlaces(2).toFixed(2),
+      resumptionDate: isoDate(past),
+      resumptionQuoteTime: '10:20:00',
+      resumptionTradingTime: '10:25:00',
+    };
+  }
+}
