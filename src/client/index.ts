@@ -1,0 +1,8 @@
+// The typed REST client of the v3 API.
+export * from './rest-client.js';
+export * from './pagination.js';
+export * from './candles-range.js';
+export * from './decimals.js';
+export * from './token-bucket.js';
+export * from './retry.js';
+export { parseLossless } from './json.js';

@@ -1,0 +1,177 @@
+// Retry policy, token buckets, timeouts and keep-alive, on a real loopback server with an injected
+// clock: the injected sleep moves the clock, so nothing here waits for real time.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DuplicateOrderError, ParameterError, RateLimitError, TimeoutError, VenueError } from '../../../src/api/index.js';
+import { RestClient, TokenBucket } from '../../../src/client/index.js';
+import { VirtualClock } from '../../../src/feeds/clock.js';
+import { envelope, startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+
+const NOW = 1_767_225_600_000;
+const creds = { apiKey: 'k', apiSecret: 's', passphrase: 'p' };
+const ticker = {
+  symbol: 'AAPLUSDT', category: 'SPOT', lastPrice: '1', openPrice24h: '1', highPrice24h: '1', lowPrice24h: '1', ask1Price: '1',
+  bid1Price: '1', ask1Size: '1', bid1Size: '1', price24hPcnt: '0', volume24h: '0', turnover24h: '0', ts: String(NOW),
+};
+const fail = (code: string, msg = 'x') => ({ code, msg, requestTime: NOW, data: null });
+
+describe('retry policy', () => {
+  let server: RecordingServer;
+  let clock: VirtualClock;
+  let sleeps: number[];
+  let client: RestClient;
+  beforeEach(async () => {
+    server = await startRecordingServer();
+    clock = new VirtualClock(NOW);
+    sleeps = [];
+    client = new RestClient({
+      baseUrl: server.baseUrl, credentials: creds, clock, random: () => 0.5,
+      sleep: async (ms) => { sleeps.push(ms); clock.advance(ms); },
+      retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 },
+    });
+  });
+  afterEach(async () => {
+    client.close();
+    await server.close();
+  });
+
+  it('retries a GET after a 429 and honours Retry-After', async () => {
+    server.script({ status: 429, headers: { 'retry-after': '2' }, body: fail('429', 'Too Many Requests') }, { body: envelope([ticker], NOW) });
+    const out = await client.tickers({ category: 'SPOT' });
+    expect(out).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+    expect(sleeps).toContain(2000);
+  });
+
+  it('retries 5xx and dropped connections with exponential backoff, then gives up with the typed error', async () => {
+    server.script({ status: 503, body: fail('45001') }, { drop: true }, { status: 500, body: 'oops' }, { status: 502, body: fail('40015') });
+    await expect(client.tickers({ category: 'SPOT' })).rejects.toBeInstanceOf(VenueError);
+    expect(server.requests).toHaveLength(4);
+    // full jitter at random()=0.5: 50, 100, 200 (base 100 doubled)
+    expect(sleeps.filter((s) => s > 0)).toEqual([50, 100, 200]);
+  });
+
+  it('does not retry a parameter error', async () => {
+    server.script({ status: 400, body: fail('40034', 'symbol does not exist') });
+    await expect(client.tickers({ category: 'SPOT', symbol: 'NOPE' })).rejects.toBeInstanceOf(ParameterError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('maps an error code inside an HTTP 200 answer', async () => {
+    server.script({ status: 200, body: fail('429') });
+    server.fallback = () => ({ status: 200, body: fail('429') });
+    await expect(client.tickers({ category: 'SPOT' })).rejects.toBeInstanceOf(RateLimitError);
+  });
+
+  it('retries an order under the same clientOid and takes a duplicate answer to the retry as success', async () => {
+    server.script({ status: 504, body: fail('40010') }, { status: 400, body: fail('25212', 'Duplicate clientOid') });
+    const ack = await client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '10' });
+    expect(ack.duplicate).toBe(true);
+    const oids = server.requests.map((r) => (JSON.parse(r.body) as { clientOid: string }).clientOid);
+    expect(oids).toHaveLength(2);
+    expect(oids[0]).toBe(oids[1]);
+    expect(ack.clientOid).toBe(oids[0]);
+  });
+
+  it('reports a duplicate clientOid on the first send as DuplicateOrderError', async () => {
+    server.script({ status: 400, body: fail('25212', 'Duplicate clientOid') });
+    await expect(
+      client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '10', clientOid: 'same' }),
+    ).rejects.toBeInstanceOf(DuplicateOrderError);
+  });
+
+  it('treats malformed JSON as a retryable venue fault', async () => {
+    server.script({ body: '{"code":"00000",' }, { body: envelope([ticker], NOW) });
+    await expect(client.tickers({ category: 'SPOT' })).resolves.toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('learns the venue clock offset from requestTime and signs with it', async () => {
+    const ahead = NOW + 45_000;
+    server.script({ body: envelope([ticker], ahead) });
+    await client.tickers({ category: 'SPOT' });
+    expect(client.clockOffsetMs).toBe(45_000);
+    server.script({ body: envelope('success', ahead) });
+    await client.cancelWithdrawal({ orderId: 'w' });
+    expect(Number(server.requests.at(-1)?.headers['access-timestamp'])).toBe(ahead);
+  });
+
+  it('refuses bad parameters before sending anything, naming field, value and rule', async () => {
+    await expect(client.orderbook({ category: 'SPOT', symbol: 'X', limit: 1001 })).rejects.toThrow(/limit = "1001": limit must be from 1 to 1000/);
+    await expect(client.placeRealityOrder({ symbol: 'X', side: 'buy', orderType: 'limit', qty: '1' })).rejects.toThrow(/price is required when orderType is limit/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('timeouts and keep-alive', () => {
+  it('times out a request that never answers and retries it', async () => {
+    const server = await startRecordingServer();
+    server.script({ hang: true }, { body: envelope([ticker], NOW) });
+    const client = new RestClient({ baseUrl: server.baseUrl, timeoutMs: 100, sleep: async () => undefined });
+    await expect(client.tickers({ category: 'SPOT' })).resolves.toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+    client.close();
+    await server.close();
+  });
+
+  it('gives up with TimeoutError when every attempt times out', async () => {
+    const server = await startRecordingServer();
+    server.fallback = () => ({ hang: true });
+    const client = new RestClient({ baseUrl: server.baseUrl, timeoutMs: 50, retry: { maxAttempts: 2 }, sleep: async () => undefined });
+    await expect(client.tickers({ category: 'SPOT' })).rejects.toBeInstanceOf(TimeoutError);
+    client.close();
+    await server.close();
+  });
+
+  it('reuses one socket across sequential calls', async () => {
+    const server = await startRecordingServer();
+    server.fallback = () => ({ body: envelope([ticker], NOW) });
+    const client = new RestClient({ baseUrl: server.baseUrl });
+    for (let i = 0; i < 5; i++) await client.tickers({ category: 'SPOT' });
+    expect(new Set(server.requests.map((r) => r.socketPort)).size).toBe(1);
+    client.close();
+    await server.close();
+  });
+});
+
+describe('token buckets', () => {
+  it('lets a burst of the rate through, then spaces calls at the rate', async () => {
+    const clock = new VirtualClock(0);
+    const bucket = new TokenBucket(5, clock, async (ms) => clock.advance(ms));
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await bucket.take();
+      times.push(clock.now());
+    }
+    expect(times.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(times.slice(5)).toEqual([200, 400, 600, 800, 1000]);
+  });
+
+  it('serves concurrent callers first come, first served, never above the rate', async () => {
+    const clock = new VirtualClock(0);
+    const bucket = new TokenBucket(2, clock, async (ms) => clock.advance(ms));
+    const order: number[] = [];
+    await Promise.all([0, 1, 2, 3, 4].map((i) => bucket.take().then(() => order.push(i))));
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+    expect(clock.now()).toBe(1500);
+  });
+
+  it('keeps one client inside 1 request per second on a Reality endpoint', async () => {
+    const server = await startRecordingServer();
+    const clock = new VirtualClock(NOW);
+    server.fallback = () => ({ body: envelope({ list: [], cursor: '' }, clock.now()) });
+    const client = new RestClient({ baseUrl: server.baseUrl, clock, sleep: async (ms) => clock.advance(ms) });
+    await Promise.all([1, 2, 3].map(() => client.dividends({ code: 'AAPL' })));
+    expect(clock.now() - NOW).toBe(2000);
+    client.close();
+    await server.close();
+  });
+
+  it('uses 30 orders per second for a whitelisted account and 5 otherwise', () => {
+    const clock = new VirtualClock(0);
+    const plain = new RestClient({ baseUrl: 'http://127.0.0.1:1', clock });
+    const wl = new RestClient({ baseUrl: 'http://127.0.0.1:1', clock, whitelisted: true });
+    const rate = (c: RestClient) => (c as unknown as { buckets: Map<string, TokenBucket> }).buckets.get('placeRealityOrder')?.ratePerSecond;
+    expect(rate(plain)).toBe(5);
+    expect(rate(wl)).toBe(30);
+  });
+});
