@@ -2,6 +2,7 @@
 // The `tradebot` command. Each sub-command lives in commands/<name>.ts and registers itself here.
 import { Command, CommanderError } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
+import { FlagError } from './flags.js';
 
 // Runs from src/cli (tsx) or dist/src/cli (built): the package root is two or three levels up.
 const pkgUrl = ['../../package.json', '../../../package.json']
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     if (err instanceof CommanderError) process.exit(err.exitCode);
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`tradebot: ${msg}\n`);
-    process.exit(1);
+    process.exit(err instanceof FlagError ? err.exitCode : 1);
   }
 }
 
