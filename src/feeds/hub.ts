@@ -1,0 +1,188 @@
+// The FeedHub: one shared poll per piece of data, whatever the number of subscribers (strategies, the
+// risk gate, the status line). Streams are cold until subscribed and stop polling after the last
+// subscriber leaves.
+import { Observable, asyncScheduler, distinctUntilChanged, from, map, pairwise, share, shareReplay, type SchedulerLike } from 'rxjs';
+import type { CandleInterval, DeliveryStatus, OrderBook, Suspension, Ticker } from '../api/index.js';
+import type { Candle } from '../market/candle.js';
+import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
+import { etToUtc, type SessionState } from '../market/sessions.js';
+import { liveClock, type Clock } from './clock.js';
+import { closedCandles } from './closed-candles.js';
+import { poll, type Fresh } from './poll.js';
+import { sessionStream } from './session.js';
+import type { MarketDataSource } from './source.js';
+
+/** Poll cadences in ms; defaults keep a few bots well inside the rate limits of spec section 8. */
+export interface FeedCadences {
+  readonly tickersMs: number;
+  readonly orderbookMs: number;
+  readonly instrumentsMs: number;
+  readonly suspensionMs: number;
+  readonly calendarMs: number;
+}
+
+export const DEFAULT_CADENCES: FeedCadences = {
+  tickersMs: 2_000,
+  orderbookMs: 2_000,
+  instrumentsMs: 60_000,
+  suspensionMs: 60_000,
+  calendarMs: 6 * 3_600_000,
+};
+
+export interface FeedHubOptions {
+  readonly source: MarketDataSource;
+  readonly clock?: Clock | undefined;
+  readonly scheduler?: SchedulerLike | undefined;
+  readonly cadences?: Partial<FeedCadences> | undefined;
+  /** Data older than this is marked stale (default 15 s). */
+  readonly staleAfterMs?: number | undefined;
+  /** Every failed poll, for logs and metrics; a failure never ends a stream. */
+  readonly onError?: ((feed: string, err: unknown) => void) | undefined;
+  readonly onPoll?: ((feed: string) => void) | undefined;
+}
+
+export interface StatusChange {
+  readonly symbol: string;
+  readonly from: InstrumentRules['status'];
+  readonly to: InstrumentRules['status'];
+}
+
+type SpotOrFutures = 'SPOT' | 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES';
+
+export class FeedHub {
+  private readonly cache = new Map<string, Observable<unknown>>();
+  readonly clock: Clock;
+  readonly scheduler: SchedulerLike;
+  private readonly cadences: FeedCadences;
+  private readonly staleAfterMs: number;
+
+  constructor(private readonly o: FeedHubOptions) {
+    this.clock = o.clock ?? liveClock;
+    this.scheduler = o.scheduler ?? asyncScheduler;
+    this.cadences = { ...DEFAULT_CADENCES, ...o.cadences };
+    this.staleAfterMs = o.staleAfterMs ?? 15_000;
+  }
+
+  private shared<T>(key: string, make: () => Observable<T>, replay = true): Observable<T> {
+    let s = this.cache.get(key) as Observable<T> | undefined;
+    if (!s) {
+      s = make().pipe(replay ? shareReplay({ bufferSize: 1, refCount: true }) : share());
+      this.cache.set(key, s);
+    }
+    return s;
+  }
+
+  private polled<T>(feed: string, periodMs: number, fetch: () => Observable<T>): Observable<Fresh<T>> {
+    return poll(fetch, {
+      periodMs,
+      staleAfterMs: this.staleAfterMs,
+      scheduler: this.scheduler,
+      clock: this.clock,
+      onError: (e) => this.o.onError?.(feed, e),
+      onPoll: () => this.o.onPoll?.(feed),
+    });
+  }
+
+  /** The ticker of a symbol, fresh or marked stale. */
+  tickers$(category: SpotOrFutures, symbol: string): Observable<Fresh<Ticker>> {
+    return this.shared(`tickers:${category}:${symbol}`, () =>
+      this.polled('tickers', this.cadences.tickersMs, () => from(this.o.source.tickers({ category, symbol }))).pipe(
+        map((f) => {
+          const t = f.value.find((x) => x.symbol === symbol);
+          if (!t) throw new Error(`no ticker for ${symbol}`);
+          return { ...f, value: t };
+        }),
+      ),
+    );
+  }
+
+  orderbook$(category: SpotOrFutures, symbol: string, limit = 5): Observable<Fresh<OrderBook>> {
+    return this.shared(`book:${category}:${symbol}:${limit}`, () =>
+      this.polled('orderbook', this.cadences.orderbookMs, () => from(this.o.source.orderbook({ category, symbol, limit: String(limit) }))),
+    );
+  }
+
+  /** Instrument rules of a category, by symbol. */
+  instruments$(category: InstrumentRules['category']): Observable<Fresh<ReadonlyMap<string, InstrumentRules>>> {
+    return this.shared(`instruments:${category}`, () =>
+      this.polled('instruments', this.cadences.instrumentsMs, () => from(this.o.source.instruments({ category }))).pipe(
+        map((f) => ({ ...f, value: new Map(f.value.map((i) => [i.symbol, parseInstrument(i)] as const)) as ReadonlyMap<string, InstrumentRules> })),
+      ),
+    );
+  }
+
+  /** Each change of an instrument's status. */
+  instrumentStatusChanges$(category: InstrumentRules['category']): Observable<StatusChange> {
+    return new Observable<StatusChange>((sub) =>
+      this.instruments$(category)
+        .pipe(pairwise())
+        .subscribe(([a, b]) => {
+          for (const [symbol, r] of b.value) {
+            const before = a.value.get(symbol);
+            if (before && before.status !== r.status) sub.next({ symbol, from: before.status, to: r.status });
+          }
+        }),
+    );
+  }
+
+  /** Delivery status of a delivery contract, from its ticker. */
+  deliveryStatus$(category: Exclude<SpotOrFutures, 'SPOT'>, symbol: string): Observable<DeliveryStatus | undefined> {
+    return this.tickers$(category, symbol).pipe(
+      map((f) => f.value.deliveryStatus as DeliveryStatus | undefined),
+      distinctUntilChanged(),
+    );
+  }
+
+  /**
+   * Whether a Reality code is suspended now. Our reading of suspension-resumption-info: suspended when a
+   * suspensionDate is given and no resumptionDate, or the resumption date/time is still ahead.
+   */
+  suspension$(code: string): Observable<Fresh<{ suspended: boolean; info: Suspension }>> {
+    return this.shared(`suspension:${code}`, () =>
+      this.polled('suspension', this.cadences.suspensionMs, () => from(this.o.source.suspensionResumptionInfo({ code }))).pipe(
+        map((f) => ({ ...f, value: { suspended: isSuspended(f.value, this.clock.now()), info: f.value } })),
+      ),
+    );
+  }
+
+  /** The US market session, emitted at every transition. */
+  session$(): Observable<SessionState> {
+    return this.shared('session', () =>
+      sessionStream(this.o.source, {
+        scheduler: this.scheduler,
+        clock: this.clock,
+        calendarRefreshMs: this.cadences.calendarMs,
+        onError: (e) => this.o.onError?.('calendar', e),
+      }),
+    );
+  }
+
+  /** Closed candles, each once, backfilled after a gap. */
+  closedCandles$(category: SpotOrFutures, symbol: string, interval: CandleInterval, since?: number): Observable<Candle> {
+    return this.shared(
+      `candles:${category}:${symbol}:${interval}:${since ?? ''}`,
+      () =>
+        closedCandles(this.o.source, {
+          category,
+          symbol,
+          interval,
+          since,
+          scheduler: this.scheduler,
+          clock: this.clock,
+          onError: (e) => this.o.onError?.('candles', e),
+        }),
+      false,
+    );
+  }
+}
+
+/** Suspension reading documented on `FeedHub.suspension$`. */
+export function isSuspended(s: Suspension, now: number): boolean {
+  if (s.suspensionDate.trim() === '') return false;
+  if (s.resumptionDate.trim() === '') return true;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s.resumptionDate.trim())) return true;
+  const [hh, mm] = (s.resumptionTradingTime || '00:00').split(':').map(Number);
+  // Dates and times of US companies are Eastern Time.
+  const resumes = etToUtc(s.resumptionDate.trim(), hh ?? 0, mm ?? 0);
+  return Number.isNaN(resumes) ? true : now < resumes;
+}

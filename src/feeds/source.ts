@@ -1,0 +1,17 @@
+// The port the feeds poll: structurally a subset of RestClient, so the client plugs in as is and
+// tests can pass small fakes answering cold observables on a TestScheduler.
+import type { ObservableInput } from 'rxjs';
+import type { EndpointName, ParamsIn, ResponseOf } from '../api/index.js';
+
+type Call<N extends EndpointName> = (params: ParamsIn<N>) => ObservableInput<ResponseOf<N>>;
+
+export interface MarketDataSource {
+  tickers: Call<'tickers'>;
+  candles: Call<'candles'>;
+  historyCandles: Call<'historyCandles'>;
+  orderbook: Call<'orderbook'>;
+  instruments: Call<'instruments'>;
+  suspensionResumptionInfo: Call<'suspensionResumptionInfo'>;
+  marketStates(): ObservableInput<ResponseOf<'marketStates'>>;
+  marketCalendar(): ObservableInput<ResponseOf<'marketCalendar'>>;
+}
