@@ -101,7 +101,7 @@ describe('closed candles', () => {
     s.run(({ flush }) => {
       const clock = clockOf(s, T0 + 10_000);
       const windows: [number, number][] = [];
-      const history = (p: { startTime?: string; endTime?: string }) => {
+      const history = (p: { startTime?: string | undefined; endTime?: string | undefined }) => {
         const st = Number(p.startTime);
         const en = Number(p.endTime);
         windows.push([st, en]);
@@ -130,7 +130,7 @@ describe('closed candles', () => {
       let down = false;
       const src = fakeSource({
         candles: () => (down ? throwError(() => new Error('ECONNRESET')) : of([wc(Math.floor(clock.now() / M) * M - M)])),
-        historyCandles: (p: { startTime?: string; endTime?: string }) => {
+        historyCandles: (p: { startTime?: string | undefined; endTime?: string | undefined }) => {
           const rows: WireCandle[] = [];
           for (let t = Number(p.startTime); t <= Number(p.endTime); t += M) rows.push(wc(t));
           return of(rows);
