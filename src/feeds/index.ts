@@ -5,3 +5,4 @@ export * from './source.js';
 export * from './closed-candles.js';
 export * from './session.js';
 export * from './hub.js';
+export * from './time-scale.js';

@@ -1,0 +1,155 @@
+// Assembly of the live pipeline: a venue runtime (client, venue port, clock, scheduler, feeds) and the
+// bots on it. The daemon and the integration tests build bots through here, so both run the same code.
+import type { SchedulerLike } from 'rxjs';
+import { asyncScheduler } from 'rxjs';
+import type { CandleInterval } from '../api/index.js';
+import { RestClient, type ClientLogger, type Credentials } from '../client/index.js';
+import { liveClock, type Clock } from '../feeds/clock.js';
+import { FeedHub, type FeedCadences } from '../feeds/hub.js';
+import { ScaledScheduler, scaledSleep } from '../feeds/time-scale.js';
+import { Decimal } from '../market/decimal.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import { RiskGate } from '../risk/gate.js';
+import type { RiskLimits } from '../risk/limits.js';
+import { TradingStateMachine, type TradingState } from '../risk/trading-state.js';
+import type { Store } from '../store/index.js';
+import type { Strategy, StrategyLogger } from '../strategy/contract.js';
+import type { TradeCategory } from '../strategy/intent.js';
+import { parseStrategyParams } from '../strategy/params.js';
+import { Executor } from './executor.js';
+import { FillSync, fillSymbolOf } from './fill-sync.js';
+import { LiveBot, type LiveBotHooks } from './live-bot.js';
+import { reconcile, type ReconcileReport } from './reconcile.js';
+import { RestVenue } from './rest-venue.js';
+
+export interface VenueRuntimeOptions {
+  readonly baseUrl: string;
+  readonly credentials: Credentials;
+  /** The venue's clock when it is an embedded simulator (simulated time); default real time. */
+  readonly clock?: Clock | undefined;
+  /** How much faster than real time `clock` runs (embedded simulator speed); default 1. */
+  readonly speed?: number | undefined;
+  readonly whitelisted?: boolean | undefined;
+  readonly channelApiCode?: string | undefined;
+  readonly locale?: string | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly cadences?: Partial<FeedCadences> | undefined;
+  readonly staleAfterMs?: number | undefined;
+  readonly logger?: ClientLogger | undefined;
+  readonly onPollError?: ((feed: string, err: unknown) => void) | undefined;
+  readonly onPoll?: ((feed: string) => void) | undefined;
+}
+
+export interface VenueRuntime {
+  readonly client: RestClient;
+  readonly venue: RestVenue;
+  readonly clock: Clock;
+  readonly scheduler: SchedulerLike;
+  readonly hub: FeedHub;
+  close(): void;
+}
+
+export function createVenueRuntime(o: VenueRuntimeOptions): VenueRuntime {
+  const clock = o.clock ?? liveClock;
+  const speed = o.speed ?? 1;
+  const scheduler = speed === 1 && o.clock === undefined ? asyncScheduler : new ScaledScheduler(clock, speed);
+  const client = new RestClient({
+    baseUrl: o.baseUrl,
+    credentials: o.credentials,
+    clock,
+    sleep: scaledSleep(speed),
+    whitelisted: o.whitelisted,
+    channelApiCode: o.channelApiCode,
+    locale: o.locale,
+    timeoutMs: o.timeoutMs,
+    logger: o.logger,
+  });
+  const hub = new FeedHub({ source: client, clock, scheduler, cadences: o.cadences, staleAfterMs: o.staleAfterMs, onError: o.onPollError, onPoll: o.onPoll });
+  return { client, venue: new RestVenue(client), clock, scheduler, hub, close: () => client.close() };
+}
+
+export interface BotSpec {
+  readonly name: string;
+  readonly strategy: Strategy;
+  readonly params: unknown;
+  readonly category: TradeCategory;
+  readonly symbols: readonly string[];
+  readonly interval: CandleInterval;
+  readonly risk: RiskLimits;
+  /** Quote coin the bot accounts in and its starting capital (decimal string). */
+  readonly quoteCoin: string;
+  readonly capital: string;
+  readonly feeRate: string;
+  readonly fillPollMs?: number | undefined;
+  readonly maxSignalAgeMs?: number | undefined;
+}
+
+/**
+ * Builds a bot on a runtime: its portfolio rebuilt from the journal, its trading state restored, the
+ * journal reconciled with the venue (pending orders resent under their clientOid, missed fills pulled).
+ */
+export async function createLiveBot(args: {
+  runtime: VenueRuntime;
+  store: Store;
+  spec: BotSpec;
+  logger: StrategyLogger;
+  hooks?: LiveBotHooks | undefined;
+  onTradingState?: ((bot: string, state: TradingState, reason: string) => void) | undefined;
+}): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
+  const { runtime, store, spec, logger } = args;
+  const params = parseStrategyParams(spec.strategy, spec.params ?? {}) as Record<string, unknown>;
+  const portfolio = Portfolio.fromFills(store.fills.list({ bot: spec.name }), { quoteCoin: spec.quoteCoin, cash: { [spec.quoteCoin]: spec.capital } });
+  const stateKey = `trading-state:${spec.name}`;
+  const saved = store.meta.get(stateKey) as TradingState | undefined;
+  const tradingState = new TradingStateMachine(spec.risk, saved === 'HALTED' ? 'HALTED' : 'ACTIVE');
+  tradingState.onChange((c) => {
+    store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
+    store.meta.set(stateKey, c.to, c.ts);
+    logger.warn('trading state changed', { bot: spec.name, from: c.from, to: c.to, reason: c.reason });
+    args.onTradingState?.(spec.name, c.to, c.reason);
+  });
+  const executor = new Executor({
+    venue: runtime.venue,
+    store,
+    clock: runtime.clock,
+    logger,
+    sleep: scaledSleepFor(runtime),
+  });
+  // The instruments tell each pair's coins, and that every configured symbol exists.
+  const instruments = await runtime.venue.instruments(spec.category);
+  const symbols = spec.symbols.map((s) => {
+    const i = instruments.find((x) => x.symbol === s);
+    if (!i) throw new Error(`bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue; check bots[].symbols`);
+    if (i.quoteCoin !== spec.quoteCoin) throw new Error(`bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`);
+    return fillSymbolOf(i, new Decimal(spec.feeRate));
+  });
+  const bot = new LiveBot({
+    name: spec.name,
+    strategy: spec.strategy,
+    params,
+    category: spec.category,
+    symbols: spec.symbols,
+    interval: spec.interval,
+    hub: runtime.hub,
+    venue: runtime.venue,
+    store,
+    clock: runtime.clock,
+    logger,
+    gate: new RiskGate(spec.risk),
+    tradingState,
+    portfolio,
+    executor,
+    pairs: symbols,
+    fillPollMs: spec.fillPollMs,
+    maxSignalAgeMs: spec.maxSignalAgeMs,
+    hooks: args.hooks,
+  });
+  const fillSync = new FillSync({ venue: runtime.venue, store, portfolio, bot: spec.name });
+  const reconciled = await reconcile({ store, executor, fillSync, symbols, bot: spec.name });
+  return { bot, reconciled, portfolio };
+}
+
+function scaledSleepFor(runtime: VenueRuntime): (ms: number) => Promise<void> {
+  const s = runtime.scheduler;
+  return s instanceof ScaledScheduler ? scaledSleep(s.speed) : scaledSleep(1);
+}

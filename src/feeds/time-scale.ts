@@ -1,0 +1,43 @@
+// Simulated time for a whole process: when the venue is the embedded simulator running `speed` times
+// faster than real time, the clock, the RxJS scheduler and sleeps of the daemon all run on the
+// simulator's time, so a poll cadence of 60 s means 60 simulated seconds.
+import { Subscription, asyncScheduler, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import type { Clock } from './clock.js';
+
+/** An RxJS scheduler whose delays are in `clock` time, running `speed` times faster than real time. */
+export class ScaledScheduler implements SchedulerLike {
+  constructor(
+    private readonly clock: Clock,
+    readonly speed: number,
+  ) {
+    if (!(speed > 0)) throw new RangeError(`speed must be positive, got ${speed}`);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
+    const all = new Subscription();
+    const run = (st: T | undefined, d: number): void => {
+      all.add(
+        asyncScheduler.schedule(() => {
+          const action = new Subscription() as Subscription & { schedule(s?: T, d?: number): Subscription };
+          action.schedule = (s2?: T, d2 = 0) => {
+            run(s2, d2);
+            return all;
+          };
+          work.call(action as unknown as SchedulerAction<T>, st);
+        }, Math.max(0, d / this.speed)),
+      );
+    };
+    run(state, delay);
+    return all;
+  }
+}
+
+/** A sleep in `speed`-scaled time. */
+export const scaledSleep =
+  (speed: number) =>
+  (ms: number): Promise<void> =>
+    new Promise((resolve) => setTimeout(resolve, Math.max(0, ms / speed)));
