@@ -202,6 +202,11 @@ class RestClientCore {
           return { orderId: '', clientOid: wire.clientOid ?? '', duplicate: true } as Result<N>;
         }
         if (attempt > 1 && name === 'cancelWithdrawal' && err.code === '25303') return 'success' as Result<N>;
+        if (attempt === 1 && (err.code === '40004' || err.code === '40008') && err.requestTime !== undefined) {
+          // The refusal carried the venue's time and the offset is now learned: one immediate re-sign
+          // and resend is safe (the request was refused, so nothing happened at the venue).
+          continue;
+        }
         if (!retryable || !err.retryable || attempt >= this.retry.maxAttempts) throw err;
         const delay = backoffDelay(this.retry, attempt, this.random, err.retryAfterMs);
         this.options.logger?.warn('request failed, retrying', { endpoint: name, attempt, code: err.code, delayMs: delay });
@@ -319,8 +324,9 @@ class RestClientCore {
 
   private learnOffset(requestTime: number, sentAt: number, receivedAt: number): void {
     const sample = requestTime - (sentAt + receivedAt) / 2;
-    // Smoothed, so one slow answer does not swing the signature timestamp.
-    this.offset = this.offset === undefined ? sample : this.offset * 0.7 + sample * 0.3;
+    // Smoothed, so one slow answer does not swing the signature timestamp; a jump of seconds (a clock
+    // step on either side) is taken at once.
+    this.offset = this.offset === undefined || Math.abs(sample - this.offset) > 5_000 ? sample : this.offset * 0.7 + sample * 0.3;
   }
 }
 

@@ -95,6 +95,17 @@ describe('retry policy', () => {
     expect(Number(server.requests.at(-1)?.headers['access-timestamp'])).toBe(ahead);
   });
 
+  it('re-signs once with the learned offset when the venue says the timestamp expired', async () => {
+    const venueTime = NOW + 120_000;
+    server.script({ status: 400, body: { code: '40008', msg: 'Request timestamp expired', requestTime: venueTime, data: null } }, { body: envelope('success', venueTime) });
+    await expect(client.cancelWithdrawal({ orderId: 'w' })).resolves.toBe('success');
+    const [a, b] = server.requests.map((r) => Number(r.headers['access-timestamp']));
+    expect(a).toBe(NOW);
+    // The resend waited one second for the endpoint's 1/s token: venue time then, on the learned offset.
+    expect(b).toBe(venueTime + (clock.now() - NOW));
+    expect(clock.now() - NOW).toBe(1000);
+  });
+
   it('refuses bad parameters before sending anything, naming field, value and rule', async () => {
     await expect(client.orderbook({ category: 'SPOT', symbol: 'X', limit: 1001 })).rejects.toThrow(/limit = "1001": limit must be from 1 to 1000/);
     await expect(client.placeRealityOrder({ symbol: 'X', side: 'buy', orderType: 'limit', qty: '1' })).rejects.toThrow(/price is required when orderType is limit/);
