@@ -18,7 +18,12 @@ export async function buildProgram(): Promise<Command> {
     .showHelpAfterError('(run with --help for usage)');
   const commands = await Promise.all([
     // One line per command module; each exports register(program).
+    import('./commands/run.js'),
     import('./commands/sim.js'),
+    import('./commands/validate.js'),
+    import('./commands/schema.js'),
+    import('./commands/api.js'),
+    import('./commands/account.js'),
   ]);
   for (const c of commands) c.register(program);
   return program;
@@ -33,7 +38,7 @@ async function main(): Promise<void> {
     if (err instanceof CommanderError) process.exit(err.exitCode);
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`tradebot: ${msg}\n`);
-    process.exit(err instanceof FlagError ? err.exitCode : 1);
+    process.exit(err instanceof FlagError || (err as { name?: string }).name === 'ValidationError' ? 2 : 1);
   }
 }
 

@@ -268,6 +268,16 @@ export class LiveBot {
     if (outcome.status === 'acked') await this.syncFills();
   }
 
+  /** Sells every position of the bot at market through the risk gate (e.g. before the close). */
+  async flatten(reason: string): Promise<void> {
+    for (const symbol of this.o.symbols) {
+      const held = this.o.portfolio.position(symbol).quantity;
+      if (!held.gt(0)) continue;
+      const intent: OrderIntent = { type: 'market', side: 'sell', symbol, category: this.o.category, quantity: held, tag: 'flatten', reason, bot: this.o.name };
+      await this.handle(intent, this.o.clock.now());
+    }
+  }
+
   private market(symbol: string) {
     const f = this.tickers.get(symbol);
     if (!f) return undefined;

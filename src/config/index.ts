@@ -1,0 +1,4 @@
+// YAML deployments: schema, loading with positions, JSON Schema export.
+export * from './schema.js';
+export * from './load.js';
+export * from './backtest-schema.js';

@@ -1,0 +1,156 @@
+// YAML -> ${ENV} interpolation and { file: path } secrets -> schema -> frozen config. Every problem is
+// reported with the file, line and column, the field path and what to do.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
+import type { z } from 'zod';
+import { DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
+
+export interface ConfigProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  /** Field path such as bots[0].risk.maxOrderNotional. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A configuration that cannot be used; `problems` holds every one found. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+export const formatProblem = (p: ConfigProblem): string => `${p.file}:${p.line}:${p.col} ${p.path ? `${p.path}: ` : ''}${p.message}`;
+
+export interface LoadedConfig<T> {
+  readonly config: T;
+  readonly file: string;
+  /** Secret values found in the file (after interpolation), for log redaction. */
+  readonly secrets: readonly string[];
+}
+
+const formatPath = (path: readonly PropertyKey[]): string =>
+  path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
+
+/** Reads, interpolates and parses a YAML file into a document, collecting problems. */
+function readDocument(file: string, env: NodeJS.ProcessEnv, problems: ConfigProblem[]): { doc: Document; lc: LineCounter } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    problems.push({ file, line: 1, col: 1, path: '', message: `cannot read the file: ${(e as Error).message}` });
+    return undefined;
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  for (const err of doc.errors) {
+    const pos = lc.linePos(err.pos[0]);
+    problems.push({ file, line: pos.line, col: pos.col, path: '', message: `YAML syntax: ${err.message.split('\n')[0]}` });
+  }
+  if (doc.errors.length > 0) return undefined;
+  const at = (node: { range?: [number, number, number?] | null | undefined } | null | undefined) => {
+    const p = lc.linePos(node?.range?.[0] ?? 0);
+    return { line: p.line, col: p.col };
+  };
+  // ${VAR} and ${VAR:-default} in any string.
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value !== 'string' || !node.value.includes('${')) return;
+      node.value = node.value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, def: string | undefined) => {
+        const v = env[name];
+        if (v !== undefined && v !== '') return v;
+        if (def !== undefined) return def;
+        problems.push({ file, ...at(node), path: '', message: `environment variable ${name} is not set; export it or use \${${name}:-default}` });
+        return '';
+      });
+    },
+  });
+  // { file: path } becomes the trimmed content of that file (relative to the YAML file).
+  visit(doc, {
+    Pair(_key, pair) {
+      const v = pair.value;
+      if (!isMap(v) || v.items.length !== 1) return;
+      const only = v.items[0];
+      if (!isPair(only) || !isScalar(only.key) || only.key.value !== 'file' || !isScalar(only.value)) return;
+      const ref = resolve(dirname(file), String(only.value.value));
+      try {
+        pair.value = doc.createNode(readFileSync(ref, 'utf8').trim());
+      } catch (e) {
+        problems.push({ file, ...at(only.value), path: '', message: `cannot read the secret file ${ref}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+      }
+    },
+  });
+  return { doc, lc };
+}
+
+/** Line and column of the node at a path (or of its closest ancestor present in the file). */
+function locate(doc: Document, lc: LineCounter, path: readonly PropertyKey[], key?: string): { line: number; col: number } {
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n) as (string | number)[], true) as Node | undefined;
+    if (node && typeof node === 'object') {
+      let range = node.range;
+      if (key !== undefined && n === path.length && isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && p.key.value === key);
+        if (pair && isScalar(pair.key)) range = pair.key.range;
+      }
+      const p = lc.linePos(range?.[0] ?? 0);
+      return { line: p.line, col: p.col };
+    }
+  }
+  return { line: 1, col: 1 };
+}
+
+function collectSecrets(value: unknown, out: string[]): void {
+  if (Array.isArray(value)) for (const v of value) collectSecrets(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if ((SECRET_KEYS as readonly string[]).includes(k) && typeof v === 'string' && v.length >= 4) out.push(v);
+      else collectSecrets(v, out);
+    }
+  }
+}
+
+/** Loads any YAML file against a schema, with positions for every problem. */
+export function loadYaml<S extends z.ZodType>(schema: S, file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig<z.output<S>> {
+  const problems: ConfigProblem[] = [];
+  const read = readDocument(file, env, problems);
+  if (!read || problems.length > 0) throw new ConfigError(problems);
+  const { doc, lc } = read;
+  const raw = doc.toJS() as unknown;
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : undefined;
+      if (unknownKeys) {
+        for (const k of unknownKeys) {
+          problems.push({ file, ...locate(doc, lc, issue.path, k), path: formatPath([...issue.path, k]), message: `unknown key ${k}; remove it or check its spelling (see \`tradebot schema\`)` });
+        }
+        continue;
+      }
+      const got = issue.path.length > 0 ? doc.getIn(issue.path as (string | number)[]) : undefined;
+      const shown = got === undefined || typeof got === 'object' ? '' : ` — got ${JSON.stringify(got)}`;
+      problems.push({ file, ...locate(doc, lc, issue.path), path: formatPath(issue.path), message: `${issue.message}${shown}` });
+    }
+    throw new ConfigError(problems);
+  }
+  const secrets: string[] = [];
+  collectSecrets(raw, secrets);
+  return { config: deepFreeze(parsed.data), file, secrets };
+}
+
+/** Loads and validates a deployment file. */
+export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig<Deployment> {
+  return loadYaml(DeploymentSchema, file, env);
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+

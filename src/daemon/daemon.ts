@@ -1,0 +1,293 @@
+// The daemon: one YAML deployment of bots, from start to a clean exit. Start: validate the config, open
+// the journal, start the venue (embedded simulator or remote), reconcile, start feeds and bots, cron
+// jobs and the health/metrics server. SIGINT/SIGTERM: no new intents, orders in flight finished, the
+// journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Writable } from 'node:stream';
+import { ConfigError, loadConfig, type BotConfig, type Deployment } from '../config/index.js';
+import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
+import type { LiveBot } from '../execution/live-bot.js';
+import type { Clock } from '../feeds/clock.js';
+import { startSimulator, type Simulator } from '../sim/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { loadStrategy } from '../strategy/loader.js';
+import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
+import { startHttp } from './http.js';
+import { createLogger, registerSecrets, type Logger } from './logger.js';
+import { DaemonMetrics } from './metrics.js';
+import { StatusLine } from './status.js';
+
+export interface DaemonOptions {
+  readonly env?: NodeJS.ProcessEnv | undefined;
+  /** Where problems and the status line go (default stderr). */
+  readonly stderr?: Writable | undefined;
+  /** Resolves when the daemon should stop (default: SIGINT or SIGTERM). */
+  readonly stopSignal?: Promise<string> | undefined;
+  /** Called once everything runs, with the ports in use. */
+  readonly onReady?: ((info: { metricsPort?: number | undefined; venueUrl: string }) => void) | undefined;
+}
+
+interface BotSlot {
+  readonly cfg: BotConfig;
+  bot?: LiveBot | undefined;
+  restarts: number;
+  stopping: boolean;
+}
+
+const signalPromise = (): Promise<string> =>
+  new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+
+/** Runs a deployment until stopped; answers the process exit code. */
+export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<number> {
+  const stderr = o.stderr ?? process.stderr;
+  const stop = o.stopSignal ?? signalPromise();
+  let cfg: Deployment;
+  try {
+    const loaded = loadConfig(file, o.env ?? process.env);
+    registerSecrets(loaded.secrets);
+    cfg = loaded.config;
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      stderr.write(`tradebot: the configuration has ${e.problems.length} problem(s); the daemon did not start:\n${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const logger = createLogger({ level: cfg.logging.level, format: cfg.logging.format, stream: stderr });
+  const metrics = new DaemonMetrics();
+  let sim: Simulator | undefined;
+  let store: Store | undefined;
+  let runtime: VenueRuntime | undefined;
+  let http: { port: number; close(): Promise<void> } | undefined;
+  const slots: BotSlot[] = [];
+  const jobs: ScheduledTask[] = [];
+  let status: StatusLine | undefined;
+  let lastPollOk = 0;
+  let clock: Clock = { now: () => Date.now() };
+
+  const shutdown = async (why: string): Promise<number> => {
+    logger.info('stopping', { reason: why });
+    for (const j of jobs) void j.stop();
+    status?.stop();
+    const drain = Promise.all(
+      slots.map(async (s) => {
+        s.stopping = true;
+        await s.bot?.stop();
+      }),
+    );
+    const timedOut = await Promise.race([drain.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), cfg.shutdownTimeoutMs).unref())]);
+    runtime?.close();
+    await http?.close();
+    store?.close();
+    await sim?.stop();
+    if (timedOut) {
+      logger.error('orders were still in flight at the shutdown deadline; they stay pending in the journal and are resent on the next start', {
+        timeoutMs: cfg.shutdownTimeoutMs,
+      });
+      return 1;
+    }
+    logger.info('stopped', { journal: cfg.store.path });
+    return 0;
+  };
+
+  try {
+    const v = cfg.venue;
+    if (v.kind === 'simulator') {
+      // The embedded simulator starts a new account every time: a journal of an earlier run would not
+      // match it, so the run starts a fresh journal (the previous one is kept beside it).
+      const { existsSync, renameSync } = await import('node:fs');
+      for (const ext of ['', '-wal', '-shm']) {
+        if (existsSync(cfg.store.path + ext)) renameSync(cfg.store.path + ext, `${cfg.store.path}.previous${ext}`);
+      }
+    }
+    store = openStore(cfg.store.path);
+    let baseUrl: string;
+    let credentials: { apiKey: string; apiSecret: string; passphrase: string };
+    let speed = 1;
+    let feeRate: string;
+    let whitelisted: boolean;
+    if (v.kind === 'simulator') {
+      sim = await startSimulator({
+        port: v.port,
+        seed: v.seed,
+        speed: v.speed,
+        ...(v.startTime !== undefined ? { startTime: Date.parse(v.startTime) } : {}),
+        ...(v.faults !== undefined ? { faults: v.faults } : {}),
+        accounts: [{ ...v.account, balances: v.account.balances }],
+      });
+      const engine = sim.engine;
+      clock = { now: () => engine.now() };
+      baseUrl = sim.baseUrl;
+      credentials = v.account;
+      speed = v.speed;
+      feeRate = v.account.feeRate;
+      whitelisted = v.account.whitelisted;
+      logger.info('embedded simulator started', { url: baseUrl, seed: v.seed, speed: v.speed, simTime: new Date(engine.now()).toISOString() });
+    } else {
+      baseUrl = v.baseUrl;
+      credentials = v.credentials;
+      feeRate = v.feeRate;
+      whitelisted = v.whitelisted;
+    }
+    const poll = (k: keyof BotConfig['poll']) => Math.min(...cfg.bots.map((b) => b.poll[k]));
+    runtime = createVenueRuntime({
+      baseUrl,
+      credentials,
+      clock: v.kind === 'simulator' ? clock : undefined,
+      speed,
+      whitelisted,
+      ...(v.kind === 'remote' ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs } : {}),
+      cadences: { tickersMs: poll('tickersMs'), instrumentsMs: poll('instrumentsMs'), suspensionMs: poll('suspensionMs'), calendarMs: poll('calendarMs') },
+      staleAfterMs: Math.max(...cfg.bots.map((b) => b.risk.maxDataAgeMs)),
+      logger,
+      onPoll: (feed) => {
+        metrics.polls.inc({ feed });
+        lastPollOk = Date.now();
+      },
+      onPollError: (feed, err) => {
+        metrics.pollErrors.inc({ feed });
+        logger.warn('poll failed, will retry', { feed, error: err instanceof Error ? err.message : String(err) });
+      },
+    });
+    const rt = runtime;
+    const st = store;
+
+    if (cfg.metrics.enabled) {
+      http = await startHttp({
+        host: cfg.metrics.host,
+        port: cfg.metrics.port,
+        metrics,
+        readiness: () => {
+          const bots = slots.map((s) => s.bot?.status());
+          const running = bots.every((b) => b?.running === true);
+          const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
+          const venue = Date.now() - lastPollOk < 60_000;
+          return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
+        },
+      });
+      logger.info('health and metrics listening', { url: `http://${cfg.metrics.host}:${http.port}`, paths: '/healthz /readyz /metrics' });
+    }
+
+    // Leverage at start (futures and margin accounts); a refusal is logged, not fatal.
+    const applyLeverage = async (b: BotConfig) => {
+      for (const params of b.leverage) {
+        try {
+          await rt.client.setLeverage(params as never);
+          logger.info('leverage set', { bot: b.name, ...params });
+        } catch (e) {
+          logger.error('set-leverage refused', { bot: b.name, error: e instanceof Error ? e.message : String(e) });
+        }
+      }
+    };
+
+    const startBot = async (slot: BotSlot): Promise<void> => {
+      const b = slot.cfg;
+      const strategy = await loadStrategy(b.strategy);
+      parseStrategyParams(strategy, b.params);
+      const { bot, reconciled } = await createLiveBot({
+        runtime: rt,
+        store: st,
+        logger: logger.child({ bot: b.name }),
+        spec: {
+          name: b.name,
+          strategy,
+          params: b.params,
+          category: b.category,
+          symbols: b.symbols,
+          interval: b.interval,
+          risk: b.risk,
+          quoteCoin: b.quoteCoin,
+          capital: b.capital,
+          feeRate,
+          fillPollMs: b.poll.fillsMs / speed,
+          maxSignalAgeMs: b.maxSignalAgeMs,
+        },
+        hooks: {
+          onIntent: (bot) => metrics.intents.inc({ bot }),
+          onDenial: (bot, code) => metrics.denials.inc({ bot, code }),
+          onOrder: (bot, outcome, ms) => {
+            metrics.orders.inc({ bot, status: outcome.status });
+            metrics.tickToOrder.observe({ bot }, ms / 1000);
+          },
+          onFill: (bot, f) => {
+            metrics.fills.inc({ bot });
+            logger.info('fill', { bot, symbol: f.symbol, side: f.side, price: f.price.toFixed(), size: f.size.toFixed(), fee: f.fee.toFixed() });
+          },
+          onEquity: (bot, e) => metrics.equity.set({ bot }, e.toNumber()),
+        },
+        onTradingState: (bot, s) => metrics.setState(bot, s),
+      });
+      if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
+        logger.info('reconciled with the venue', { bot: b.name, resent: reconciled.resent.length, newFills: reconciled.newFills });
+      }
+      metrics.setState(b.name, bot.status().tradingState);
+      bot.onFailure((err) => void restart(slot, err));
+      slot.bot = bot;
+      bot.start();
+      logger.info('bot started', { bot: b.name, strategy: b.strategy, symbols: b.symbols.join(','), interval: b.interval });
+    };
+
+    const restart = async (slot: BotSlot, err: unknown): Promise<void> => {
+      if (slot.stopping) return;
+      slot.restarts++;
+      metrics.botRestarts.inc({ bot: slot.cfg.name });
+      const delay = Math.min(60_000, 1000 * 2 ** Math.min(slot.restarts - 1, 6));
+      logger.error('bot failed; restarting it, the others keep trading', { bot: slot.cfg.name, error: err instanceof Error ? err.message : String(err), inMs: delay });
+      await slot.bot?.stop().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, delay).unref());
+      if (slot.stopping) return;
+      try {
+        await startBot(slot);
+      } catch (e) {
+        void restart(slot, e);
+      }
+    };
+
+    for (const b of cfg.bots) {
+      const slot: BotSlot = { cfg: b, restarts: 0, stopping: false };
+      slots.push(slot);
+      await applyLeverage(b);
+      try {
+        await startBot(slot);
+      } catch (e) {
+        if (e instanceof StrategyParamsError) {
+          stderr.write(`tradebot: ${file}: bots[${cfg.bots.indexOf(b)}].params: ${e.message}\n`);
+          await shutdown('bad strategy parameters');
+          return 2;
+        }
+        throw e;
+      }
+      for (const s of b.schedules) {
+        jobs.push(
+          cron.schedule(
+            s.cron,
+            async () => {
+              logger.info('scheduled task', { bot: b.name, task: s.task });
+              if (s.task === 'flatten') await slot.bot?.flatten('scheduled flatten before the close');
+              else if (s.task === 'set-leverage') await applyLeverage(b);
+              else logger.info('daily report', { ...slot.bot?.status() });
+            },
+            { timezone: s.timezone },
+          ),
+        );
+      }
+    }
+    if (cfg.status.enabled && (stderr as { isTTY?: boolean }).isTTY === true) {
+      status = new StatusLine(stderr, () => slots.map((s) => s.bot?.status()), clock);
+      status.start();
+    }
+    o.onReady?.({ metricsPort: http?.port, venueUrl: baseUrl });
+    logger.info('running', { bots: cfg.bots.length, journal: cfg.store.path });
+  } catch (e) {
+    logger.error('start failed', { error: e instanceof Error ? e.message : String(e) });
+    await shutdown('start failed');
+    return 1;
+  }
+  const why = await stop;
+  return shutdown(why);
+}
+
+export type { Logger };

@@ -1,0 +1,89 @@
+// Logs: winston, JSON when not on a terminal, readable lines on one; stable message phrases with fields.
+// Secrets never reach a log: fields named like secrets are redacted, and every registered secret value
+// is scrubbed from messages and fields wherever it appears.
+import type { Writable } from 'node:stream';
+import winston from 'winston';
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+export type LogFields = Readonly<Record<string, unknown>>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  child(fields: LogFields): Logger;
+}
+
+const SECRET_FIELD = /secret|passphrase|password|api[-_]?key|signature|authorization|access-sign|access-key|token/i;
+const REDACTED = '[redacted]';
+const secretValues = new Set<string>();
+
+/** Registers secret values (API secret, passphrase, key) to scrub from every log line. */
+export function registerSecrets(values: Iterable<string>): void {
+  for (const v of values) if (v.length >= 4) secretValues.add(v);
+}
+
+function scrubString(s: string): string {
+  let out = s;
+  for (const v of secretValues) if (out.includes(v)) out = out.split(v).join(REDACTED);
+  return out;
+}
+
+/** A copy of a value with secret fields and secret values replaced. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubString(value);
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return { name: value.name, message: scrubString(value.message) };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELD.test(k) ? REDACTED : redact(v, depth + 1);
+  return out;
+}
+
+const redactFormat = winston.format((info) => {
+  const copy = redact({ ...info }) as winston.Logform.TransformableInfo;
+  for (const k of Object.keys(info)) delete (info as Record<string, unknown>)[k];
+  Object.assign(info, copy);
+  return info;
+});
+
+export interface LoggerOptions {
+  readonly level?: LogLevel | undefined;
+  readonly format?: 'auto' | 'json' | 'pretty' | undefined;
+  /** Where lines go (default stderr, so stdout stays for command output). */
+  readonly stream?: Writable | undefined;
+}
+
+/** Creates the process logger. */
+export function createLogger(o: LoggerOptions = {}): Logger {
+  const stream = o.stream ?? process.stderr;
+  const tty = (stream as { isTTY?: boolean }).isTTY === true;
+  const pretty = o.format === 'pretty' || (o.format !== 'json' && tty);
+  const format = pretty
+    ? winston.format.combine(
+        redactFormat(),
+        winston.format.timestamp({ format: 'HH:mm:ss' }),
+        winston.format.colorize({ all: false }),
+        winston.format.printf(({ level, message, timestamp, ...rest }) => {
+          const fields = Object.entries(rest)
+            .filter(([k]) => typeof k === 'string')
+            .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+            .join(' ');
+          return `${String(timestamp)} ${level} ${String(message)}${fields ? ` ${fields}` : ''}`;
+        }),
+      )
+    : winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json());
+  const w = winston.createLogger({ level: o.level ?? 'info', format, transports: [new winston.transports.Stream({ stream })] });
+  return wrap(w);
+}
+
+function wrap(w: winston.Logger): Logger {
+  return {
+    debug: (m, f) => w.debug(m, f),
+    info: (m, f) => w.info(m, f),
+    warn: (m, f) => w.warn(m, f),
+    error: (m, f) => w.error(m, f),
+    child: (fields) => wrap(w.child(fields)),
+  };
+}
