@@ -1,0 +1,46 @@
+// Logs never carry secrets: neither in fields named like secrets nor inside messages or nested values.
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger, registerSecrets } from '../../../src/daemon/logger.js';
+
+const capture = () => {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString());
+      cb();
+    },
+  });
+  return { lines, stream };
+};
+
+describe('logger', () => {
+  it('redacts secret fields and registered secret values anywhere, in JSON', () => {
+    registerSecrets(['s3cr3t-value-XYZ', 'pass-phrase-123']);
+    const { lines, stream } = capture();
+    const log = createLogger({ format: 'json', stream });
+    log.info('connecting with s3cr3t-value-XYZ in the message', {
+      apiSecret: 'anything',
+      headers: { 'ACCESS-SIGN': 'sig', nested: ['pass-phrase-123'] },
+      url: 'https://x/?p=pass-phrase-123',
+    });
+    log.child({ passphrase: 'pass-phrase-123' }).warn('child');
+    const text = lines.join('');
+    expect(text).not.toContain('s3cr3t-value-XYZ');
+    expect(text).not.toContain('pass-phrase-123');
+    expect(text).not.toContain('anything');
+    expect(text).not.toContain('"sig"');
+    const first = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(first.message).toBe('connecting with [redacted] in the message');
+    expect(first.apiSecret).toBe('[redacted]');
+  });
+
+  it('writes readable lines in pretty format and JSON otherwise', () => {
+    const pretty = capture();
+    createLogger({ format: 'pretty', stream: pretty.stream }).info('bot started', { bot: 'a' });
+    expect(pretty.lines[0]).toMatch(/\d\d:\d\d:\d\d .*info.* bot started bot=a/);
+    const json = capture();
+    createLogger({ format: 'auto', stream: json.stream }).info('bot started', { bot: 'a' });
+    expect(JSON.parse(json.lines[0] ?? '')).toMatchObject({ level: 'info', message: 'bot started', bot: 'a' });
+  });
+});
