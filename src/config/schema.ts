@@ -55,6 +55,12 @@ export const RemoteVenueSchema = z
     locale: z.string().default('en-US').describe('locale header'),
     timeoutMs: ms('timeoutMs', 500, 10_000),
     feeRate: decimal('feeRate').default('0.001').describe("the account's fee rate on Reality pairs"),
+    timeScale: z
+      .number()
+      .positive()
+      .max(3600)
+      .optional()
+      .describe('only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)'),
   })
   .describe('run against a remote venue');
 

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type BotConfig, type Deployment } from '../con
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
 import type { Clock } from '../feeds/clock.js';
+import { VenueClock } from '../feeds/venue-clock.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
@@ -131,12 +132,19 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       credentials = v.credentials;
       feeRate = v.feeRate;
       whitelisted = v.whitelisted;
+      if (v.timeScale !== undefined) {
+        const vc = new VenueClock(v.baseUrl, v.timeScale);
+        await vc.sync();
+        clock = vc;
+        speed = v.timeScale;
+        logger.info('running on the venue time', { speed, venueTime: new Date(vc.now()).toISOString() });
+      }
     }
     const poll = (k: keyof BotConfig['poll']) => Math.min(...cfg.bots.map((b) => b.poll[k]));
     runtime = createVenueRuntime({
       baseUrl,
       credentials,
-      clock: v.kind === 'simulator' ? clock : undefined,
+      clock: v.kind === 'simulator' || v.timeScale !== undefined ? clock : undefined,
       speed,
       whitelisted,
       ...(v.kind === 'remote' ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs } : {}),

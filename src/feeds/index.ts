@@ -6,3 +6,4 @@ export * from './closed-candles.js';
 export * from './session.js';
 export * from './hub.js';
 export * from './time-scale.js';
+export * from './venue-clock.js';

@@ -1,0 +1,153 @@
+// The daemon from the outside, through the real CLI: the demo trades; SIGTERM exits 0 with the journal
+// flushed; kill -9 at random moments and restarts never double an order nor lose a fill; secrets never
+// reach the logs; under fault injection it stays up, keeps trading when the faults stop, never doubles.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { openStore } from '../../src/store/index.js';
+import { startCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-e2e-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SECRET = { apiKey: 'e2e-key-7f3a9c', apiSecret: 'e2e-secret-d41d8cd98f00b204', passphrase: 'e2e-pass-94a1b2' };
+const SPEED = 120;
+
+/** A remote deployment against a simulator running in this process on an accelerated clock. */
+function remoteConfig(name: string, sim: Simulator, extra: Record<string, unknown> = {}): string {
+  const cfg = {
+    venue: { kind: 'remote', baseUrl: sim.baseUrl, credentials: { apiKey: '${E2E_KEY}', apiSecret: '${E2E_SECRET}', passphrase: '${E2E_PASS}' }, whitelisted: true, timeScale: SPEED, timeoutMs: 2000 },
+    store: { path: join(dir, `${name}.db`) },
+    logging: { level: 'debug', format: 'json' },
+    metrics: { enabled: true, port: 0 },
+    shutdownTimeoutMs: 5000,
+    bots: [
+      {
+        name: 'e2e',
+        strategy: 'ma-crossover',
+        params: { fast: 2, slow: 4, quoteAmount: '300' },
+        symbols: ['AAPLUSDT'],
+        interval: '1m',
+        capital: '50000',
+        poll: { tickersMs: 5000, fillsMs: 20000 },
+        risk: { allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 60000, whitelisted: true },
+        ...extra,
+      },
+    ],
+  };
+  const f = join(dir, `${name}.yaml`);
+  writeFileSync(f, stringify(cfg));
+  return f;
+}
+const env = { E2E_KEY: SECRET.apiKey, E2E_SECRET: SECRET.apiSecret, E2E_PASS: SECRET.passphrase };
+const startSim = (faults?: Record<string, unknown>) =>
+  startSimulator({ seed: 21, speed: SPEED, startTime: Date.UTC(2026, 10, 23, 14, 35), accounts: [{ ...SECRET, whitelisted: true, balances: { USDT: '50000' } }], ...(faults ? { faults } : {}) });
+
+describe('the demo', () => {
+  it('starts from the README command line, trades on the embedded simulator, answers /healthz, and exits 0 on SIGTERM with the journal flushed', async () => {
+    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as { store: { path: string }; metrics: { port: number } };
+    demo.store.path = join(dir, 'demo.db');
+    demo.metrics.port = 0;
+    const f = join(dir, 'demo.yaml');
+    writeFileSync(f, stringify(demo));
+    const d = startCli(['run', '--config', f]);
+    const [, url] = await d.waitFor(/"health and metrics listening".*?"url":"([^"]+)"/, 20_000);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    await d.waitFor(/"message":"order placed"/, 60_000);
+    await d.waitFor(/"message":"fill"/, 30_000);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/tradebot_orders_total\{bot="[a-z-]+",status="acked"\} [1-9]/);
+    expect(metrics).toContain('tradebot_tick_to_order_seconds_bucket');
+    d.proc.kill('SIGTERM');
+    const { code } = await d.exited;
+    expect(code).toBe(0);
+    const logged = (d.stderr.match(/"message":"fill"/g) ?? []).length;
+    const store = openStore(demo.store.path);
+    expect(store.fills.list().length).toBeGreaterThanOrEqual(logged);
+    expect(store.orders.pendingOrders()).toHaveLength(0);
+    store.close();
+  }, 120_000);
+});
+
+describe('against a simulator in another process', () => {
+  it('kill -9 at random moments and restarts: no duplicate order at the venue, no fill missing from the journal', async () => {
+    const sim = await startSim();
+    const f = remoteConfig('kill', sim);
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let logs = '';
+    for (let i = 0; i < 5; i++) {
+      const d = startCli(['run', '--config', f], env);
+      await d.waitFor(/"message":"running"/, 20_000);
+      await sleep(500 + rand() * 2500);
+      d.proc.kill('SIGKILL');
+      await d.exited;
+      logs += d.stderr;
+    }
+    // A last, clean run reconciles and stops.
+    const last = startCli(['run', '--config', f], env);
+    await last.waitFor(/"message":"running"/, 20_000);
+    await sleep(2500);
+    last.proc.kill('SIGTERM');
+    expect((await last.exited).code).toBe(0);
+    logs += last.stderr;
+
+    const orders = sim.engine.orders(SECRET.apiKey);
+    expect(orders.length).toBeGreaterThan(0);
+    expect(new Set(orders.map((o) => o.clientOid)).size).toBe(orders.length);
+    const store = openStore(join(dir, 'kill.db'));
+    const journaled = store.orders.list({});
+    // Every order at the venue is in the journal once, acknowledged; nothing is left pending.
+    for (const o of orders) expect(journaled.filter((j) => j.order.clientOid === o.clientOid).map((j) => j.state)).toEqual(['acked']);
+    expect(store.orders.pendingOrders()).toHaveLength(0);
+    const journalFills = new Set(store.fills.list().map((x) => x.execId));
+    for (const fill of sim.engine.fills(SECRET.apiKey)) expect(journalFills.has(fill.execId), `fill ${fill.execId} missing`).toBe(true);
+    store.close();
+    for (const s of Object.values(SECRET)) expect(logs).not.toContain(s);
+    await sim.stop();
+  }, 150_000);
+
+  it('keeps secrets out of every log line, even at debug level and on auth failures', async () => {
+    const sim = await startSim();
+    const f = remoteConfig('secrets', sim);
+    const d = startCli(['run', '--config', f], { ...env });
+    await d.waitFor(/"message":"order placed"/, 30_000);
+    d.proc.kill('SIGTERM');
+    await d.exited;
+    const bad = startCli(['run', '--config', f], { ...env, E2E_SECRET: 'wrong-secret-value-123' });
+    await bad.waitFor(/40009|sign signature error|start failed/, 30_000);
+    bad.proc.kill('SIGTERM');
+    await bad.exited;
+    const all = d.stdout + d.stderr + bad.stdout + bad.stderr;
+    for (const s of [...Object.values(SECRET), 'wrong-secret-value-123']) expect(all).not.toContain(s);
+    await sim.stop();
+  }, 90_000);
+
+  it('soak: under 5xx, drops, 429 bursts and malformed JSON it stays up, keeps trading when faults stop, never doubles an order', async () => {
+    const sim = await startSim({ errorRate: 0.15, dropRate: 0.05, malformedRate: 0.05, burst429Rate: 0.02, latencyMs: [0, 30] });
+    const f = remoteConfig('soak', sim);
+    const d = startCli(['run', '--config', f], env);
+    await d.waitFor(/"message":"running"/, 60_000);
+    await sleep(15_000);
+    expect(d.proc.exitCode).toBeNull();
+    const ordersDuringFaults = sim.engine.orders(SECRET.apiKey).length;
+    sim.engine.faults.set({});
+    const fillsBefore = sim.engine.fills(SECRET.apiKey).length;
+    await sleep(12_000);
+    expect(d.proc.exitCode).toBeNull();
+    expect(sim.engine.fills(SECRET.apiKey).length).toBeGreaterThan(fillsBefore);
+    d.proc.kill('SIGTERM');
+    expect((await d.exited).code).toBe(0);
+    const orders = sim.engine.orders(SECRET.apiKey);
+    expect(new Set(orders.map((o) => o.clientOid)).size).toBe(orders.length);
+    const store = openStore(join(dir, 'soak.db'));
+    expect(store.orders.list({}).filter((o) => o.state === 'acked')).toHaveLength(orders.length);
+    store.close();
+    expect(d.stderr).toMatch(/poll failed, will retry|request failed, retrying/);
+    expect(ordersDuringFaults + orders.length).toBeGreaterThan(0);
+    await sim.stop();
+  }, 120_000);
+});

@@ -1,0 +1,59 @@
+// Spawns the real `tradebot` command: the built output (as the container runs it) when it exists,
+// otherwise the TypeScript entry point through tsx.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+const built = join(root, 'dist', 'src', 'cli', 'main.js');
+
+export const cliCommand = (): string[] => (existsSync(built) ? [built] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')]);
+
+export interface Running {
+  readonly proc: ChildProcessWithoutNullStreams;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when stderr or stdout matches, rejects after `ms`. */
+  waitFor(re: RegExp, ms: number): Promise<RegExpMatchArray>;
+}
+
+export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = root): Running {
+  const proc = spawn(process.execPath, [...cliCommand(), ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const r: Running = {
+    proc,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal }))),
+    waitFor(re, ms) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = r.stderr.match(re) ?? r.stdout.match(re);
+          if (m) {
+            clearInterval(t);
+            clearTimeout(to);
+            resolve(m);
+          }
+        };
+        const t = setInterval(check, 50);
+        const to = setTimeout(() => {
+          clearInterval(t);
+          reject(new Error(`timed out after ${ms} ms waiting for ${re}; stderr tail:\n${r.stderr.slice(-2000)}`));
+        }, ms);
+        check();
+      });
+    },
+  };
+  proc.stdout.on('data', (d: Buffer) => (r.stdout += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (r.stderr += d.toString()));
+  return r;
+}
+
+/** Runs the command to completion. */
+export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000) {
+  const r = startCli(args, env);
+  const timer = setTimeout(() => r.proc.kill('SIGKILL'), timeoutMs);
+  const { code } = await r.exited;
+  clearTimeout(timer);
+  return { code, stdout: r.stdout, stderr: r.stderr };
+}
