@@ -225,9 +225,20 @@ describe('RestClient against the simulator', () => {
       bad.close();
     });
 
-    it('refuses a stale timestamp', async () => {
+    it('refuses a stale timestamp; the client recovers by re-signing on the venue clock', async () => {
+      const ts = String(clock.now() - 60_000);
+      const body = JSON.stringify({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' });
+      const { createHmac } = await import('node:crypto');
+      const sign = createHmac('sha256', FULL.apiSecret).update(`${ts}POST/api/v3/account/set-leverage${body}`).digest('base64');
+      const res = await fetch(`${sim.baseUrl}/api/v3/account/set-leverage`, {
+        method: 'POST',
+        body,
+        headers: { 'ACCESS-KEY': FULL.apiKey, 'ACCESS-SIGN': sign, 'ACCESS-PASSPHRASE': FULL.passphrase, 'ACCESS-TIMESTAMP': ts, 'Content-Type': 'application/json' },
+      });
+      expect(((await res.json()) as { code: string }).code).toBe('40008');
       const stale = new RestClient({ baseUrl: sim.baseUrl, credentials: FULL, clock: { now: () => clock.now() - 60_000 } });
-      await expect(stale.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' })).rejects.toMatchObject({ code: '40008' });
+      await expect(stale.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' })).resolves.toBe('success');
+      expect(Math.round(stale.clockOffsetMs / 1000)).toBe(60);
       stale.close();
     });
 
