@@ -1,0 +1,219 @@
+// The recorded-candle format (documented in backtest/README.md): CSV or JSONL, optionally gzipped, with a
+// metadata header (symbol, category, interval and the instrument rules that applied). Files are read as
+// a stream of columnar batches, so a run never holds a whole series in memory.
+import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readSync, statSync, type WriteStream } from 'node:fs';
+import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
+import { z } from 'zod';
+import { CANDLE_INTERVALS, INTERVAL_MS, InstrumentSchema, type CandleInterval, type Instrument } from '../api/index.js';
+import type { Candle } from '../market/candle.js';
+
+export const FORMAT_NAME = 'tradebot-candles';
+export const FORMAT_VERSION = 1;
+export const CSV_HEADER = 'openTime,open,high,low,close,volume,turnover';
+
+export const CandleFileMetaSchema = z.strictObject({
+  format: z.literal(FORMAT_NAME),
+  version: z.literal(FORMAT_VERSION),
+  symbol: z.string().min(1),
+  category: z.enum(['SPOT', 'MARGIN', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES']),
+  interval: z.enum(CANDLE_INTERVALS),
+  instrument: InstrumentSchema,
+  source: z.string().optional(),
+});
+export type CandleFileMeta = z.infer<typeof CandleFileMetaSchema>;
+
+/** Candles in columns: fast to fill and to loop over. */
+export interface CandleBatch {
+  length: number;
+  readonly openTime: Float64Array;
+  readonly open: Float64Array;
+  readonly high: Float64Array;
+  readonly low: Float64Array;
+  readonly close: Float64Array;
+  readonly volume: Float64Array;
+  readonly turnover: Float64Array;
+}
+
+export const BATCH_SIZE = 16_384;
+
+export function newBatch(size = BATCH_SIZE): CandleBatch {
+  return {
+    length: 0,
+    openTime: new Float64Array(size),
+    open: new Float64Array(size),
+    high: new Float64Array(size),
+    low: new Float64Array(size),
+    close: new Float64Array(size),
+    volume: new Float64Array(size),
+    turnover: new Float64Array(size),
+  };
+}
+
+/** A source of candles: its metadata and its batches (each batch may be reused after the next call). */
+export interface CandleSource {
+  readonly meta: CandleFileMeta;
+  batches(): AsyncIterable<CandleBatch>;
+}
+
+export class CandleFileError extends Error {
+  override readonly name = 'CandleFileError';
+}
+
+const isGz = (path: string) => path.endsWith('.gz');
+const isJsonl = (path: string) => /\.jsonl(\.gz)?$/.test(path);
+
+function readFirstLine(path: string): string {
+  // The header is small: read only the first 256 KiB of the (possibly gzipped) file.
+  const fd = openSync(path, 'r');
+  const buf = Buffer.alloc(1 << 18);
+  const n = readSync(fd, buf, 0, buf.length, 0);
+  closeSync(fd);
+  const head = buf.subarray(0, n);
+  const text = (isGz(path) ? gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : head).toString('utf8');
+  const nl = text.indexOf('\n');
+  return nl < 0 ? text : text.slice(0, nl);
+}
+
+function parseMeta(path: string, line: string): CandleFileMeta {
+  const json = isJsonl(path) ? line : line.replace(/^#\s*tradebot-candles\s+v\d+\s+/, '');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new CandleFileError(`${path}:1: the first line must be the metadata header (${isJsonl(path) ? '{"format":"tradebot-candles",...}' : '# tradebot-candles v1 {json}'}); see backtest/README.md`);
+  }
+  const r = CandleFileMetaSchema.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new CandleFileError(`${path}:1: metadata ${i?.path.join('.') ?? ''}: ${i?.message ?? 'invalid'}`);
+  }
+  return r.data;
+}
+
+/** Opens a recorded candle file (CSV or JSONL, .gz allowed). */
+export function openCandleFile(path: string): CandleSource {
+  if (!existsSync(path)) throw new CandleFileError(`${path}: no such file; record one with \`tradebot record\` or use a bundled dataset`);
+  const meta = parseMeta(path, readFirstLine(path));
+  return { meta, batches: () => readBatches(path, meta) };
+}
+
+async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<CandleBatch> {
+  const step = INTERVAL_MS[meta.interval];
+  const jsonl = isJsonl(path);
+  let stream: NodeJS.ReadableStream = createReadStream(path, { highWaterMark: 1 << 20 });
+  if (isGz(path)) stream = stream.pipe(createGunzip());
+  let batch = newBatch();
+  let rest = '';
+  let lineNo = 0;
+  let prev = -Infinity;
+  const fields = new Array<number>(7);
+  const fail = (msg: string): never => {
+    throw new CandleFileError(`${path}:${lineNo}: ${msg}`);
+  };
+  const take = (line: string) => {
+    lineNo++;
+    if (lineNo === 1 || line === '' || (!jsonl && (line === CSV_HEADER || line.charCodeAt(0) === 35))) return;
+    let s = jsonl ? line.trim() : line;
+    if (jsonl) {
+      if (s[0] !== '[' || s[s.length - 1] !== ']') fail('each line must be an array [openTime,open,high,low,close,volume,turnover]');
+      s = s.slice(1, -1).replaceAll('"', '');
+    }
+    let start = 0;
+    for (let k = 0; k < 7; k++) {
+      let end = s.indexOf(',', start);
+      if (end < 0) end = s.length;
+      const v = +s.slice(start, end);
+      if (!Number.isFinite(v) || end === start) fail(`field ${k + 1} (${CSV_HEADER.split(',')[k]}) is not a number`);
+      fields[k] = v;
+      start = end + 1;
+    }
+    const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
+    if (t <= prev) fail(t === prev ? `duplicate openTime ${t}` : `openTime ${t} is before the previous ${prev}: the file must be sorted`);
+    if (t % step !== 0) fail(`openTime ${t} is not on a ${meta.interval} boundary`);
+    if (h < Math.max(o, c) || l > Math.min(o, c) || l > h) fail('high must be >= open, close and low; low must be <= open and close');
+    prev = t;
+    const i = batch.length++;
+    batch.openTime[i] = t;
+    batch.open[i] = o;
+    batch.high[i] = h;
+    batch.low[i] = l;
+    batch.close[i] = c;
+    batch.volume[i] = v;
+    batch.turnover[i] = q;
+  };
+  for await (const chunk of stream) {
+    const text = rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
+    let pos = 0;
+    for (let nl = text.indexOf('\n', pos); nl >= 0; nl = text.indexOf('\n', pos)) {
+      take(text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl));
+      pos = nl + 1;
+      if (batch.length === BATCH_SIZE) {
+        yield batch;
+        batch = newBatch();
+      }
+    }
+    rest = text.slice(pos);
+  }
+  if (rest.trim() !== '') take(rest);
+  if (batch.length > 0) yield batch;
+}
+
+/** Candles one by one (convenient, slower than batches). */
+export async function* candlesOf(src: CandleSource): AsyncGenerator<Candle> {
+  const { symbol, interval } = src.meta;
+  for await (const b of src.batches()) {
+    for (let i = 0; i < b.length; i++) {
+      yield { symbol, interval, openTime: b.openTime[i] as number, open: b.open[i] as number, high: b.high[i] as number, low: b.low[i] as number, close: b.close[i] as number, volume: b.volume[i] as number, turnover: b.turnover[i] as number };
+    }
+  }
+}
+
+/** Appends candles to a CSV or JSONL file (header written when the file is new). Not gzip: compress after. */
+export class CandleFileWriter {
+  private readonly out: WriteStream;
+  private readonly jsonl: boolean;
+  constructor(readonly path: string, meta: CandleFileMeta) {
+    if (isGz(path)) throw new CandleFileError(`${path}: write plain CSV or JSONL, then gzip it`);
+    this.jsonl = isJsonl(path);
+    const fresh = !existsSync(path);
+    this.out = createWriteStream(path, { flags: 'a' });
+    if (fresh) this.out.write(this.jsonl ? `${JSON.stringify(meta)}\n` : `# ${FORMAT_NAME} v${FORMAT_VERSION} ${JSON.stringify(meta)}\n${CSV_HEADER}\n`);
+  }
+  /** Writes one candle given as wire strings [openTime, open, high, low, close, volume, turnover]. */
+  write(row: readonly string[]): void {
+    this.out.write(this.jsonl ? `${JSON.stringify(row)}\n` : `${row.join(',')}\n`);
+  }
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  }
+}
+
+/** Open time of the last candle of a file, to resume a recording (undefined when empty or missing). */
+export function lastOpenTime(path: string): number | undefined {
+  if (!existsSync(path)) return undefined;
+  const size = statSync(path).size;
+  const fd = openSync(path, 'r');
+  const buf = Buffer.alloc(Math.min(size, 1 << 16));
+  readSync(fd, buf, 0, buf.length, size - buf.length);
+  closeSync(fd);
+  const lines = buf.toString('utf8').trimEnd().split('\n');
+  for (let i = lines.length - 1; i > 0; i--) {
+    const l = (lines[i] as string).trim();
+    if (l === '' || l.startsWith('#') || l === CSV_HEADER) continue;
+    const first = l.replace(/^\["?/, '').split(/[",]/)[0];
+    const t = Number(first);
+    if (Number.isFinite(t)) return t;
+  }
+  return undefined;
+}
+
+/** Metadata for a new file from a wire instrument. */
+export const metaFor = (instrument: Instrument, interval: CandleInterval, source?: string): CandleFileMeta => ({
+  format: FORMAT_NAME,
+  version: FORMAT_VERSION,
+  symbol: instrument.symbol,
+  category: instrument.category,
+  interval,
+  instrument,
+  ...(source !== undefined ? { source } : {}),
+});

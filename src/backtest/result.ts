@@ -1,0 +1,84 @@
+// What a backtest produces: the fills, the round-trip trades, the sampled equity curve and the meta.
+// Money is in decimal strings; the equity curve is numbers (it feeds statistics and charts).
+
+export interface BacktestFill {
+  readonly ts: number;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: string;
+  readonly size: string;
+  readonly fee: string;
+  readonly liquidity: 'maker' | 'taker';
+  readonly tag: string;
+}
+
+/** A round trip: from flat to flat on one symbol. */
+export interface BacktestTrade {
+  readonly symbol: string;
+  readonly side: 'long';
+  readonly entryTime: number;
+  readonly exitTime: number;
+  /** Average entry and exit prices. */
+  readonly entryPrice: string;
+  readonly exitPrice: string;
+  readonly quantity: string;
+  /** Realised PnL after fees. */
+  readonly pnl: string;
+  readonly fees: string;
+}
+
+export interface EquityPoint {
+  readonly ts: number;
+  readonly equity: number;
+  /** Whether a position was open at this point (for exposure). */
+  readonly exposed: boolean;
+}
+
+/** One chart bar (downsampled candles). */
+export interface ChartBar {
+  readonly time: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+}
+
+export interface IntentRecord {
+  readonly ts: number;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly type: 'limit' | 'market';
+  readonly tag: string;
+  readonly approved: boolean;
+  readonly code?: string | undefined;
+}
+
+export interface BacktestMeta {
+  readonly strategy: string;
+  readonly params: Record<string, unknown>;
+  readonly dataset: string;
+  readonly symbol: string;
+  readonly interval: string;
+  readonly from: number;
+  readonly to: number;
+  readonly candles: number;
+  readonly capital: string;
+  readonly feeRate: string;
+  readonly slippageBps: number;
+  /** SHA-256 of the fill list: same inputs, same hash. */
+  readonly tradeHash: string;
+}
+
+export interface BacktestResult {
+  readonly meta: BacktestMeta;
+  readonly fills: readonly BacktestFill[];
+  readonly trades: readonly BacktestTrade[];
+  readonly equity: readonly EquityPoint[];
+  readonly intents: readonly IntentRecord[];
+  readonly denials: Readonly<Record<string, number>>;
+  readonly finalEquity: string;
+  readonly fees: string;
+  readonly chart: readonly ChartBar[];
+  /** Wall-clock timings of the run, ms. */
+  readonly timing: { readonly runMs: number };
+}
