@@ -24,6 +24,9 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/schema.js'),
     import('./commands/api.js'),
     import('./commands/account.js'),
+    import('./commands/backtest.js'),
+    import('./commands/sweep.js'),
+    import('./commands/record.js'),
   ]);
   for (const c of commands) c.register(program);
   return program;

@@ -51,3 +51,10 @@ export type RiskLimits = z.output<typeof RiskLimitsSchema>;
 export type RiskLimitsInput = z.input<typeof RiskLimitsSchema>;
 
 export const DEFAULT_RISK_LIMITS: RiskLimits = RiskLimitsSchema.parse({});
+
+/** The plain (serialisable) form of parsed limits: Decimals back to strings, e.g. to send to a worker. */
+export function riskLimitsToInput(l: RiskLimits): RiskLimitsInput {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(l)) if (v !== undefined) out[k] = v instanceof Decimal ? v.toFixed() : v;
+  return out as RiskLimitsInput;
+}

@@ -1,0 +1,55 @@
+// One backtest job as plain data: what the CLI, the sweep workers and walk-forward pass around.
+import type { RiskLimitsInput } from '../risk/limits.js';
+import { RiskLimitsSchema } from '../risk/limits.js';
+import type { Strategy } from '../strategy/contract.js';
+import { loadStrategy } from '../strategy/loader.js';
+import { openDataset } from './datasets.js';
+import { runBacktest } from './engine.js';
+import { metricsOf, type Metrics } from './metrics.js';
+import type { BacktestResult } from './result.js';
+
+export interface BacktestJob {
+  readonly dataset: string;
+  readonly strategy: string;
+  readonly params: Record<string, unknown>;
+  readonly capital: string;
+  readonly feeRate: string;
+  readonly makerFeeRate?: string | undefined;
+  readonly slippageBps: number;
+  readonly risk: RiskLimitsInput;
+  readonly from?: number | undefined;
+  readonly to?: number | undefined;
+  readonly chart?: boolean | undefined;
+}
+
+/** Strings from a command line become numbers where the strategy's parameter schema wants a number. */
+export function coerceParams(strategy: Strategy, params: Record<string, unknown>): Record<string, unknown> {
+  const shape = (strategy.params as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }).shape ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const field = shape[k];
+    out[k] = typeof v === 'string' && field && !field.safeParse(v).success && field.safeParse(Number(v)).success ? Number(v) : v;
+  }
+  return out;
+}
+
+/** Runs a job in this thread. */
+export async function runJob(job: BacktestJob, onProgress?: (candles: number) => void): Promise<{ result: BacktestResult; metrics: Metrics }> {
+  const strategy = await loadStrategy(job.strategy);
+  const result = await runBacktest({
+    source: openDataset(job.dataset),
+    dataset: job.dataset,
+    strategy,
+    params: coerceParams(strategy, job.params),
+    capital: job.capital,
+    feeRate: job.feeRate,
+    makerFeeRate: job.makerFeeRate,
+    slippageBps: job.slippageBps,
+    risk: RiskLimitsSchema.parse(job.risk),
+    from: job.from,
+    to: job.to,
+    chart: job.chart,
+    onProgress,
+  });
+  return { result, metrics: metricsOf(result) };
+}

@@ -1,0 +1,114 @@
+// Parameter sweeps on all cores (worker threads), and the grid they run over.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Metrics } from './metrics.js';
+import type { EquityPoint } from './result.js';
+import type { BacktestJob } from './run-config.js';
+
+export type Grid = Readonly<Record<string, readonly (number | string | boolean)[]>>;
+
+/**
+ * Parses `fast=5,10,20 slow=50,100` into a grid of strings; each value is given to the strategy as a
+ * number or a string, whichever its parameter schema accepts (see `coerceParams`).
+ */
+export function parseGrid(spec: string): Grid {
+  const grid: Record<string, string[]> = {};
+  for (const part of spec.trim().split(/\s+/).filter(Boolean)) {
+    const m = /^([A-Za-z_][\w]*)=(.+)$/.exec(part);
+    if (!m) throw new Error(`grid entry ${JSON.stringify(part)} must look like name=1,2,3`);
+    grid[m[1] as string] = (m[2] as string).split(',');
+  }
+  if (Object.keys(grid).length === 0) throw new Error('the grid is empty: pass e.g. --grid "fast=5,10 slow=50,100"');
+  return grid;
+}
+
+/** Every combination of the grid, in a stable order. */
+export function expandGrid(grid: Grid): Record<string, unknown>[] {
+  let out: Record<string, unknown>[] = [{}];
+  for (const [k, values] of Object.entries(grid)) out = out.flatMap((p) => values.map((v) => ({ ...p, [k]: v })));
+  return out;
+}
+
+export interface SweepRow {
+  readonly params: Record<string, unknown>;
+  readonly metrics?: Metrics | undefined;
+  readonly error?: string | undefined;
+  readonly tradeHash?: string | undefined;
+  readonly equity?: readonly EquityPoint[] | undefined;
+}
+
+export type SortKey = 'sharpe' | 'sortino' | 'calmar' | 'totalReturn' | 'cagr' | 'profitFactor' | 'expectancy' | 'winRate';
+export const SORT_KEYS: readonly SortKey[] = ['sharpe', 'sortino', 'calmar', 'totalReturn', 'cagr', 'profitFactor', 'expectancy', 'winRate'];
+
+function workerUrl(): { url: URL; execArgv: string[] } {
+  // From the sources (tsx) the worker is a .ts file and needs tsx too; from dist it is plain .js.
+  const ts = import.meta.url.endsWith('.ts');
+  return { url: new URL(ts ? './sweep-worker.ts' : './sweep-worker.js', import.meta.url), execArgv: ts ? ['--import', 'tsx'] : [] };
+}
+
+/** Runs one job per parameter set on `workers` threads; rows come back sorted by `sortBy`, best first. */
+export async function runSweep(o: {
+  base: BacktestJob;
+  grid: Grid;
+  workers?: number | undefined;
+  sortBy?: SortKey | undefined;
+  keepEquity?: boolean | undefined;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}): Promise<SweepRow[]> {
+  const sets = expandGrid(o.grid);
+  const n = Math.max(1, Math.min(o.workers ?? availableParallelism(), sets.length));
+  const { url, execArgv } = workerUrl();
+  const rows: SweepRow[] = new Array(sets.length);
+  let next = 0;
+  let done = 0;
+  const pool = Array.from({ length: n }, () => new Worker(url, { execArgv }));
+  try {
+    await Promise.all(
+      pool.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            const send = () => {
+              if (next >= sets.length) return resolve();
+              const id = next++;
+              w.postMessage({ id, job: { ...o.base, params: { ...o.base.params, ...sets[id] } } });
+            };
+            w.on('message', (m: { id: number; ok: boolean; metrics?: Metrics; error?: string; tradeHash?: string; equity?: EquityPoint[] }) => {
+              rows[m.id] = { params: sets[m.id] as Record<string, unknown>, metrics: m.metrics, error: m.error, tradeHash: m.tradeHash, ...(o.keepEquity ? { equity: m.equity } : {}) };
+              o.onProgress?.(++done, sets.length);
+              send();
+            });
+            w.on('error', reject);
+            send();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+  const key = o.sortBy ?? 'sharpe';
+  const score = (r: SweepRow) => {
+    const v = r.metrics?.[key];
+    return typeof v === 'number' && Number.isFinite(v) ? v : -Infinity;
+  };
+  return rows.sort((a, b) => score(b) - score(a));
+}
+
+/** A results table for the terminal. */
+export function formatSweep(rows: readonly SweepRow[], sortBy: SortKey, limit = 20): string {
+  const keys = Object.keys(rows[0]?.params ?? {});
+  const head = [...keys, 'sharpe', 'return', 'maxDD', 'trades', 'winRate'];
+  const lines = rows.slice(0, limit).map((r) => {
+    const m = r.metrics;
+    return [
+      ...keys.map((k) => String(r.params[k])),
+      m ? m.sharpe.toFixed(2) : 'error',
+      m ? `${(m.totalReturn * 100).toFixed(2)}%` : (r.error ?? ''),
+      m ? `${(m.maxDrawdown * 100).toFixed(2)}%` : '',
+      m ? String(m.trades) : '',
+      m ? `${(m.winRate * 100).toFixed(1)}%` : '',
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i] as number)).join('  ');
+  return [`sorted by ${sortBy}`, fmt(head), ...lines.map(fmt)].join('\n');
+}

@@ -1,0 +1,84 @@
+// Walk-forward analysis: on rolling windows, optimise the parameters in-sample (a sweep), evaluate the
+// best ones out-of-sample on the following, unseen period, and stitch the out-of-sample equity into one
+// curve. Each out-of-sample run starts with cold indicators (no in-sample data reaches it).
+import { openDataset } from './datasets.js';
+import { computeMetrics, type Metrics } from './metrics.js';
+import type { EquityPoint } from './result.js';
+import { runJob, type BacktestJob } from './run-config.js';
+import { runSweep, type Grid, type SortKey } from './sweep.js';
+
+export interface WalkForwardWindow {
+  readonly inSample: { readonly from: number; readonly to: number };
+  readonly outOfSample: { readonly from: number; readonly to: number };
+}
+
+/** Rolling windows over [start, end]: in-sample `isMs`, then out-of-sample `oosMs`, stepping by `oosMs`. */
+export function walkForwardWindows(start: number, end: number, isMs: number, oosMs: number): WalkForwardWindow[] {
+  if (!(isMs > 0 && oosMs > 0)) throw new RangeError('in-sample and out-of-sample lengths must be positive');
+  const out: WalkForwardWindow[] = [];
+  for (let s = start; s + isMs <= end; s += oosMs) {
+    const oosFrom = s + isMs;
+    const oosTo = Math.min(end, oosFrom + oosMs - 1);
+    if (oosFrom > end) break;
+    out.push({ inSample: { from: s, to: oosFrom - 1 }, outOfSample: { from: oosFrom, to: oosTo } });
+  }
+  if (out.length === 0) throw new RangeError('the data is shorter than one in-sample plus out-of-sample window');
+  return out;
+}
+
+export interface WalkForwardStep {
+  readonly window: WalkForwardWindow;
+  readonly best: Record<string, unknown>;
+  readonly inSample: Metrics | undefined;
+  readonly outOfSample: Metrics;
+  readonly tradeHash: string;
+}
+
+export interface WalkForwardResult {
+  readonly steps: readonly WalkForwardStep[];
+  readonly equity: readonly EquityPoint[];
+  readonly metrics: Metrics;
+}
+
+/** First and last open time of a dataset (one streaming pass). */
+export async function datasetSpan(dataset: string): Promise<{ from: number; to: number }> {
+  let from = Number.NaN;
+  let to = Number.NaN;
+  for await (const b of openDataset(dataset).batches()) {
+    if (b.length === 0) continue;
+    if (Number.isNaN(from)) from = b.openTime[0] as number;
+    to = b.openTime[b.length - 1] as number;
+  }
+  return { from, to };
+}
+
+export async function walkForward(o: {
+  base: BacktestJob;
+  grid: Grid;
+  inSampleMs: number;
+  outOfSampleMs: number;
+  sortBy?: SortKey | undefined;
+  workers?: number | undefined;
+  onStep?: ((done: number, total: number) => void) | undefined;
+}): Promise<WalkForwardResult> {
+  const span = await datasetSpan(o.base.dataset);
+  const windows = walkForwardWindows(o.base.from ?? span.from, o.base.to ?? span.to, o.inSampleMs, o.outOfSampleMs);
+  const capital = Number(o.base.capital);
+  const steps: WalkForwardStep[] = [];
+  const stitched: EquityPoint[] = [];
+  let level = capital;
+  for (const w of windows) {
+    const rows = await runSweep({ base: { ...o.base, from: w.inSample.from, to: w.inSample.to }, grid: o.grid, sortBy: o.sortBy, workers: o.workers });
+    const best = rows.find((r) => r.metrics !== undefined);
+    if (!best) throw new Error(`walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`);
+    const params = { ...o.base.params, ...best.params };
+    const oos = await runJob({ ...o.base, params, from: w.outOfSample.from, to: w.outOfSample.to, chart: false });
+    // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
+    const startLevel = level;
+    for (const p of oos.result.equity) stitched.push({ ts: p.ts, equity: (startLevel * p.equity) / capital, exposed: p.exposed });
+    level = (startLevel * Number(oos.result.finalEquity)) / capital;
+    steps.push({ window: w, best: params, inSample: best.metrics, outOfSample: oos.metrics, tradeHash: oos.result.meta.tradeHash });
+    o.onStep?.(steps.length, windows.length);
+  }
+  return { steps, equity: stitched, metrics: computeMetrics(capital, stitched, [], 0) };
+}
