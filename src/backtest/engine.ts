@@ -216,7 +216,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
           else denials[`VENUE_${r.code}`] = (denials[`VENUE_${r.code}`] ?? 0) + 1;
         }
       }
-      applyFills(core.advance(end - 1));
+      applyFills(core.advance(end));
       const decide = decisionTime(t);
       if (session === undefined || decide >= session.nextChange) {
         session = usSessionAt(decide);

@@ -40,10 +40,12 @@ export interface SweepRow {
 export type SortKey = 'sharpe' | 'sortino' | 'calmar' | 'totalReturn' | 'cagr' | 'profitFactor' | 'expectancy' | 'winRate';
 export const SORT_KEYS: readonly SortKey[] = ['sharpe', 'sortino', 'calmar', 'totalReturn', 'cagr', 'profitFactor', 'expectancy', 'winRate'];
 
-function workerUrl(): { url: URL; execArgv: string[] } {
-  // From the sources (tsx) the worker is a .ts file and needs tsx too; from dist it is plain .js.
-  const ts = import.meta.url.endsWith('.ts');
-  return { url: new URL(ts ? './sweep-worker.ts' : './sweep-worker.js', import.meta.url), execArgv: ts ? ['--import', 'tsx'] : [] };
+/** A sweep worker: the built .js file, or from the sources (tsx) a bootstrap that registers tsx first. */
+function newWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sweep-worker.js', import.meta.url));
+  const target = new URL('./sweep-worker.ts', import.meta.url).href;
+  const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(target)}); });`;
+  return new Worker(boot, { eval: true });
 }
 
 /** Runs one job per parameter set on `workers` threads; rows come back sorted by `sortBy`, best first. */
@@ -57,11 +59,10 @@ export async function runSweep(o: {
 }): Promise<SweepRow[]> {
   const sets = expandGrid(o.grid);
   const n = Math.max(1, Math.min(o.workers ?? availableParallelism(), sets.length));
-  const { url, execArgv } = workerUrl();
   const rows: SweepRow[] = new Array(sets.length);
   let next = 0;
   let done = 0;
-  const pool = Array.from({ length: n }, () => new Worker(url, { execArgv }));
+  const pool = Array.from({ length: n }, newWorker);
   try {
     await Promise.all(
       pool.map(

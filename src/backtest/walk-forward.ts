@@ -16,10 +16,10 @@ export interface WalkForwardWindow {
 export function walkForwardWindows(start: number, end: number, isMs: number, oosMs: number): WalkForwardWindow[] {
   if (!(isMs > 0 && oosMs > 0)) throw new RangeError('in-sample and out-of-sample lengths must be positive');
   const out: WalkForwardWindow[] = [];
-  for (let s = start; s + isMs <= end; s += oosMs) {
+  // Each window needs some out-of-sample time after its in-sample period.
+  for (let s = start; s + isMs < end; s += oosMs) {
     const oosFrom = s + isMs;
     const oosTo = Math.min(end, oosFrom + oosMs - 1);
-    if (oosFrom > end) break;
     out.push({ inSample: { from: s, to: oosFrom - 1 }, outOfSample: { from: oosFrom, to: oosTo } });
   }
   if (out.length === 0) throw new RangeError('the data is shorter than one in-sample plus out-of-sample window');
@@ -73,6 +73,8 @@ export async function walkForward(o: {
     if (!best) throw new Error(`walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`);
     const params = { ...o.base.params, ...best.params };
     const oos = await runJob({ ...o.base, params, from: w.outOfSample.from, to: w.outOfSample.to, chart: false });
+    // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
+    if (oos.result.meta.candles === 0) continue;
     // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
     const startLevel = level;
     for (const p of oos.result.equity) stitched.push({ ts: p.ts, equity: (startLevel * p.equity) / capital, exposed: p.exposed });
