@@ -1,6 +1,6 @@
 // One bot in the daemon: feeds -> strategy -> risk gate -> executor, with fills synchronised into the
 // portfolio and the trading state. The strategy and the gate are the very ones the backtester runs.
-import { Subject, combineLatest, concatMap, filter, first, from, ignoreElements, map, merge, share, takeUntil, tap, type Subscription } from 'rxjs';
+import { Subject, combineLatest, concatMap, filter, first, from, ignoreElements, merge, share, takeUntil, tap, type Subscription } from 'rxjs';
 import type { CandleInterval, Ticker } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
 import type { Fresh } from '../feeds/poll.js';
@@ -24,7 +24,8 @@ import { StoredStrategyState } from './stored-state.js';
 import type { Venue } from './venue.js';
 
 export interface LiveBotHooks {
-  onIntent?(bot: string, intent: OrderIntent): void;
+  /** `triggerTime`: close time of the candle the strategy decided on. */
+  onIntent?(bot: string, intent: OrderIntent, triggerTime: number): void;
   onDenial?(bot: string, code: string, intent: OrderIntent): void;
   onOrder?(bot: string, outcome: OrderOutcome, tickToOrderMs: number): void;
   onFill?(bot: string, fill: StoredFill): void;
@@ -87,6 +88,8 @@ export class LiveBot {
   private syncing: Promise<void> | undefined;
   private readonly fillSync: FillSync;
   private failure: ((err: unknown) => void) | undefined;
+  /** Intents being handled, in order; the next candle waits for it. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: LiveBotOptions) {
     this.fillSync = new FillSync({
@@ -164,6 +167,10 @@ export class LiveBot {
     };
     const candles$ = ready$.pipe(
       concatMap(() => merge(...o.symbols.map((s) => hub.closedCandles$(spot, s, o.interval, since(s))))),
+      // The next candle waits until the intents of the previous one are placed and their fills synced,
+      // so the strategy always decides on a portfolio that includes its own fills (and a backfilled gap
+      // replays in order, exactly as the backtester replays it).
+      concatMap((c) => from(this.queue.then(() => c))),
       tap((c) => {
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
@@ -195,10 +202,19 @@ export class LiveBot {
     this.sub = merge(
       // The bot keeps the latest rules, prices, session and suspensions for the risk gate.
       merge(instruments$, tickers$, session$, suspensions$).pipe(ignoreElements()),
-      // The trigger (close time of the candle the strategy saw) is taken when the intent is emitted.
+      // The trigger (close time of the candle the strategy saw) is taken when the intent is emitted;
+      // intents are handled one after the other, in order.
       intents$.pipe(
-        map((intent) => ({ intent, trigger: this.lastTrigger })),
-        concatMap(({ intent, trigger }) => from(this.handle(intent, trigger))),
+        tap((intent) => {
+          const trigger = this.lastTrigger;
+          this.queue = this.queue.then(() =>
+            this.handle(intent, trigger).catch((err: unknown) => {
+              o.logger.error('intent handling failed', { bot: o.name, error: err instanceof Error ? err.message : String(err) });
+              this.failure?.(err);
+            }),
+          );
+        }),
+        ignoreElements(),
       ),
     )
       .pipe(takeUntil(stop$))
@@ -234,7 +250,7 @@ export class LiveBot {
     const intent = { ...raw, bot: o.name } as OrderIntent;
     const now = o.clock.now();
     this.counts.intents++;
-    o.hooks?.onIntent?.(o.name, intent);
+    o.hooks?.onIntent?.(o.name, intent, triggerTime);
     o.store.intents.record(intent, now);
     const maxAge = o.maxSignalAgeMs ?? 0;
     const decision: RiskDecision =
@@ -290,6 +306,7 @@ export class LiveBot {
     this.stop$.next();
     this.sub?.unsubscribe();
     if (this.fillTimer) clearInterval(this.fillTimer);
+    await this.queue;
     await this.o.executor.drain();
     await this.syncing;
   }
