@@ -1,0 +1,37 @@
+// No Docker engine runs here, so this checks what can be checked: the built output starts with the
+// container's command line (ENTRYPOINT + CMD of the Dockerfile) and answers the HEALTHCHECK's /healthz.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-docker-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the container command line', () => {
+  it('runs the built daemon as the image would and answers /healthz', async () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    const entry = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+    expect(entry).toEqual(['node', 'dist/src/cli/main.js']);
+    expect(cmd).toEqual(['run', '--config', '/config/bot.yaml']);
+    expect(existsSync('dist/src/cli/main.js'), 'run `npm run build` first (npm test does)').toBe(true);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/HEALTHCHECK .*\/healthz/s);
+    // /config/bot.yaml, mounted in the container, is a file of ours here.
+    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as { store: { path: string }; metrics: { port: number } };
+    cfg.store.path = join(dir, 'bot.db');
+    cfg.metrics.port = 0;
+    const bot = join(dir, 'bot.yaml');
+    writeFileSync(bot, stringify(cfg));
+    const d = startCli(cmd.map((a) => (a === '/config/bot.yaml' ? bot : a)));
+    const [, url] = await d.waitFor(/"health and metrics listening".*?"url":"([^"]+)"/, 20_000);
+    const res = await fetch(`${url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+    d.proc.kill('SIGTERM');
+    expect((await d.exited).code).toBe(0);
+  }, 60_000);
+});
