@@ -1,6 +1,6 @@
 // One backtest job as plain data: what the CLI, the sweep workers and walk-forward pass around.
-import type { RiskLimitsInput } from '../risk/limits.js';
-import { RiskLimitsSchema } from '../risk/limits.js';
+import type { BacktestConfig } from '../config/backtest-schema.js';
+import { RiskLimitsSchema, riskLimitsToInput, type RiskLimitsInput } from '../risk/limits.js';
 import type { Strategy } from '../strategy/contract.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { openDataset } from './datasets.js';
@@ -20,6 +20,22 @@ export interface BacktestJob {
   readonly from?: number | undefined;
   readonly to?: number | undefined;
   readonly chart?: boolean | undefined;
+}
+
+/** The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form. */
+export function jobFromConfig(c: BacktestConfig): BacktestJob {
+  return {
+    dataset: c.dataset,
+    strategy: c.strategy,
+    params: c.params,
+    capital: c.capital,
+    feeRate: c.feeRate,
+    makerFeeRate: c.makerFeeRate,
+    slippageBps: c.slippageBps,
+    risk: riskLimitsToInput(c.risk),
+    from: c.from ? Date.parse(c.from) : undefined,
+    to: c.to ? Date.parse(c.to) : undefined,
+  };
 }
 
 /** Strings from a command line become numbers where the strategy's parameter schema wants a number. */

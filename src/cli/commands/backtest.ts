@@ -8,9 +8,8 @@ import { z } from 'zod';
 import { openDataset } from '../../backtest/datasets.js';
 import { formatSummary } from '../../backtest/metrics.js';
 import { renderReport } from '../../backtest/report.js';
-import { runJob, type BacktestJob } from '../../backtest/run-config.js';
+import { jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
 import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
-import { riskLimitsToInput } from '../../risk/limits.js';
 import { FlagError, parseFlags } from '../flags.js';
 
 const Flags = z.strictObject({
@@ -56,18 +55,8 @@ export function register(program: Command): void {
         if (e instanceof z.ZodError) throw new FlagError(`give --config FILE, or --dataset and --strategy (${e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
         throw e;
       }
-      const job: BacktestJob = {
-        dataset: f.dataset ?? cfg.dataset,
-        strategy: f.strategy ?? cfg.strategy,
-        params: { ...cfg.params, ...f.params },
-        capital: cfg.capital,
-        feeRate: cfg.feeRate,
-        makerFeeRate: cfg.makerFeeRate,
-        slippageBps: cfg.slippageBps,
-        risk: riskLimitsToInput(cfg.risk),
-        from: cfg.from ? Date.parse(cfg.from) : undefined,
-        to: cfg.to ? Date.parse(cfg.to) : undefined,
-      };
+      const base = jobFromConfig(cfg);
+      const job: BacktestJob = { ...base, dataset: f.dataset ?? base.dataset, strategy: f.strategy ?? base.strategy, params: { ...base.params, ...f.params } };
       openDataset(job.dataset); // fails early, with a sentence, on a bad dataset
       const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'backtest {bar} {value} candles | {speed} candles/s', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
       const t0 = Date.now();

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
 import { walkForward } from '../../backtest/walk-forward.js';
 import { BacktestConfigSchema, loadYaml } from '../../config/index.js';
-import { riskLimitsToInput } from '../../risk/limits.js';
+import { jobFromConfig } from '../../backtest/run-config.js';
 import { parseFlags } from '../flags.js';
 
 const duration = (flag: string) =>
@@ -45,18 +45,7 @@ export function register(program: Command): void {
       const f = parseFlags(Flags, raw);
       const { config } = loadYaml(BacktestConfigSchema, f.config);
       const grid = parseGrid(f.grid);
-      const base = {
-        dataset: config.dataset,
-        strategy: config.strategy,
-        params: config.params,
-        capital: config.capital,
-        feeRate: config.feeRate,
-        makerFeeRate: config.makerFeeRate,
-        slippageBps: config.slippageBps,
-        risk: riskLimitsToInput(config.risk),
-        from: config.from ? Date.parse(config.from) : undefined,
-        to: config.to ? Date.parse(config.to) : undefined,
-      };
+      const base = jobFromConfig(config);
       const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: '{task} {bar} {value}/{total}', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
       const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
       mkdirSync(dir, { recursive: true });
