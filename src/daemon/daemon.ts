@@ -2,6 +2,7 @@
 // the journal, start the venue (embedded simulator or remote), reconcile, start feeds and bots, cron
 // jobs and the health/metrics server. SIGINT/SIGTERM: no new intents, orders in flight finished, the
 // journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
+import { existsSync, renameSync } from 'node:fs';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Writable } from 'node:stream';
 import { ConfigError, loadConfig, type BotConfig, type Deployment } from '../config/index.js';
@@ -99,7 +100,6 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     if (v.kind === 'simulator') {
       // The embedded simulator starts a new account every time: a journal of an earlier run would not
       // match it, so the run starts a fresh journal (the previous one is kept beside it).
-      const { existsSync, renameSync } = await import('node:fs');
       for (const ext of ['', '-wal', '-shm']) {
         if (existsSync(cfg.store.path + ext)) renameSync(cfg.store.path + ext, `${cfg.store.path}.previous${ext}`);
       }

@@ -2,7 +2,7 @@
 // from the calendar endpoint and Eastern Time (DST from the tz database), emitted at each transition.
 import { Observable, distinctUntilChanged, from, switchMap, type SchedulerLike } from 'rxjs';
 import type { MarketCalendar } from '../api/index.js';
-import { US_CALENDAR, usSessionAt, type MarketCalendarData, type SessionState } from '../market/sessions.js';
+import { US_CALENDAR, nextDate, usSessionAt, type MarketCalendarData, type SessionState } from '../market/sessions.js';
 import type { Clock } from './clock.js';
 import { poll } from './poll.js';
 import type { MarketDataSource } from './source.js';
@@ -24,11 +24,6 @@ export function calendarFromWire(c: MarketCalendar): MarketCalendarData {
   }
   const weekly = new Set(c.regularConfig.map((w) => w.toUpperCase()).filter((w) => WEEKDAYS.includes(w)));
   return { closures, weekly };
-}
-
-function nextDate(date: string): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
 }
 
 /** Emits the session now and at every transition; the calendar is refreshed every `calendarRefreshMs`. */

@@ -86,7 +86,8 @@ const REGULAR = 9 * 60 + 30;
 const AFTER = 16 * 60;
 const OVERNIGHT = 20 * 60;
 
-function nextDate(date: string): string {
+/** The ET calendar date after `date` (YYYY-MM-DD). */
+export function nextDate(date: string): string {
   const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, mo - 1, d + 1)).toISOString().slice(0, 10);
 }
