@@ -1,23 +1,15 @@
 // The fill journal: one row per venue execution, unique by execId, so polling the same fills twice never
 // doubles a position. Insertion order (seq) is the order the portfolio applied them in.
 import type { Database, Statement } from 'better-sqlite3';
-import type { Decimal, DecimalLike } from '../market/decimal.js';
+import type { Decimal } from '../market/decimal.js';
+import type { PortfolioFill } from '../portfolio/portfolio.js';
 import type { Side } from '../strategy/intent.js';
 import { StoreError, decimalColumn, readDecimal, textColumn, tsColumn } from './columns.js';
 
-/** A fill to journal. Fees follow the tradebot convention (quote coin, see portfolio/fees.ts). */
-export interface FillInput {
+/** A fill to journal: what the portfolio applies, plus the venue's ids. Fees follow the tradebot convention (quote coin, see portfolio/fees.ts). */
+export interface FillInput extends PortfolioFill {
   readonly execId: string;
   readonly bot?: string | undefined;
-  readonly symbol: string;
-  readonly baseCoin: string;
-  readonly quoteCoin: string;
-  readonly side: Side;
-  readonly price: DecimalLike;
-  readonly size: DecimalLike;
-  readonly fee: DecimalLike;
-  readonly feeCoin: string;
-  readonly ts: number;
   readonly orderId?: string | undefined;
   readonly clientOid?: string | undefined;
 }
