@@ -15,6 +15,7 @@ import { openStore, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { startHttp } from './http.js';
+import { lockJournal } from './lock.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
 import { StatusLine } from './status.js';
@@ -62,6 +63,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   const metrics = new DaemonMetrics();
   let sim: Simulator | undefined;
   let store: Store | undefined;
+  let unlock: (() => void) | undefined;
   let runtime: VenueRuntime | undefined;
   let http: { port: number; close(): Promise<void> } | undefined;
   const slots: BotSlot[] = [];
@@ -84,6 +86,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     runtime?.close();
     await http?.close();
     store?.close();
+    unlock?.();
     await sim?.stop();
     if (timedOut) {
       logger.error('orders were still in flight at the shutdown deadline; they stay pending in the journal and are resent on the next start', {
@@ -96,6 +99,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   };
 
   try {
+    unlock = lockJournal(cfg.store.path);
     const v = cfg.venue;
     if (v.kind === 'simulator') {
       // The embedded simulator starts a new account every time: a journal of an earlier run would not

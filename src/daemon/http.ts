@@ -27,7 +27,13 @@ export async function startHttp(o: { host: string; port: number; metrics: Daemon
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'EADDRINUSE'
+          ? new Error(`the metrics port ${o.host}:${o.port} is already in use: stop the other process or set metrics.port in the configuration (0 picks a free port)`)
+          : e,
+      ),
+    );
     server.listen(o.port, o.host, () => resolve());
   });
   return {

@@ -57,3 +57,24 @@ describe('tradebot CLI', () => {
     expect(r.stderr).toMatch(/--port must be a number/);
   });
 });
+
+describe('one daemon per journal', () => {
+  it('refuses a second daemon on the same journal, and takes over a lock left by a dead process', async () => {
+    const { startCli } = await import('../helpers/cli.js');
+    const { parse, stringify } = await import('yaml');
+    const { readFileSync } = await import('node:fs');
+    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as { store: { path: string }; metrics: { port: number } };
+    cfg.store.path = join(dir, 'locked.db');
+    cfg.metrics.port = 0;
+    const f = join(dir, 'locked.yaml');
+    writeFileSync(f, stringify(cfg));
+    writeFileSync(`${cfg.store.path}.lock`, '999999'); // a dead pid: a stale lock
+    const first = startCli(['run', '--config', f]);
+    await first.waitFor(/"message":"running"/, 20_000);
+    const second = await runCli(['run', '--config', f]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/another tradebot \(pid \d+\) is running with the journal/);
+    first.proc.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+  }, 60_000);
+});
