@@ -33,7 +33,7 @@ export const SimVenueSchema = z
       .refine((s) => !Number.isNaN(Date.parse(s)), 'startTime must be an ISO date such as 2026-11-23T14:29:00Z')
       .optional()
       .describe('simulated start time (default: now)'),
-    port: z.number().int().min(0).max(65535).default(0).describe('port of the simulator (0: any free port)'),
+    port: z.number().int().min(0).max(65535).default(0).describe('port of the simulator (0 picks a free port)'),
     faults: FaultConfigSchema.optional().describe('fault injection'),
     account: SimAccountSchema.default(SimAccountSchema.parse({})),
   })
@@ -120,7 +120,7 @@ export const DeploymentSchema = z
       .strictObject({
         enabled: z.boolean().default(true).describe('serve /healthz, /readyz and /metrics'),
         host: z.string().default('127.0.0.1').describe('address of the metrics server'),
-        port: z.number().int().min(0).max(65535).default(9464).describe('port of the metrics server (0: any free port)'),
+        port: z.number().int().min(0).max(65535).default(9464).describe('port of the metrics server (0 picks a free port)'),
       })
       .default({ enabled: true, host: '127.0.0.1', port: 9464 }),
     status: z.strictObject({ enabled: z.boolean().default(true).describe('a live status line on a terminal') }).default({ enabled: true }),
