@@ -47,6 +47,8 @@ export interface BacktestOptions {
 
 const silent: StrategyLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const ACCOUNT = 'backtest';
+/** The fill model's liquidity at the open: as much as any order asks. */
+const UNLIMITED = new Decimal('1e15');
 const MAX_CHART_BARS = 3000;
 
 /** Keeps at most MAX_CHART_BARS bars by doubling the bucket size whenever it is full. */
@@ -99,7 +101,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const view: MarketView = {
     levels(_s, side): Iterable<Level> {
       const px = new Decimal(cur.open * (side === 'buy' ? 1 + slip : 1 - slip)).toDecimalPlaces(priceDp, side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
-      return [{ price: px, qty: new Decimal('1e15') }];
+      return [{ price: px, qty: UNLIMITED }];
     },
     firstTouch(_s, side, price, from, to) {
       const p = price.toNumber();
@@ -147,12 +149,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     if (recent.length > 64) recent.shift();
     const clientOid = `bt${++oid}`;
     tagOf.set(clientOid, intent.tag);
+    const i = d.intent;
     const req: PlaceRequest = {
       symbol,
-      side: d.order.side,
-      orderType: d.order.orderType,
-      qty: new Decimal(d.order.qty),
-      ...(d.order.price !== undefined ? { price: new Decimal(d.order.price) } : {}),
+      side: i.side,
+      orderType: i.type,
+      qty: 'quoteAmount' in i ? i.quoteAmount : i.quantity,
+      ...(i.type === 'limit' ? { price: i.price } : {}),
       clientOid,
     };
     // Decided at the close: placed at the next candle's open (no lookahead).
@@ -216,7 +219,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
           else denials[`VENUE_${r.code}`] = (denials[`VENUE_${r.code}`] ?? 0) + 1;
         }
       }
-      applyFills(core.advance(end));
+      if (core.hasResting) applyFills(core.advance(end));
       const decide = decisionTime(t);
       if (session === undefined || decide >= session.nextChange) {
         session = usSessionAt(decide);

@@ -385,6 +385,11 @@ export class MatchingCore {
     order.updatedAt = Math.max(order.updatedAt, now);
   }
 
+  /** Whether any limit order is resting (lets a caller skip `advance` on its hot path). */
+  get hasResting(): boolean {
+    return this.resting.length > 0;
+  }
+
   /**
    * Brings resting limit orders up to `now`: each fills in full at its price, as a maker, at the first
    * instant the market reaches it. Fills are applied in time order (then placement order), so the
