@@ -37,7 +37,6 @@ const fmt = new Intl.DateTimeFormat('en-US', {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
-  weekday: 'long',
 });
 
 export interface EtParts {
@@ -48,24 +47,43 @@ export interface EtParts {
   readonly second: number;
 }
 
-/** Wall-clock parts of an instant in Eastern Time. */
-export function etParts(ms: number): EtParts {
+/** The offset from the tz database (Intl), for one instant. */
+function intlOffsetMinutes(ms: number): number {
   const p: Record<string, string> = {};
   for (const part of fmt.formatToParts(new Date(ms))) p[part.type] = part.value;
-  return {
-    date: `${p.year}-${p.month}-${p.day}`,
-    weekday: (p.weekday ?? '').toUpperCase(),
-    minuteOfDay: Number(p.hour) * 60 + Number(p.minute),
-    second: Number(p.second),
-  };
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Math.round((asUtc - (ms - (((ms % 1000) + 1000) % 1000))) / 60_000);
 }
+
+// Eastern Time changes its offset only on the hour (02:00 local, 06:00 or 07:00 UTC), so the offset is
+// looked up in the tz database once per UTC hour and cached: formatToParts costs microseconds, and the
+// backtester asks for sessions millions of times.
+const offsetByHour = new Map<number, number>();
 
 /** Offset of Eastern Time from UTC at an instant, in minutes (-300 in winter, -240 in summer). */
 export function etOffsetMinutes(ms: number): number {
-  const p = etParts(ms);
-  const [y, mo, d] = p.date.split('-').map(Number) as [number, number, number];
-  const asUtc = Date.UTC(y, mo - 1, d, Math.floor(p.minuteOfDay / 60), p.minuteOfDay % 60, p.second);
-  return Math.round((asUtc - (ms - (ms % 1000))) / 60_000);
+  const hour = Math.floor(ms / 3_600_000);
+  let off = offsetByHour.get(hour);
+  if (off === undefined) {
+    off = intlOffsetMinutes(hour * 3_600_000);
+    if (offsetByHour.size > 200_000) offsetByHour.clear();
+    offsetByHour.set(hour, off);
+  }
+  return off;
+}
+
+const WEEKDAY_NAMES = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** Wall-clock parts of an instant in Eastern Time. */
+export function etParts(ms: number): EtParts {
+  const local = new Date(ms + etOffsetMinutes(ms) * 60_000);
+  return {
+    date: `${local.getUTCFullYear()}-${pad2(local.getUTCMonth() + 1)}-${pad2(local.getUTCDate())}`,
+    weekday: WEEKDAY_NAMES[local.getUTCDay()] as string,
+    minuteOfDay: local.getUTCHours() * 60 + local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+  };
 }
 
 /** Whether daylight saving time applies in Eastern Time at an instant. */
