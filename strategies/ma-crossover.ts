@@ -1,6 +1,6 @@
 // Simple moving average crossover: buys a fixed quote amount when the fast SMA crosses above the slow one
 // (golden cross) and sells the whole position when it crosses back below (death cross).
-import { SMA } from 'trading-signals';
+import { RollingSMA as SMA } from '../src/strategy/indicators.js';
 import { CANDLE_INTERVALS } from '../src/api/index.js';
 import { z } from 'zod';
 import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../src/strategy/index.js';

@@ -5,3 +5,4 @@ export * from './contract.js';
 export * from './params.js';
 export * from './state.js';
 export * from './loader.js';
+export * from './indicators.js';
