@@ -5,6 +5,7 @@ import type { Strategy } from '../strategy/contract.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { openDataset } from './datasets.js';
 import { runBacktest } from './engine.js';
+import type { CandleSource } from './format.js';
 import { metricsOf, type Metrics } from './metrics.js';
 import type { BacktestResult } from './result.js';
 
@@ -49,11 +50,15 @@ export function coerceParams(strategy: Strategy, params: Record<string, unknown>
   return out;
 }
 
-/** Runs a job in this thread. */
-export async function runJob(job: BacktestJob, onProgress?: (candles: number) => void): Promise<{ result: BacktestResult; metrics: Metrics }> {
+/** Runs a job in this thread, on `source` when given (a shared copy of `job.dataset`), else on the dataset itself. */
+export async function runJob(
+  job: BacktestJob,
+  onProgress?: (candles: number) => void,
+  source?: CandleSource,
+): Promise<{ result: BacktestResult; metrics: Metrics }> {
   const strategy = await loadStrategy(job.strategy);
   const result = await runBacktest({
-    source: openDataset(job.dataset),
+    source: source ?? openDataset(job.dataset),
     dataset: job.dataset,
     strategy,
     params: coerceParams(strategy, job.params),

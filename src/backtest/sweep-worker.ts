@@ -1,11 +1,13 @@
-// A sweep worker thread: runs the backtest jobs it is sent and answers their metrics.
+// A sweep worker thread: runs the backtest jobs it is sent and answers their metrics. A job may carry the
+// dataset in shared memory (loaded once by the pool); otherwise the worker opens the dataset itself.
 import { parentPort } from 'node:worker_threads';
 import { runJob, type BacktestJob } from './run-config.js';
+import { sharedCandleSource, type SharedCandles } from './shared-candles.js';
 
-parentPort?.on('message', (msg: { id: number; job: BacktestJob }) => {
-  runJob({ ...msg.job, chart: false })
+parentPort?.on('message', (msg: { id: number; job: BacktestJob; shared?: SharedCandles }) => {
+  runJob({ ...msg.job, chart: false }, undefined, msg.shared ? sharedCandleSource(msg.shared) : undefined)
     .then(({ result, metrics }) =>
-      parentPort?.postMessage({ id: msg.id, ok: true, metrics, tradeHash: result.meta.tradeHash, candles: result.meta.candles, equity: result.equity, from: result.meta.from, to: result.meta.to }),
+      parentPort?.postMessage({ id: msg.id, ok: true, metrics, tradeHash: result.meta.tradeHash, finalEquity: result.finalEquity, candles: result.meta.candles, equity: result.equity, from: result.meta.from, to: result.meta.to }),
     )
     .catch((e: unknown) => parentPort?.postMessage({ id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) }));
 });

@@ -4,6 +4,8 @@ import { Worker } from 'node:worker_threads';
 import type { Metrics } from './metrics.js';
 import type { EquityPoint } from './result.js';
 import type { BacktestJob } from './run-config.js';
+import { openDataset } from './datasets.js';
+import { shareCandles, type SharedCandles } from './shared-candles.js';
 
 export type Grid = Readonly<Record<string, readonly (number | string | boolean)[]>>;
 
@@ -48,6 +50,92 @@ function newWorker(): Worker {
   return new Worker(boot, { eval: true });
 }
 
+/** What a worker answers for one job. */
+export interface JobOutcome {
+  readonly ok: boolean;
+  readonly metrics?: Metrics | undefined;
+  readonly error?: string | undefined;
+  readonly tradeHash?: string | undefined;
+  readonly equity?: EquityPoint[] | undefined;
+  readonly finalEquity?: string | undefined;
+  readonly candles?: number | undefined;
+}
+
+/**
+ * Worker threads that stay up across runs (a walk-forward runs one grid per window on the same pool),
+ * with the dataset loaded once into shared memory when it fits in `sharedLimitBytes` (each job then
+ * reads it without a copy; a larger dataset is streamed by each job instead).
+ *
+ * @example
+ * const pool = await SweepPool.open({ dataset: 'synthetic-1m:7:1000000', workers: 4 });
+ * try { const outcomes = await pool.run(jobs); } finally { await pool.close(); }
+ */
+export class SweepPool {
+  private busy = false;
+  private constructor(
+    private readonly workers: readonly Worker[],
+    /** The shared dataset, undefined when it was too large to share. */
+    readonly shared: SharedCandles | undefined,
+  ) {}
+
+  static async open(o: { dataset: string; workers?: number | undefined; sharedLimitBytes?: number | undefined }): Promise<SweepPool> {
+    const n = Math.max(1, o.workers ?? availableParallelism());
+    const shared = await shareCandles(openDataset(o.dataset), o.sharedLimitBytes);
+    return new SweepPool(Array.from({ length: n }, newWorker), shared);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Runs the jobs (of the pool's dataset) on all workers; outcomes come back in the order of the jobs. */
+  async run(jobs: readonly BacktestJob[], onProgress?: (done: number, total: number) => void): Promise<JobOutcome[]> {
+    if (this.busy) throw new Error('SweepPool.run: the pool is already running jobs; await the previous run first');
+    this.busy = true;
+    const out: JobOutcome[] = new Array(jobs.length);
+    let next = 0;
+    let done = 0;
+    const detach: (() => void)[] = [];
+    try {
+      await Promise.all(
+        this.workers.map(
+          (w) =>
+            new Promise<void>((resolve, reject) => {
+              const send = () => {
+                if (next >= jobs.length) return resolve();
+                const id = next++;
+                w.postMessage({ id, job: jobs[id], ...(this.shared ? { shared: this.shared } : {}) });
+              };
+              const onMessage = (m: JobOutcome & { id: number }) => {
+                out[m.id] = m;
+                onProgress?.(++done, jobs.length);
+                send();
+              };
+              const onExit = (code: number) => reject(new Error(`a sweep worker stopped unexpectedly (exit code ${code})`));
+              w.on('message', onMessage);
+              w.on('error', reject);
+              w.on('exit', onExit);
+              detach.push(() => {
+                w.off('message', onMessage);
+                w.off('error', reject);
+                w.off('exit', onExit);
+              });
+              send();
+            }),
+        ),
+      );
+    } finally {
+      for (const d of detach) d();
+      this.busy = false;
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
 /** Runs one job per parameter set on `workers` threads; rows come back sorted by `sortBy`, best first. */
 export async function runSweep(o: {
   base: BacktestJob;
@@ -56,36 +144,25 @@ export async function runSweep(o: {
   sortBy?: SortKey | undefined;
   keepEquity?: boolean | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /** An open pool on the same dataset (walk-forward reuses one); by default one is opened and closed. */
+  pool?: SweepPool | undefined;
 }): Promise<SweepRow[]> {
   const sets = expandGrid(o.grid);
-  const n = Math.max(1, Math.min(o.workers ?? availableParallelism(), sets.length));
-  const rows: SweepRow[] = new Array(sets.length);
-  let next = 0;
-  let done = 0;
-  const pool = Array.from({ length: n }, newWorker);
+  const jobs = sets.map((p) => ({ ...o.base, params: { ...o.base.params, ...p } }));
+  const pool = o.pool ?? (await SweepPool.open({ dataset: o.base.dataset, workers: Math.min(o.workers ?? availableParallelism(), sets.length) }));
+  let outcomes: JobOutcome[];
   try {
-    await Promise.all(
-      pool.map(
-        (w) =>
-          new Promise<void>((resolve, reject) => {
-            const send = () => {
-              if (next >= sets.length) return resolve();
-              const id = next++;
-              w.postMessage({ id, job: { ...o.base, params: { ...o.base.params, ...sets[id] } } });
-            };
-            w.on('message', (m: { id: number; ok: boolean; metrics?: Metrics; error?: string; tradeHash?: string; equity?: EquityPoint[] }) => {
-              rows[m.id] = { params: sets[m.id] as Record<string, unknown>, metrics: m.metrics, error: m.error, tradeHash: m.tradeHash, ...(o.keepEquity ? { equity: m.equity } : {}) };
-              o.onProgress?.(++done, sets.length);
-              send();
-            });
-            w.on('error', reject);
-            send();
-          }),
-      ),
-    );
+    outcomes = await pool.run(jobs, o.onProgress);
   } finally {
-    await Promise.all(pool.map((w) => w.terminate()));
+    if (o.pool === undefined) await pool.close();
   }
+  const rows: SweepRow[] = outcomes.map((m, i) => ({
+    params: sets[i] as Record<string, unknown>,
+    metrics: m.metrics,
+    error: m.error,
+    tradeHash: m.tradeHash,
+    ...(o.keepEquity ? { equity: m.equity } : {}),
+  }));
   const key = o.sortBy ?? 'sharpe';
   const score = (r: SweepRow) => {
     const v = r.metrics?.[key];

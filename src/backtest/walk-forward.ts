@@ -1,11 +1,12 @@
 // Walk-forward analysis: on rolling windows, optimise the parameters in-sample (a sweep), evaluate the
 // best ones out-of-sample on the following, unseen period, and stitch the out-of-sample equity into one
 // curve. Each out-of-sample run starts with cold indicators (no in-sample data reaches it).
+import { availableParallelism } from 'node:os';
 import { openDataset } from './datasets.js';
 import { computeMetrics, type Metrics } from './metrics.js';
 import type { EquityPoint } from './result.js';
-import { runJob, type BacktestJob } from './run-config.js';
-import { runSweep, type Grid, type SortKey } from './sweep.js';
+import type { BacktestJob } from './run-config.js';
+import { SweepPool, expandGrid, runSweep, type Grid, type SortKey } from './sweep.js';
 
 export interface WalkForwardWindow {
   readonly inSample: { readonly from: number; readonly to: number };
@@ -67,20 +68,29 @@ export async function walkForward(o: {
   const steps: WalkForwardStep[] = [];
   const stitched: EquityPoint[] = [];
   let level = capital;
-  for (const w of windows) {
-    const rows = await runSweep({ base: { ...o.base, from: w.inSample.from, to: w.inSample.to }, grid: o.grid, sortBy: o.sortBy, workers: o.workers });
-    const best = rows.find((r) => r.metrics !== undefined);
-    if (!best) throw new Error(`walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`);
-    const params = { ...o.base.params, ...best.params };
-    const oos = await runJob({ ...o.base, params, from: w.outOfSample.from, to: w.outOfSample.to, chart: false });
-    // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
-    if (oos.result.meta.candles === 0) continue;
-    // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
-    const startLevel = level;
-    for (const p of oos.result.equity) stitched.push({ ts: p.ts, equity: (startLevel * p.equity) / capital, exposed: p.exposed });
-    level = (startLevel * Number(oos.result.finalEquity)) / capital;
-    steps.push({ window: w, best: params, inSample: best.metrics, outOfSample: oos.metrics, tradeHash: oos.result.meta.tradeHash });
-    o.onStep?.(steps.length, windows.length);
+  // One pool for every window: workers start once and the dataset is loaded once (shared when it fits).
+  const pool = await SweepPool.open({ dataset: o.base.dataset, workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length) });
+  try {
+    for (const w of windows) {
+      const rows = await runSweep({ base: { ...o.base, from: w.inSample.from, to: w.inSample.to }, grid: o.grid, sortBy: o.sortBy, pool });
+      const best = rows.find((r) => r.metrics !== undefined);
+      if (!best) throw new Error(`walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`);
+      const params = { ...o.base.params, ...best.params };
+      const [oos] = await pool.run([{ ...o.base, params, from: w.outOfSample.from, to: w.outOfSample.to, chart: false }]);
+      if (oos?.metrics === undefined || oos.equity === undefined || oos.finalEquity === undefined) {
+        throw new Error(`walk-forward window ${new Date(w.outOfSample.from).toISOString()}: the out-of-sample run failed (${oos?.error ?? 'no answer'})`);
+      }
+      // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
+      if (oos.candles === 0) continue;
+      // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
+      const startLevel = level;
+      for (const p of oos.equity) stitched.push({ ts: p.ts, equity: (startLevel * p.equity) / capital, exposed: p.exposed });
+      level = (startLevel * Number(oos.finalEquity)) / capital;
+      steps.push({ window: w, best: params, inSample: best.metrics, outOfSample: oos.metrics, tradeHash: oos.tradeHash ?? '' });
+      o.onStep?.(steps.length, windows.length);
+    }
+  } finally {
+    await pool.close();
   }
   return { steps, equity: stitched, metrics: computeMetrics(capital, stitched, [], 0) };
 }
