@@ -4,7 +4,7 @@
 // strategy only ever sees closed candles. Per candle the work is float arithmetic; Decimal is used per
 // order and per fill only, which is what makes millions of candles per second possible.
 import { createHash } from 'node:crypto';
-import { Subject } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import { INTERVAL_MS } from '../api/index.js';
 import { VirtualClock } from '../feeds/clock.js';
 import type { Candle } from '../market/candle.js';
@@ -50,6 +50,26 @@ const ACCOUNT = 'backtest';
 /** The fill model's liquidity at the open: as much as any order asks. */
 const UNLIMITED = new Decimal('1e15');
 const MAX_CHART_BARS = 3000;
+
+/**
+ * The replay loop's hot source: a minimal multicast that hands each value straight to its subscribers.
+ * rxjs' Subject wraps every `next` in an error-context closure and walks its observers with an iterator
+ * (the ES5 build node loads), which costs measurably at millions of candles. Strategies see a plain
+ * Observable either way; errors still reach them through their Subscriber.
+ */
+class ReplaySource<T> {
+  private subscribers: Subscriber<T>[] = [];
+  readonly observable = new Observable<T>((s) => {
+    this.subscribers.push(s);
+    return () => {
+      this.subscribers = this.subscribers.filter((x) => x !== s);
+    };
+  });
+  next(value: T): void {
+    const subs = this.subscribers;
+    for (let i = 0; i < subs.length; i++) (subs[i] as Subscriber<T>).next(value);
+  }
+}
 
 /** Keeps at most MAX_CHART_BARS bars by doubling the bucket size whenever it is full. */
 class Downsampler {
@@ -117,8 +137,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
   const gate = new RiskGate(o.risk);
   const trading = new TradingStateMachine(o.risk);
-  const candles$ = new Subject<Candle>();
-  const session$ = new Subject<SessionState>();
+  const candles$ = new ReplaySource<Candle>();
+  const session$ = new ReplaySource<SessionState>();
   let session: SessionState | undefined;
   let lastClose = 0;
   const recent: number[] = [];
@@ -182,7 +202,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     state: new MemoryStrategyState(),
   };
   let failure: unknown;
-  const sub = o.strategy.run(ctx, { candles$, session$ }).subscribe({ next: onIntent, error: (e: unknown) => (failure = e) });
+  const sub = o.strategy.run(ctx, { candles$: candles$.observable, session$: session$.observable }).subscribe({ next: onIntent, error: (e: unknown) => (failure = e) });
 
   const equity: EquityPoint[] = [];
   const chart = new Downsampler();

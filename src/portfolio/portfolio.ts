@@ -81,6 +81,8 @@ interface PositionState {
   fees: Decimal;
   mark: Decimal | undefined;
   lastFillTs: number;
+  /** The last `position()` answer, until a fill or a mark changes it (strategy and gate ask per order). */
+  view?: Position | undefined;
 }
 
 const decimalString = (field: string) =>
@@ -199,6 +201,7 @@ export class Portfolio implements PortfolioView {
       );
     }
     const pos = this.state(fill.symbol, fill.baseCoin, fill.quoteCoin);
+    pos.view = undefined;
     const notional = price.times(size);
     const buy = fill.side === 'buy';
     const signed = buy ? size : size.neg();
@@ -234,8 +237,10 @@ export class Portfolio implements PortfolioView {
   mark(symbol: string, price: DecimalLike): void {
     const p = dec(price, `mark of ${symbol}`);
     const pos = this.book.get(symbol);
-    if (pos !== undefined) pos.mark = p;
-    else this.marks.set(symbol, p);
+    if (pos !== undefined) {
+      pos.mark = p;
+      pos.view = undefined;
+    } else this.marks.set(symbol, p);
   }
 
   /** Mark of a symbol, if known. */
@@ -260,7 +265,7 @@ export class Portfolio implements PortfolioView {
         lastFillTs: 0,
       };
     }
-    return toPosition(s);
+    return (s.view ??= toPosition(s));
   }
 
   /** Every symbol ever traded (flat ones included, they carry realised PnL), sorted by symbol. */

@@ -71,22 +71,22 @@ export type RiskDecision =
 type Deny = { code: DenialCode; message: string };
 const deny = (code: DenialCode, message: string): Deny => ({ code, message });
 
-/** Signed change of the base position an intent causes, estimated at `px` for a market buy. */
-function baseDelta(i: OrderIntent, px: Decimal): Decimal {
-  if ('quoteAmount' in i) return px.gt(0) ? i.quoteAmount.div(px) : ZERO;
-  return i.side === 'buy' ? i.quantity : i.quantity.neg();
-}
-
 /** The price an intent is expected to trade at. */
 function tradePrice(i: OrderIntent, m: MarketSnapshot): Decimal {
   if (i.type === 'limit') return i.price;
   return i.side === 'buy' ? (m.ask ?? m.last) : (m.bid ?? m.last);
 }
 
-/** Whether the intent makes |position| smaller without flipping it. */
+/**
+ * Whether the intent makes |position| smaller without flipping it: it trades against the position, by at
+ * most its size. Exact, and without a division: a market buy of q quote at px buys q / px base, which
+ * reduces a short iff q <= px x |position|.
+ */
 export function isReducing(i: OrderIntent, position: Decimal, px: Decimal): boolean {
-  const after = position.plus(baseDelta(i, px));
-  return position.abs().gt(0) && after.abs().lt(position.abs()) && (after.isZero() || after.isNeg() === position.isNeg());
+  if (position.isZero()) return false;
+  if ('quoteAmount' in i) return position.isNeg() && px.gt(0) && i.quoteAmount.gt(0) && i.quoteAmount.lte(px.mul(position.neg()));
+  const delta = i.side === 'buy' ? i.quantity : i.quantity.neg();
+  return !delta.isZero() && delta.isNeg() !== position.isNeg() && delta.abs().lte(position.abs());
 }
 
 /**
@@ -152,17 +152,19 @@ export class RiskGate {
     const size = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity;
     if (!size.gt(0)) return deny('PRECISION_ZERO_AFTER_ROUNDING', `the order size of ${raw.symbol} rounds to zero at the instrument precision`);
     const price = tradePrice(intent, m);
-    const baseQty = 'quoteAmount' in intent ? intent.quoteAmount.div(price) : intent.quantity;
+    // The base quantity of a market buy is an estimate (a division): computed only if a check needs it.
+    let estimated: Decimal | undefined;
+    const baseQty = (): Decimal => ('quoteAmount' in intent ? (estimated ??= intent.quoteAmount.div(price)) : intent.quantity);
     const notional = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity.mul(price);
 
-    if (rules.minOrderQty && !('quoteAmount' in intent) && baseQty.lt(rules.minOrderQty)) {
-      return deny('BELOW_MIN_QTY', `quantity ${baseQty.toFixed()} is below minOrderQty ${rules.minOrderQty.toFixed()}`);
+    if (rules.minOrderQty && !('quoteAmount' in intent) && baseQty().lt(rules.minOrderQty)) {
+      return deny('BELOW_MIN_QTY', `quantity ${baseQty().toFixed()} is below minOrderQty ${rules.minOrderQty.toFixed()}`);
     }
-    if (intent.type === 'limit' && rules.maxOrderQty && baseQty.gt(rules.maxOrderQty)) {
-      return deny('ABOVE_MAX_QTY', `quantity ${baseQty.toFixed()} is above maxOrderQty ${rules.maxOrderQty.toFixed()}; split the order`);
+    if (intent.type === 'limit' && rules.maxOrderQty && baseQty().gt(rules.maxOrderQty)) {
+      return deny('ABOVE_MAX_QTY', `quantity ${baseQty().toFixed()} is above maxOrderQty ${rules.maxOrderQty.toFixed()}; split the order`);
     }
-    if (intent.type === 'market' && rules.maxMarketOrderQty && baseQty.gt(rules.maxMarketOrderQty)) {
-      return deny('ABOVE_MAX_MARKET_QTY', `quantity ${baseQty.toFixed()} is above maxMarketOrderQty ${rules.maxMarketOrderQty.toFixed()}`);
+    if (intent.type === 'market' && rules.maxMarketOrderQty && baseQty().gt(rules.maxMarketOrderQty)) {
+      return deny('ABOVE_MAX_MARKET_QTY', `quantity ${baseQty().toFixed()} is above maxMarketOrderQty ${rules.maxMarketOrderQty.toFixed()}`);
     }
     if (rules.minOrderAmount && notional.lt(rules.minOrderAmount)) {
       return deny('BELOW_MIN_AMOUNT', `order amount ${notional.toFixed()} is below minOrderAmount ${rules.minOrderAmount.toFixed()}`);
@@ -180,14 +182,14 @@ export class RiskGate {
     if (intent.side === 'buy') {
       const cash = ctx.portfolio.cash(rules.quoteCoin);
       if (notional.gt(cash)) return deny('INSUFFICIENT_CASH', `order needs ${notional.toFixed()} ${rules.quoteCoin}, ${cash.toFixed()} is free`);
-    } else if (rules.category === 'SPOT' && baseQty.gt(position.gt(0) ? position : ZERO)) {
-      return deny('OVERSELL', `sell of ${baseQty.toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`);
+    } else if (rules.category === 'SPOT' && baseQty().gt(position.gt(0) ? position : ZERO)) {
+      return deny('OVERSELL', `sell of ${baseQty().toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`);
     }
     if (!reducing) {
       if (L.maxOrderNotional && notional.gt(L.maxOrderNotional)) {
         return deny('MAX_NOTIONAL_ORDER', `order value ${notional.toFixed()} is above maxOrderNotional ${L.maxOrderNotional.toFixed()}`);
       }
-      const after = position.plus(intent.side === 'buy' ? baseQty : baseQty.neg()).abs();
+      const after = L.maxPositionQty || L.maxPositionNotional || L.maxGrossExposure ? position.plus(intent.side === 'buy' ? baseQty() : baseQty().neg()).abs() : ZERO;
       if (L.maxPositionQty && after.gt(L.maxPositionQty)) {
         return deny('MAX_POSITION', `position would be ${after.toFixed()}, above maxPositionQty ${L.maxPositionQty.toFixed()}`);
       }
@@ -206,7 +208,8 @@ export class RiskGate {
       }
     }
     const rate = L.maxOrdersPerSecond ?? (L.whitelisted ? 30 : 5);
-    const lastSecond = ctx.recentOrderTimes.filter((t) => t > ctx.now - 1000).length;
+    let lastSecond = 0;
+    for (const t of ctx.recentOrderTimes) if (t > ctx.now - 1000) lastSecond++;
     if (lastSecond >= rate) return deny('ORDER_RATE', `${lastSecond} orders in the last second; the limit is ${rate}/s`);
 
     const order: Omit<VenueOrder, 'clientOid'> = {

@@ -93,6 +93,11 @@ interface Account {
   readonly id: string;
   readonly maker: Decimal;
   readonly taker: Decimal;
+  // Derived once: every order and fill needs them (a fill's reservation is released at these rates).
+  /** 1 + taker: the reservation of a market buy per unit of quote. */
+  readonly takerReserve: Decimal;
+  /** 1 + max(maker, taker): the reservation of a limit buy per unit of notional. */
+  readonly limitReserve: Decimal;
   readonly balances: Map<string, Balance>;
   readonly clientOids: Set<string>;
   readonly fills: CoreFill[];
@@ -151,10 +156,15 @@ export class MatchingCore {
     const rate = setup.feeRate ?? DEFAULT_FEE_RATE;
     const balances = new Map<string, Balance>();
     for (const [coin, amount] of Object.entries(setup.balances ?? {})) balances.set(coin, { available: amount, frozen: ZERO });
+    const maker = setup.makerFeeRate ?? rate;
+    const taker = setup.takerFeeRate ?? rate;
+    const maxRate = Decimal.max(maker, taker);
     this.accounts.set(id, {
       id,
-      maker: setup.makerFeeRate ?? rate,
-      taker: setup.takerFeeRate ?? rate,
+      maker,
+      taker,
+      takerReserve: taker.plus(1),
+      limitReserve: maxRate.plus(1),
       balances,
       clientOids: new Set(),
       fills: [],
@@ -242,12 +252,11 @@ export class MatchingCore {
     this.advance(now);
     const quote = this.bal(acct, pair.quoteCoin);
     const base = this.bal(acct, pair.baseCoin);
-    const maxRate = Decimal.max(acct.maker, acct.taker);
     // What the order needs reserved up front: the worst case of its fees included.
     let reserve: Decimal;
     if (req.side === 'sell') reserve = req.qty;
-    else if (req.orderType === 'market') reserve = req.qty.mul(acct.taker.plus(1));
-    else reserve = (req.price as Decimal).mul(req.qty).mul(maxRate.plus(1));
+    else if (req.orderType === 'market') reserve = req.qty.mul(acct.takerReserve);
+    else reserve = (req.price as Decimal).mul(req.qty).mul(acct.limitReserve);
     const from = req.side === 'buy' ? quote : base;
     if (from.available.lt(reserve)) {
       const coin = req.side === 'buy' ? pair.quoteCoin : pair.baseCoin;
@@ -281,7 +290,7 @@ export class MatchingCore {
     };
     if (req.clientOid !== undefined) acct.clientOids.add(req.clientOid);
     this.orders.push(order);
-    const fills = this.takeLiquidity(acct, pair, order, now, maxRate);
+    const fills = this.takeLiquidity(acct, pair, order, now);
     if (order.orderType === 'market' || this.remainingBase(order).isZero()) {
       this.finish(acct, pair, order, now);
     } else {
@@ -295,7 +304,7 @@ export class MatchingCore {
   }
 
   /** Walks the levels as a taker. */
-  private takeLiquidity(acct: Account, pair: PairSpec, order: CoreOrder, now: number, maxRate: Decimal): CoreFill[] {
+  private takeLiquidity(acct: Account, pair: PairSpec, order: CoreOrder, now: number): CoreFill[] {
     const fills: CoreFill[] = [];
     const marketBuy = order.orderType === 'market' && order.side === 'buy';
     let remaining = order.qty; // quote for a market buy, base otherwise
@@ -314,7 +323,7 @@ export class MatchingCore {
         size = Decimal.min(lv.qty, remaining);
         remaining = remaining.minus(size);
       }
-      fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now, maxRate));
+      fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now));
     }
     return fills;
   }
@@ -328,7 +337,6 @@ export class MatchingCore {
     size: Decimal,
     liquidity: 'maker' | 'taker',
     ts: number,
-    maxRate: Decimal,
   ): CoreFill {
     const rate = liquidity === 'maker' ? acct.maker : acct.taker;
     const notional = price.mul(size);
@@ -338,7 +346,7 @@ export class MatchingCore {
     if (order.side === 'buy') {
       // Release this portion's reservation, then pay what it actually cost.
       const released =
-        order.orderType === 'market' ? notional.mul(acct.taker.plus(1)) : (order.price as Decimal).mul(size).mul(maxRate.plus(1));
+        order.orderType === 'market' ? notional.mul(acct.takerReserve) : (order.price as Decimal).mul(size).mul(acct.limitReserve);
       const rel = Decimal.min(released, order.reserved);
       order.reserved = order.reserved.minus(rel);
       quote.frozen = quote.frozen.minus(rel);
@@ -409,8 +417,7 @@ export class MatchingCore {
     for (const { order, ts } of hits) {
       const acct = this.account(order.accountId);
       const pair = this.opts.pair(order.symbol) as PairSpec;
-      const maxRate = Decimal.max(acct.maker, acct.taker);
-      fills.push(this.applyFill(acct, pair, order, order.price as Decimal, this.remainingBase(order), 'maker', ts, maxRate));
+      fills.push(this.applyFill(acct, pair, order, order.price as Decimal, this.remainingBase(order), 'maker', ts));
       this.finish(acct, pair, order, ts);
       this.resting.splice(this.resting.indexOf(order), 1);
     }

@@ -112,6 +112,25 @@ describe('Portfolio (hand-computed)', () => {
     expect(s(p.position('ETHUSDT').mark ?? dec('0'))).toBe('3100');
   });
 
+  it('answers position() from the latest fill and mark (the view is cached only between them)', () => {
+    const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '1000' } });
+    const fill = (side: 'buy' | 'sell', price: string, size: string): PortfolioFill => ({
+      symbol: 'AAPLUSDT', baseCoin: 'AAPL', quoteCoin: 'USDT', side, price, size, fee: '0', feeCoin: 'USDT', ts: 1,
+    });
+    p.applyFill(fill('buy', '100', '2'));
+    const first = p.position('AAPLUSDT');
+    expect(p.position('AAPLUSDT')).toBe(first); // nothing changed: the same answer
+    p.mark('AAPLUSDT', dec('110'));
+    expect(p.position('AAPLUSDT').unrealisedPnl.toFixed()).toBe('20');
+    p.applyFill(fill('buy', '120', '2'));
+    const after = p.position('AAPLUSDT');
+    expect([after.quantity.toFixed(), after.avgPrice.toFixed(), after.unrealisedPnl.toFixed()]).toEqual(['4', '110', '0']);
+    p.applyFill(fill('sell', '130', '4'));
+    expect(p.position('AAPLUSDT').quantity.isZero()).toBe(true);
+    expect(p.position('AAPLUSDT').realisedPnl.toFixed()).toBe('80');
+    expect(first.quantity.toFixed()).toBe('2'); // an earlier answer is never changed under its holder
+  });
+
   it('answers a zero position for a symbol never traded', () => {
     const p = new Portfolio({ quoteCoin: 'USDT' });
     expect(p.position('XUSDT')).toMatchObject({ quantity: dec('0'), avgPrice: dec('0'), realisedPnl: dec('0') });
