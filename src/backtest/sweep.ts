@@ -73,6 +73,8 @@ export interface JobOutcome {
 export class SweepPool {
   private busy = false;
   private constructor(
+    /** The dataset every job of this pool must name (the shared memory holds it). */
+    readonly dataset: string,
     private readonly workers: readonly Worker[],
     /** The shared dataset, undefined when it was too large to share. */
     readonly shared: SharedCandles | undefined,
@@ -81,7 +83,7 @@ export class SweepPool {
   static async open(o: { dataset: string; workers?: number | undefined; sharedLimitBytes?: number | undefined }): Promise<SweepPool> {
     const n = Math.max(1, o.workers ?? availableParallelism());
     const shared = await shareCandles(openDataset(o.dataset), o.sharedLimitBytes);
-    return new SweepPool(Array.from({ length: n }, newWorker), shared);
+    return new SweepPool(o.dataset, Array.from({ length: n }, newWorker), shared);
   }
 
   get size(): number {
@@ -91,6 +93,8 @@ export class SweepPool {
   /** Runs the jobs (of the pool's dataset) on all workers; outcomes come back in the order of the jobs. */
   async run(jobs: readonly BacktestJob[], onProgress?: (done: number, total: number) => void): Promise<JobOutcome[]> {
     if (this.busy) throw new Error('SweepPool.run: the pool is already running jobs; await the previous run first');
+    const other = jobs.find((j) => j.dataset !== this.dataset);
+    if (other) throw new Error(`SweepPool.run: this pool holds ${this.dataset}, not ${other.dataset}; open a pool on that dataset`);
     this.busy = true;
     const out: JobOutcome[] = new Array(jobs.length);
     let next = 0;

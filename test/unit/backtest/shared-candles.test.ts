@@ -89,6 +89,10 @@ describe('shared candles', () => {
       const [out] = await pool.run([job(dataset, { fast: 8, slow: 30 })]);
       const here = await runJob(job(dataset, { fast: 8, slow: 30 }));
       expect(out?.tradeHash).toBe(here.result.meta.tradeHash);
+      // A job of another dataset would run on the wrong candles: refused, saying which.
+      await expect(pool.run([job('synthetic-1m:1:100', {})])).rejects.toThrow(
+        /holds synthetic-1m:9:30000, not synthetic-1m:1:100/,
+      );
     } finally {
       await pool.close();
     }
