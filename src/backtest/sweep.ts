@@ -86,10 +86,6 @@ export class SweepPool {
     return new SweepPool(o.dataset, Array.from({ length: n }, newWorker), shared);
   }
 
-  get size(): number {
-    return this.workers.length;
-  }
-
   /** Runs the jobs (of the pool's dataset) on all workers; outcomes come back in the order of the jobs. */
   async run(jobs: readonly BacktestJob[], onProgress?: (done: number, total: number) => void): Promise<JobOutcome[]> {
     if (this.busy) throw new Error('SweepPool.run: the pool is already running jobs; await the previous run first');

@@ -4,8 +4,10 @@
 import { availableParallelism } from 'node:os';
 import { openDataset } from './datasets.js';
 import { computeMetrics, type Metrics } from './metrics.js';
+import type { CandleSource } from './format.js';
 import type { EquityPoint } from './result.js';
 import type { BacktestJob } from './run-config.js';
+import { sharedCandleSource } from './shared-candles.js';
 import { SweepPool, expandGrid, runSweep, type Grid, type SortKey } from './sweep.js';
 
 export interface WalkForwardWindow {
@@ -41,11 +43,11 @@ export interface WalkForwardResult {
   readonly metrics: Metrics;
 }
 
-/** First and last open time of a dataset (one streaming pass). */
-export async function datasetSpan(dataset: string): Promise<{ from: number; to: number }> {
+/** First and last open time of a candle source (one pass). */
+export async function datasetSpan(source: CandleSource): Promise<{ from: number; to: number }> {
   let from = Number.NaN;
   let to = Number.NaN;
-  for await (const b of openDataset(dataset).batches()) {
+  for await (const b of source.batches()) {
     if (b.length === 0) continue;
     if (Number.isNaN(from)) from = b.openTime[0] as number;
     to = b.openTime[b.length - 1] as number;
@@ -62,15 +64,16 @@ export async function walkForward(o: {
   workers?: number | undefined;
   onStep?: ((done: number, total: number) => void) | undefined;
 }): Promise<WalkForwardResult> {
-  const span = await datasetSpan(o.base.dataset);
-  const windows = walkForwardWindows(o.base.from ?? span.from, o.base.to ?? span.to, o.inSampleMs, o.outOfSampleMs);
+  // One pool for every window: workers start once and the dataset is read once (into shared memory when it
+  // fits, and then the span is read from there too).
+  const pool = await SweepPool.open({ dataset: o.base.dataset, workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length) });
   const capital = Number(o.base.capital);
   const steps: WalkForwardStep[] = [];
   const stitched: EquityPoint[] = [];
   let level = capital;
-  // One pool for every window: workers start once and the dataset is loaded once (shared when it fits).
-  const pool = await SweepPool.open({ dataset: o.base.dataset, workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length) });
   try {
+    const span = await datasetSpan(pool.shared ? sharedCandleSource(pool.shared) : openDataset(o.base.dataset));
+    const windows = walkForwardWindows(o.base.from ?? span.from, o.base.to ?? span.to, o.inSampleMs, o.outOfSampleMs);
     for (const w of windows) {
       const rows = await runSweep({ base: { ...o.base, from: w.inSample.from, to: w.inSample.to }, grid: o.grid, sortBy: o.sortBy, pool });
       const best = rows.find((r) => r.metrics !== undefined);
