@@ -14,14 +14,11 @@ import { syntheticSource } from '../src/backtest/synthetic.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
 import { RollingSMA } from '../src/strategy/indicators.js';
 import { loadStrategy } from '../src/strategy/loader.js';
+import { numberFlag } from './lib/flags.js';
 
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
-const N = arg('candles', 1_000_000);
+const N = numberFlag('candles', 1_000_000);
 const STREAM = process.argv.includes('--stream');
-const REPEAT = STREAM ? 0 : arg('repeat', 3);
+const REPEAT = STREAM ? 0 : numberFlag('repeat', 3);
 const PARAMS = { fast: 50, slow: 200, quoteAmount: '1000' }; // the classic 50/200 crossover
 const risk = RiskLimitsSchema.parse({ allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 604_800_000 });
 const strategy = await loadStrategy('ma-crossover');

@@ -5,13 +5,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulator } from '../src/sim/index.js';
+import { numberFlag } from './lib/flags.js';
 
-const arg = (name: string, def: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
-const REQUESTS = arg('requests', 20_000);
-const CONCURRENCY = arg('concurrency', 16);
+const REQUESTS = numberFlag('requests', 20_000);
+const CONCURRENCY = numberFlag('concurrency', 16);
 const MAX_MS = 60_000;
 
 async function load(baseUrl: string, paths: readonly string[]): Promise<{ rps: number; ok: number }> {

@@ -5,13 +5,10 @@
 import { availableParallelism } from 'node:os';
 import type { BacktestJob } from '../src/backtest/run-config.js';
 import { SweepPool } from '../src/backtest/sweep.js';
+import { numberFlag } from './lib/flags.js';
 
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
-const N = arg('candles', 1_000_000);
-const RUNS = arg('runs', 8);
+const N = numberFlag('candles', 1_000_000);
+const RUNS = numberFlag('runs', 8);
 const dataset = `synthetic-1m:7:${N}`;
 const base: BacktestJob = {
   dataset,

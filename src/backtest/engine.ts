@@ -47,7 +47,7 @@ export interface BacktestOptions {
 
 const silent: StrategyLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const ACCOUNT = 'backtest';
-/** The fill model's liquidity at the open: as much as any order asks. */
+/** The fill model's liquidity at the open: more than an order can ask for. */
 const UNLIMITED = new Decimal('1e15');
 const MAX_CHART_BARS = 3000;
 
