@@ -9,7 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBacktest } from '../src/backtest/engine.js';
-import { CandleFileWriter, openCandleFile, type CandleBatch, type CandleSource } from '../src/backtest/format.js';
+import {
+  CandleFileWriter,
+  openCandleFile,
+  type CandleBatch,
+  type CandleSource,
+} from '../src/backtest/format.js';
 import { syntheticSource } from '../src/backtest/synthetic.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
 import { RollingSMA } from '../src/strategy/indicators.js';
@@ -20,10 +25,14 @@ const N = numberFlag('candles', 1_000_000);
 const STREAM = process.argv.includes('--stream');
 const REPEAT = STREAM ? 0 : numberFlag('repeat', 3);
 const PARAMS = { fast: 50, slow: 200, quoteAmount: '1000' }; // the classic 50/200 crossover
-const risk = RiskLimitsSchema.parse({ allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 604_800_000 });
+const risk = RiskLimitsSchema.parse({
+  allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+  maxDataAgeMs: 604_800_000,
+});
 const strategy = await loadStrategy('ma-crossover');
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
-const rate = (n: number, ms: number) => `${((n / ms) * 1000).toLocaleString('en-US', { maximumFractionDigits: 0 })} candles/s`;
+const rate = (n: number, ms: number) =>
+  `${((n / ms) * 1000).toLocaleString('en-US', { maximumFractionDigits: 0 })} candles/s`;
 
 const synth = syntheticSource({ seed: 7, count: N });
 let source: CandleSource = synth;
@@ -35,7 +44,15 @@ if (!STREAM) {
   const w = new CandleFileWriter(file, synth.meta);
   for await (const b of synth.batches()) {
     for (let i = 0; i < b.length; i++) {
-      w.write([String(b.openTime[i]), String(b.open[i]), String(b.high[i]), String(b.low[i]), String(b.close[i]), String(b.volume[i]), String(b.turnover[i])]);
+      w.write([
+        String(b.openTime[i]),
+        String(b.open[i]),
+        String(b.high[i]),
+        String(b.low[i]),
+        String(b.close[i]),
+        String(b.volume[i]),
+        String(b.turnover[i]),
+      ]);
     }
   }
   await w.close();
@@ -43,9 +60,16 @@ if (!STREAM) {
   const loaded = openCandleFile(file);
   for await (const b of loaded.batches()) batches.push(b);
   const loadMs = performance.now() - t0;
-  console.log(`load  ${N.toLocaleString('en-US')} candles from CSV: ${loadMs.toFixed(0)} ms, ${rate(N, loadMs)}`);
+  console.log(
+    `load  ${N.toLocaleString('en-US')} candles from CSV: ${loadMs.toFixed(0)} ms, ${rate(N, loadMs)}`,
+  );
   rmSync(dir, { recursive: true, force: true });
-  source = { meta: loaded.meta, batches: async function* () { yield* batches; } };
+  source = {
+    meta: loaded.meta,
+    batches: async function* () {
+      yield* batches;
+    },
+  };
 }
 
 // Baseline: the same crossover, same indicator, as a plain loop over the columns (no stream, no gate, no
@@ -69,23 +93,45 @@ if (!STREAM) {
     }
   }
   baselineMs = performance.now() - t0;
-  console.log(`plain loop baseline: ${baselineMs.toFixed(0)} ms, ${rate(N, baselineMs)} (${crosses} crosses)`);
+  console.log(
+    `plain loop baseline: ${baselineMs.toFixed(0)} ms, ${rate(N, baselineMs)} (${crosses} crosses)`,
+  );
 }
 
-const run = () => runBacktest({ source, dataset: `synthetic-1m:7:${N}`, strategy, params: PARAMS, risk, capital: '100000', slippageBps: 2, chart: true });
+const run = () =>
+  runBacktest({
+    source,
+    dataset: `synthetic-1m:7:${N}`,
+    strategy,
+    params: PARAMS,
+    risk,
+    capital: '100000',
+    slippageBps: 2,
+    chart: true,
+  });
 const r = await run();
-console.log(`run   ${N.toLocaleString('en-US')} candles through stream + strategy + risk gate + fill model + portfolio: ${r.timing.runMs.toFixed(0)} ms, ${rate(N, r.timing.runMs)}${STREAM ? ' (generation included)' : ' (first run: JIT warming up included)'}`);
-console.log(`      ${r.fills.length} fills, ${r.trades.length} round trips, trade hash ${r.meta.tradeHash.slice(0, 16)}`);
+console.log(
+  `run   ${N.toLocaleString('en-US')} candles through stream + strategy + risk gate + fill model + portfolio: ${r.timing.runMs.toFixed(0)} ms, ${rate(N, r.timing.runMs)}${STREAM ? ' (generation included)' : ' (first run: JIT warming up included)'}`,
+);
+console.log(
+  `      ${r.fills.length} fills, ${r.trades.length} round trips, trade hash ${r.meta.tradeHash.slice(0, 16)}`,
+);
 const warm: number[] = [];
 for (let k = 0; k < REPEAT; k++) {
   const again = await run();
-  if (again.meta.tradeHash !== r.meta.tradeHash) throw new Error('a repeated run traded differently: the engine is not deterministic');
+  if (again.meta.tradeHash !== r.meta.tradeHash)
+    throw new Error('a repeated run traded differently: the engine is not deterministic');
   warm.push(again.timing.runMs);
 }
 const warmMs = warm.sort((a, b) => a - b)[Math.floor(warm.length / 2)];
-if (warmMs !== undefined) console.log(`run   warm, median of ${REPEAT} more runs: ${warmMs.toFixed(0)} ms, ${rate(N, warmMs)} (same trade hash)`);
+if (warmMs !== undefined)
+  console.log(
+    `run   warm, median of ${REPEAT} more runs: ${warmMs.toFixed(0)} ms, ${rate(N, warmMs)} (same trade hash)`,
+  );
 if (!STREAM) {
-  console.log(`ratio run/baseline: first ${(baselineMs / r.timing.runMs).toFixed(3)}${warmMs === undefined ? '' : `, warm ${(baselineMs / warmMs).toFixed(3)}`} (the run's speed as a share of the plain loop's)`);
+  console.log(
+    `ratio run/baseline: first ${(baselineMs / r.timing.runMs).toFixed(3)}${warmMs === undefined ? '' : `, warm ${(baselineMs / warmMs).toFixed(3)}`} (the run's speed as a share of the plain loop's)`,
+  );
 }
 console.log(`peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
 batches = [];

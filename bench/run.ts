@@ -24,7 +24,9 @@ if (unknown.length > 0) {
 }
 for (const name of names.length > 0 ? names : all) {
   console.log(`\n== bench/${name}.ts ${flags.join(' ')}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`), ...flags], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`), ...flags], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) {
     console.error(`bench/${name}.ts failed (exit ${r.status ?? r.signal})`);
     process.exit(1);

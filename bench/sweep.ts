@@ -20,7 +20,10 @@ const base: BacktestJob = {
   risk: { allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 604_800_000 },
 };
 // RUNS parameter sets of similar cost: fast 20..(20+RUNS-1), slow 200.
-const jobs: BacktestJob[] = Array.from({ length: RUNS }, (_, k) => ({ ...base, params: { ...base.params, fast: 20 + k, slow: 200 } }));
+const jobs: BacktestJob[] = Array.from({ length: RUNS }, (_, k) => ({
+  ...base,
+  params: { ...base.params, fast: 20 + k, slow: 200 },
+}));
 const cores = availableParallelism();
 const fmt = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
@@ -43,9 +46,14 @@ const measure = async (workers: number) => {
 
 const one = await measure(1);
 const all = await measure(cores);
-if (one.hashes.join() !== all.hashes.join()) throw new Error('the same jobs traded differently on 1 and on all workers');
-console.log(`grid of ${RUNS} runs x ${N.toLocaleString('en-US')} candles, dataset ${one.shared ? 'in shared memory' : 'streamed by each job'}`);
+if (one.hashes.join() !== all.hashes.join())
+  throw new Error('the same jobs traded differently on 1 and on all workers');
+console.log(
+  `grid of ${RUNS} runs x ${N.toLocaleString('en-US')} candles, dataset ${one.shared ? 'in shared memory' : 'streamed by each job'}`,
+);
 for (const r of [one, all]) {
-  console.log(`${String(r.workers).padStart(2)} worker(s): pool start-up and warm-up ${fmt(r.startMs)} ms; grid ${fmt(r.ms)} ms, ${fmt(((RUNS * N) / r.ms) * 1000)} candles/s`);
+  console.log(
+    `${String(r.workers).padStart(2)} worker(s): pool start-up and warm-up ${fmt(r.startMs)} ms; grid ${fmt(r.ms)} ms, ${fmt(((RUNS * N) / r.ms) * 1000)} candles/s`,
+  );
 }
 console.log(`scaling ${cores} workers / 1 worker: ${(one.ms / all.ms).toFixed(2)}x (same trade hashes)`);

@@ -70,7 +70,13 @@ function endpoint<const N extends string, PS extends z.ZodType, RS extends z.Zod
 const ipLimit = (perSecond: number): RateLimit => ({ scope: 'ip', perSecond });
 const uidLimit = (perSecond: number): RateLimit => ({ scope: 'uid', perSecond });
 const pub = { group: 'market', permission: 'none', whitelist: false, method: 'GET' } as const;
-const reality = { group: 'reality', permission: 'none', whitelist: false, method: 'GET', rateLimit: ipLimit(1) } as const;
+const reality = {
+  group: 'reality',
+  permission: 'none',
+  whitelist: false,
+  method: 'GET',
+  rateLimit: ipLimit(1),
+} as const;
 
 /** The catalogue, keyed by method name. */
 export const ENDPOINTS = {
@@ -323,7 +329,11 @@ export function validateParams<N extends EndpointName>(
         const field = i.path.map(String).join('.');
         const unknownKeys = i.code === 'unrecognized_keys' ? i.keys : undefined;
         return unknownKeys
-          ? { field: unknownKeys.join(', '), value: unknownKeys.map((k) => raw[k]), rule: 'not a parameter of this endpoint' }
+          ? {
+              field: unknownKeys.join(', '),
+              value: unknownKeys.map((k) => raw[k]),
+              rule: 'not a parameter of this endpoint',
+            }
           : { field, value: field ? raw[field] : raw, rule: i.message };
       }),
     };

@@ -277,9 +277,12 @@ export class ApiError extends Error {
 
   constructor(d: ApiErrorDetails) {
     const hint = errorInfo(d.code)?.hint;
-    super(`${d.endpoint}: ${d.msg} (code ${d.code}${d.httpStatus ? `, HTTP ${d.httpStatus}` : ''})${hint ? `. ${hint}` : ''}`, {
-      cause: d.cause,
-    });
+    super(
+      `${d.endpoint}: ${d.msg} (code ${d.code}${d.httpStatus ? `, HTTP ${d.httpStatus}` : ''})${hint ? `. ${hint}` : ''}`,
+      {
+        cause: d.cause,
+      },
+    );
     this.name = new.target.name;
     this.kind = d.kind;
     this.code = d.code;

@@ -81,7 +81,9 @@ const candleShape = (limitDefault: number, limitMax: number) =>
     symbol: nonEmpty('symbol'),
     interval: z.enum(CANDLE_INTERVALS, {
       error: (iss) =>
-        iss.input === undefined ? 'interval is required' : `interval must be one of ${CANDLE_INTERVALS.join(', ')}`,
+        iss.input === undefined
+          ? 'interval is required'
+          : `interval must be one of ${CANDLE_INTERVALS.join(', ')}`,
     }),
     startTime: msTimestamp('startTime').optional(),
     endTime: msTimestamp('endTime').optional(),
@@ -92,7 +94,10 @@ const candleShape = (limitDefault: number, limitMax: number) =>
     limit: limitParam(limitDefault, limitMax),
   });
 
-const startBeforeEnd = (p: { startTime?: number | undefined; endTime?: number | undefined }, ctx: z.RefinementCtx) => {
+const startBeforeEnd = (
+  p: { startTime?: number | undefined; endTime?: number | undefined },
+  ctx: z.RefinementCtx,
+) => {
   if (p.startTime !== undefined && p.endTime !== undefined && p.startTime > p.endTime) {
     ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'startTime must not be after endTime' });
   }
@@ -102,7 +107,11 @@ export const CandlesParams = candleShape(1000, 1000).superRefine(startBeforeEnd)
 
 export const HistoryCandlesParams = candleShape(100, 100).superRefine((p, ctx) => {
   startBeforeEnd(p, ctx);
-  if (p.startTime !== undefined && p.endTime !== undefined && p.endTime - p.startTime > HISTORY_CANDLES_MAX_RANGE_MS) {
+  if (
+    p.startTime !== undefined &&
+    p.endTime !== undefined &&
+    p.endTime - p.startTime > HISTORY_CANDLES_MAX_RANGE_MS
+  ) {
     ctx.addIssue({
       code: 'custom',
       path: ['endTime'],
@@ -164,10 +173,18 @@ export const SetLeverageParams = z
   .superRefine((p, ctx) => {
     const futures = p.category !== 'MARGIN';
     if (futures && p.symbol === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['symbol'], message: 'symbol is required to set leverage for futures' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['symbol'],
+        message: 'symbol is required to set leverage for futures',
+      });
     }
     if (!futures && p.coin === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['coin'], message: 'coin is required to set leverage for margin trading' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['coin'],
+        message: 'coin is required to set leverage for margin trading',
+      });
     }
     if (p.marginMode === 'isolated' && !futures) {
       ctx.addIssue({
@@ -188,7 +205,8 @@ export const SetLeverageParams = z
       ctx.addIssue({
         code: 'custom',
         path: ['posSide'],
-        message: 'posSide (long or short) is required to set isolated leverage, unless longLeverage/shortLeverage are given',
+        message:
+          'posSide (long or short) is required to set isolated leverage, unless longLeverage/shortLeverage are given',
       });
     }
     if (p.leverage === undefined && !twoWay) {
@@ -225,14 +243,19 @@ export const CancelWithdrawalParams = z
   })
   .superRefine((p, ctx) => {
     if (p.orderId === undefined && p.clientOid === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['orderId'], message: 'one of orderId and clientOid must be passed' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['orderId'],
+        message: 'one of orderId and clientOid must be passed',
+      });
     }
   });
 
 /** Which id cancel-withdrawal acts on (spec 4.4 rule 2: orderId wins when both are passed). */
-export function withdrawalKey(p: { orderId?: string | undefined; clientOid?: string | undefined }):
-  | { by: 'orderId'; id: string }
-  | { by: 'clientOid'; id: string } {
+export function withdrawalKey(p: {
+  orderId?: string | undefined;
+  clientOid?: string | undefined;
+}): { by: 'orderId'; id: string } | { by: 'clientOid'; id: string } {
   if (p.orderId !== undefined) return { by: 'orderId', id: p.orderId };
   if (p.clientOid !== undefined) return { by: 'clientOid', id: p.clientOid };
   throw new Error('withdrawalKey: neither orderId nor clientOid given');

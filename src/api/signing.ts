@@ -16,7 +16,13 @@ export function buildQueryString(params: Readonly<Record<string, string | undefi
 }
 
 /** The exact text that is signed. */
-export function prehash(timestamp: string, method: string, requestPath: string, queryString: string, body: string): string {
+export function prehash(
+  timestamp: string,
+  method: string,
+  requestPath: string,
+  queryString: string,
+  body: string,
+): string {
   return `${timestamp}${method.toUpperCase()}${requestPath}${queryString ? `?${queryString}` : ''}${body}`;
 }
 
@@ -29,7 +35,9 @@ export function sign(
   queryString: string,
   body: string,
 ): string {
-  return createHmac('sha256', secret).update(prehash(timestamp, method, requestPath, queryString, body)).digest('base64');
+  return createHmac('sha256', secret)
+    .update(prehash(timestamp, method, requestPath, queryString, body))
+    .digest('base64');
 }
 
 /** Constant-time comparison of a received signature with the expected one. */

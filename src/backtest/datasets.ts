@@ -5,7 +5,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { etToUtc } from '../market/sessions.js';
-import { CandleFileError, FORMAT_NAME, FORMAT_VERSION, newBatch, openCandleFile, type CandleSource } from './format.js';
+import {
+  CandleFileError,
+  FORMAT_NAME,
+  FORMAT_VERSION,
+  newBatch,
+  openCandleFile,
+  type CandleSource,
+} from './format.js';
 import { syntheticSource } from './synthetic.js';
 
 /** The Reality token the S&P 500 series is mapped onto. */
@@ -27,7 +34,8 @@ export const SPX_INSTRUMENT: Instrument = {
 };
 
 export const DATASETS = {
-  'sp500-daily': 'the S&P 500 daily series 2000-2020 (vega-datasets, BSD-3-Clause) as the Reality token SPXUSDT',
+  'sp500-daily':
+    'the S&P 500 daily series 2000-2020 (vega-datasets, BSD-3-Clause) as the Reality token SPXUSDT',
   'synthetic-1m:<seed>:<count>': 'a seeded synthetic one-minute series of <count> candles',
 } as const;
 
@@ -38,20 +46,34 @@ export function listDatasets(): { name: string; description: string }[] {
 /** The vega-datasets CSV of the S&P 500 from 2000. */
 export function sp500Path(): string {
   // The package exports only its code; its data folder sits beside the build folder.
-  return join(dirname(createRequire(import.meta.url).resolve('vega-datasets')), '..', 'data', 'sp500-2000.csv');
+  return join(
+    dirname(createRequire(import.meta.url).resolve('vega-datasets')),
+    '..',
+    'data',
+    'sp500-2000.csv',
+  );
 }
 
 /** The S&P 500 daily candles: open at 09:30 ET of each date, values as published (volume in shares). */
 export function sp500Source(): CandleSource {
   const path = sp500Path();
   return {
-    meta: { format: FORMAT_NAME, version: FORMAT_VERSION, symbol: 'SPXUSDT', category: 'SPOT', interval: '1D', instrument: SPX_INSTRUMENT, source: 'vega-datasets sp500-2000.csv (BSD-3-Clause)' },
+    meta: {
+      format: FORMAT_NAME,
+      version: FORMAT_VERSION,
+      symbol: 'SPXUSDT',
+      category: 'SPOT',
+      interval: '1D',
+      instrument: SPX_INSTRUMENT,
+      source: 'vega-datasets sp500-2000.csv (BSD-3-Clause)',
+    },
     async *batches() {
       const lines = readFileSync(path, 'utf8').trim().split('\n').slice(1);
       const b = newBatch(lines.length);
       for (const line of lines) {
         const [date, open, high, low, close, , volume] = line.split(',');
-        if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new CandleFileError(`${path}: unexpected line ${line}`);
+        if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date))
+          throw new CandleFileError(`${path}: unexpected line ${line}`);
         const i = b.length++;
         // A daily candle opens at the regular session open, 09:30 Eastern Time (DST through Intl).
         b.openTime[i] = etToUtc(date, 9, 30);
@@ -73,6 +95,9 @@ export function openDataset(ref: string): CandleSource {
   if (ref === 'sp500-daily') return sp500Source();
   const m = /^synthetic-1m:(\d+):(\d+)$/.exec(ref);
   if (m) return syntheticSource({ seed: Number(m[1]), count: Number(m[2]) });
-  if (ref.startsWith('synthetic')) throw new CandleFileError(`dataset ${ref}: write synthetic-1m:<seed>:<count>, e.g. synthetic-1m:42:1000000`);
+  if (ref.startsWith('synthetic'))
+    throw new CandleFileError(
+      `dataset ${ref}: write synthetic-1m:<seed>:<count>, e.g. synthetic-1m:42:1000000`,
+    );
   return openCandleFile(ref);
 }

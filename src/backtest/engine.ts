@@ -15,13 +15,26 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import { TradingStateMachine } from '../risk/trading-state.js';
-import { MatchingCore, type CoreFill, type Level, type MarketView, type PlaceRequest } from '../sim/matching.js';
+import {
+  MatchingCore,
+  type CoreFill,
+  type Level,
+  type MarketView,
+  type PlaceRequest,
+} from '../sim/matching.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import type { OrderIntent } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import type { CandleSource } from './format.js';
-import type { BacktestFill, BacktestResult, BacktestTrade, ChartBar, EquityPoint, IntentRecord } from './result.js';
+import type {
+  BacktestFill,
+  BacktestResult,
+  BacktestTrade,
+  ChartBar,
+  EquityPoint,
+  IntentRecord,
+} from './result.js';
 
 export interface BacktestOptions {
   readonly source: CandleSource;
@@ -45,7 +58,12 @@ export interface BacktestOptions {
   readonly onProgress?: ((candles: number) => void) | undefined;
 }
 
-const silent: StrategyLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent: StrategyLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 const ACCOUNT = 'backtest';
 /** The fill model's liquidity at the open: more than an order can ask for. */
 const UNLIMITED = new Decimal('1e15');
@@ -91,7 +109,13 @@ class Downsampler {
       for (let i = 0; i < this.bars.length; i += 2) {
         const a = this.bars[i] as ChartBar;
         const b = this.bars[i + 1] as ChartBar;
-        merged.push({ time: a.time, open: a.open, high: Math.max(a.high, b.high), low: Math.min(a.low, b.low), close: b.close });
+        merged.push({
+          time: a.time,
+          open: a.open,
+          high: Math.max(a.high, b.high),
+          low: Math.min(a.low, b.low),
+          close: b.close,
+        });
       }
       this.bars = merged;
       this.per *= 2;
@@ -113,25 +137,46 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
   const dailyStock = meta.interval === '1D' && rules.isReality;
   // A daily stock candle is decided at the regular close (16:00 ET) of its date, other candles at their close.
-  const decisionTime = (openTime: number): number => (dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step);
+  const decisionTime = (openTime: number): number =>
+    dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step;
 
   // The in-process venue: the simulator's matching core over the current candle.
   const cur = { t: 0, open: 0, high: 0, low: 0, close: 0, end: 0 };
   const priceDp = rules.pricePrecision;
   const view: MarketView = {
     levels(_s, side): Iterable<Level> {
-      const px = new Decimal(cur.open * (side === 'buy' ? 1 + slip : 1 - slip)).toDecimalPlaces(priceDp, side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
+      const px = new Decimal(cur.open * (side === 'buy' ? 1 + slip : 1 - slip)).toDecimalPlaces(
+        priceDp,
+        side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN,
+      );
       return [{ price: px, qty: UNLIMITED }];
     },
     firstTouch(_s, side, price, from, to) {
       const p = price.toNumber();
       // Before the candle ends only its open is known; over the whole candle, its low/high.
-      const through = to < cur.end ? (side === 'buy' ? cur.open < p : cur.open > p) : side === 'buy' ? cur.low < p : cur.high > p;
+      const through =
+        to < cur.end
+          ? side === 'buy'
+            ? cur.open < p
+            : cur.open > p
+          : side === 'buy'
+            ? cur.low < p
+            : cur.high > p;
       return through ? Math.max(from, cur.t) : undefined;
     },
   };
-  const core = new MatchingCore({ market: view, pair: (s) => (s === symbol ? { symbol, baseCoin: rules.baseCoin, quoteCoin: quote, quantityPrecision: rules.quantityPrecision } : undefined) });
-  core.createAccount(ACCOUNT, { balances: { [quote]: new Decimal(capital) }, takerFeeRate: feeRate, makerFeeRate: makerRate });
+  const core = new MatchingCore({
+    market: view,
+    pair: (s) =>
+      s === symbol
+        ? { symbol, baseCoin: rules.baseCoin, quoteCoin: quote, quantityPrecision: rules.quantityPrecision }
+        : undefined,
+  });
+  core.createAccount(ACCOUNT, {
+    balances: { [quote]: new Decimal(capital) },
+    takerFeeRate: feeRate,
+    makerFeeRate: makerRate,
+  });
 
   const clock = new VirtualClock(0);
   const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
@@ -160,7 +205,15 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       tradingState: trading.state,
       recentOrderTimes: recent,
     });
-    intents.push({ ts: now, symbol: intent.symbol, side: intent.side, type: intent.type, tag: intent.tag, approved: d.ok, ...(d.ok ? {} : { code: d.code }) });
+    intents.push({
+      ts: now,
+      symbol: intent.symbol,
+      side: intent.side,
+      type: intent.type,
+      tag: intent.tag,
+      approved: d.ok,
+      ...(d.ok ? {} : { code: d.code }),
+    });
     if (!d.ok) {
       denials[d.code] = (denials[d.code] ?? 0) + 1;
       return;
@@ -184,8 +237,27 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
 
   const applyFills = (list: readonly CoreFill[]) => {
     for (const f of list) {
-      portfolio.applyFill({ symbol, baseCoin: rules.baseCoin, quoteCoin: quote, side: f.side, price: f.price, size: f.size, fee: f.fee, feeCoin: quote, ts: f.ts });
-      fills.push({ ts: f.ts, symbol, side: f.side, price: f.price.toFixed(), size: f.size.toFixed(), fee: f.fee.toFixed(), liquidity: f.liquidity, tag: tagOf.get(f.clientOid) ?? '' });
+      portfolio.applyFill({
+        symbol,
+        baseCoin: rules.baseCoin,
+        quoteCoin: quote,
+        side: f.side,
+        price: f.price,
+        size: f.size,
+        fee: f.fee,
+        feeCoin: quote,
+        ts: f.ts,
+      });
+      fills.push({
+        ts: f.ts,
+        symbol,
+        side: f.side,
+        price: f.price.toFixed(),
+        size: f.size.toFixed(),
+        fee: f.fee.toFixed(),
+        liquidity: f.liquidity,
+        tag: tagOf.get(f.clientOid) ?? '',
+      });
     }
   };
 
@@ -202,7 +274,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     state: new MemoryStrategyState(),
   };
   let failure: unknown;
-  const sub = o.strategy.run(ctx, { candles$: candles$.observable, session$: session$.observable }).subscribe({ next: onIntent, error: (e: unknown) => (failure = e) });
+  const sub = o.strategy
+    .run(ctx, { candles$: candles$.observable, session$: session$.observable })
+    .subscribe({ next: onIntent, error: (e: unknown) => (failure = e) });
 
   const equity: EquityPoint[] = [];
   const chart = new Downsampler();
@@ -216,7 +290,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
   const sample = (ts: number) => {
     portfolio.mark(symbol, new Decimal(lastClose));
-    equity.push({ ts, equity: portfolio.equity().toNumber(), exposed: portfolio.position(symbol).quantity.gt(0) });
+    equity.push({
+      ts,
+      equity: portfolio.equity().toNumber(),
+      exposed: portfolio.position(symbol).quantity.gt(0),
+    });
   };
 
   for await (const b of o.source.batches()) {
@@ -249,7 +327,17 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       lastClose = cur.close;
       if (Number.isNaN(first)) first = t;
       lastT = t;
-      candles$.next({ symbol, interval: meta.interval, openTime: t, open: cur.open, high: cur.high, low: cur.low, close: cur.close, volume: volume[i] as number, turnover: turnover[i] as number });
+      candles$.next({
+        symbol,
+        interval: meta.interval,
+        openTime: t,
+        open: cur.open,
+        high: cur.high,
+        low: cur.low,
+        close: cur.close,
+        volume: volume[i] as number,
+        turnover: turnover[i] as number,
+      });
       if (failure !== undefined) throw failure;
       if (keepChart) chart.add(t, cur.open, cur.high, cur.low, cur.close);
       if (++n % every === 0) {

@@ -1,10 +1,25 @@
 // The recorded-candle format (documented in backtest/README.md): CSV or JSONL, optionally gzipped, with a
 // metadata header (symbol, category, interval and the instrument rules that applied). Files are read as
 // a stream of columnar batches, so a run never holds a whole series in memory.
-import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readSync, statSync, type WriteStream } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  openSync,
+  readSync,
+  statSync,
+  type WriteStream,
+} from 'node:fs';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { CANDLE_INTERVALS, INTERVAL_MS, InstrumentSchema, type CandleInterval, type Instrument } from '../api/index.js';
+import {
+  CANDLE_INTERVALS,
+  INTERVAL_MS,
+  InstrumentSchema,
+  type CandleInterval,
+  type Instrument,
+} from '../api/index.js';
 import type { Candle } from '../market/candle.js';
 
 export const FORMAT_NAME = 'tradebot-candles';
@@ -69,7 +84,9 @@ function readFirstLine(path: string): string {
   const n = readSync(fd, buf, 0, buf.length, 0);
   closeSync(fd);
   const head = buf.subarray(0, n);
-  const text = (isGz(path) ? gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : head).toString('utf8');
+  const text = (isGz(path) ? gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : head).toString(
+    'utf8',
+  );
   const nl = text.indexOf('\n');
   return nl < 0 ? text : text.slice(0, nl);
 }
@@ -80,7 +97,9 @@ function parseMeta(path: string, line: string): CandleFileMeta {
   try {
     raw = JSON.parse(json);
   } catch {
-    throw new CandleFileError(`${path}:1: the first line must be the metadata header (${isJsonl(path) ? '{"format":"tradebot-candles",...}' : '# tradebot-candles v1 {json}'}); see backtest/README.md`);
+    throw new CandleFileError(
+      `${path}:1: the first line must be the metadata header (${isJsonl(path) ? '{"format":"tradebot-candles",...}' : '# tradebot-candles v1 {json}'}); see backtest/README.md`,
+    );
   }
   const r = CandleFileMetaSchema.safeParse(raw);
   if (!r.success) {
@@ -92,7 +111,10 @@ function parseMeta(path: string, line: string): CandleFileMeta {
 
 /** Opens a recorded candle file (CSV or JSONL, .gz allowed). */
 export function openCandleFile(path: string): CandleSource {
-  if (!existsSync(path)) throw new CandleFileError(`${path}: no such file; record one with \`tradebot record\` or use a bundled dataset`);
+  if (!existsSync(path))
+    throw new CandleFileError(
+      `${path}: no such file; record one with \`tradebot record\` or use a bundled dataset`,
+    );
   const meta = parseMeta(path, readFirstLine(path));
   return { meta, batches: () => readBatches(path, meta) };
 }
@@ -115,7 +137,8 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
     if (lineNo === 1 || line === '' || (!jsonl && (line === CSV_HEADER || line.charCodeAt(0) === 35))) return;
     let s = jsonl ? line.trim() : line;
     if (jsonl) {
-      if (s[0] !== '[' || s[s.length - 1] !== ']') fail('each line must be an array [openTime,open,high,low,close,volume,turnover]');
+      if (s[0] !== '[' || s[s.length - 1] !== ']')
+        fail('each line must be an array [openTime,open,high,low,close,volume,turnover]');
       s = s.slice(1, -1).replaceAll('"', '');
     }
     let start = 0;
@@ -123,14 +146,21 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
       let end = s.indexOf(',', start);
       if (end < 0) end = s.length;
       const v = +s.slice(start, end);
-      if (!Number.isFinite(v) || end === start) fail(`field ${k + 1} (${CSV_HEADER.split(',')[k]}) is not a number`);
+      if (!Number.isFinite(v) || end === start)
+        fail(`field ${k + 1} (${CSV_HEADER.split(',')[k]}) is not a number`);
       fields[k] = v;
       start = end + 1;
     }
     const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
-    if (t <= prev) fail(t === prev ? `duplicate openTime ${t}` : `openTime ${t} is before the previous ${prev}: the file must be sorted`);
+    if (t <= prev)
+      fail(
+        t === prev
+          ? `duplicate openTime ${t}`
+          : `openTime ${t} is before the previous ${prev}: the file must be sorted`,
+      );
     if (t % step !== 0) fail(`openTime ${t} is not on a ${meta.interval} boundary`);
-    if (h < Math.max(o, c) || l > Math.min(o, c) || l > h) fail('high must be >= open, close and low; low must be <= open and close');
+    if (h < Math.max(o, c) || l > Math.min(o, c) || l > h)
+      fail('high must be >= open, close and low; low must be <= open and close');
     prev = t;
     const i = batch.length++;
     batch.openTime[i] = t;
@@ -163,7 +193,17 @@ export async function* candlesOf(src: CandleSource): AsyncGenerator<Candle> {
   const { symbol, interval } = src.meta;
   for await (const b of src.batches()) {
     for (let i = 0; i < b.length; i++) {
-      yield { symbol, interval, openTime: b.openTime[i] as number, open: b.open[i] as number, high: b.high[i] as number, low: b.low[i] as number, close: b.close[i] as number, volume: b.volume[i] as number, turnover: b.turnover[i] as number };
+      yield {
+        symbol,
+        interval,
+        openTime: b.openTime[i] as number,
+        open: b.open[i] as number,
+        high: b.high[i] as number,
+        low: b.low[i] as number,
+        close: b.close[i] as number,
+        volume: b.volume[i] as number,
+        turnover: b.turnover[i] as number,
+      };
     }
   }
 }
@@ -172,12 +212,20 @@ export async function* candlesOf(src: CandleSource): AsyncGenerator<Candle> {
 export class CandleFileWriter {
   private readonly out: WriteStream;
   private readonly jsonl: boolean;
-  constructor(readonly path: string, meta: CandleFileMeta) {
+  constructor(
+    readonly path: string,
+    meta: CandleFileMeta,
+  ) {
     if (isGz(path)) throw new CandleFileError(`${path}: write plain CSV or JSONL, then gzip it`);
     this.jsonl = isJsonl(path);
     const fresh = !existsSync(path);
     this.out = createWriteStream(path, { flags: 'a' });
-    if (fresh) this.out.write(this.jsonl ? `${JSON.stringify(meta)}\n` : `# ${FORMAT_NAME} v${FORMAT_VERSION} ${JSON.stringify(meta)}\n${CSV_HEADER}\n`);
+    if (fresh)
+      this.out.write(
+        this.jsonl
+          ? `${JSON.stringify(meta)}\n`
+          : `# ${FORMAT_NAME} v${FORMAT_VERSION} ${JSON.stringify(meta)}\n${CSV_HEADER}\n`,
+      );
   }
   /** Writes one candle given as wire strings [openTime, open, high, low, close, volume, turnover]. */
   write(row: readonly string[]): void {
@@ -208,7 +256,11 @@ export function lastOpenTime(path: string): number | undefined {
 }
 
 /** Metadata for a new file from a wire instrument. */
-export const metaFor = (instrument: Instrument, interval: CandleInterval, source?: string): CandleFileMeta => ({
+export const metaFor = (
+  instrument: Instrument,
+  interval: CandleInterval,
+  source?: string,
+): CandleFileMeta => ({
   format: FORMAT_NAME,
   version: FORMAT_VERSION,
   symbol: instrument.symbol,

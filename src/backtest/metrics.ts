@@ -56,19 +56,30 @@ export function drawdown(equity: readonly EquityPoint[]): { max: number; duratio
   return { max, durationMs: max === 0 ? 0 : longest };
 }
 
-export function computeMetrics(initial: number, equity: readonly EquityPoint[], trades: readonly BacktestTrade[], fees: number): Metrics {
+export function computeMetrics(
+  initial: number,
+  equity: readonly EquityPoint[],
+  trades: readonly BacktestTrade[],
+  fees: number,
+): Metrics {
   const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial, exposed: false }];
   const final = (curve[curve.length - 1] as EquityPoint).equity;
   const values = [initial, ...curve.map((p) => p.equity)];
   const returns: number[] = [];
   for (let i = 1; i < values.length; i++) returns.push((values[i] as number) / (values[i - 1] as number) - 1);
   const gaps: number[] = [];
-  for (let i = 1; i < curve.length; i++) gaps.push((curve[i] as EquityPoint).ts - (curve[i - 1] as EquityPoint).ts);
+  for (let i = 1; i < curve.length; i++)
+    gaps.push((curve[i] as EquityPoint).ts - (curve[i - 1] as EquityPoint).ts);
   const periodsPerYear = gaps.length > 0 && median(gaps) > 0 ? YEAR_MS / median(gaps) : 252;
   const mean = returns.reduce((a, b) => a + b, 0) / Math.max(1, returns.length);
   const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, returns.length - 1));
-  const downside = Math.sqrt(returns.reduce((a, r) => a + Math.min(0, r) ** 2, 0) / Math.max(1, returns.length));
-  const spanYears = curve.length > 1 ? ((curve[curve.length - 1] as EquityPoint).ts - (curve[0] as EquityPoint).ts) / YEAR_MS : 0;
+  const downside = Math.sqrt(
+    returns.reduce((a, r) => a + Math.min(0, r) ** 2, 0) / Math.max(1, returns.length),
+  );
+  const spanYears =
+    curve.length > 1
+      ? ((curve[curve.length - 1] as EquityPoint).ts - (curve[0] as EquityPoint).ts) / YEAR_MS
+      : 0;
   const totalReturn = final / initial - 1;
   const cagr = spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0;
   const dd = drawdown(curve);
@@ -83,7 +94,8 @@ export function computeMetrics(initial: number, equity: readonly EquityPoint[], 
     s.trades++;
     s.pnl += Number(t.pnl);
   }
-  for (const [sym, s] of Object.entries(bySymbol)) s.winRate = trades.filter((t) => t.symbol === sym && Number(t.pnl) > 0).length / s.trades;
+  for (const [sym, s] of Object.entries(bySymbol))
+    s.winRate = trades.filter((t) => t.symbol === sym && Number(t.pnl) > 0).length / s.trades;
   return {
     totalReturn,
     cagr,
@@ -103,7 +115,8 @@ export function computeMetrics(initial: number, equity: readonly EquityPoint[], 
   };
 }
 
-export const metricsOf = (r: BacktestResult): Metrics => computeMetrics(Number(r.meta.capital), r.equity, r.trades, new Decimal(r.fees).toNumber());
+export const metricsOf = (r: BacktestResult): Metrics =>
+  computeMetrics(Number(r.meta.capital), r.equity, r.trades, new Decimal(r.fees).toNumber());
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
@@ -113,8 +126,14 @@ const days = (ms: number) => `${(ms / 86_400_000).toFixed(1)} days`;
 export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r)): string {
   const rows: [string, string][] = [
     ['strategy', `${r.meta.strategy} ${JSON.stringify(r.meta.params)}`],
-    ['dataset', `${r.meta.dataset} (${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles)`],
-    ['period', `${new Date(r.meta.from).toISOString().slice(0, 10)} to ${new Date(r.meta.to).toISOString().slice(0, 10)}`],
+    [
+      'dataset',
+      `${r.meta.dataset} (${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles)`,
+    ],
+    [
+      'period',
+      `${new Date(r.meta.from).toISOString().slice(0, 10)} to ${new Date(r.meta.to).toISOString().slice(0, 10)}`,
+    ],
     ['final equity', `${num(m.finalEquity)} (from ${r.meta.capital})`],
     ['total return', pct(m.totalReturn)],
     ['CAGR', pct(m.cagr)],
@@ -124,7 +143,12 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r)): str
     ['profit factor / expectancy', `${num(m.profitFactor)} / ${num(m.expectancy)}`],
     ['exposure', pct(m.exposure)],
     ['fees', num(m.fees)],
-    ['denials', Object.entries(r.denials).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'],
+    [
+      'denials',
+      Object.entries(r.denials)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none',
+    ],
     ['trade hash', r.meta.tradeHash],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));

@@ -13,13 +13,20 @@ function chartLibrary(): string {
   return readFileSync(join(dirname(pkg), 'dist', 'lightweight-charts.standalone.production.js'), 'utf8');
 }
 
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 // JSON inside <script>: keep "</script>" and friends from closing the tag.
 const safeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
 
 export function renderReport(r: BacktestResult, m: Metrics): string {
   const sec = (ms: number) => Math.floor(ms / 1000);
-  const bars = r.chart.map((b) => ({ time: sec(b.time), open: b.open, high: b.high, low: b.low, close: b.close }));
+  const bars = r.chart.map((b) => ({
+    time: sec(b.time),
+    open: b.open,
+    high: b.high,
+    low: b.low,
+    close: b.close,
+  }));
   const barTimes = bars.map((b) => b.time);
   const snap = (ms: number) => {
     const t = sec(ms);
@@ -39,7 +46,8 @@ export function renderReport(r: BacktestResult, m: Metrics): string {
     shape: f.side === 'buy' ? 'arrowUp' : 'arrowDown',
     text: f.side === 'buy' ? 'entry' : 'exit',
   }));
-  const dedupe = <T extends { time: number }>(xs: T[]) => xs.filter((x, i) => i === 0 || x.time > (xs[i - 1] as T).time);
+  const dedupe = <T extends { time: number }>(xs: T[]) =>
+    xs.filter((x, i) => i === 0 || x.time > (xs[i - 1] as T).time);
   const equity = dedupe(r.equity.map((p) => ({ time: sec(p.ts), value: Math.round(p.equity * 100) / 100 })));
   let peak = -Infinity;
   const dd = equity.map((p) => {

@@ -41,11 +41,19 @@ export function jobFromConfig(c: BacktestConfig): BacktestJob {
 
 /** Strings from a command line become numbers where the strategy's parameter schema wants a number. */
 export function coerceParams(strategy: Strategy, params: Record<string, unknown>): Record<string, unknown> {
-  const shape = (strategy.params as unknown as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }).shape ?? {};
+  const shape =
+    (
+      strategy.params as unknown as {
+        shape?: Record<string, { safeParse(v: unknown): { success: boolean } }>;
+      }
+    ).shape ?? {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
     const field = shape[k];
-    out[k] = typeof v === 'string' && field && !field.safeParse(v).success && field.safeParse(Number(v)).success ? Number(v) : v;
+    out[k] =
+      typeof v === 'string' && field && !field.safeParse(v).success && field.safeParse(Number(v)).success
+        ? Number(v)
+        : v;
   }
   return out;
 }

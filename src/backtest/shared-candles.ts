@@ -24,7 +24,10 @@ export interface SharedCandles {
  * Reads `source` into shared columns, or answers undefined (having stopped reading) as soon as it holds
  * more than `limitBytes` worth of candles.
  */
-export async function shareCandles(source: CandleSource, limitBytes = DEFAULT_SHARED_LIMIT_BYTES): Promise<SharedCandles | undefined> {
+export async function shareCandles(
+  source: CandleSource,
+  limitBytes = DEFAULT_SHARED_LIMIT_BYTES,
+): Promise<SharedCandles | undefined> {
   const limit = Math.floor(limitBytes / SHARED_BYTES_PER_CANDLE);
   // Batches may be reused by the source after the next call: copy each before asking for another.
   const parts: CandleBatch[] = [];

@@ -7,7 +7,19 @@ import { sharedCandleSource, type SharedCandles } from './shared-candles.js';
 parentPort?.on('message', (msg: { id: number; job: BacktestJob; shared?: SharedCandles }) => {
   runJob({ ...msg.job, chart: false }, undefined, msg.shared ? sharedCandleSource(msg.shared) : undefined)
     .then(({ result, metrics }) =>
-      parentPort?.postMessage({ id: msg.id, ok: true, metrics, tradeHash: result.meta.tradeHash, finalEquity: result.finalEquity, candles: result.meta.candles, equity: result.equity, from: result.meta.from, to: result.meta.to }),
+      parentPort?.postMessage({
+        id: msg.id,
+        ok: true,
+        metrics,
+        tradeHash: result.meta.tradeHash,
+        finalEquity: result.finalEquity,
+        candles: result.meta.candles,
+        equity: result.equity,
+        from: result.meta.from,
+        to: result.meta.to,
+      }),
     )
-    .catch((e: unknown) => parentPort?.postMessage({ id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) }));
+    .catch((e: unknown) =>
+      parentPort?.postMessage({ id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
 });

@@ -20,14 +20,16 @@ export function parseGrid(spec: string): Grid {
     if (!m) throw new Error(`grid entry ${JSON.stringify(part)} must look like name=1,2,3`);
     grid[m[1] as string] = (m[2] as string).split(',');
   }
-  if (Object.keys(grid).length === 0) throw new Error('the grid is empty: pass e.g. --grid "fast=5,10 slow=50,100"');
+  if (Object.keys(grid).length === 0)
+    throw new Error('the grid is empty: pass e.g. --grid "fast=5,10 slow=50,100"');
   return grid;
 }
 
 /** Every combination of the grid, in a stable order. */
 export function expandGrid(grid: Grid): Record<string, unknown>[] {
   let out: Record<string, unknown>[] = [{}];
-  for (const [k, values] of Object.entries(grid)) out = out.flatMap((p) => values.map((v) => ({ ...p, [k]: v })));
+  for (const [k, values] of Object.entries(grid))
+    out = out.flatMap((p) => values.map((v) => ({ ...p, [k]: v })));
   return out;
 }
 
@@ -39,8 +41,18 @@ export interface SweepRow {
   readonly equity?: readonly EquityPoint[] | undefined;
 }
 
-export type SortKey = 'sharpe' | 'sortino' | 'calmar' | 'totalReturn' | 'cagr' | 'profitFactor' | 'expectancy' | 'winRate';
-export const SORT_KEYS: readonly SortKey[] = ['sharpe', 'sortino', 'calmar', 'totalReturn', 'cagr', 'profitFactor', 'expectancy', 'winRate'];
+export type SortKey =
+  'sharpe' | 'sortino' | 'calmar' | 'totalReturn' | 'cagr' | 'profitFactor' | 'expectancy' | 'winRate';
+export const SORT_KEYS: readonly SortKey[] = [
+  'sharpe',
+  'sortino',
+  'calmar',
+  'totalReturn',
+  'cagr',
+  'profitFactor',
+  'expectancy',
+  'winRate',
+];
 
 /** A sweep worker: the built .js file, or from the sources (tsx) a bootstrap that registers tsx first. */
 function newWorker(): Worker {
@@ -80,17 +92,28 @@ export class SweepPool {
     readonly shared: SharedCandles | undefined,
   ) {}
 
-  static async open(o: { dataset: string; workers?: number | undefined; sharedLimitBytes?: number | undefined }): Promise<SweepPool> {
+  static async open(o: {
+    dataset: string;
+    workers?: number | undefined;
+    sharedLimitBytes?: number | undefined;
+  }): Promise<SweepPool> {
     const n = Math.max(1, o.workers ?? availableParallelism());
     const shared = await shareCandles(openDataset(o.dataset), o.sharedLimitBytes);
     return new SweepPool(o.dataset, Array.from({ length: n }, newWorker), shared);
   }
 
   /** Runs the jobs (of the pool's dataset) on all workers; outcomes come back in the order of the jobs. */
-  async run(jobs: readonly BacktestJob[], onProgress?: (done: number, total: number) => void): Promise<JobOutcome[]> {
-    if (this.busy) throw new Error('SweepPool.run: the pool is already running jobs; await the previous run first');
+  async run(
+    jobs: readonly BacktestJob[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<JobOutcome[]> {
+    if (this.busy)
+      throw new Error('SweepPool.run: the pool is already running jobs; await the previous run first');
     const other = jobs.find((j) => j.dataset !== this.dataset);
-    if (other) throw new Error(`SweepPool.run: this pool holds ${this.dataset}, not ${other.dataset}; open a pool on that dataset`);
+    if (other)
+      throw new Error(
+        `SweepPool.run: this pool holds ${this.dataset}, not ${other.dataset}; open a pool on that dataset`,
+      );
     this.busy = true;
     const out: JobOutcome[] = new Array(jobs.length);
     let next = 0;
@@ -111,7 +134,8 @@ export class SweepPool {
                 onProgress?.(++done, jobs.length);
                 send();
               };
-              const onExit = (code: number) => reject(new Error(`a sweep worker stopped unexpectedly (exit code ${code})`));
+              const onExit = (code: number) =>
+                reject(new Error(`a sweep worker stopped unexpectedly (exit code ${code})`));
               w.on('message', onMessage);
               w.on('error', reject);
               w.on('exit', onExit);
@@ -149,7 +173,12 @@ export async function runSweep(o: {
 }): Promise<SweepRow[]> {
   const sets = expandGrid(o.grid);
   const jobs = sets.map((p) => ({ ...o.base, params: { ...o.base.params, ...p } }));
-  const pool = o.pool ?? (await SweepPool.open({ dataset: o.base.dataset, workers: Math.min(o.workers ?? availableParallelism(), sets.length) }));
+  const pool =
+    o.pool ??
+    (await SweepPool.open({
+      dataset: o.base.dataset,
+      workers: Math.min(o.workers ?? availableParallelism(), sets.length),
+    }));
   let outcomes: JobOutcome[];
   try {
     outcomes = await pool.run(jobs, o.onProgress);

@@ -1,7 +1,14 @@
 // Seeded synthetic one-minute series of any length, streamed in batches: a geometric random walk with
 // volatility regimes and consistent OHLC and volume. Same seed, same series, byte for byte.
 import type { Instrument } from '../api/index.js';
-import { FORMAT_NAME, FORMAT_VERSION, newBatch, BATCH_SIZE, type CandleBatch, type CandleSource } from './format.js';
+import {
+  FORMAT_NAME,
+  FORMAT_VERSION,
+  newBatch,
+  BATCH_SIZE,
+  type CandleBatch,
+  type CandleSource,
+} from './format.js';
 
 /** mulberry32: small, fast, good enough for market noise, and fully determined by its seed. */
 export function mulberry32(seed: number): () => number {
@@ -46,7 +53,15 @@ export function syntheticSource(o: SyntheticOptions): CandleSource {
   const symbol = o.symbol ?? 'SYNUSDT';
   const dp = o.pricePrecision ?? 2;
   return {
-    meta: { format: FORMAT_NAME, version: FORMAT_VERSION, symbol, category: 'SPOT', interval: '1m', instrument: SYNTHETIC_INSTRUMENT(symbol, dp), source: `synthetic seed ${o.seed}` },
+    meta: {
+      format: FORMAT_NAME,
+      version: FORMAT_VERSION,
+      symbol,
+      category: 'SPOT',
+      interval: '1m',
+      instrument: SYNTHETIC_INSTRUMENT(symbol, dp),
+      source: `synthetic seed ${o.seed}`,
+    },
     batches: () => generate(o, dp),
   };
 }

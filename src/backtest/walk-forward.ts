@@ -16,7 +16,12 @@ export interface WalkForwardWindow {
 }
 
 /** Rolling windows over [start, end]: in-sample `isMs`, then out-of-sample `oosMs`, stepping by `oosMs`. */
-export function walkForwardWindows(start: number, end: number, isMs: number, oosMs: number): WalkForwardWindow[] {
+export function walkForwardWindows(
+  start: number,
+  end: number,
+  isMs: number,
+  oosMs: number,
+): WalkForwardWindow[] {
   if (!(isMs > 0 && oosMs > 0)) throw new RangeError('in-sample and out-of-sample lengths must be positive');
   const out: WalkForwardWindow[] = [];
   // Each window needs some out-of-sample time after its in-sample period.
@@ -25,7 +30,8 @@ export function walkForwardWindows(start: number, end: number, isMs: number, oos
     const oosTo = Math.min(end, oosFrom + oosMs - 1);
     out.push({ inSample: { from: s, to: oosFrom - 1 }, outOfSample: { from: oosFrom, to: oosTo } });
   }
-  if (out.length === 0) throw new RangeError('the data is shorter than one in-sample plus out-of-sample window');
+  if (out.length === 0)
+    throw new RangeError('the data is shorter than one in-sample plus out-of-sample window');
   return out;
 }
 
@@ -66,30 +72,59 @@ export async function walkForward(o: {
 }): Promise<WalkForwardResult> {
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
-  const pool = await SweepPool.open({ dataset: o.base.dataset, workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length) });
+  const pool = await SweepPool.open({
+    dataset: o.base.dataset,
+    workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length),
+  });
   const capital = Number(o.base.capital);
   const steps: WalkForwardStep[] = [];
   const stitched: EquityPoint[] = [];
   let level = capital;
   try {
-    const span = await datasetSpan(pool.shared ? sharedCandleSource(pool.shared) : openDataset(o.base.dataset));
-    const windows = walkForwardWindows(o.base.from ?? span.from, o.base.to ?? span.to, o.inSampleMs, o.outOfSampleMs);
+    const span = await datasetSpan(
+      pool.shared ? sharedCandleSource(pool.shared) : openDataset(o.base.dataset),
+    );
+    const windows = walkForwardWindows(
+      o.base.from ?? span.from,
+      o.base.to ?? span.to,
+      o.inSampleMs,
+      o.outOfSampleMs,
+    );
     for (const w of windows) {
-      const rows = await runSweep({ base: { ...o.base, from: w.inSample.from, to: w.inSample.to }, grid: o.grid, sortBy: o.sortBy, pool });
+      const rows = await runSweep({
+        base: { ...o.base, from: w.inSample.from, to: w.inSample.to },
+        grid: o.grid,
+        sortBy: o.sortBy,
+        pool,
+      });
       const best = rows.find((r) => r.metrics !== undefined);
-      if (!best) throw new Error(`walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`);
+      if (!best)
+        throw new Error(
+          `walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`,
+        );
       const params = { ...o.base.params, ...best.params };
-      const [oos] = await pool.run([{ ...o.base, params, from: w.outOfSample.from, to: w.outOfSample.to, chart: false }]);
+      const [oos] = await pool.run([
+        { ...o.base, params, from: w.outOfSample.from, to: w.outOfSample.to, chart: false },
+      ]);
       if (oos?.metrics === undefined || oos.equity === undefined || oos.finalEquity === undefined) {
-        throw new Error(`walk-forward window ${new Date(w.outOfSample.from).toISOString()}: the out-of-sample run failed (${oos?.error ?? 'no answer'})`);
+        throw new Error(
+          `walk-forward window ${new Date(w.outOfSample.from).toISOString()}: the out-of-sample run failed (${oos?.error ?? 'no answer'})`,
+        );
       }
       // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
       if (oos.candles === 0) continue;
       // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
       const startLevel = level;
-      for (const p of oos.equity) stitched.push({ ts: p.ts, equity: (startLevel * p.equity) / capital, exposed: p.exposed });
+      for (const p of oos.equity)
+        stitched.push({ ts: p.ts, equity: (startLevel * p.equity) / capital, exposed: p.exposed });
       level = (startLevel * Number(oos.finalEquity)) / capital;
-      steps.push({ window: w, best: params, inSample: best.metrics, outOfSample: oos.metrics, tradeHash: oos.tradeHash ?? '' });
+      steps.push({
+        window: w,
+        best: params,
+        inSample: best.metrics,
+        outOfSample: oos.metrics,
+        tradeHash: oos.tradeHash ?? '',
+      });
       o.onStep?.(steps.length, windows.length);
     }
   } finally {

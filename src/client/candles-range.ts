@@ -1,6 +1,12 @@
 // History candles over any time range: windows of at most 90 days and 100 candles (spec 4.1), the
 // boundary-candle overlap of rule 4.1.1 removed, deduplicated and sorted.
-import { HISTORY_CANDLES_MAX_RANGE_MS, INTERVAL_MS, type CandleInterval, type CandleType, type WireCandle } from '../api/index.js';
+import {
+  HISTORY_CANDLES_MAX_RANGE_MS,
+  INTERVAL_MS,
+  type CandleInterval,
+  type CandleType,
+  type WireCandle,
+} from '../api/index.js';
 import type { RestClient } from './rest-client.js';
 
 export const HISTORY_CANDLES_PER_REQUEST = 100;
@@ -14,7 +20,11 @@ export interface CandleWindow {
  * Plans the windows of a range [startTime, endTime] (inclusive open times): each covers at most 100
  * candle open times and at most 90 days; windows are contiguous, without gap or overlap.
  */
-export function planCandleWindows(startTime: number, endTime: number, interval: CandleInterval): CandleWindow[] {
+export function planCandleWindows(
+  startTime: number,
+  endTime: number,
+  interval: CandleInterval,
+): CandleWindow[] {
   if (!Number.isSafeInteger(startTime) || !Number.isSafeInteger(endTime)) {
     throw new RangeError('startTime and endTime must be integer Unix milliseconds');
   }
@@ -42,7 +52,10 @@ export interface CandleRangeArgs {
 }
 
 /** Downloads every candle whose open time lies in [startTime, endTime], each once, sorted ascending. */
-export async function* historyCandlesRange(client: RestClient, a: CandleRangeArgs): AsyncGenerator<WireCandle> {
+export async function* historyCandlesRange(
+  client: RestClient,
+  a: CandleRangeArgs,
+): AsyncGenerator<WireCandle> {
   const windows = planCandleWindows(a.startTime, a.endTime, a.interval);
   let last = -Infinity;
   for (let i = 0; i < windows.length; i++) {

@@ -2,7 +2,8 @@
 import type { OrderBook, PublicFill, RealityFill, Ticker } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 
-const d = (s: string | undefined): Decimal | undefined => (s === undefined || s === '' ? undefined : new Decimal(s));
+const d = (s: string | undefined): Decimal | undefined =>
+  s === undefined || s === '' ? undefined : new Decimal(s);
 
 export interface TickerDecimals {
   readonly symbol: string;
@@ -30,11 +31,17 @@ export function tickerDecimals(t: Ticker): TickerDecimals {
   };
 }
 
-export function orderBookDecimals(b: OrderBook): { asks: [Decimal, Decimal][]; bids: [Decimal, Decimal][]; ts: number } {
+export function orderBookDecimals(b: OrderBook): {
+  asks: [Decimal, Decimal][];
+  bids: [Decimal, Decimal][];
+  ts: number;
+} {
   const conv = (l: [string, string]): [Decimal, Decimal] => [new Decimal(l[0]), new Decimal(l[1])];
   return { asks: b.a.map(conv), bids: b.b.map(conv), ts: Number(b.ts) };
 }
 
-export function fillDecimals<F extends PublicFill | RealityFill>(f: F): Omit<F, 'price' | 'size'> & { price: Decimal; size: Decimal } {
+export function fillDecimals<F extends PublicFill | RealityFill>(
+  f: F,
+): Omit<F, 'price' | 'size'> & { price: Decimal; size: Decimal } {
   return { ...f, price: new Decimal(f.price), size: new Decimal(f.size) };
 }

@@ -19,7 +19,10 @@ export async function* paginate<N extends PagedEndpoint>(
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
-    const page = (await client.request(name, cursor === undefined ? params : { ...params, cursor })) as ResponseOf<N>;
+    const page = (await client.request(
+      name,
+      cursor === undefined ? params : { ...params, cursor },
+    )) as ResponseOf<N>;
     for (const item of page.list) yield item as PageItem<N>;
     if (page.list.length === 0 || page.cursor === '' || seen.has(page.cursor)) return;
     seen.add(page.cursor);

@@ -31,7 +31,13 @@ import {
 import { Decimal } from '../market/decimal.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { parseLossless } from './json.js';
-import { DEFAULT_RETRY, RetryPolicySchema, backoffDelay, parseRetryAfter, type RetryPolicy } from './retry.js';
+import {
+  DEFAULT_RETRY,
+  RetryPolicySchema,
+  backoffDelay,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry.js';
 import { TokenBucket, realSleep, type Sleep } from './token-bucket.js';
 
 export interface Credentials {
@@ -101,7 +107,9 @@ const toWireValue = (key: string, v: unknown, endpoint: string): string | undefi
   if (v instanceof Decimal) return v.toFixed();
   if (typeof v === 'number') {
     if (!Number.isSafeInteger(v)) {
-      throw new ValidationError(endpoint, [{ field: key, value: v, rule: `${key} must be an integer when given as a number` }]);
+      throw new ValidationError(endpoint, [
+        { field: key, value: v, rule: `${key} must be an integer when given as a number` },
+      ]);
     }
     return String(v);
   }
@@ -109,7 +117,11 @@ const toWireValue = (key: string, v: unknown, endpoint: string): string | undefi
 };
 
 /** Whether sending the same request twice is harmless (so it may be retried). */
-const IDEMPOTENT_POSTS: ReadonlySet<EndpointName> = new Set(['placeRealityOrder', 'setLeverage', 'cancelWithdrawal']);
+const IDEMPOTENT_POSTS: ReadonlySet<EndpointName> = new Set([
+  'placeRealityOrder',
+  'setLeverage',
+  'cancelWithdrawal',
+]);
 
 class RestClientCore {
   private readonly base: URL;
@@ -134,7 +146,8 @@ class RestClientCore {
       throw new TypeError(`baseUrl must use http or https, got ${base.protocol}`);
     }
     this.base = base;
-    this.agent = base.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.agent =
+      base.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.clock = options.clock ?? liveClock;
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
@@ -147,7 +160,10 @@ class RestClientCore {
         enumerable: false,
       });
       if (options.rateLimit !== false) {
-        this.buckets.set(name, new TokenBucket(rateFor(ENDPOINTS[name], options.whitelisted ?? false), this.clock, this.sleep));
+        this.buckets.set(
+          name,
+          new TokenBucket(rateFor(ENDPOINTS[name], options.whitelisted ?? false), this.clock, this.sleep),
+        );
       }
     }
   }
@@ -166,7 +182,10 @@ class RestClientCore {
   }
 
   /** Calls any endpoint of the catalogue by name. */
-  async request<N extends EndpointName>(name: N, params: ClientParams<N> | Record<string, unknown> = {}): Promise<Result<N>> {
+  async request<N extends EndpointName>(
+    name: N,
+    params: ClientParams<N> | Record<string, unknown> = {},
+  ): Promise<Result<N>> {
     const def: EndpointDef = ENDPOINTS[name];
     const wire: Record<string, string> = {};
     for (const [k, v] of Object.entries(params)) {
@@ -202,14 +221,23 @@ class RestClientCore {
           return { orderId: '', clientOid: wire.clientOid ?? '', duplicate: true } as Result<N>;
         }
         if (attempt > 1 && name === 'cancelWithdrawal' && err.code === '25303') return 'success' as Result<N>;
-        if (attempt === 1 && (err.code === '40004' || err.code === '40008') && err.requestTime !== undefined) {
+        if (
+          attempt === 1 &&
+          (err.code === '40004' || err.code === '40008') &&
+          err.requestTime !== undefined
+        ) {
           // The refusal carried the venue's time and the offset is now learned: one immediate re-sign
           // and resend is safe (the request was refused, so nothing happened at the venue).
           continue;
         }
         if (!retryable || !err.retryable || attempt >= this.retry.maxAttempts) throw err;
         const delay = backoffDelay(this.retry, attempt, this.random, err.retryAfterMs);
-        this.options.logger?.warn('request failed, retrying', { endpoint: name, attempt, code: err.code, delayMs: delay });
+        this.options.logger?.warn('request failed, retrying', {
+          endpoint: name,
+          attempt,
+          code: err.code,
+          delayMs: delay,
+        });
         await this.sleep(delay);
       }
     }
@@ -243,7 +271,12 @@ class RestClientCore {
     return this.parse(def, res, sentAt);
   }
 
-  private send(def: EndpointDef, pathAndQuery: string, headers: Record<string, string>, body: string): Promise<RawResponse> {
+  private send(
+    def: EndpointDef,
+    pathAndQuery: string,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<RawResponse> {
     const mod = this.base.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const req = mod.request(
@@ -259,7 +292,13 @@ class RestClientCore {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
           res.on('error', (e) => reject(this.networkError(def, e)));
         },
       );
@@ -281,7 +320,14 @@ class RestClientCore {
   }
 
   private networkError(def: EndpointDef, e: Error): NetworkError {
-    return new NetworkError({ kind: 'network', code: 'NETWORK', msg: e.message, endpoint: def.name, retryable: true, cause: e });
+    return new NetworkError({
+      kind: 'network',
+      code: 'NETWORK',
+      msg: e.message,
+      endpoint: def.name,
+      retryable: true,
+      cause: e,
+    });
   }
 
   private parse(def: EndpointDef, res: RawResponse, sentAt: number): unknown {
@@ -292,15 +338,46 @@ class RestClientCore {
     );
     let json: unknown;
     try {
-      json = def.name === 'orderbook' || def.name === 'rpiOrderbook' ? parseLossless(res.body) : JSON.parse(res.body);
+      json =
+        def.name === 'orderbook' || def.name === 'rpiOrderbook'
+          ? parseLossless(res.body)
+          : JSON.parse(res.body);
     } catch {
-      if (res.status !== 200) throw apiErrorFor({ code: String(res.status), msg: `HTTP ${res.status}`, endpoint: def.name, httpStatus: res.status, retryAfterMs });
-      throw new VenueError({ kind: 'venue', code: 'MALFORMED', msg: 'the venue answered malformed JSON', endpoint: def.name, httpStatus: res.status, retryable: true });
+      if (res.status !== 200)
+        throw apiErrorFor({
+          code: String(res.status),
+          msg: `HTTP ${res.status}`,
+          endpoint: def.name,
+          httpStatus: res.status,
+          retryAfterMs,
+        });
+      throw new VenueError({
+        kind: 'venue',
+        code: 'MALFORMED',
+        msg: 'the venue answered malformed JSON',
+        endpoint: def.name,
+        httpStatus: res.status,
+        retryable: true,
+      });
     }
     const env = EnvelopeSchema.safeParse(json);
     if (!env.success) {
-      if (res.status !== 200) throw apiErrorFor({ code: String(res.status), msg: `HTTP ${res.status}`, endpoint: def.name, httpStatus: res.status, retryAfterMs });
-      throw new VenueError({ kind: 'venue', code: 'MALFORMED', msg: 'the answer is not a v3 envelope', endpoint: def.name, httpStatus: res.status, retryable: true });
+      if (res.status !== 200)
+        throw apiErrorFor({
+          code: String(res.status),
+          msg: `HTTP ${res.status}`,
+          endpoint: def.name,
+          httpStatus: res.status,
+          retryAfterMs,
+        });
+      throw new VenueError({
+        kind: 'venue',
+        code: 'MALFORMED',
+        msg: 'the answer is not a v3 envelope',
+        endpoint: def.name,
+        httpStatus: res.status,
+        retryable: true,
+      });
     }
     const { code, msg, requestTime, data } = env.data;
     this.learnOffset(requestTime, sentAt, now);
@@ -326,7 +403,10 @@ class RestClientCore {
     const sample = requestTime - (sentAt + receivedAt) / 2;
     // Smoothed, so one slow answer does not swing the signature timestamp; a jump of seconds (a clock
     // step on either side) is taken at once.
-    this.offset = this.offset === undefined || Math.abs(sample - this.offset) > 5_000 ? sample : this.offset * 0.7 + sample * 0.3;
+    this.offset =
+      this.offset === undefined || Math.abs(sample - this.offset) > 5_000
+        ? sample
+        : this.offset * 0.7 + sample * 0.3;
   }
 }
 

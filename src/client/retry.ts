@@ -2,15 +2,31 @@
 import { z } from 'zod';
 
 export const RetryPolicySchema = z.strictObject({
-  maxAttempts: z.number().int().min(1).max(20).default(4).describe('sends of one request, the first included'),
-  baseDelayMs: z.number().int().min(0).default(200).describe('backoff before the second send, doubled each time'),
+  maxAttempts: z
+    .number()
+    .int()
+    .min(1)
+    .max(20)
+    .default(4)
+    .describe('sends of one request, the first included'),
+  baseDelayMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(200)
+    .describe('backoff before the second send, doubled each time'),
   maxDelayMs: z.number().int().min(0).default(5_000).describe('cap of one backoff'),
 });
 export type RetryPolicy = z.output<typeof RetryPolicySchema>;
 export const DEFAULT_RETRY: RetryPolicy = RetryPolicySchema.parse({});
 
 /** Delay before send number `attempt + 1`, given the venue's Retry-After if any. */
-export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number, retryAfterMs?: number): number {
+export function backoffDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  random: () => number,
+  retryAfterMs?: number,
+): number {
   const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   const jittered = Math.floor(random() * exp);
   return Math.max(jittered, retryAfterMs ?? 0);

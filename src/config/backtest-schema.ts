@@ -3,20 +3,40 @@ import { z } from 'zod';
 import { CANDLE_INTERVALS, DECIMAL_RE } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 
-const decimal = (what: string) => z.string({ error: `${what} must be a decimal string such as "10000"` }).regex(DECIMAL_RE, `${what} must be a plain decimal string`);
+const decimal = (what: string) =>
+  z
+    .string({ error: `${what} must be a decimal string such as "10000"` })
+    .regex(DECIMAL_RE, `${what} must be a plain decimal string`);
 
 export const BacktestConfigSchema = z
   .strictObject({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'name must be lower-case letters, digits and dashes').default('backtest').describe('name of the run (results go to backtest/results/<name>)'),
-    dataset: z.string().min(1).describe('a recorded candle file (CSV/JSONL, .gz allowed) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>'),
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'name must be lower-case letters, digits and dashes')
+      .default('backtest')
+      .describe('name of the run (results go to backtest/results/<name>)'),
+    dataset: z
+      .string()
+      .min(1)
+      .describe(
+        'a recorded candle file (CSV/JSONL, .gz allowed) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>',
+      ),
     strategy: z.string().min(1).describe('strategy name or path'),
     params: z.record(z.string(), z.unknown()).default({}).describe('strategy parameters'),
-    interval: z.enum(CANDLE_INTERVALS).optional().describe('interval of the dataset (default: from its metadata)'),
+    interval: z
+      .enum(CANDLE_INTERVALS)
+      .optional()
+      .describe('interval of the dataset (default: from its metadata)'),
     capital: decimal('capital').default('10000').describe('starting cash in the quote coin'),
     feeRate: decimal('feeRate').default('0.001').describe('taker fee rate'),
     makerFeeRate: decimal('makerFeeRate').optional().describe('maker fee rate (default: feeRate)'),
     slippageBps: z.number().min(0).max(1000).default(2).describe('slippage of market orders in basis points'),
-    risk: RiskLimitsSchema.default(RiskLimitsSchema.parse({ allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 86_400_000 * 7 })),
+    risk: RiskLimitsSchema.default(
+      RiskLimitsSchema.parse({
+        allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+        maxDataAgeMs: 86_400_000 * 7,
+      }),
+    ),
     from: z.string().optional().describe('first candle time to use (ISO date)'),
     to: z.string().optional().describe('last candle time to use (ISO date)'),
   })

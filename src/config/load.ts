@@ -23,7 +23,8 @@ export class ConfigError extends Error {
   }
 }
 
-export const formatProblem = (p: ConfigProblem): string => `${p.file}:${p.line}:${p.col} ${p.path ? `${p.path}: ` : ''}${p.message}`;
+export const formatProblem = (p: ConfigProblem): string =>
+  `${p.file}:${p.line}:${p.col} ${p.path ? `${p.path}: ` : ''}${p.message}`;
 
 export interface LoadedConfig<T> {
   readonly config: T;
@@ -33,22 +34,41 @@ export interface LoadedConfig<T> {
 }
 
 const formatPath = (path: readonly PropertyKey[]): string =>
-  path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
+  path.reduce<string>(
+    (acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)),
+    '',
+  );
 
 /** Reads, interpolates and parses a YAML file into a document, collecting problems. */
-function readDocument(file: string, env: NodeJS.ProcessEnv, problems: ConfigProblem[]): { doc: Document; lc: LineCounter } | undefined {
+function readDocument(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  problems: ConfigProblem[],
+): { doc: Document; lc: LineCounter } | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    problems.push({ file, line: 1, col: 1, path: '', message: `cannot read the file: ${(e as Error).message}` });
+    problems.push({
+      file,
+      line: 1,
+      col: 1,
+      path: '',
+      message: `cannot read the file: ${(e as Error).message}`,
+    });
     return undefined;
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   for (const err of doc.errors) {
     const pos = lc.linePos(err.pos[0]);
-    problems.push({ file, line: pos.line, col: pos.col, path: '', message: `YAML syntax: ${err.message.split('\n')[0]}` });
+    problems.push({
+      file,
+      line: pos.line,
+      col: pos.col,
+      path: '',
+      message: `YAML syntax: ${err.message.split('\n')[0]}`,
+    });
   }
   if (doc.errors.length > 0) return undefined;
   const at = (node: { range?: [number, number, number?] | null | undefined } | null | undefined) => {
@@ -59,13 +79,21 @@ function readDocument(file: string, env: NodeJS.ProcessEnv, problems: ConfigProb
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
-      node.value = node.value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, def: string | undefined) => {
-        const v = env[name];
-        if (v !== undefined && v !== '') return v;
-        if (def !== undefined) return def;
-        problems.push({ file, ...at(node), path: '', message: `environment variable ${name} is not set; export it or use \${${name}:-default}` });
-        return '';
-      });
+      node.value = node.value.replace(
+        /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+        (_m, name: string, def: string | undefined) => {
+          const v = env[name];
+          if (v !== undefined && v !== '') return v;
+          if (def !== undefined) return def;
+          problems.push({
+            file,
+            ...at(node),
+            path: '',
+            message: `environment variable ${name} is not set; export it or use \${${name}:-default}`,
+          });
+          return '';
+        },
+      );
     },
   });
   // { file: path } becomes the trimmed content of that file (relative to the YAML file).
@@ -79,7 +107,12 @@ function readDocument(file: string, env: NodeJS.ProcessEnv, problems: ConfigProb
       try {
         pair.value = doc.createNode(readFileSync(ref, 'utf8').trim());
       } catch (e) {
-        problems.push({ file, ...at(only.value), path: '', message: `cannot read the secret file ${ref}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+        problems.push({
+          file,
+          ...at(only.value),
+          path: '',
+          message: `cannot read the secret file ${ref}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        });
       }
     },
   });
@@ -87,7 +120,12 @@ function readDocument(file: string, env: NodeJS.ProcessEnv, problems: ConfigProb
 }
 
 /** Line and column of the node at a path (or of its closest ancestor present in the file). */
-function locate(doc: Document, lc: LineCounter, path: readonly PropertyKey[], key?: string): { line: number; col: number } {
+function locate(
+  doc: Document,
+  lc: LineCounter,
+  path: readonly PropertyKey[],
+  key?: string,
+): { line: number; col: number } {
   for (let n = path.length; n >= 0; n--) {
     const node = doc.getIn(path.slice(0, n) as (string | number)[], true) as Node | undefined;
     if (node && typeof node === 'object') {
@@ -107,14 +145,19 @@ function collectSecrets(value: unknown, out: string[]): void {
   if (Array.isArray(value)) for (const v of value) collectSecrets(v, out);
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if ((SECRET_KEYS as readonly string[]).includes(k) && typeof v === 'string' && v.length >= 4) out.push(v);
+      if ((SECRET_KEYS as readonly string[]).includes(k) && typeof v === 'string' && v.length >= 4)
+        out.push(v);
       else collectSecrets(v, out);
     }
   }
 }
 
 /** Loads any YAML file against a schema, with positions for every problem. */
-export function loadYaml<S extends z.ZodType>(schema: S, file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig<z.output<S>> {
+export function loadYaml<S extends z.ZodType>(
+  schema: S,
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): LoadedConfig<z.output<S>> {
   const problems: ConfigProblem[] = [];
   const read = readDocument(file, env, problems);
   if (!read || problems.length > 0) throw new ConfigError(problems);
@@ -126,13 +169,23 @@ export function loadYaml<S extends z.ZodType>(schema: S, file: string, env: Node
       const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : undefined;
       if (unknownKeys) {
         for (const k of unknownKeys) {
-          problems.push({ file, ...locate(doc, lc, issue.path, k), path: formatPath([...issue.path, k]), message: `unknown key ${k}; remove it or check its spelling (see \`tradebot schema\`)` });
+          problems.push({
+            file,
+            ...locate(doc, lc, issue.path, k),
+            path: formatPath([...issue.path, k]),
+            message: `unknown key ${k}; remove it or check its spelling (see \`tradebot schema\`)`,
+          });
         }
         continue;
       }
       const got = issue.path.length > 0 ? doc.getIn(issue.path as (string | number)[]) : undefined;
       const shown = got === undefined || typeof got === 'object' ? '' : ` — got ${JSON.stringify(got)}`;
-      problems.push({ file, ...locate(doc, lc, issue.path), path: formatPath(issue.path), message: `${issue.message}${shown}` });
+      problems.push({
+        file,
+        ...locate(doc, lc, issue.path),
+        path: formatPath(issue.path),
+        message: `${issue.message}${shown}`,
+      });
     }
     throw new ConfigError(problems);
   }
@@ -153,4 +206,3 @@ function deepFreeze<T>(v: T): T {
   }
   return v;
 }
-

@@ -7,19 +7,36 @@ import { RiskLimitsSchema } from '../risk/limits.js';
 import { FaultConfigSchema } from '../sim/faults.js';
 
 const decimal = (what: string) =>
-  z.string({ error: `${what} must be a decimal string such as "100" (quote it so YAML keeps it exact)` }).regex(DECIMAL_RE, `${what} must be a plain decimal string such as "100"`);
-const secret = (what: string) => z.string({ error: `${what} must be a string (use \${ENV_VAR} or { file: path })` }).min(1, `${what} must not be empty`);
+  z
+    .string({ error: `${what} must be a decimal string such as "100" (quote it so YAML keeps it exact)` })
+    .regex(DECIMAL_RE, `${what} must be a plain decimal string such as "100"`);
+const secret = (what: string) =>
+  z
+    .string({ error: `${what} must be a string (use \${ENV_VAR} or { file: path })` })
+    .min(1, `${what} must not be empty`);
 const ms = (what: string, min: number, def: number) =>
-  z.number({ error: `${what} must be a number of milliseconds` }).int().min(min, `${what} must be at least ${min} ms to stay inside the rate limits`).default(def).describe(what);
+  z
+    .number({ error: `${what} must be a number of milliseconds` })
+    .int()
+    .min(min, `${what} must be at least ${min} ms to stay inside the rate limits`)
+    .default(def)
+    .describe(what);
 
 export const SimAccountSchema = z
   .strictObject({
     apiKey: secret('apiKey').default('sim-key').describe('API key of the simulated account'),
     apiSecret: secret('apiSecret').default('sim-secret').describe('API secret of the simulated account'),
-    passphrase: secret('passphrase').default('sim-passphrase').describe('API passphrase of the simulated account'),
+    passphrase: secret('passphrase')
+      .default('sim-passphrase')
+      .describe('API passphrase of the simulated account'),
     whitelisted: z.boolean().default(true).describe('whitelist access (reality-fills, 30 orders/s)'),
-    balances: z.record(z.string(), decimal('balance')).default({ USDT: '100000' }).describe('starting balances by coin'),
-    feeRate: decimal('feeRate').default('0.001').describe('fee rate of Reality fills, charged in the quote coin'),
+    balances: z
+      .record(z.string(), decimal('balance'))
+      .default({ USDT: '100000' })
+      .describe('starting balances by coin'),
+    feeRate: decimal('feeRate')
+      .default('0.001')
+      .describe('fee rate of Reality fills, charged in the quote coin'),
   })
   .describe('the account the bots trade on in the embedded simulator');
 
@@ -27,13 +44,27 @@ export const SimVenueSchema = z
   .strictObject({
     kind: z.literal('simulator').describe('the embedded simulated exchange'),
     seed: z.number().int().default(42).describe('seed of the simulated market (same seed, same market)'),
-    speed: z.number().positive().max(3600).default(1).describe('simulated time per real time (60: a minute per second)'),
+    speed: z
+      .number()
+      .positive()
+      .max(3600)
+      .default(1)
+      .describe('simulated time per real time (60: a minute per second)'),
     startTime: z
       .string()
-      .refine((s) => !Number.isNaN(Date.parse(s)), 'startTime must be an ISO date such as 2026-11-23T14:29:00Z')
+      .refine(
+        (s) => !Number.isNaN(Date.parse(s)),
+        'startTime must be an ISO date such as 2026-11-23T14:29:00Z',
+      )
       .optional()
       .describe('simulated start time (default: now)'),
-    port: z.number().int().min(0).max(65535).default(0).describe('port of the simulator (0 picks a free port)'),
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(0)
+      .describe('port of the simulator (0 picks a free port)'),
     faults: FaultConfigSchema.optional().describe('fault injection'),
     account: SimAccountSchema.default(SimAccountSchema.parse({})),
   })
@@ -42,15 +73,22 @@ export const SimVenueSchema = z
 export const RemoteVenueSchema = z
   .strictObject({
     kind: z.literal('remote').describe('a venue speaking the v3 API over HTTP'),
-    baseUrl: z.url({ error: 'baseUrl must be an absolute URL such as https://api.example.com' }).describe('base URL of the venue'),
+    baseUrl: z
+      .url({ error: 'baseUrl must be an absolute URL such as https://api.example.com' })
+      .describe('base URL of the venue'),
     credentials: z
       .strictObject({
         apiKey: secret('credentials.apiKey').describe('API key; use ${ENV_VAR} or { file: path }'),
         apiSecret: secret('credentials.apiSecret').describe('API secret; use ${ENV_VAR} or { file: path }'),
-        passphrase: secret('credentials.passphrase').describe('API passphrase; use ${ENV_VAR} or { file: path }'),
+        passphrase: secret('credentials.passphrase').describe(
+          'API passphrase; use ${ENV_VAR} or { file: path }',
+        ),
       })
       .describe('API credentials; never written in clear in the file'),
-    whitelisted: z.boolean().default(false).describe('the account has whitelist access (reality-fills, 30 orders/s)'),
+    whitelisted: z
+      .boolean()
+      .default(false)
+      .describe('the account has whitelist access (reality-fills, 30 orders/s)'),
     channelApiCode: z.string().optional().describe('X-CHANNEL-API-CODE broker code sent with orders'),
     locale: z.string().default('en-US').describe('locale header'),
     timeoutMs: ms('timeoutMs', 500, 10_000),
@@ -60,7 +98,9 @@ export const RemoteVenueSchema = z
       .positive()
       .max(3600)
       .optional()
-      .describe('only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)'),
+      .describe(
+        'only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)',
+      ),
   })
   .describe('run against a remote venue');
 
@@ -71,7 +111,9 @@ export const ScheduleSchema = z
       .refine((c) => cron.validate(c), 'cron must be a valid cron expression such as "0 21 * * 1-5"')
       .describe('when the task runs (node-cron syntax)'),
     timezone: z.string().default('America/New_York').describe('IANA time zone of the cron expression'),
-    task: z.enum(['report', 'flatten', 'set-leverage'], { error: 'task must be report, flatten or set-leverage' }).describe('what to do'),
+    task: z
+      .enum(['report', 'flatten', 'set-leverage'], { error: 'task must be report, flatten or set-leverage' })
+      .describe('what to do'),
   })
   .describe('a scheduled task');
 
@@ -81,15 +123,34 @@ export const LeverageSchema = z
 
 export const BotSchema = z
   .strictObject({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'name must be 1-32 lower-case letters, digits or dashes').describe('unique bot name'),
-    strategy: z.string().min(1).describe('strategy name in strategies/ (e.g. ma-crossover) or a path to a module'),
-    params: z.record(z.string(), z.unknown()).default({}).describe("strategy parameters, checked against the strategy's own schema"),
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'name must be 1-32 lower-case letters, digits or dashes')
+      .describe('unique bot name'),
+    strategy: z
+      .string()
+      .min(1)
+      .describe('strategy name in strategies/ (e.g. ma-crossover) or a path to a module'),
+    params: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("strategy parameters, checked against the strategy's own schema"),
     category: z.enum(['SPOT', 'MARGIN']).default('SPOT').describe('category of the orders'),
-    symbols: z.array(z.string().regex(/^[A-Z0-9]+$/, 'symbols are upper-case, e.g. AAPLUSDT')).min(1, 'a bot needs at least one symbol').describe('Reality pairs the bot trades'),
+    symbols: z
+      .array(z.string().regex(/^[A-Z0-9]+$/, 'symbols are upper-case, e.g. AAPLUSDT'))
+      .min(1, 'a bot needs at least one symbol')
+      .describe('Reality pairs the bot trades'),
     interval: z.enum(CANDLE_INTERVALS).default('1m').describe('candle interval fed to the strategy'),
     quoteCoin: z.string().default('USDT').describe('coin the bot accounts in'),
-    capital: decimal('capital').default('10000').describe("the bot's share of the account, in the quote coin"),
-    maxSignalAgeMs: z.number().int().min(0).default(180_000).describe('signals from candles older than this are not traded (after a gap)'),
+    capital: decimal('capital')
+      .default('10000')
+      .describe("the bot's share of the account, in the quote coin"),
+    maxSignalAgeMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(180_000)
+      .describe('signals from candles older than this are not traded (after a gap)'),
     poll: z
       .strictObject({
         tickersMs: ms('poll.tickersMs', 100, 2_000),
@@ -98,7 +159,13 @@ export const BotSchema = z
         calendarMs: ms('poll.calendarMs', 60_000, 21_600_000),
         fillsMs: ms('poll.fillsMs', 200, 2_000),
       })
-      .default({ tickersMs: 2_000, instrumentsMs: 60_000, suspensionMs: 60_000, calendarMs: 21_600_000, fillsMs: 2_000 })
+      .default({
+        tickersMs: 2_000,
+        instrumentsMs: 60_000,
+        suspensionMs: 60_000,
+        calendarMs: 21_600_000,
+        fillsMs: 2_000,
+      })
       .describe('poll cadences (simulated ms when the venue is the accelerated simulator)'),
     risk: RiskLimitsSchema.default(RiskLimitsSchema.parse({})),
     leverage: z.array(LeverageSchema).default([]).describe('set-leverage calls made at start'),
@@ -108,33 +175,73 @@ export const BotSchema = z
 
 export const DeploymentSchema = z
   .strictObject({
-    venue: z.discriminatedUnion('kind', [SimVenueSchema, RemoteVenueSchema], { error: 'venue.kind must be simulator or remote' }).describe('where orders go'),
-    store: z.strictObject({ path: z.string().min(1).default('.tradebot/tradebot.db').describe('SQLite journal file, one per deployment') }).default({ path: '.tradebot/tradebot.db' }),
+    venue: z
+      .discriminatedUnion('kind', [SimVenueSchema, RemoteVenueSchema], {
+        error: 'venue.kind must be simulator or remote',
+      })
+      .describe('where orders go'),
+    store: z
+      .strictObject({
+        path: z
+          .string()
+          .min(1)
+          .default('.tradebot/tradebot.db')
+          .describe('SQLite journal file, one per deployment'),
+      })
+      .default({ path: '.tradebot/tradebot.db' }),
     logging: z
       .strictObject({
         level: z.enum(['error', 'warn', 'info', 'debug']).default('info').describe('log level'),
-        format: z.enum(['auto', 'json', 'pretty']).default('auto').describe('auto: pretty on a terminal, JSON otherwise'),
+        format: z
+          .enum(['auto', 'json', 'pretty'])
+          .default('auto')
+          .describe('auto: pretty on a terminal, JSON otherwise'),
       })
       .default({ level: 'info', format: 'auto' }),
     metrics: z
       .strictObject({
         enabled: z.boolean().default(true).describe('serve /healthz, /readyz and /metrics'),
         host: z.string().default('127.0.0.1').describe('address of the metrics server'),
-        port: z.number().int().min(0).max(65535).default(9464).describe('port of the metrics server (0 picks a free port)'),
+        port: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .default(9464)
+          .describe('port of the metrics server (0 picks a free port)'),
       })
       .default({ enabled: true, host: '127.0.0.1', port: 9464 }),
-    status: z.strictObject({ enabled: z.boolean().default(true).describe('a live status line on a terminal') }).default({ enabled: true }),
-    shutdownTimeoutMs: z.number().int().min(1000).default(10_000).describe('how long SIGTERM waits for orders in flight'),
-    bots: z.array(BotSchema).min(1, 'a deployment needs at least one bot').describe('the bots of this deployment'),
+    status: z
+      .strictObject({ enabled: z.boolean().default(true).describe('a live status line on a terminal') })
+      .default({ enabled: true }),
+    shutdownTimeoutMs: z
+      .number()
+      .int()
+      .min(1000)
+      .default(10_000)
+      .describe('how long SIGTERM waits for orders in flight'),
+    bots: z
+      .array(BotSchema)
+      .min(1, 'a deployment needs at least one bot')
+      .describe('the bots of this deployment'),
   })
   .superRefine((d, ctx) => {
     const seen = new Map<string, number>();
     d.bots.forEach((b, i) => {
       const prev = seen.get(b.name);
-      if (prev !== undefined) ctx.addIssue({ code: 'custom', path: ['bots', i, 'name'], message: `bot name ${b.name} is already used by bots[${prev}]; names must be unique` });
+      if (prev !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bots', i, 'name'],
+          message: `bot name ${b.name} is already used by bots[${prev}]; names must be unique`,
+        });
       seen.set(b.name, i);
       if (b.schedules.some((s) => s.task === 'set-leverage') && b.leverage.length === 0) {
-        ctx.addIssue({ code: 'custom', path: ['bots', i, 'leverage'], message: 'a set-leverage schedule needs leverage entries to apply' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bots', i, 'leverage'],
+          message: 'a set-leverage schedule needs leverage entries to apply',
+        });
       }
     });
   })

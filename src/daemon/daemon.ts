@@ -54,7 +54,9 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     cfg = loaded.config;
   } catch (e) {
     if (e instanceof ConfigError) {
-      stderr.write(`tradebot: the configuration has ${e.problems.length} problem(s); the daemon did not start:\n${e.message}\n`);
+      stderr.write(
+        `tradebot: the configuration has ${e.problems.length} problem(s); the daemon did not start:\n${e.message}\n`,
+      );
       return 2;
     }
     throw e;
@@ -82,16 +84,22 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
         await s.bot?.stop();
       }),
     );
-    const timedOut = await Promise.race([drain.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), cfg.shutdownTimeoutMs).unref())]);
+    const timedOut = await Promise.race([
+      drain.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), cfg.shutdownTimeoutMs).unref()),
+    ]);
     runtime?.close();
     await http?.close();
     store?.close();
     unlock?.();
     await sim?.stop();
     if (timedOut) {
-      logger.error('orders were still in flight at the shutdown deadline; they stay pending in the journal and are resent on the next start', {
-        timeoutMs: cfg.shutdownTimeoutMs,
-      });
+      logger.error(
+        'orders were still in flight at the shutdown deadline; they stay pending in the journal and are resent on the next start',
+        {
+          timeoutMs: cfg.shutdownTimeoutMs,
+        },
+      );
       return 1;
     }
     logger.info('stopped', { journal: cfg.store.path });
@@ -105,7 +113,8 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       // The embedded simulator starts a new account every time: a journal of an earlier run would not
       // match it, so the run starts a fresh journal (the previous one is kept beside it).
       for (const ext of ['', '-wal', '-shm']) {
-        if (existsSync(cfg.store.path + ext)) renameSync(cfg.store.path + ext, `${cfg.store.path}.previous${ext}`);
+        if (existsSync(cfg.store.path + ext))
+          renameSync(cfg.store.path + ext, `${cfg.store.path}.previous${ext}`);
       }
     }
     store = openStore(cfg.store.path);
@@ -130,7 +139,12 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       speed = v.speed;
       feeRate = v.account.feeRate;
       whitelisted = v.account.whitelisted;
-      logger.info('embedded simulator started', { url: baseUrl, seed: v.seed, speed: v.speed, simTime: new Date(engine.now()).toISOString() });
+      logger.info('embedded simulator started', {
+        url: baseUrl,
+        seed: v.seed,
+        speed: v.speed,
+        simTime: new Date(engine.now()).toISOString(),
+      });
     } else {
       baseUrl = v.baseUrl;
       credentials = v.credentials;
@@ -151,8 +165,15 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       clock: v.kind === 'simulator' || v.timeScale !== undefined ? clock : undefined,
       speed,
       whitelisted,
-      ...(v.kind === 'remote' ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs } : {}),
-      cadences: { tickersMs: poll('tickersMs'), instrumentsMs: poll('instrumentsMs'), suspensionMs: poll('suspensionMs'), calendarMs: poll('calendarMs') },
+      ...(v.kind === 'remote'
+        ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs }
+        : {}),
+      cadences: {
+        tickersMs: poll('tickersMs'),
+        instrumentsMs: poll('instrumentsMs'),
+        suspensionMs: poll('suspensionMs'),
+        calendarMs: poll('calendarMs'),
+      },
       staleAfterMs: Math.max(...cfg.bots.map((b) => b.risk.maxDataAgeMs)),
       logger,
       onPoll: (feed) => {
@@ -161,7 +182,10 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       },
       onPollError: (feed, err) => {
         metrics.pollErrors.inc({ feed });
-        logger.warn('poll failed, will retry', { feed, error: err instanceof Error ? err.message : String(err) });
+        logger.warn('poll failed, will retry', {
+          feed,
+          error: err instanceof Error ? err.message : String(err),
+        });
       },
     });
     const rt = runtime;
@@ -180,7 +204,10 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
         },
       });
-      logger.info('health and metrics listening', { url: `http://${cfg.metrics.host}:${http.port}`, paths: '/healthz /readyz /metrics' });
+      logger.info('health and metrics listening', {
+        url: `http://${cfg.metrics.host}:${http.port}`,
+        paths: '/healthz /readyz /metrics',
+      });
     }
 
     // Leverage at start (futures and margin accounts); a refusal is logged, not fatal.
@@ -190,7 +217,10 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           await rt.client.setLeverage(params as never);
           logger.info('leverage set', { bot: b.name, ...params });
         } catch (e) {
-          logger.error('set-leverage refused', { bot: b.name, error: e instanceof Error ? e.message : String(e) });
+          logger.error('set-leverage refused', {
+            bot: b.name,
+            error: e instanceof Error ? e.message : String(e),
+          });
         }
       }
     };
@@ -226,20 +256,36 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           },
           onFill: (bot, f) => {
             metrics.fills.inc({ bot });
-            logger.info('fill', { bot, symbol: f.symbol, side: f.side, price: f.price.toFixed(), size: f.size.toFixed(), fee: f.fee.toFixed() });
+            logger.info('fill', {
+              bot,
+              symbol: f.symbol,
+              side: f.side,
+              price: f.price.toFixed(),
+              size: f.size.toFixed(),
+              fee: f.fee.toFixed(),
+            });
           },
           onEquity: (bot, e) => metrics.equity.set({ bot }, e.toNumber()),
         },
         onTradingState: (bot, s) => metrics.setState(bot, s),
       });
       if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
-        logger.info('reconciled with the venue', { bot: b.name, resent: reconciled.resent.length, newFills: reconciled.newFills });
+        logger.info('reconciled with the venue', {
+          bot: b.name,
+          resent: reconciled.resent.length,
+          newFills: reconciled.newFills,
+        });
       }
       metrics.setState(b.name, bot.status().tradingState);
       bot.onFailure((err) => void restart(slot, err));
       slot.bot = bot;
       bot.start();
-      logger.info('bot started', { bot: b.name, strategy: b.strategy, symbols: b.symbols.join(','), interval: b.interval });
+      logger.info('bot started', {
+        bot: b.name,
+        strategy: b.strategy,
+        symbols: b.symbols.join(','),
+        interval: b.interval,
+      });
     };
 
     const restart = async (slot: BotSlot, err: unknown): Promise<void> => {
@@ -247,7 +293,11 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       slot.restarts++;
       metrics.botRestarts.inc({ bot: slot.cfg.name });
       const delay = Math.min(60_000, 1000 * 2 ** Math.min(slot.restarts - 1, 6));
-      logger.error('bot failed; restarting it, the others keep trading', { bot: slot.cfg.name, error: err instanceof Error ? err.message : String(err), inMs: delay });
+      logger.error('bot failed; restarting it, the others keep trading', {
+        bot: slot.cfg.name,
+        error: err instanceof Error ? err.message : String(err),
+        inMs: delay,
+      });
       await slot.bot?.stop().catch(() => undefined);
       await new Promise((r) => setTimeout(r, delay).unref());
       if (slot.stopping) return;

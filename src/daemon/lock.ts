@@ -33,7 +33,9 @@ export function lockJournal(storePath: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(path, 'utf8'));
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new Error(`another tradebot (pid ${pid}) is running with the journal ${storePath}: stop it, or give this deployment its own store.path`);
+        throw new Error(
+          `another tradebot (pid ${pid}) is running with the journal ${storePath}: stop it, or give this deployment its own store.path`,
+        );
       }
       unlinkSync(path); // left by a process that died
     }

@@ -15,7 +15,8 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-const SECRET_FIELD = /secret|passphrase|password|api[-_]?key|signature|authorization|access-sign|access-key|token/i;
+const SECRET_FIELD =
+  /secret|passphrase|password|api[-_]?key|signature|authorization|access-sign|access-key|token/i;
 const REDACTED = '[redacted]';
 const secretValues = new Set<string>();
 
@@ -74,7 +75,11 @@ export function createLogger(o: LoggerOptions = {}): Logger {
         }),
       )
     : winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json());
-  const w = winston.createLogger({ level: o.level ?? 'info', format, transports: [new winston.transports.Stream({ stream })] });
+  const w = winston.createLogger({
+    level: o.level ?? 'info',
+    format,
+    transports: [new winston.transports.Stream({ stream })],
+  });
   return wrap(w);
 }
 

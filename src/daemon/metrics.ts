@@ -3,12 +3,42 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 export class DaemonMetrics {
   readonly registry = new Registry();
-  readonly polls = new Counter({ name: 'tradebot_polls_total', help: 'Polls of the venue by feed', labelNames: ['feed'], registers: [this.registry] });
-  readonly pollErrors = new Counter({ name: 'tradebot_poll_errors_total', help: 'Failed polls by feed', labelNames: ['feed'], registers: [this.registry] });
-  readonly intents = new Counter({ name: 'tradebot_intents_total', help: 'Order intents emitted by strategies', labelNames: ['bot'], registers: [this.registry] });
-  readonly denials = new Counter({ name: 'tradebot_denials_total', help: 'Intents denied by the risk gate, by code', labelNames: ['bot', 'code'], registers: [this.registry] });
-  readonly orders = new Counter({ name: 'tradebot_orders_total', help: 'Orders by outcome', labelNames: ['bot', 'status'], registers: [this.registry] });
-  readonly fills = new Counter({ name: 'tradebot_fills_total', help: 'Fills journaled', labelNames: ['bot'], registers: [this.registry] });
+  readonly polls = new Counter({
+    name: 'tradebot_polls_total',
+    help: 'Polls of the venue by feed',
+    labelNames: ['feed'],
+    registers: [this.registry],
+  });
+  readonly pollErrors = new Counter({
+    name: 'tradebot_poll_errors_total',
+    help: 'Failed polls by feed',
+    labelNames: ['feed'],
+    registers: [this.registry],
+  });
+  readonly intents = new Counter({
+    name: 'tradebot_intents_total',
+    help: 'Order intents emitted by strategies',
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
+  readonly denials = new Counter({
+    name: 'tradebot_denials_total',
+    help: 'Intents denied by the risk gate, by code',
+    labelNames: ['bot', 'code'],
+    registers: [this.registry],
+  });
+  readonly orders = new Counter({
+    name: 'tradebot_orders_total',
+    help: 'Orders by outcome',
+    labelNames: ['bot', 'status'],
+    registers: [this.registry],
+  });
+  readonly fills = new Counter({
+    name: 'tradebot_fills_total',
+    help: 'Fills journaled',
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
   readonly tickToOrder = new Histogram({
     name: 'tradebot_tick_to_order_seconds',
     help: 'From the close of the triggering candle to the venue acknowledgement (venue clock)',
@@ -16,15 +46,31 @@ export class DaemonMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
     registers: [this.registry],
   });
-  readonly equity = new Gauge({ name: 'tradebot_equity', help: 'Equity of a bot in its quote coin', labelNames: ['bot'], registers: [this.registry] });
-  readonly tradingState = new Gauge({ name: 'tradebot_trading_state', help: '1 for the current trading state of a bot', labelNames: ['bot', 'state'], registers: [this.registry] });
-  readonly botRestarts = new Counter({ name: 'tradebot_bot_restarts_total', help: 'Bots restarted after a failure', labelNames: ['bot'], registers: [this.registry] });
+  readonly equity = new Gauge({
+    name: 'tradebot_equity',
+    help: 'Equity of a bot in its quote coin',
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
+  readonly tradingState = new Gauge({
+    name: 'tradebot_trading_state',
+    help: '1 for the current trading state of a bot',
+    labelNames: ['bot', 'state'],
+    registers: [this.registry],
+  });
+  readonly botRestarts = new Counter({
+    name: 'tradebot_bot_restarts_total',
+    help: 'Bots restarted after a failure',
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
 
   setState(bot: string, state: string): void {
-    for (const s of ['ACTIVE', 'REDUCING', 'HALTED']) this.tradingState.set({ bot, state: s }, s === state ? 1 : 0);
+    for (const s of ['ACTIVE', 'REDUCING', 'HALTED'])
+      this.tradingState.set({ bot, state: s }, s === state ? 1 : 0);
   }
 }

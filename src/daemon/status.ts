@@ -19,7 +19,10 @@ export class StatusLine {
   render(): void {
     const parts = this.bots()
       .filter((b): b is LiveBotStatus => b !== undefined)
-      .map((b) => `${b.name} ${b.tradingState} eq ${b.equity} int ${b.intents} den ${b.denials} ord ${b.orders} fill ${b.fills}`);
+      .map(
+        (b) =>
+          `${b.name} ${b.tradingState} eq ${b.equity} int ${b.intents} den ${b.denials} ord ${b.orders} fill ${b.fills}`,
+      );
     const time = new Date(this.clock.now()).toISOString().slice(0, 19).replace('T', ' ');
     this.out.write(`\r\x1b[2K[${time}] ${parts.join(' | ')}`);
   }

@@ -18,7 +18,10 @@ export function deriveClientOid(i: ClientOidInput): string {
   const h = createHash('sha256')
     .update([i.bot, i.symbol, i.side, i.tag, String(i.triggerTime), String(i.seq)].join('\u001f'))
     .digest();
-  return `tb${BigInt(`0x${h.subarray(0, 20).toString('hex')}`).toString(36).padStart(31, '0').slice(0, 30)}`;
+  return `tb${BigInt(`0x${h.subarray(0, 20).toString('hex')}`)
+    .toString(36)
+    .padStart(31, '0')
+    .slice(0, 30)}`;
 }
 
 /** Hands out `seq` per (bot, trigger time) so two intents of one candle never share an id. */

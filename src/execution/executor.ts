@@ -9,8 +9,18 @@ import type { OrderIntent } from '../strategy/intent.js';
 import type { Venue, VenueOrder } from './venue.js';
 
 export type OrderOutcome =
-  | { readonly status: 'acked'; readonly clientOid: string; readonly orderId: string; readonly alreadyPlaced: boolean }
-  | { readonly status: 'rejected'; readonly clientOid: string; readonly code: string; readonly message: string }
+  | {
+      readonly status: 'acked';
+      readonly clientOid: string;
+      readonly orderId: string;
+      readonly alreadyPlaced: boolean;
+    }
+  | {
+      readonly status: 'rejected';
+      readonly clientOid: string;
+      readonly code: string;
+      readonly message: string;
+    }
   /** Still unknown after every attempt: left pending in the journal; reconciliation resends it. */
   | { readonly status: 'pending'; readonly clientOid: string; readonly message: string };
 
@@ -52,7 +62,10 @@ export class Executor {
   }
 
   /** Journals then sends an order. Resolves once the venue acknowledged or refused it (or attempts ran out). */
-  place(order: VenueOrder, meta: { bot?: string | undefined; intent?: OrderIntent | undefined } = {}): Promise<OrderOutcome> {
+  place(
+    order: VenueOrder,
+    meta: { bot?: string | undefined; intent?: OrderIntent | undefined } = {},
+  ): Promise<OrderOutcome> {
     const { record } = this.o.store.orders.journal({ order, bot: meta.bot, intent: meta.intent });
     const p = this.send(record).finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
@@ -83,7 +96,12 @@ export class Executor {
       return { status: 'acked', clientOid, orderId: record.orderId, alreadyPlaced: true };
     }
     if (record.state === 'rejected') {
-      return { status: 'rejected', clientOid, code: record.rejectCode ?? '', message: record.rejectMsg ?? '' };
+      return {
+        status: 'rejected',
+        clientOid,
+        code: record.rejectCode ?? '',
+        message: record.rejectMsg ?? '',
+      };
     }
     const started = clock.now();
     let lastError = '';
@@ -91,7 +109,8 @@ export class Executor {
       store.orders.markAttempt(clientOid);
       try {
         const ack = await venue.placeOrder(order);
-        const duplicate = (ack as { duplicate?: boolean }).duplicate === true || attempt > 1 && ack.orderId === '';
+        const duplicate =
+          (ack as { duplicate?: boolean }).duplicate === true || (attempt > 1 && ack.orderId === '');
         const orderId = ack.orderId !== '' ? ack.orderId : `dup:${clientOid}`;
         store.orders.markAcked(clientOid, orderId);
         return this.done({ status: 'acked', clientOid, orderId, alreadyPlaced: duplicate }, order, started);
@@ -99,15 +118,27 @@ export class Executor {
         if (err instanceof ApiError && err.kind === 'duplicate_order') {
           // The venue already holds an order under this clientOid: an earlier send landed.
           store.orders.markAcked(clientOid, `dup:${clientOid}`);
-          return this.done({ status: 'acked', clientOid, orderId: `dup:${clientOid}`, alreadyPlaced: true }, order, started);
+          return this.done(
+            { status: 'acked', clientOid, orderId: `dup:${clientOid}`, alreadyPlaced: true },
+            order,
+            started,
+          );
         }
         if (err instanceof ApiError && !err.retryable) {
           store.orders.markRejected(clientOid, err.code, err.msg);
           logger?.warn('order rejected', { clientOid, symbol: order.symbol, code: err.code, msg: err.msg });
-          return this.done({ status: 'rejected', clientOid, code: err.code, message: err.msg }, order, started);
+          return this.done(
+            { status: 'rejected', clientOid, code: err.code, message: err.msg },
+            order,
+            started,
+          );
         }
         lastError = err instanceof Error ? err.message : String(err);
-        logger?.warn('order send failed, will resend with the same clientOid', { clientOid, attempt, error: lastError });
+        logger?.warn('order send failed, will resend with the same clientOid', {
+          clientOid,
+          attempt,
+          error: lastError,
+        });
         if (attempt < this.maxAttempts) {
           const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
           await this.sleep(Math.max(retryAfter ?? 0, this.backoffMs * 2 ** (attempt - 1)));

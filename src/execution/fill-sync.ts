@@ -30,7 +30,10 @@ type FillWithIds = RealityFill & { orderId?: unknown; clientOid?: unknown };
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** Instrument fields the fill sync needs. */
-export const fillSymbolOf = (i: Pick<Instrument, 'symbol' | 'baseCoin' | 'quoteCoin'>, feeRate: Decimal): FillSyncSymbol => ({
+export const fillSymbolOf = (
+  i: Pick<Instrument, 'symbol' | 'baseCoin' | 'quoteCoin'>,
+  feeRate: Decimal,
+): FillSyncSymbol => ({
   symbol: i.symbol,
   baseCoin: i.baseCoin,
   quoteCoin: i.quoteCoin,
@@ -49,14 +52,18 @@ export class FillSync {
     const fresh: StoredFill[] = [];
     const { store, portfolio } = this.o;
     // Oldest first, so the portfolio sees fills in the order they happened.
-    const ordered = [...fills].sort((a, b) => Number(a.ts) - Number(b.ts) || a.execId.localeCompare(b.execId));
+    const ordered = [...fills].sort(
+      (a, b) => Number(a.ts) - Number(b.ts) || a.execId.localeCompare(b.execId),
+    );
     for (const f of ordered) {
       if (store.fills.byExecId(f.execId) !== undefined) continue;
       const price = new Decimal(f.price);
       const size = new Decimal(f.size);
       const orderId = str(f.orderId);
-      const clientOid = str(f.clientOid) ?? (orderId !== undefined ? store.orders.byOrderId(orderId)?.clientOid : undefined);
-      const bot = clientOid !== undefined ? (store.orders.byClientOid(clientOid)?.bot ?? this.o.bot) : this.o.bot;
+      const clientOid =
+        str(f.clientOid) ?? (orderId !== undefined ? store.orders.byOrderId(orderId)?.clientOid : undefined);
+      const bot =
+        clientOid !== undefined ? (store.orders.byClientOid(clientOid)?.bot ?? this.o.bot) : this.o.bot;
       const input = {
         execId: f.execId,
         bot,

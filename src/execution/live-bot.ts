@@ -1,6 +1,19 @@
 // One bot in the daemon: feeds -> strategy -> risk gate -> executor, with fills synchronised into the
 // portfolio and the trading state. The strategy and the gate are the very ones the backtester runs.
-import { Subject, combineLatest, concatMap, filter, first, from, ignoreElements, merge, share, takeUntil, tap, type Subscription } from 'rxjs';
+import {
+  Subject,
+  combineLatest,
+  concatMap,
+  filter,
+  first,
+  from,
+  ignoreElements,
+  merge,
+  share,
+  takeUntil,
+  tap,
+  type Subscription,
+} from 'rxjs';
 import type { CandleInterval, Ticker } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
 import type { Fresh } from '../feeds/poll.js';
@@ -154,11 +167,15 @@ export class LiveBot {
       share(),
     );
     const suspensions$ = merge(
-      ...o.symbols.map((s) => hub.suspension$(s.replace(/USDT$/, '')).pipe(tap((f) => this.suspended.set(s, f.value.suspended)))),
+      ...o.symbols.map((s) =>
+        hub.suspension$(s.replace(/USDT$/, '')).pipe(tap((f) => this.suspended.set(s, f.value.suspended))),
+      ),
     );
     // Candles flow once the rules, a session and a price of every symbol are known.
     const ready$ = combineLatest([instruments$, session$, tickers$]).pipe(
-      filter(() => o.symbols.every((s) => this.rules.has(s) && this.tickers.has(s)) && this.session !== undefined),
+      filter(
+        () => o.symbols.every((s) => this.rules.has(s) && this.tickers.has(s)) && this.session !== undefined,
+      ),
       first(),
     );
     const since = (s: string) => {
@@ -209,7 +226,10 @@ export class LiveBot {
           const trigger = this.lastTrigger;
           this.queue = this.queue.then(() =>
             this.handle(intent, trigger).catch((err: unknown) => {
-              o.logger.error('intent handling failed', { bot: o.name, error: err instanceof Error ? err.message : String(err) });
+              o.logger.error('intent handling failed', {
+                bot: o.name,
+                error: err instanceof Error ? err.message : String(err),
+              });
               this.failure?.(err);
             }),
           );
@@ -220,7 +240,10 @@ export class LiveBot {
       .pipe(takeUntil(stop$))
       .subscribe({
         error: (err: unknown) => {
-          o.logger.error('bot failed', { bot: o.name, error: err instanceof Error ? err.message : String(err) });
+          o.logger.error('bot failed', {
+            bot: o.name,
+            error: err instanceof Error ? err.message : String(err),
+          });
           this.failure?.(err);
         },
       });
@@ -237,7 +260,10 @@ export class LiveBot {
         this.o.tradingState.update(equity, this.o.clock.now());
         this.o.hooks?.onEquity?.(this.o.name, equity);
       } catch (err) {
-        this.o.logger.warn('fill sync failed, will retry', { bot: this.o.name, error: err instanceof Error ? err.message : String(err) });
+        this.o.logger.warn('fill sync failed, will retry', {
+          bot: this.o.name,
+          error: err instanceof Error ? err.message : String(err),
+        });
       } finally {
         this.syncing = undefined;
       }
@@ -255,7 +281,12 @@ export class LiveBot {
     const maxAge = o.maxSignalAgeMs ?? 0;
     const decision: RiskDecision =
       maxAge > 0 && triggerTime > 0 && now - triggerTime > maxAge
-        ? { ok: false, code: 'STALE_DATA', message: `signal from a candle that closed ${now - triggerTime} ms ago (replayed after a gap); not traded`, intent }
+        ? {
+            ok: false,
+            code: 'STALE_DATA',
+            message: `signal from a candle that closed ${now - triggerTime} ms ago (replayed after a gap); not traded`,
+            intent,
+          }
         : o.gate.check(intent, {
             now,
             rules: this.rules.get(intent.symbol),
@@ -270,15 +301,30 @@ export class LiveBot {
     if (!decision.ok) {
       this.counts.denials++;
       o.store.denials.record({ bot: o.name, code: decision.code, message: decision.message, intent }, now);
-      o.logger.info('intent denied', { bot: o.name, symbol: intent.symbol, code: decision.code, reason: decision.message });
+      o.logger.info('intent denied', {
+        bot: o.name,
+        symbol: intent.symbol,
+        code: decision.code,
+        reason: decision.message,
+      });
       o.hooks?.onDenial?.(o.name, decision.code, intent);
       return;
     }
     const trigger = triggerTime || now;
-    const clientOid = deriveClientOid({ bot: o.name, symbol: intent.symbol, side: intent.side, tag: intent.tag, triggerTime: trigger, seq: this.sequencer.next(trigger) });
+    const clientOid = deriveClientOid({
+      bot: o.name,
+      symbol: intent.symbol,
+      side: intent.side,
+      tag: intent.tag,
+      triggerTime: trigger,
+      seq: this.sequencer.next(trigger),
+    });
     this.recentOrders.push(now);
     while (this.recentOrders.length > 64) this.recentOrders.shift();
-    const outcome = await o.executor.place({ ...decision.order, clientOid }, { bot: o.name, intent: decision.intent });
+    const outcome = await o.executor.place(
+      { ...decision.order, clientOid },
+      { bot: o.name, intent: decision.intent },
+    );
     this.counts.orders++;
     o.hooks?.onOrder?.(o.name, outcome, o.clock.now() - trigger);
     if (outcome.status === 'acked') await this.syncFills();
@@ -289,7 +335,16 @@ export class LiveBot {
     for (const symbol of this.o.symbols) {
       const held = this.o.portfolio.position(symbol).quantity;
       if (!held.gt(0)) continue;
-      const intent: OrderIntent = { type: 'market', side: 'sell', symbol, category: this.o.category, quantity: held, tag: 'flatten', reason, bot: this.o.name };
+      const intent: OrderIntent = {
+        type: 'market',
+        side: 'sell',
+        symbol,
+        category: this.o.category,
+        quantity: held,
+        tag: 'flatten',
+        reason,
+        bot: this.o.name,
+      };
       await this.handle(intent, this.o.clock.now());
     }
   }
@@ -299,7 +354,12 @@ export class LiveBot {
     if (!f) return undefined;
     const t = f.value;
     // `at` is the time of the last successful poll: the gate measures the data's age from it.
-    return { last: new Decimal(t.lastPrice), bid: new Decimal(t.bid1Price), ask: new Decimal(t.ask1Price), ts: f.at };
+    return {
+      last: new Decimal(t.lastPrice),
+      bid: new Decimal(t.bid1Price),
+      ask: new Decimal(t.ask1Price),
+      ts: f.at,
+    };
   }
 
   async stop(): Promise<void> {

@@ -24,7 +24,9 @@ export async function reconcile(args: {
   symbols: readonly FillSyncSymbol[];
   bot?: string | undefined;
 }): Promise<ReconcileReport> {
-  const pending = args.store.orders.pendingOrders().filter((o) => args.bot === undefined || o.bot === args.bot);
+  const pending = args.store.orders
+    .pendingOrders()
+    .filter((o) => args.bot === undefined || o.bot === args.bot);
   const resent: OrderOutcome[] = [];
   for (const record of pending) resent.push(await args.executor.resend(record));
   let newFills = 0;

@@ -30,7 +30,14 @@ export class RestVenue implements Venue {
     return this.client.tickers({ category, ...(symbol !== undefined ? { symbol } : {}) });
   }
 
-  candles(a: { category: 'SPOT'; symbol: string; interval: CandleInterval; startTime?: number; endTime?: number; limit?: number }): Promise<WireCandle[]> {
+  candles(a: {
+    category: 'SPOT';
+    symbol: string;
+    interval: CandleInterval;
+    startTime?: number;
+    endTime?: number;
+    limit?: number;
+  }): Promise<WireCandle[]> {
     return this.client.candles({
       category: a.category,
       symbol: a.symbol,

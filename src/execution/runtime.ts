@@ -64,7 +64,15 @@ export function createVenueRuntime(o: VenueRuntimeOptions): VenueRuntime {
     timeoutMs: o.timeoutMs,
     logger: o.logger,
   });
-  const hub = new FeedHub({ source: client, clock, scheduler, cadences: o.cadences, staleAfterMs: o.staleAfterMs, onError: o.onPollError, onPoll: o.onPoll });
+  const hub = new FeedHub({
+    source: client,
+    clock,
+    scheduler,
+    cadences: o.cadences,
+    staleAfterMs: o.staleAfterMs,
+    onError: o.onPollError,
+    onPoll: o.onPoll,
+  });
   return { client, venue: new RestVenue(client), clock, scheduler, hub, close: () => client.close() };
 }
 
@@ -98,7 +106,10 @@ export async function createLiveBot(args: {
 }): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
   const { runtime, store, spec, logger } = args;
   const params = parseStrategyParams(spec.strategy, spec.params ?? {}) as Record<string, unknown>;
-  const portfolio = Portfolio.fromFills(store.fills.list({ bot: spec.name }), { quoteCoin: spec.quoteCoin, cash: { [spec.quoteCoin]: spec.capital } });
+  const portfolio = Portfolio.fromFills(store.fills.list({ bot: spec.name }), {
+    quoteCoin: spec.quoteCoin,
+    cash: { [spec.quoteCoin]: spec.capital },
+  });
   const stateKey = `trading-state:${spec.name}`;
   const saved = store.meta.get(stateKey) as TradingState | undefined;
   const tradingState = new TradingStateMachine(spec.risk, saved === 'HALTED' ? 'HALTED' : 'ACTIVE');
@@ -119,8 +130,14 @@ export async function createLiveBot(args: {
   const instruments = await runtime.venue.instruments(spec.category);
   const symbols = spec.symbols.map((s) => {
     const i = instruments.find((x) => x.symbol === s);
-    if (!i) throw new Error(`bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue; check bots[].symbols`);
-    if (i.quoteCoin !== spec.quoteCoin) throw new Error(`bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`);
+    if (!i)
+      throw new Error(
+        `bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue; check bots[].symbols`,
+      );
+    if (i.quoteCoin !== spec.quoteCoin)
+      throw new Error(
+        `bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`,
+      );
     return fillSymbolOf(i, new Decimal(spec.feeRate));
   });
   const bot = new LiveBot({

@@ -1,6 +1,6 @@
 // Closed candles: each candle is emitted once, when it has closed, in order. A gap (after a restart or
 // an outage) is backfilled from history-candles, in windows of at most 100 candles, before new ones.
-import type { Observable} from 'rxjs';
+import type { Observable } from 'rxjs';
 import { EMPTY, concatMap, defer, from, map, mergeMap, range, reduce, type SchedulerLike } from 'rxjs';
 import { INTERVAL_MS, type CandleInterval, type WireCandle } from '../api/index.js';
 import { candleFromWire, type Candle } from '../market/candle.js';
@@ -86,9 +86,9 @@ export function closedCandles(source: MarketDataSource, o: ClosedCandleOptions):
               }),
             );
           }
-          return from(source.candles({ category: o.category, symbol: o.symbol, interval: o.interval, limit: '5' })).pipe(
-            map((rows) => toCandles(rows, o.clock.now())),
-          );
+          return from(
+            source.candles({ category: o.category, symbol: o.symbol, interval: o.interval, limit: '5' }),
+          ).pipe(map((rows) => toCandles(rows, o.clock.now())));
         }),
       {
         periodMs: step,

@@ -1,7 +1,17 @@
 // The FeedHub: one shared poll per piece of data, whatever the number of subscribers (strategies, the
 // risk gate, the status line). Streams are cold until subscribed and stop polling after the last
 // subscriber leaves.
-import { Observable, asyncScheduler, distinctUntilChanged, from, map, pairwise, share, shareReplay, type SchedulerLike } from 'rxjs';
+import {
+  Observable,
+  asyncScheduler,
+  distinctUntilChanged,
+  from,
+  map,
+  pairwise,
+  share,
+  shareReplay,
+  type SchedulerLike,
+} from 'rxjs';
 import type { CandleInterval, DeliveryStatus, OrderBook, Suspension, Ticker } from '../api/index.js';
 import type { Candle } from '../market/candle.js';
 import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
@@ -86,7 +96,9 @@ export class FeedHub {
   /** The ticker of a symbol, fresh or marked stale. */
   tickers$(category: SpotOrFutures, symbol: string): Observable<Fresh<Ticker>> {
     return this.shared(`tickers:${category}:${symbol}`, () =>
-      this.polled('tickers', this.cadences.tickersMs, () => from(this.o.source.tickers({ category, symbol }))).pipe(
+      this.polled('tickers', this.cadences.tickersMs, () =>
+        from(this.o.source.tickers({ category, symbol })),
+      ).pipe(
         map((f) => {
           const t = f.value.find((x) => x.symbol === symbol);
           if (!t) throw new Error(`no ticker for ${symbol}`);
@@ -98,15 +110,27 @@ export class FeedHub {
 
   orderbook$(category: SpotOrFutures, symbol: string, limit = 5): Observable<Fresh<OrderBook>> {
     return this.shared(`book:${category}:${symbol}:${limit}`, () =>
-      this.polled('orderbook', this.cadences.orderbookMs, () => from(this.o.source.orderbook({ category, symbol, limit: String(limit) }))),
+      this.polled('orderbook', this.cadences.orderbookMs, () =>
+        from(this.o.source.orderbook({ category, symbol, limit: String(limit) })),
+      ),
     );
   }
 
   /** Instrument rules of a category, by symbol. */
-  instruments$(category: InstrumentRules['category']): Observable<Fresh<ReadonlyMap<string, InstrumentRules>>> {
+  instruments$(
+    category: InstrumentRules['category'],
+  ): Observable<Fresh<ReadonlyMap<string, InstrumentRules>>> {
     return this.shared(`instruments:${category}`, () =>
-      this.polled('instruments', this.cadences.instrumentsMs, () => from(this.o.source.instruments({ category }))).pipe(
-        map((f) => ({ ...f, value: new Map(f.value.map((i) => [i.symbol, parseInstrument(i)] as const)) as ReadonlyMap<string, InstrumentRules> })),
+      this.polled('instruments', this.cadences.instrumentsMs, () =>
+        from(this.o.source.instruments({ category })),
+      ).pipe(
+        map((f) => ({
+          ...f,
+          value: new Map(f.value.map((i) => [i.symbol, parseInstrument(i)] as const)) as ReadonlyMap<
+            string,
+            InstrumentRules
+          >,
+        })),
       ),
     );
   }
@@ -126,7 +150,10 @@ export class FeedHub {
   }
 
   /** Delivery status of a delivery contract, from its ticker. */
-  deliveryStatus$(category: Exclude<SpotOrFutures, 'SPOT'>, symbol: string): Observable<DeliveryStatus | undefined> {
+  deliveryStatus$(
+    category: Exclude<SpotOrFutures, 'SPOT'>,
+    symbol: string,
+  ): Observable<DeliveryStatus | undefined> {
     return this.tickers$(category, symbol).pipe(
       map((f) => f.value.deliveryStatus as DeliveryStatus | undefined),
       distinctUntilChanged(),
@@ -139,7 +166,9 @@ export class FeedHub {
    */
   suspension$(code: string): Observable<Fresh<{ suspended: boolean; info: Suspension }>> {
     return this.shared(`suspension:${code}`, () =>
-      this.polled('suspension', this.cadences.suspensionMs, () => from(this.o.source.suspensionResumptionInfo({ code }))).pipe(
+      this.polled('suspension', this.cadences.suspensionMs, () =>
+        from(this.o.source.suspensionResumptionInfo({ code })),
+      ).pipe(
         map((f) => ({ ...f, value: { suspended: isSuspended(f.value, this.clock.now()), info: f.value } })),
       ),
     );
@@ -158,7 +187,12 @@ export class FeedHub {
   }
 
   /** Closed candles, each once, backfilled after a gap. */
-  closedCandles$(category: SpotOrFutures, symbol: string, interval: CandleInterval, since?: number): Observable<Candle> {
+  closedCandles$(
+    category: SpotOrFutures,
+    symbol: string,
+    interval: CandleInterval,
+    since?: number,
+  ): Observable<Candle> {
     return this.shared(
       `candles:${category}:${symbol}:${interval}:${since ?? ''}`,
       () =>

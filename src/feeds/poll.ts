@@ -1,6 +1,13 @@
 // The shared polling primitive: polls on a scheduler, retries a failed poll with backoff without ever
 // ending the stream, and marks the last value stale when no poll succeeded for a while.
-import { Observable, from, type ObservableInput, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  Observable,
+  from,
+  type ObservableInput,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
 import type { Clock } from './clock.js';
 
 /** A polled value with when it was received and whether it is now too old to trade on. */

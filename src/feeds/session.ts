@@ -2,7 +2,13 @@
 // from the calendar endpoint and Eastern Time (DST from the tz database), emitted at each transition.
 import { Observable, distinctUntilChanged, from, switchMap, type SchedulerLike } from 'rxjs';
 import type { MarketCalendar } from '../api/index.js';
-import { US_CALENDAR, nextDate, usSessionAt, type MarketCalendarData, type SessionState } from '../market/sessions.js';
+import {
+  US_CALENDAR,
+  nextDate,
+  usSessionAt,
+  type MarketCalendarData,
+  type SessionState,
+} from '../market/sessions.js';
 import type { Clock } from './clock.js';
 import { poll } from './poll.js';
 import type { MarketDataSource } from './source.js';
@@ -29,7 +35,12 @@ export function calendarFromWire(c: MarketCalendar): MarketCalendarData {
 /** Emits the session now and at every transition; the calendar is refreshed every `calendarRefreshMs`. */
 export function sessionStream(
   source: MarketDataSource,
-  o: { scheduler: SchedulerLike; clock: Clock; calendarRefreshMs?: number | undefined; onError?: ((e: unknown) => void) | undefined },
+  o: {
+    scheduler: SchedulerLike;
+    clock: Clock;
+    calendarRefreshMs?: number | undefined;
+    onError?: ((e: unknown) => void) | undefined;
+  },
 ): Observable<SessionState> {
   const calendars = poll(() => from(source.marketCalendar()), {
     periodMs: o.calendarRefreshMs ?? 6 * 3_600_000,
@@ -45,7 +56,11 @@ export function sessionStream(
 }
 
 /** The session at each transition of a calendar, on a scheduler. */
-export function transitions(cal: MarketCalendarData = US_CALENDAR, scheduler: SchedulerLike, clock: Clock): Observable<SessionState> {
+export function transitions(
+  cal: MarketCalendarData = US_CALENDAR,
+  scheduler: SchedulerLike,
+  clock: Clock,
+): Observable<SessionState> {
   return new Observable<SessionState>((sub) => {
     let timer = scheduler.schedule(function step() {
       const s = usSessionAt(clock.now(), cal);

@@ -21,14 +21,17 @@ export class ScaledScheduler implements SchedulerLike {
     const all = new Subscription();
     const run = (st: T | undefined, d: number): void => {
       all.add(
-        asyncScheduler.schedule(() => {
-          const action = new Subscription() as Subscription & { schedule(s?: T, d?: number): Subscription };
-          action.schedule = (s2?: T, d2 = 0) => {
-            run(s2, d2);
-            return all;
-          };
-          work.call(action as unknown as SchedulerAction<T>, st);
-        }, Math.max(0, d / this.speed)),
+        asyncScheduler.schedule(
+          () => {
+            const action = new Subscription() as Subscription & { schedule(s?: T, d?: number): Subscription };
+            action.schedule = (s2?: T, d2 = 0) => {
+              run(s2, d2);
+              return all;
+            };
+            work.call(action as unknown as SchedulerAction<T>, st);
+          },
+          Math.max(0, d / this.speed),
+        ),
       );
     };
     run(state, delay);

@@ -17,7 +17,8 @@ export class VenueClock implements Clock {
     const res = await fetch(new URL('/api/v3/market/rpi-symbols', this.baseUrl));
     const body = (await res.json()) as { requestTime?: unknown };
     const t = Number(body.requestTime);
-    if (!Number.isFinite(t)) throw new Error(`the venue at ${this.baseUrl} answered no requestTime; is it a v3 venue?`);
+    if (!Number.isFinite(t))
+      throw new Error(`the venue at ${this.baseUrl} answered no requestTime; is it a v3 venue?`);
     this.realBase = (before + Date.now()) / 2;
     this.venueBase = t;
   }

@@ -20,7 +20,8 @@ export interface Candle {
 }
 
 /** Unix ms at which a candle closes (the open of the next one). */
-export const closeTimeOf = (c: Pick<Candle, 'openTime' | 'interval'>): number => c.openTime + INTERVAL_MS[c.interval];
+export const closeTimeOf = (c: Pick<Candle, 'openTime' | 'interval'>): number =>
+  c.openTime + INTERVAL_MS[c.interval];
 
 /** Parses a wire candle (spec 2.7), refusing anything that is not a finite number. */
 export function candleFromWire(w: WireCandle, symbol: string, interval: CandleInterval): Candle {
@@ -28,6 +29,14 @@ export function candleFromWire(w: WireCandle, symbol: string, interval: CandleIn
   if (n.some((x) => !Number.isFinite(x))) {
     throw new TypeError(`candle of ${symbol} ${interval} has a non-numeric field: ${JSON.stringify(w)}`);
   }
-  const [openTime, open, high, low, close, volume, turnover] = n as [number, number, number, number, number, number, number];
+  const [openTime, open, high, low, close, volume, turnover] = n as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { symbol, interval, openTime, open, high, low, close, volume, turnover };
 }

@@ -32,11 +32,14 @@ export interface InstrumentRules {
 
 const optDec = (s: string | undefined): Decimal | undefined =>
   s === undefined || s.trim() === '' ? undefined : new Decimal(s);
-const positive = (d: Decimal | undefined): Decimal | undefined => (d !== undefined && d.gt(0) ? d : undefined);
+const positive = (d: Decimal | undefined): Decimal | undefined =>
+  d !== undefined && d.gt(0) ? d : undefined;
 const int = (s: string | undefined, field: string, symbol: string): number => {
   const n = Number(s);
   if (s === undefined || !Number.isInteger(n) || n < 0) {
-    throw new TypeError(`instrument ${symbol}: ${field} must be a non-negative integer, got ${JSON.stringify(s)}`);
+    throw new TypeError(
+      `instrument ${symbol}: ${field} must be a non-negative integer, got ${JSON.stringify(s)}`,
+    );
   }
   return n;
 };
@@ -55,7 +58,10 @@ export function parseInstrument(i: Instrument): InstrumentRules {
     status: i.status,
     pricePrecision,
     quantityPrecision: int(i.quantityPrecision, 'quantityPrecision', i.symbol),
-    quotePrecision: i.quotePrecision === undefined || i.quotePrecision === '' ? pricePrecision : int(i.quotePrecision, 'quotePrecision', i.symbol),
+    quotePrecision:
+      i.quotePrecision === undefined || i.quotePrecision === ''
+        ? pricePrecision
+        : int(i.quotePrecision, 'quotePrecision', i.symbol),
     priceMultiplier: positive(optDec(i.priceMultiplier)),
     quantityMultiplier: positive(optDec(i.quantityMultiplier)),
     minOrderQty: positive(optDec(i.minOrderQty)),

@@ -11,14 +11,20 @@ function quantise(value: Decimal, dp: number, step: Decimal | undefined, mode: D
   if (step !== undefined && step.gt(0)) {
     v = v.div(step).toDecimalPlaces(0, mode).mul(step);
     // A multiple of the step may need more decimals than dp allows; step back inside both rules.
-    if (v.decimalPlaces() > dp) v = v.toDecimalPlaces(dp, mode === Decimal.ROUND_UP ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
+    if (v.decimalPlaces() > dp)
+      v = v.toDecimalPlaces(dp, mode === Decimal.ROUND_UP ? Decimal.ROUND_UP : Decimal.ROUND_DOWN);
   }
   return v;
 }
 
 /** A limit price on the instrument's grid: a buy rounds down, a sell rounds up. */
 export function normalisePrice(rules: InstrumentRules, side: Side, price: Decimal): Decimal {
-  return quantise(price, rules.pricePrecision, rules.priceMultiplier, side === 'buy' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP);
+  return quantise(
+    price,
+    rules.pricePrecision,
+    rules.priceMultiplier,
+    side === 'buy' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP,
+  );
 }
 
 /** A base quantity on the instrument's grid, rounded down. */
@@ -33,17 +39,24 @@ export function normaliseQuoteAmount(rules: InstrumentRules, amount: Decimal): D
 
 /** Whether a price lies on the instrument's grid. */
 export const isValidPrice = (rules: InstrumentRules, price: Decimal): boolean =>
-  price.decimalPlaces() <= rules.pricePrecision && (rules.priceMultiplier === undefined || price.mod(rules.priceMultiplier).isZero());
+  price.decimalPlaces() <= rules.pricePrecision &&
+  (rules.priceMultiplier === undefined || price.mod(rules.priceMultiplier).isZero());
 
 /** Whether a quantity lies on the instrument's grid. */
 export const isValidQuantity = (rules: InstrumentRules, qty: Decimal): boolean =>
-  qty.decimalPlaces() <= rules.quantityPrecision && (rules.quantityMultiplier === undefined || qty.mod(rules.quantityMultiplier).isZero());
+  qty.decimalPlaces() <= rules.quantityPrecision &&
+  (rules.quantityMultiplier === undefined || qty.mod(rules.quantityMultiplier).isZero());
 
 /** The intent with every size and price normalised. Idempotent. */
 export function normaliseIntent<I extends OrderIntent>(rules: InstrumentRules, intent: I): I {
   if (intent.type === 'limit') {
-    return { ...intent, price: normalisePrice(rules, intent.side, intent.price), quantity: normaliseQuantity(rules, intent.quantity) };
+    return {
+      ...intent,
+      price: normalisePrice(rules, intent.side, intent.price),
+      quantity: normaliseQuantity(rules, intent.quantity),
+    };
   }
-  if ('quoteAmount' in intent) return { ...intent, quoteAmount: normaliseQuoteAmount(rules, intent.quoteAmount) };
+  if ('quoteAmount' in intent)
+    return { ...intent, quoteAmount: normaliseQuoteAmount(rules, intent.quoteAmount) };
   return { ...intent, quantity: normaliseQuantity(rules, intent.quantity) };
 }

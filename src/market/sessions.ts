@@ -51,7 +51,14 @@ export interface EtParts {
 function intlOffsetMinutes(ms: number): number {
   const p: Record<string, string> = {};
   for (const part of fmt.formatToParts(new Date(ms))) p[part.type] = part.value;
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const asUtc = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
   return Math.round((asUtc - (ms - (((ms % 1000) + 1000) % 1000))) / 60_000);
 }
 
@@ -142,7 +149,8 @@ export function usSessionAt(ms: number, cal: MarketCalendarData = US_CALENDAR): 
   }
   if (m >= OVERNIGHT) {
     const tomorrow = nextDate(today);
-    if (isTradingDay(tomorrow, cal)) return { ...base, session: 'overnight', nextChange: etToUtc(tomorrow, 4, 0) };
+    if (isTradingDay(tomorrow, cal))
+      return { ...base, session: 'overnight', nextChange: etToUtc(tomorrow, 4, 0) };
     return closedUntilNextOpen(ms, today, cal, base);
   }
   if (!isTradingDay(today, cal)) return closedUntilNextOpen(ms, today, cal, base);
@@ -167,7 +175,8 @@ function closedUntilNextOpen(
   for (let i = 0; i < 30; i++) {
     if (isTradingDay(d, cal)) {
       const open = etToUtc(prevDate(d), 20, 0);
-      if (open > ms) return { ...base, session: 'closed', nextChange: open, closure: cal.closures.get(today) };
+      if (open > ms)
+        return { ...base, session: 'closed', nextChange: open, closure: cal.closures.get(today) };
     }
     d = nextDate(d);
   }

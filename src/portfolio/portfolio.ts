@@ -136,7 +136,8 @@ export class Portfolio implements PortfolioView {
       throw new TypeError('quoteCoin must be the coin equity is counted in, such as "USDT"');
     }
     this.quoteCoin = options.quoteCoin;
-    for (const [coin, amount] of Object.entries(options.cash ?? {})) this.balances.set(coin, dec(amount, `cash.${coin}`));
+    for (const [coin, amount] of Object.entries(options.cash ?? {}))
+      this.balances.set(coin, dec(amount, `cash.${coin}`));
   }
 
   /** Rebuilds a portfolio by applying `fills` in order to the starting balances (a restart from the journal). */
@@ -183,9 +184,12 @@ export class Portfolio implements PortfolioView {
     const price = dec(fill.price, 'fill.price');
     const size = dec(fill.size, 'fill.size');
     const fee = dec(fill.fee, 'fill.fee');
-    if (!price.gt(0)) throw new RangeError(`fill.price must be positive, got ${price.toFixed()} (${fill.symbol})`);
-    if (!size.gt(0)) throw new RangeError(`fill.size must be positive, got ${size.toFixed()} (${fill.symbol})`);
-    if (fee.lt(0)) throw new RangeError(`fill.fee must not be negative, got ${fee.toFixed()} (${fill.symbol})`);
+    if (!price.gt(0))
+      throw new RangeError(`fill.price must be positive, got ${price.toFixed()} (${fill.symbol})`);
+    if (!size.gt(0))
+      throw new RangeError(`fill.size must be positive, got ${size.toFixed()} (${fill.symbol})`);
+    if (fee.lt(0))
+      throw new RangeError(`fill.fee must not be negative, got ${fee.toFixed()} (${fill.symbol})`);
     if (fill.side !== 'buy' && fill.side !== 'sell') {
       throw new TypeError(`fill.side must be "buy" or "sell", got ${JSON.stringify(fill.side)}`);
     }
@@ -290,7 +294,8 @@ export class Portfolio implements PortfolioView {
    */
   equity(): Decimal {
     let e = this.cash(this.quoteCoin);
-    for (const s of this.book.values()) if (!s.qty.isZero() && s.mark !== undefined) e = e.plus(s.qty.times(s.mark));
+    for (const s of this.book.values())
+      if (!s.qty.isZero() && s.mark !== undefined) e = e.plus(s.qty.times(s.mark));
     return e;
   }
 
@@ -350,7 +355,9 @@ export class Portfolio implements PortfolioView {
         };
       }),
       equitySeries: this.series.map((e) => ({ ts: e.ts, equity: toWire(e.equity) })),
-      marks: Object.fromEntries([...this.marks.keys()].sort().map((k) => [k, toWire(this.marks.get(k) as Decimal)])),
+      marks: Object.fromEntries(
+        [...this.marks.keys()].sort().map((k) => [k, toWire(this.marks.get(k) as Decimal)]),
+      ),
     };
   }
 

@@ -25,7 +25,10 @@ export const RiskLimitsSchema = z
       .min(100)
       .default(15_000)
       .describe('market data older than this (ms) is stale and nothing trades on it'),
-    whitelisted: z.boolean().default(false).describe('whitelisted accounts may place 30 orders/s instead of 5'),
+    whitelisted: z
+      .boolean()
+      .default(false)
+      .describe('whitelisted accounts may place 30 orders/s instead of 5'),
     maxOrdersPerSecond: z
       .number()
       .int()
@@ -55,6 +58,7 @@ export const DEFAULT_RISK_LIMITS: RiskLimits = RiskLimitsSchema.parse({});
 /** The plain (serialisable) form of parsed limits: Decimals back to strings, e.g. to send to a worker. */
 export function riskLimitsToInput(l: RiskLimits): RiskLimitsInput {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(l)) if (v !== undefined) out[k] = v instanceof Decimal ? v.toFixed() : v;
+  for (const [k, v] of Object.entries(l))
+    if (v !== undefined) out[k] = v instanceof Decimal ? v.toFixed() : v;
   return out as RiskLimitsInput;
 }

@@ -44,15 +44,22 @@ export class TradingStateMachine {
     if (day !== this.day || this.dayStart === undefined) {
       this.day = day;
       this.dayStart = equity;
-      if (!this.manualHalt && this.current !== 'ACTIVE') this.set('ACTIVE', 'a new trading day resets the daily loss limit', now);
+      if (!this.manualHalt && this.current !== 'ACTIVE')
+        this.set('ACTIVE', 'a new trading day resets the daily loss limit', now);
     }
     const limit = this.limits.dailyLossLimit;
     if (limit === undefined || this.manualHalt) return this.current;
     const loss = this.dayStart.minus(equity);
     if (loss.gte(limit)) {
-      if (this.current !== 'HALTED') this.set('HALTED', `daily loss ${loss.toFixed()} reached the limit ${limit.toFixed()}`, now);
+      if (this.current !== 'HALTED')
+        this.set('HALTED', `daily loss ${loss.toFixed()} reached the limit ${limit.toFixed()}`, now);
     } else if (loss.gte(limit.mul(this.limits.reduceAt))) {
-      if (this.current === 'ACTIVE') this.set('REDUCING', `daily loss ${loss.toFixed()} passed ${this.limits.reduceAt * 100}% of the limit`, now);
+      if (this.current === 'ACTIVE')
+        this.set(
+          'REDUCING',
+          `daily loss ${loss.toFixed()} passed ${this.limits.reduceAt * 100}% of the limit`,
+          now,
+        );
     }
     return this.current;
   }

@@ -14,11 +14,21 @@ export interface AdminResponse {
   readonly body: string;
 }
 
-const decimalString = (field: string) => z.string({ error: `${field} must be a decimal string` }).regex(/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/, `${field} must be a decimal string such as "100.5"`);
+const decimalString = (field: string) =>
+  z
+    .string({ error: `${field} must be a decimal string` })
+    .regex(/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/, `${field} must be a decimal string such as "100.5"`);
 
 const schemas = {
-  advance: z.strictObject({ ms: z.number({ error: 'ms must be a number of milliseconds' }).int('ms must be whole').min(0, 'ms must be >= 0') }),
-  speed: z.strictObject({ speed: z.number({ error: 'speed must be a number' }).positive('speed must be greater than 0') }),
+  advance: z.strictObject({
+    ms: z
+      .number({ error: 'ms must be a number of milliseconds' })
+      .int('ms must be whole')
+      .min(0, 'ms must be >= 0'),
+  }),
+  speed: z.strictObject({
+    speed: z.number({ error: 'speed must be a number' }).positive('speed must be greater than 0'),
+  }),
   account: z.strictObject({
     apiKey: z.string().min(1, 'apiKey is required'),
     apiSecret: z.string().min(1, 'apiSecret is required'),
@@ -29,18 +39,28 @@ const schemas = {
     feeRate: z.string().regex(DECIMAL_RE, 'feeRate must be a decimal string').optional(),
     uid: z.string().optional(),
   }),
-  fund: z.strictObject({ apiKey: z.string().min(1, 'apiKey is required'), coin: z.string().min(1, 'coin is required'), amount: decimalString('amount') }),
+  fund: z.strictObject({
+    apiKey: z.string().min(1, 'apiKey is required'),
+    coin: z.string().min(1, 'coin is required'),
+    amount: decimalString('amount'),
+  }),
   withdrawal: z.strictObject({
     apiKey: z.string().min(1, 'apiKey is required'),
     coin: z.string().min(1, 'coin is required'),
     amount: z.string().regex(DECIMAL_RE, 'amount must be a positive decimal string'),
     clientOid: z.string().min(1).optional(),
   }),
-  suspension: z.strictObject({ code: z.string().min(1, 'code is required'), suspended: z.boolean({ error: 'suspended must be true or false' }) }),
+  suspension: z.strictObject({
+    code: z.string().min(1, 'code is required'),
+    suspended: z.boolean({ error: 'suspended must be true or false' }),
+  }),
   cancel: z.strictObject({ orderId: z.string().min(1, 'orderId is required') }),
 };
 
-const reply = (status: number, data: unknown): AdminResponse => ({ status, body: JSON.stringify(status < 300 ? { ok: true, data } : { ok: false, error: data }) });
+const reply = (status: number, data: unknown): AdminResponse => ({
+  status,
+  body: JSON.stringify(status < 300 ? { ok: true, data } : { ok: false, error: data }),
+});
 
 function parse<T extends z.ZodType>(schema: T, rawBody: string): z.output<T> {
   let json: unknown;
@@ -50,7 +70,11 @@ function parse<T extends z.ZodType>(schema: T, rawBody: string): z.output<T> {
     throw new SimError('40017', 'the admin request body must be JSON');
   }
   const r = schema.safeParse(json);
-  if (!r.success) throw new SimError('40017', r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '));
+  if (!r.success)
+    throw new SimError(
+      '40017',
+      r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '),
+    );
   return r.data;
 }
 
@@ -72,14 +96,25 @@ const orderJson = (o: ReturnType<SimEngine['orders']>[number]) => ({
 });
 
 /** Handles one admin request; `path` starts with /sim/. */
-export function handleAdmin(engine: SimEngine, gateway: Gateway, method: string, path: string, rawQuery: string, rawBody: string): AdminResponse {
+export function handleAdmin(
+  engine: SimEngine,
+  gateway: Gateway,
+  method: string,
+  path: string,
+  rawQuery: string,
+  rawBody: string,
+): AdminResponse {
   const q = new URLSearchParams(rawQuery);
   const apiKey = q.get('apiKey') ?? undefined;
   const route = `${method} ${path}`;
   try {
     switch (route) {
       case 'GET /sim/time':
-        return reply(200, { now: engine.now(), iso: new Date(engine.now()).toISOString(), speed: engine.clock.speed });
+        return reply(200, {
+          now: engine.now(),
+          iso: new Date(engine.now()).toISOString(),
+          speed: engine.clock.speed,
+        });
       case 'POST /sim/clock/advance': {
         const { ms } = parse(schemas.advance, rawBody);
         engine.clock.advance(ms);
@@ -94,7 +129,10 @@ export function handleAdmin(engine: SimEngine, gateway: Gateway, method: string,
         return reply(200, engine.listAccounts());
       case 'POST /sim/accounts': {
         const a = parse(schemas.account, rawBody);
-        const uid = engine.addAccount({ ...a, permissions: a.permissions as typeof ALL_PERMISSIONS | undefined });
+        const uid = engine.addAccount({
+          ...a,
+          permissions: a.permissions as typeof ALL_PERMISSIONS | undefined,
+        });
         return reply(200, { uid });
       }
       case 'POST /sim/fund': {
@@ -139,7 +177,8 @@ export function handleAdmin(engine: SimEngine, gateway: Gateway, method: string,
         return reply(404, `no admin route ${route}`);
     }
   } catch (err) {
-    if (err instanceof SimError) return reply(err.code === '40006' || err.code === '40034' ? 404 : 400, err.message);
+    if (err instanceof SimError)
+      return reply(err.code === '40006' || err.code === '40034' ? 404 : 400, err.message);
     return reply(400, err instanceof Error ? err.message : String(err));
   }
 }

@@ -44,7 +44,12 @@ export class SimError extends Error {
 
 /** Permissions an account can hold. */
 export type AccountPermission = Exclude<Permission, 'none'>;
-export const ALL_PERMISSIONS: readonly AccountPermission[] = ['trade-read', 'trade-read-write', 'management', 'withdrawal'];
+export const ALL_PERMISSIONS: readonly AccountPermission[] = [
+  'trade-read',
+  'trade-read-write',
+  'management',
+  'withdrawal',
+];
 
 /** An account of the simulator. */
 export interface SimAccountOptions {
@@ -94,7 +99,11 @@ export interface EngineOptions {
 }
 
 /** The default demo account. */
-export const DEMO_ACCOUNT: SimAccountOptions = { apiKey: 'sim-key', apiSecret: 'sim-secret', passphrase: 'sim-passphrase' };
+export const DEMO_ACCOUNT: SimAccountOptions = {
+  apiKey: 'sim-key',
+  apiSecret: 'sim-secret',
+  passphrase: 'sim-passphrase',
+};
 
 export type WithdrawalStatus = 'cooling' | 'processing' | 'cancelled';
 
@@ -205,9 +214,15 @@ export class SimEngine {
       whitelisted: a.whitelisted ?? false,
     };
     const balances: Record<string, Decimal> = {};
-    for (const [coin, amount] of Object.entries(a.balances ?? { USDT: '100000' })) balances[coin] = new Decimal(amount);
+    for (const [coin, amount] of Object.entries(a.balances ?? { USDT: '100000' }))
+      balances[coin] = new Decimal(amount);
     const d = (s: string | undefined) => (s === undefined ? undefined : new Decimal(s));
-    this.core.createAccount(uid, { feeRate: d(a.feeRate), makerFeeRate: d(a.makerFeeRate), takerFeeRate: d(a.takerFeeRate), balances });
+    this.core.createAccount(uid, {
+      feeRate: d(a.feeRate),
+      makerFeeRate: d(a.makerFeeRate),
+      takerFeeRate: d(a.takerFeeRate),
+      balances,
+    });
     this.accounts.set(a.apiKey, cred);
     this.byUid.set(uid, cred);
     return uid;
@@ -226,7 +241,12 @@ export class SimEngine {
 
   /** Public view of the accounts (no secrets). */
   listAccounts(): { uid: string; apiKey: string; permissions: AccountPermission[]; whitelisted: boolean }[] {
-    return [...this.accounts.values()].map((a) => ({ uid: a.uid, apiKey: a.apiKey, permissions: [...a.permissions], whitelisted: a.whitelisted }));
+    return [...this.accounts.values()].map((a) => ({
+      uid: a.uid,
+      apiKey: a.apiKey,
+      permissions: [...a.permissions],
+      whitelisted: a.whitelisted,
+    }));
   }
 
   /** Adds (negative: removes) funds. */
@@ -269,9 +289,17 @@ export class SimEngine {
   }
 
   /** Creates a withdrawal in its cooling period; the amount leaves the available balance at once. */
-  createWithdrawal(w: { apiKey: string; coin: string; amount: string; clientOid?: string | undefined }): SimWithdrawal {
+  createWithdrawal(w: {
+    apiKey: string;
+    coin: string;
+    amount: string;
+    clientOid?: string | undefined;
+  }): SimWithdrawal {
     const uid = this.uidOf(w.apiKey);
-    if (w.clientOid !== undefined && this.withdrawals.some((x) => x.uid === uid && x.clientOid === w.clientOid)) {
+    if (
+      w.clientOid !== undefined &&
+      this.withdrawals.some((x) => x.uid === uid && x.clientOid === w.clientOid)
+    ) {
       throw new SimError('25212', `a withdrawal with clientOid ${w.clientOid} already exists`);
     }
     const amount = new Decimal(w.amount);
@@ -300,7 +328,8 @@ export class SimEngine {
   listWithdrawals(apiKey?: string): SimWithdrawal[] {
     const uid = apiKey === undefined ? undefined : this.uidOf(apiKey);
     const now = this.now();
-    for (const w of this.withdrawals) if (w.status === 'cooling' && now >= w.coolingEndsAt) w.status = 'processing';
+    for (const w of this.withdrawals)
+      if (w.status === 'cooling' && now >= w.coolingEndsAt) w.status = 'processing';
     return this.withdrawals.filter((w) => uid === undefined || w.uid === uid);
   }
 
@@ -343,7 +372,14 @@ export class SimEngine {
 
   private pairSpec(symbol: string): PairSpec | undefined {
     const i = this.instrument('SPOT', symbol);
-    return i ? { symbol, baseCoin: i.wire.baseCoin, quoteCoin: i.wire.quoteCoin, quantityPrecision: Number(i.wire.quantityPrecision) } : undefined;
+    return i
+      ? {
+          symbol,
+          baseCoin: i.wire.baseCoin,
+          quoteCoin: i.wire.quoteCoin,
+          quantityPrecision: Number(i.wire.quantityPrecision),
+        }
+      : undefined;
   }
 
   private marketView(): MarketView {
@@ -352,7 +388,8 @@ export class SimEngine {
       levels: function* (symbol: string, side: 'buy' | 'sell', now: number): Iterable<Level> {
         const m = marketFor(symbol);
         const book = m.book(now, 1000);
-        for (const lv of side === 'buy' ? book.asks : book.bids) yield { price: m.priceOf(lv.price), qty: m.qtyOf(lv.qty) };
+        for (const lv of side === 'buy' ? book.asks : book.bids)
+          yield { price: m.priceOf(lv.price), qty: m.qtyOf(lv.qty) };
       },
       firstTouch: (symbol, side, price, from, to) => {
         const m = marketFor(symbol);
@@ -364,7 +401,8 @@ export class SimEngine {
   }
 
   private realityCode(code: string): string {
-    if (!isRealityCode(code)) throw new SimError('40034', `code ${code} is not a Reality company code of this venue`);
+    if (!isRealityCode(code))
+      throw new SimError('40034', `code ${code} is not a Reality company code of this venue`);
     return code;
   }
 
@@ -388,16 +426,30 @@ export class SimEngine {
         return { data: this.tickers(p.category as Category, p.symbol as string | undefined, now) };
       case 'orderbook':
       case 'rpiOrderbook':
-        return { raw: this.bookJson(p.category as Category, p.symbol as string, p.limit as number, name === 'rpiOrderbook', now) };
+        return {
+          raw: this.bookJson(
+            p.category as Category,
+            p.symbol as string,
+            p.limit as number,
+            name === 'rpiOrderbook',
+            now,
+          ),
+        };
       case 'fills':
-        return { data: this.market.of(this.need(p.category as Category, p.symbol as string)).publicFills(now, p.limit as number) };
+        return {
+          data: this.market
+            .of(this.need(p.category as Category, p.symbol as string))
+            .publicFills(now, p.limit as number),
+        };
       case 'candles':
       case 'historyCandles':
         return { data: this.candles(params as ParamsOut<'candles'>, now) };
       case 'innerTrades':
       case 'dividends':
       case 'shareholdDetail':
-        return { data: this.page(name, p.code as string, p.limit as number, p.cursor as string | undefined, now) };
+        return {
+          data: this.page(name, p.code as string, p.limit as number, p.cursor as string | undefined, now),
+        };
       case 'valuationIndicators': {
         const code = this.realityCode(p.code as string);
         return { data: this.reality.valuation(code, this.realityPrice(code, now), now) };
@@ -408,7 +460,15 @@ export class SimEngine {
       }
       case 'suspensionResumptionInfo': {
         const code = this.realityCode(p.code as string);
-        return { data: this.reality.suspension(code, this.suspended.has(code), this.realityPrice(code, now), now, ctx.locale) };
+        return {
+          data: this.reality.suspension(
+            code,
+            this.suspended.has(code),
+            this.realityPrice(code, now),
+            now,
+            ctx.locale,
+          ),
+        };
       }
       case 'companyOverview': {
         const code = this.realityCode(p.code as string);
@@ -419,13 +479,17 @@ export class SimEngine {
       case 'marketCalendar':
         return { data: this.marketCalendar() };
       case 'placeRealityOrder':
-        return { data: this.placeRealityOrder(params as ParamsOut<'placeRealityOrder'>, this.needAccount(ctx), now) };
+        return {
+          data: this.placeRealityOrder(params as ParamsOut<'placeRealityOrder'>, this.needAccount(ctx), now),
+        };
       case 'realityFills':
         return { data: this.realityFills(params as ParamsOut<'realityFills'>, this.needAccount(ctx), now) };
       case 'setLeverage':
         return { data: this.setLeverage(params as ParamsOut<'setLeverage'>, this.needAccount(ctx)) };
       case 'cancelWithdrawal':
-        return { data: this.cancelWithdrawal(params as ParamsOut<'cancelWithdrawal'>, this.needAccount(ctx), now) };
+        return {
+          data: this.cancelWithdrawal(params as ParamsOut<'cancelWithdrawal'>, this.needAccount(ctx), now),
+        };
       default:
         throw new SimError('40404', `no handler for ${String(name)}`);
     }
@@ -442,7 +506,9 @@ export class SimEngine {
   }
 
   private rpiSymbols(): RpiSymbol[] {
-    return this.instruments.filter((i) => i.rpi && i.wire.category !== 'MARGIN').map((i) => ({ category: i.wire.category.toLowerCase(), symbol: i.wire.symbol }));
+    return this.instruments
+      .filter((i) => i.rpi && i.wire.category !== 'MARGIN')
+      .map((i) => ({ category: i.wire.category.toLowerCase(), symbol: i.wire.symbol }));
   }
 
   /** Delivery status of a delivery contract at an instant (spec 3.2). */
@@ -457,14 +523,21 @@ export class SimEngine {
   }
 
   private tickers(category: Category, symbol: string | undefined, now: number): Ticker[] {
-    const list = symbol !== undefined ? [this.need(category, symbol)] : this.instruments.filter((i) => i.wire.category === category);
+    const list =
+      symbol !== undefined
+        ? [this.need(category, symbol)]
+        : this.instruments.filter((i) => i.wire.category === category);
     return list.map((inst) => {
       const m = this.market.of(inst);
       const extra: Partial<Ticker> = {};
       if (isFuturesCategory(category)) Object.assign(extra, m.futuresFields(now));
       const status = SimEngine.deliveryStatus(inst.wire, now);
       if (status !== undefined) {
-        Object.assign(extra, { deliveryStartTime: inst.wire.deliveryStartTime, deliveryTime: inst.wire.deliveryTime, deliveryStatus: status });
+        Object.assign(extra, {
+          deliveryStartTime: inst.wire.deliveryStartTime,
+          deliveryTime: inst.wire.deliveryTime,
+          deliveryStatus: status,
+        });
       }
       const t = m.ticker(now, extra);
       if (inst.wire.isReality === 'yes') t.platformTurnover24h = t.turnover24h;
@@ -491,13 +564,22 @@ export class SimEngine {
     const lastOpen = Math.floor(end / step) * step;
     const firstAllowed = p.startTime !== undefined ? Math.floor(p.startTime / step) * step : -Infinity;
     if (lastOpen < firstAllowed) return [];
-    const count = Math.min(p.limit, Math.floor((lastOpen - Math.max(firstAllowed, lastOpen - (p.limit - 1) * step)) / step) + 1);
+    const count = Math.min(
+      p.limit,
+      Math.floor((lastOpen - Math.max(firstAllowed, lastOpen - (p.limit - 1) * step)) / step) + 1,
+    );
     const firstOpen = lastOpen - (count - 1) * step;
     const type = m.inst.wire.category === 'SPOT' || m.inst.wire.category === 'MARGIN' ? 'market' : p.type;
     return m.candles(interval, firstOpen, lastOpen, now, type);
   }
 
-  private page(name: 'innerTrades' | 'dividends' | 'shareholdDetail', codeIn: string, limit: number, cursor: string | undefined, now: number): { list: unknown[]; cursor: string } {
+  private page(
+    name: 'innerTrades' | 'dividends' | 'shareholdDetail',
+    codeIn: string,
+    limit: number,
+    cursor: string | undefined,
+    now: number,
+  ): { list: unknown[]; cursor: string } {
     const code = this.realityCode(codeIn);
     const all: unknown[] =
       name === 'innerTrades'
@@ -508,7 +590,10 @@ export class SimEngine {
     let offset = 0;
     if (cursor !== undefined && cursor !== '') {
       if (!/^\d+$/.test(cursor) || Number(cursor) > all.length) {
-        throw new SimError('40017', `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`);
+        throw new SimError(
+          '40017',
+          `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`,
+        );
       }
       offset = Number(cursor);
     }
@@ -522,7 +607,12 @@ export class SimEngine {
       {
         market: 'US',
         daylightType: isEasternDst(now) ? 'dst' : 'standard',
-        stateList: US_SESSIONS.map((s) => ({ state: s.state, timeZone: 'ET', startTime: s.startTime, endTime: s.endTime })),
+        stateList: US_SESSIONS.map((s) => ({
+          state: s.state,
+          timeZone: 'ET',
+          startTime: s.startTime,
+          endTime: s.endTime,
+        })),
       },
     ];
   }
@@ -530,25 +620,45 @@ export class SimEngine {
   private marketCalendar() {
     return {
       timeZone: 'EST',
-      specificConfig: US_FULL_DAY_CLOSURES.map((c) => ({ remark: c.remark, startTime: `${c.date} 00:00`, endTime: `${c.date} 23:59` })),
+      specificConfig: US_FULL_DAY_CLOSURES.map((c) => ({
+        remark: c.remark,
+        startTime: `${c.date} 00:00`,
+        endTime: `${c.date} 23:59`,
+      })),
       regularConfig: [...US_WEEKLY_CLOSURES],
     };
   }
 
-  private placeRealityOrder(p: ParamsOut<'placeRealityOrder'>, acct: SimCredentials, now: number): { orderId: string; clientOid: string } {
+  private placeRealityOrder(
+    p: ParamsOut<'placeRealityOrder'>,
+    acct: SimCredentials,
+    now: number,
+  ): { orderId: string; clientOid: string } {
     const inst = this.instrument('SPOT', p.symbol);
     if (!inst) throw new SimError('40034', `symbol ${p.symbol} does not exist`);
     const w = inst.wire;
-    if (w.isReality !== 'yes') throw new SimError('25249', `${p.symbol} is not a Reality stock pair; place-reality-order supports only pairs with isReality yes`);
+    if (w.isReality !== 'yes')
+      throw new SimError(
+        '25249',
+        `${p.symbol} is not a Reality stock pair; place-reality-order supports only pairs with isReality yes`,
+      );
     if (p.clientOid !== undefined && this.core.hasClientOid(acct.uid, p.clientOid)) {
-      throw new SimError('25212', `Duplicate clientOid: ${p.clientOid} was already used by an order of this account`);
+      throw new SimError(
+        '25212',
+        `Duplicate clientOid: ${p.clientOid} was already used by an order of this account`,
+      );
     }
-    if (w.status !== 'online') throw new SimError('25248', `${p.symbol} has status ${w.status}; only online pairs accept orders`);
+    if (w.status !== 'online')
+      throw new SimError('25248', `${p.symbol} has status ${w.status}; only online pairs accept orders`);
     const code = inst.realityCode ?? w.baseCoin;
-    if (this.suspended.has(code)) throw new SimError('25247', `${code} is suspended; see suspension-resumption-info`);
+    if (this.suspended.has(code))
+      throw new SimError('25247', `${code} is suspended; see suspension-resumption-info`);
     const session = usSessionAt(now);
     if (session.session === 'closed') {
-      throw new SimError('25246', `the US market is closed${session.closure ? ` (${session.closure})` : ''}; it opens at ${new Date(session.nextChange).toISOString()}`);
+      throw new SimError(
+        '25246',
+        `the US market is closed${session.closure ? ` (${session.closure})` : ''}; it opens at ${new Date(session.nextChange).toISOString()}`,
+      );
     }
     const pp = Number(w.pricePrecision);
     const qp = Number(w.quantityPrecision);
@@ -558,30 +668,55 @@ export class SimEngine {
       throw new SimError('25244', `price ${p.price} has more than pricePrecision ${pp} decimals`);
     }
     if (marketBuy ? decimals(p.qty) > quoteP : decimals(p.qty) > qp) {
-      throw new SimError('25210', marketBuy ? `qty ${p.qty} (quote amount of a market buy) has more than quotePrecision ${quoteP} decimals` : `qty ${p.qty} has more than quantityPrecision ${qp} decimals`);
+      throw new SimError(
+        '25210',
+        marketBuy
+          ? `qty ${p.qty} (quote amount of a market buy) has more than quotePrecision ${quoteP} decimals`
+          : `qty ${p.qty} has more than quantityPrecision ${qp} decimals`,
+      );
     }
     const qty = new Decimal(p.qty);
     const m = this.market.of(inst);
     const last = new Decimal(m.lastPrice(now));
     const minQty = w.minOrderQty ? new Decimal(w.minOrderQty) : ZERO;
-    if (!marketBuy && qty.lt(minQty)) throw new SimError('25207', `qty ${p.qty} is below the minimum quantity ${w.minOrderQty}`);
+    if (!marketBuy && qty.lt(minQty))
+      throw new SimError('25207', `qty ${p.qty} is below the minimum quantity ${w.minOrderQty}`);
     const minAmount = w.minOrderAmount ? new Decimal(w.minOrderAmount) : ZERO;
-    const amount = marketBuy ? qty : qty.mul(p.price !== undefined && p.orderType === 'limit' ? new Decimal(p.price) : last);
-    if (amount.lt(minAmount)) throw new SimError('25208', `order amount ${amount.toFixed()} ${w.quoteCoin} is below the minimum ${w.minOrderAmount}`);
+    const amount = marketBuy
+      ? qty
+      : qty.mul(p.price !== undefined && p.orderType === 'limit' ? new Decimal(p.price) : last);
+    if (amount.lt(minAmount))
+      throw new SimError(
+        '25208',
+        `order amount ${amount.toFixed()} ${w.quoteCoin} is below the minimum ${w.minOrderAmount}`,
+      );
     if (p.orderType === 'limit' && p.price !== undefined) {
       const price = new Decimal(p.price);
       const buyMax = last.mul(new Decimal(w.buyLimitPriceRatio ?? '1').plus(1));
       const sellMin = last.mul(new Decimal(1).minus(w.sellLimitPriceRatio ?? '1'));
       if (p.side === 'buy' && price.gt(buyMax)) {
-        throw new SimError('25245', `buy price ${p.price} is above last price ${last.toFixed()} x (1 + buyLimitPriceRatio ${w.buyLimitPriceRatio})`);
+        throw new SimError(
+          '25245',
+          `buy price ${p.price} is above last price ${last.toFixed()} x (1 + buyLimitPriceRatio ${w.buyLimitPriceRatio})`,
+        );
       }
       if (p.side === 'sell' && price.lt(sellMin)) {
-        throw new SimError('25245', `sell price ${p.price} is below last price ${last.toFixed()} x (1 - sellLimitPriceRatio ${w.sellLimitPriceRatio})`);
+        throw new SimError(
+          '25245',
+          `sell price ${p.price} is below last price ${last.toFixed()} x (1 - sellLimitPriceRatio ${w.sellLimitPriceRatio})`,
+        );
       }
     }
     const r = this.core.place(
       acct.uid,
-      { symbol: p.symbol, side: p.side, orderType: p.orderType, qty, price: p.orderType === 'limit' && p.price !== undefined ? new Decimal(p.price) : undefined, clientOid: p.clientOid },
+      {
+        symbol: p.symbol,
+        side: p.side,
+        orderType: p.orderType,
+        qty,
+        price: p.orderType === 'limit' && p.price !== undefined ? new Decimal(p.price) : undefined,
+        clientOid: p.clientOid,
+      },
       now,
     );
     if (!r.ok) throw new SimError(r.code, r.msg);
@@ -590,12 +725,24 @@ export class SimEngine {
 
   private realityFills(p: ParamsOut<'realityFills'>, acct: SimCredentials, now: number): SimRealityFill[] {
     const inst = this.instrument('SPOT', p.symbol);
-    if (!inst || inst.wire.isReality !== 'yes') throw new SimError('25249', `${p.symbol} is not a Reality stock pair; reality-fills supports only Reality pairs`);
+    if (!inst || inst.wire.isReality !== 'yes')
+      throw new SimError(
+        '25249',
+        `${p.symbol} is not a Reality stock pair; reality-fills supports only Reality pairs`,
+      );
     this.core.advance(now);
     return this.core
       .listFills(acct.uid, p.symbol, now - THREE_MONTHS)
       .slice(0, p.limit)
-      .map((f) => ({ execId: f.execId, price: toWire(f.price), size: toWire(f.size), side: f.side, ts: String(f.ts), orderId: f.orderId, clientOid: f.clientOid }));
+      .map((f) => ({
+        execId: f.execId,
+        price: toWire(f.price),
+        size: toWire(f.size),
+        side: f.side,
+        ts: String(f.ts),
+        orderId: f.orderId,
+        clientOid: f.clientOid,
+      }));
   }
 
   private setLeverage(p: ParamsOut<'setLeverage'>, acct: SimCredentials): 'success' {
@@ -605,7 +752,9 @@ export class SimEngine {
     let max: Decimal;
     if (p.category === 'MARGIN') {
       const coin = p.coin as string;
-      const inst = this.instruments.find((i) => i.wire.category === 'MARGIN' && (i.wire.baseCoin === coin || i.wire.quoteCoin === coin));
+      const inst = this.instruments.find(
+        (i) => i.wire.category === 'MARGIN' && (i.wire.baseCoin === coin || i.wire.quoteCoin === coin),
+      );
       if (!inst) throw new SimError('40034', `coin ${coin} is not a margin coin of this venue`);
       target = coin;
       max = new Decimal(inst.wire.maxCrossedLeverage ?? '1');
@@ -616,27 +765,42 @@ export class SimEngine {
       max = new Decimal(inst.wire.maxLeverage ?? '1');
     }
     for (const [side, value] of Object.entries(eff)) {
-      const field = side === 'long' && p.longLeverage !== undefined ? 'longLeverage' : side === 'short' && p.shortLeverage !== undefined ? 'shortLeverage' : 'leverage';
+      const field =
+        side === 'long' && p.longLeverage !== undefined
+          ? 'longLeverage'
+          : side === 'short' && p.shortLeverage !== undefined
+            ? 'shortLeverage'
+            : 'leverage';
       const v = new Decimal(value);
-      if (v.lt(min) || v.gt(max)) throw new SimError('40017', `${field} ${value} is outside ${min.toFixed()} to ${max.toFixed()} for ${target}`);
+      if (v.lt(min) || v.gt(max))
+        throw new SimError(
+          '40017',
+          `${field} ${value} is outside ${min.toFixed()} to ${max.toFixed()} for ${target}`,
+        );
     }
     let map = this.leverage.get(acct.uid);
     if (!map) {
       map = new Map();
       this.leverage.set(acct.uid, map);
     }
-    for (const [side, value] of Object.entries(eff)) map.set(`${p.category}:${target}:${p.marginMode}:${side}`, value);
+    for (const [side, value] of Object.entries(eff))
+      map.set(`${p.category}:${target}:${p.marginMode}:${side}`, value);
     return 'success';
   }
 
   private cancelWithdrawal(p: ParamsOut<'cancelWithdrawal'>, acct: SimCredentials, now: number): 'success' {
     const key = withdrawalKey(p);
-    const w = this.withdrawals.find((x) => x.uid === acct.uid && (key.by === 'orderId' ? x.orderId === key.id : x.clientOid === key.id));
+    const w = this.withdrawals.find(
+      (x) => x.uid === acct.uid && (key.by === 'orderId' ? x.orderId === key.id : x.clientOid === key.id),
+    );
     if (!w) throw new SimError('25301', `withdrawal ${key.by} ${key.id} does not exist`);
     if (w.status === 'cancelled') throw new SimError('25303', `withdrawal ${w.orderId} is already cancelled`);
     if (now >= w.coolingEndsAt) {
       w.status = 'processing';
-      throw new SimError('25302', `the cooling period of withdrawal ${w.orderId} ended at ${new Date(w.coolingEndsAt).toISOString()}; it cannot be cancelled`);
+      throw new SimError(
+        '25302',
+        `the cooling period of withdrawal ${w.orderId} ended at ${new Date(w.coolingEndsAt).toISOString()}; it cannot be cancelled`,
+      );
     }
     w.status = 'cancelled';
     this.core.fund(acct.uid, w.coin, new Decimal(w.amount));

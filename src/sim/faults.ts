@@ -4,13 +4,18 @@ import { z } from 'zod';
 import { Prng } from './rng.js';
 
 const share = (field: string) =>
-  z.number({ error: `${field} must be a number from 0 to 1` }).min(0, `${field} must be from 0 to 1`).max(1, `${field} must be from 0 to 1`);
+  z
+    .number({ error: `${field} must be a number from 0 to 1` })
+    .min(0, `${field} must be from 0 to 1`)
+    .max(1, `${field} must be from 0 to 1`);
 
 /** Fault configuration (all off by default). Shares are probabilities per request. */
 export const FaultConfigSchema = z.strictObject({
   /** Added latency, uniformly in [min, max] real milliseconds. */
   latencyMs: z
-    .tuple([z.number().int().min(0), z.number().int().min(0)], { error: 'latencyMs must be [min, max] in milliseconds' })
+    .tuple([z.number().int().min(0), z.number().int().min(0)], {
+      error: 'latencyMs must be [min, max] in milliseconds',
+    })
     .refine(([a, b]) => a <= b, 'latencyMs min must not exceed max')
     .optional(),
   /** Share of requests answered with HTTP 500/503. */
@@ -48,7 +53,9 @@ export class FaultInjector {
   set(cfg: FaultConfig): FaultConfig {
     const parsed = FaultConfigSchema.safeParse(cfg);
     if (!parsed.success) {
-      throw new Error(`faults: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ')}`);
+      throw new Error(
+        `faults: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ')}`,
+      );
     }
     this.cfg = parsed.data;
     this.rng = new Prng(this.cfg.seed ?? this.defaultSeed);
@@ -68,7 +75,9 @@ export class FaultInjector {
   /** The fault for the next request and the latency to add before answering. */
   next(): { action: FaultAction; latencyMs: number } {
     const c = this.cfg;
-    const latencyMs = c.latencyMs ? c.latencyMs[0] + Math.floor(this.rng.next() * (c.latencyMs[1] - c.latencyMs[0] + 1)) : 0;
+    const latencyMs = c.latencyMs
+      ? c.latencyMs[0] + Math.floor(this.rng.next() * (c.latencyMs[1] - c.latencyMs[0] + 1))
+      : 0;
     if (this.burstLeft > 0) {
       this.burstLeft--;
       return { action: 'rate_limit', latencyMs };

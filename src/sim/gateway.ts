@@ -43,7 +43,9 @@ export class Gateway {
 
   /** A 429 answer with its Retry-After (whole seconds, at least 1). */
   rateLimited(now: number, retryAfterMs: number, what: string): GatewayResponse {
-    return this.error('429', `${ERROR_CODES['429'].msg}: ${what}`, now, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+    return this.error('429', `${ERROR_CODES['429'].msg}: ${what}`, now, {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+    });
   }
 
   /** Handles one request of the v3 API. */
@@ -72,9 +74,14 @@ export class Gateway {
     }
     try {
       const locale = req.headers.locale;
-      const result = this.engine.handle(name, v.value, { account, locale: Array.isArray(locale) ? locale[0] : locale });
+      const result = this.engine.handle(name, v.value, {
+        account,
+        locale: Array.isArray(locale) ? locale[0] : locale,
+      });
       const body =
-        'raw' in result ? `{"code":"00000","msg":"success","requestTime":${now},"data":${result.raw}}` : JSON.stringify(ok(result.data, now));
+        'raw' in result
+          ? `{"code":"00000","msg":"success","requestTime":${now},"data":${result.raw}}`
+          : JSON.stringify(ok(result.data, now));
       return { status: 200, body, headers: JSON_HEADERS };
     } catch (err) {
       if (err instanceof SimError) return this.error(err.code, err.message, now);
@@ -82,15 +89,27 @@ export class Gateway {
     }
   }
 
-  private checkRate(def: EndpointDef, account: SimCredentials | undefined, ip: string, now: number): GatewayResponse | undefined {
+  private checkRate(
+    def: EndpointDef,
+    account: SimCredentials | undefined,
+    ip: string,
+    now: number,
+  ): GatewayResponse | undefined {
     const scope = def.rateLimit.scope === 'uid' && account ? `uid:${account.uid}` : `ip:${ip}`;
     const limit = rateFor(def, account?.whitelisted ?? false);
     const r = this.limiter.take(`${def.name}|${scope}`, limit, now);
     if (r.ok) return undefined;
-    return this.rateLimited(now, r.retryAfterMs, `${def.path} allows ${limit} requests per second per ${def.rateLimit.scope === 'uid' ? 'UID' : 'IP'}`);
+    return this.rateLimited(
+      now,
+      r.retryAfterMs,
+      `${def.path} allows ${limit} requests per second per ${def.rateLimit.scope === 'uid' ? 'UID' : 'IP'}`,
+    );
   }
 
-  private paramsOf(req: GatewayRequest, def: EndpointDef): { ok: true; value: Record<string, unknown> } | { ok: false; msg: string } {
+  private paramsOf(
+    req: GatewayRequest,
+    def: EndpointDef,
+  ): { ok: true; value: Record<string, unknown> } | { ok: false; msg: string } {
     if (def.method === 'GET') {
       const value: Record<string, unknown> = {};
       for (const [k, v] of new URLSearchParams(req.rawQuery)) value[k] = v;
@@ -101,7 +120,10 @@ export class Gateway {
     try {
       parsed = JSON.parse(req.rawBody);
     } catch {
-      return { ok: false, msg: 'body: the request body must be a JSON object (Content-Type application/json)' };
+      return {
+        ok: false,
+        msg: 'body: the request body must be a JSON object (Content-Type application/json)',
+      };
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return { ok: false, msg: 'body: the request body must be a JSON object of string parameters' };

@@ -74,7 +74,20 @@ export function formatUnits(n: number, decimals: number): string {
 
 function blank(): DayBlock {
   const f = () => new Float64Array(MPD);
-  return { o: f(), h: f(), l: f(), c: f(), v: f(), t: f(), hs: new Uint8Array(MPD), ls: new Uint8Array(MPD), po: f(), ph: f(), pl: f(), pc: f() };
+  return {
+    o: f(),
+    h: f(),
+    l: f(),
+    c: f(),
+    v: f(),
+    t: f(),
+    hs: new Uint8Array(MPD),
+    ls: new Uint8Array(MPD),
+    po: f(),
+    ph: f(),
+    pl: f(),
+    pc: f(),
+  };
 }
 
 const smooth = (x: number): number => x * x * (3 - 2 * x);
@@ -121,7 +134,9 @@ export class InstrumentMarket {
       this.replay = new Map();
       for (const c of replay) {
         if (!Number.isFinite(c.openTime) || c.openTime % MIN !== 0) {
-          throw new Error(`replay candle of ${inst.marketKey}: openTime ${c.openTime} is not on a minute boundary`);
+          throw new Error(
+            `replay candle of ${inst.marketKey}: openTime ${c.openTime} is not on a minute boundary`,
+          );
         }
         this.replay.set(c.openTime / MIN, c);
       }
@@ -191,7 +206,10 @@ export class InstrumentMarket {
     const volBase = this.minuteVolume * this.qScale;
     for (let i = 0; i < MPD; i++) {
       const frac = (i + 1) / MPD;
-      const close = i === MPD - 1 ? this.toTicks(a1) : this.toTicks(a0 + (a1 - a0) * frac + (w[i + 1] as number) - frac * wEnd);
+      const close =
+        i === MPD - 1
+          ? this.toTicks(a1)
+          : this.toTicks(a0 + (a1 - a0) * frac + (w[i + 1] as number) - frac * wEnd);
       const open = prevTicks;
       const wick = sigma * 0.6 * open;
       const high = Math.max(open, close) + Math.round(rng.next() * rng.next() * 2 * wick);
@@ -228,7 +246,10 @@ export class InstrumentMarket {
 
   private priceTicks(x: string | number, what: string): number {
     const n = Number(x);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`replay candle of ${this.inst.marketKey}: ${what} ${String(x)} is not a positive number`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new Error(
+        `replay candle of ${this.inst.marketKey}: ${what} ${String(x)} is not a positive number`,
+      );
     return Math.max(1, Math.round(n * this.pScale));
   }
 
@@ -247,7 +268,8 @@ export class InstrumentMarket {
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    const seedCandle = idx >= 0 ? replay.get(this.replayMinutes[idx] as number) : replay.get(this.replayMinutes[0] as number);
+    const seedCandle =
+      idx >= 0 ? replay.get(this.replayMinutes[idx] as number) : replay.get(this.replayMinutes[0] as number);
     let last = seedCandle ? this.priceTicks(idx >= 0 ? seedCandle.close : seedCandle.open, 'price') : 1;
     for (let i = 0; i < MPD; i++) {
       const c = replay.get(first + i);
@@ -291,7 +313,8 @@ export class InstrumentMarket {
     const h = b.h[i] as number;
     const l = b.l[i] as number;
     const [t1, v1, t2, v2] = hs < ls ? [hs, h, ls, l] : [ls, l, hs, h];
-    const lerp = (ta: number, va: number, tb: number, vb: number) => Math.round(va + ((vb - va) * (s - ta)) / (tb - ta));
+    const lerp = (ta: number, va: number, tb: number, vb: number) =>
+      Math.round(va + ((vb - va) * (s - ta)) / (tb - ta));
     if (s <= t1) return lerp(0, o, t1, v1);
     if (s <= t2) return lerp(t1, v1, t2, v2);
     return lerp(t2, v2, 60, c);
@@ -336,7 +359,13 @@ export class InstrumentMarket {
   }
 
   /** Aggregates whole minutes [from, to) of one day block into `acc` (or starts it). */
-  private aggMinutes(b: DayBlock, from: number, to: number, premium: boolean, acc: Bar | undefined): Bar | undefined {
+  private aggMinutes(
+    b: DayBlock,
+    from: number,
+    to: number,
+    premium: boolean,
+    acc: Bar | undefined,
+  ): Bar | undefined {
     const [O, H, L, C] = premium ? [b.po, b.ph, b.pl, b.pc] : [b.o, b.h, b.l, b.c];
     let a = acc;
     for (let i = from; i < to; i++) {
@@ -367,7 +396,10 @@ export class InstrumentMarket {
     let d = this.daily.get(day);
     if (!d) {
       const b = this.block(day);
-      d = { m: this.aggMinutes(b, 0, MPD, false, undefined) as Bar, p: this.aggMinutes(b, 0, MPD, true, undefined) as Bar };
+      d = {
+        m: this.aggMinutes(b, 0, MPD, false, undefined) as Bar,
+        p: this.aggMinutes(b, 0, MPD, true, undefined) as Bar,
+      };
       this.daily.set(day, d);
     }
     return premium ? d.p : d.m;
@@ -430,7 +462,13 @@ export class InstrumentMarket {
    * Candles of an interval whose open times run from `firstOpen` to `lastOpen` (both aligned), never
    * past `now`: closed candles plus the forming one, ascending.
    */
-  candles(interval: CandleInterval, firstOpen: number, lastOpen: number, now: number, type: CandleType): WireCandle[] {
+  candles(
+    interval: CandleInterval,
+    firstOpen: number,
+    lastOpen: number,
+    now: number,
+    type: CandleType,
+  ): WireCandle[] {
     const step = INTERVAL_MS[interval];
     const out: WireCandle[] = [];
     const premium = type === 'premium';
@@ -562,7 +600,12 @@ export class InstrumentMarket {
       indexPrice: formatUnits(this.transform(last, 'index'), this.pp),
       markPrice: formatUnits(this.transform(last, 'mark'), this.pp),
       fundingRate: new Decimal(funding).toFixed(),
-      openInterest: formatUnits(Math.round(this.minuteVolume * this.qScale * (800 + 400 * unitHash(this.key, 42, Math.floor(now / 60_000)))), this.qp),
+      openInterest: formatUnits(
+        Math.round(
+          this.minuteVolume * this.qScale * (800 + 400 * unitHash(this.key, 42, Math.floor(now / 60_000))),
+        ),
+        this.qp,
+      ),
     };
   }
 
@@ -588,11 +631,17 @@ export class InstrumentMarket {
 export class MarketModel {
   private readonly markets = new Map<string, InstrumentMarket>();
 
-  constructor(instruments: readonly SimInstrument[], seed: number, replay: ReplaySource = {}, bookCadenceMs = 1000) {
+  constructor(
+    instruments: readonly SimInstrument[],
+    seed: number,
+    replay: ReplaySource = {},
+    bookCadenceMs = 1000,
+  ) {
     const known = new Set(instruments.map((i) => i.marketKey));
     for (const k of Object.keys(replay)) {
       const key = k.includes(':') ? k : `SPOT:${k}`;
-      if (!known.has(key)) throw new Error(`replay source names ${k}, which is not an instrument of the simulator`);
+      if (!known.has(key))
+        throw new Error(`replay source names ${k}, which is not an instrument of the simulator`);
     }
     for (const inst of instruments) {
       if (this.markets.has(inst.marketKey)) continue;

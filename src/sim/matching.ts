@@ -17,7 +17,13 @@ export interface MarketView {
    * The first instant in (from, to] at which a resting order at `price` is reached by the market: for
    * a buy when the traded price falls to `price` or below, for a sell when it rises to it or above.
    */
-  firstTouch(symbol: string, side: 'buy' | 'sell', price: Decimal, from: number, to: number): number | undefined;
+  firstTouch(
+    symbol: string,
+    side: 'buy' | 'sell',
+    price: Decimal,
+    from: number,
+    to: number,
+  ): number | undefined;
 }
 
 /** Trading rules of a pair the core needs. */
@@ -121,7 +127,8 @@ export interface CoreRefusal {
   readonly msg: string;
 }
 
-export type PlaceResult = { readonly ok: true; readonly order: CoreOrder; readonly fills: CoreFill[] } | CoreRefusal;
+export type PlaceResult =
+  { readonly ok: true; readonly order: CoreOrder; readonly fills: CoreFill[] } | CoreRefusal;
 
 /** Default fee rate of Reality and spot pairs. */
 export const DEFAULT_FEE_RATE = new Decimal('0.001');
@@ -155,7 +162,8 @@ export class MatchingCore {
   createAccount(id: string, setup: AccountSetup = {}): void {
     const rate = setup.feeRate ?? DEFAULT_FEE_RATE;
     const balances = new Map<string, Balance>();
-    for (const [coin, amount] of Object.entries(setup.balances ?? {})) balances.set(coin, { available: amount, frozen: ZERO });
+    for (const [coin, amount] of Object.entries(setup.balances ?? {}))
+      balances.set(coin, { available: amount, frozen: ZERO });
     const maker = setup.makerFeeRate ?? rate;
     const taker = setup.takerFeeRate ?? rate;
     const maxRate = Decimal.max(maker, taker);
@@ -194,7 +202,8 @@ export class MatchingCore {
   fund(accountId: string, coin: string, amount: Decimal): Balance {
     const b = this.bal(this.account(accountId), coin);
     const next = b.available.plus(amount);
-    if (next.isNegative()) throw new Error(`matching core: ${accountId} has only ${b.available.toFixed()} ${coin} available`);
+    if (next.isNegative())
+      throw new Error(`matching core: ${accountId} has only ${b.available.toFixed()} ${coin} available`);
     b.available = next;
     return { ...b };
   }
@@ -202,7 +211,8 @@ export class MatchingCore {
   /** Balances by coin (copies). */
   balances(accountId: string): Record<string, Balance> {
     const out: Record<string, Balance> = {};
-    for (const [coin, b] of this.account(accountId).balances) out[coin] = { available: b.available, frozen: b.frozen };
+    for (const [coin, b] of this.account(accountId).balances)
+      out[coin] = { available: b.available, frozen: b.frozen };
     return out;
   }
 
@@ -246,9 +256,14 @@ export class MatchingCore {
     const pair = this.opts.pair(req.symbol);
     if (!pair) return { ok: false, code: '40034', msg: `symbol ${req.symbol} does not exist` };
     if (req.clientOid !== undefined && acct.clientOids.has(req.clientOid)) {
-      return { ok: false, code: '25212', msg: `clientOid ${req.clientOid} was already used by an order of this account` };
+      return {
+        ok: false,
+        code: '25212',
+        msg: `clientOid ${req.clientOid} was already used by an order of this account`,
+      };
     }
-    if (req.orderType === 'limit' && req.price === undefined) throw new Error('matching core: limit order without price');
+    if (req.orderType === 'limit' && req.price === undefined)
+      throw new Error('matching core: limit order without price');
     this.advance(now);
     const quote = this.bal(acct, pair.quoteCoin);
     const base = this.bal(acct, pair.baseCoin);
@@ -316,7 +331,9 @@ export class MatchingCore {
       let size: Decimal;
       if (marketBuy) {
         const cost = lv.price.mul(lv.qty);
-        size = cost.lte(remaining) ? lv.qty : remaining.div(lv.price).toDecimalPlaces(pair.quantityPrecision, Decimal.ROUND_DOWN);
+        size = cost.lte(remaining)
+          ? lv.qty
+          : remaining.div(lv.price).toDecimalPlaces(pair.quantityPrecision, Decimal.ROUND_DOWN);
         if (size.lte(0)) break;
         remaining = remaining.minus(lv.price.mul(size));
       } else {
@@ -346,7 +363,9 @@ export class MatchingCore {
     if (order.side === 'buy') {
       // Release this portion's reservation, then pay what it actually cost.
       const released =
-        order.orderType === 'market' ? notional.mul(acct.takerReserve) : (order.price as Decimal).mul(size).mul(acct.limitReserve);
+        order.orderType === 'market'
+          ? notional.mul(acct.takerReserve)
+          : (order.price as Decimal).mul(size).mul(acct.limitReserve);
       const rel = Decimal.min(released, order.reserved);
       order.reserved = order.reserved.minus(rel);
       quote.frozen = quote.frozen.minus(rel);
@@ -389,7 +408,8 @@ export class MatchingCore {
     order.reserved = ZERO;
     const complete = order.orderType === 'limit' ? this.remainingBase(order).isZero() : order.filledQty.gt(0);
     order.status = complete ? 'filled' : 'cancelled';
-    if (order.orderType === 'market' && order.side === 'sell' && order.filledQty.lt(order.qty)) order.status = 'cancelled';
+    if (order.orderType === 'market' && order.side === 'sell' && order.filledQty.lt(order.qty))
+      order.status = 'cancelled';
     order.updatedAt = Math.max(order.updatedAt, now);
   }
 
@@ -417,7 +437,9 @@ export class MatchingCore {
     for (const { order, ts } of hits) {
       const acct = this.account(order.accountId);
       const pair = this.opts.pair(order.symbol) as PairSpec;
-      fills.push(this.applyFill(acct, pair, order, order.price as Decimal, this.remainingBase(order), 'maker', ts));
+      fills.push(
+        this.applyFill(acct, pair, order, order.price as Decimal, this.remainingBase(order), 'maker', ts),
+      );
       this.finish(acct, pair, order, ts);
       this.resting.splice(this.resting.indexOf(order), 1);
     }

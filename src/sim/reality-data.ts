@@ -1,7 +1,15 @@
 // Reality (US stock) company data for the simulator: overview, valuation, earnings forecast,
 // dividends and splits, insider trades, major shareholders and suspension info. Deterministic from
 // the seed and the code; dates are laid out backwards from the simulator's current date.
-import type { CompanyOverview, Dividend, EarningsForecast, InsiderTrade, Shareholder, Suspension, Valuation } from '../api/index.js';
+import type {
+  CompanyOverview,
+  Dividend,
+  EarningsForecast,
+  InsiderTrade,
+  Shareholder,
+  Suspension,
+  Valuation,
+} from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import { Prng, hashInts, hashString } from './rng.js';
 
@@ -15,20 +23,106 @@ interface Company {
 }
 
 const COMPANIES: Readonly<Record<string, Company>> = {
-  AAPL: { name: 'Apple Inc.', zhName: '苹果公司', shares: 15_120_000_000, employees: 161_000, address: 'One Apple Park Way, Cupertino, CA 95014', listing: '1980-12-12' },
-  TSLA: { name: 'Tesla, Inc.', zhName: '特斯拉公司', shares: 3_190_000_000, employees: 140_000, address: '1 Tesla Road, Austin, TX 78725', listing: '2010-06-29' },
-  NVDA: { name: 'NVIDIA Corporation', zhName: '英伟达公司', shares: 24_500_000_000, employees: 29_600, address: '2788 San Tomas Expressway, Santa Clara, CA 95051', listing: '1999-01-22' },
-  MSFT: { name: 'Microsoft Corporation', zhName: '微软公司', shares: 7_430_000_000, employees: 228_000, address: 'One Microsoft Way, Redmond, WA 98052', listing: '1986-03-13' },
-  AMZN: { name: 'Amazon.com, Inc.', zhName: '亚马逊公司', shares: 10_500_000_000, employees: 1_550_000, address: '410 Terry Avenue North, Seattle, WA 98109', listing: '1997-05-15' },
-  GOOGL: { name: 'Alphabet Inc.', zhName: '谷歌母公司Alphabet', shares: 12_300_000_000, employees: 183_000, address: '1600 Amphitheatre Parkway, Mountain View, CA 94043', listing: '2004-08-19' },
-  META: { name: 'Meta Platforms, Inc.', zhName: 'Meta平台公司', shares: 2_530_000_000, employees: 72_000, address: '1 Meta Way, Menlo Park, CA 94025', listing: '2012-05-18' },
-  NFLX: { name: 'Netflix, Inc.', zhName: '奈飞公司', shares: 430_000_000, employees: 14_000, address: '121 Albright Way, Los Gatos, CA 95032', listing: '2002-05-23' },
-  AMD: { name: 'Advanced Micro Devices, Inc.', zhName: '超威半导体公司', shares: 1_620_000_000, employees: 28_000, address: '2485 Augustine Drive, Santa Clara, CA 95054', listing: '1972-09-27' },
-  INTC: { name: 'Intel Corporation', zhName: '英特尔公司', shares: 4_360_000_000, employees: 108_900, address: '2200 Mission College Boulevard, Santa Clara, CA 95054', listing: '1971-10-13' },
-  COIN: { name: 'Coinbase Global, Inc.', zhName: 'Coinbase全球公司', shares: 250_000_000, employees: 3_700, address: 'One Madison Avenue, New York, NY 10010', listing: '2021-04-14' },
+  AAPL: {
+    name: 'Apple Inc.',
+    zhName: '苹果公司',
+    shares: 15_120_000_000,
+    employees: 161_000,
+    address: 'One Apple Park Way, Cupertino, CA 95014',
+    listing: '1980-12-12',
+  },
+  TSLA: {
+    name: 'Tesla, Inc.',
+    zhName: '特斯拉公司',
+    shares: 3_190_000_000,
+    employees: 140_000,
+    address: '1 Tesla Road, Austin, TX 78725',
+    listing: '2010-06-29',
+  },
+  NVDA: {
+    name: 'NVIDIA Corporation',
+    zhName: '英伟达公司',
+    shares: 24_500_000_000,
+    employees: 29_600,
+    address: '2788 San Tomas Expressway, Santa Clara, CA 95051',
+    listing: '1999-01-22',
+  },
+  MSFT: {
+    name: 'Microsoft Corporation',
+    zhName: '微软公司',
+    shares: 7_430_000_000,
+    employees: 228_000,
+    address: 'One Microsoft Way, Redmond, WA 98052',
+    listing: '1986-03-13',
+  },
+  AMZN: {
+    name: 'Amazon.com, Inc.',
+    zhName: '亚马逊公司',
+    shares: 10_500_000_000,
+    employees: 1_550_000,
+    address: '410 Terry Avenue North, Seattle, WA 98109',
+    listing: '1997-05-15',
+  },
+  GOOGL: {
+    name: 'Alphabet Inc.',
+    zhName: '谷歌母公司Alphabet',
+    shares: 12_300_000_000,
+    employees: 183_000,
+    address: '1600 Amphitheatre Parkway, Mountain View, CA 94043',
+    listing: '2004-08-19',
+  },
+  META: {
+    name: 'Meta Platforms, Inc.',
+    zhName: 'Meta平台公司',
+    shares: 2_530_000_000,
+    employees: 72_000,
+    address: '1 Meta Way, Menlo Park, CA 94025',
+    listing: '2012-05-18',
+  },
+  NFLX: {
+    name: 'Netflix, Inc.',
+    zhName: '奈飞公司',
+    shares: 430_000_000,
+    employees: 14_000,
+    address: '121 Albright Way, Los Gatos, CA 95032',
+    listing: '2002-05-23',
+  },
+  AMD: {
+    name: 'Advanced Micro Devices, Inc.',
+    zhName: '超威半导体公司',
+    shares: 1_620_000_000,
+    employees: 28_000,
+    address: '2485 Augustine Drive, Santa Clara, CA 95054',
+    listing: '1972-09-27',
+  },
+  INTC: {
+    name: 'Intel Corporation',
+    zhName: '英特尔公司',
+    shares: 4_360_000_000,
+    employees: 108_900,
+    address: '2200 Mission College Boulevard, Santa Clara, CA 95054',
+    listing: '1971-10-13',
+  },
+  COIN: {
+    name: 'Coinbase Global, Inc.',
+    zhName: 'Coinbase全球公司',
+    shares: 250_000_000,
+    employees: 3_700,
+    address: 'One Madison Avenue, New York, NY 10010',
+    listing: '2021-04-14',
+  },
 };
 
-const PEOPLE = ['Jordan Lee', 'Morgan Patel', 'Avery Chen', 'Riley Johnson', 'Casey Brooks', 'Taylor Nguyen', 'Jamie Rivera', 'Drew Kim'];
+const PEOPLE = [
+  'Jordan Lee',
+  'Morgan Patel',
+  'Avery Chen',
+  'Riley Johnson',
+  'Casey Brooks',
+  'Taylor Nguyen',
+  'Jamie Rivera',
+  'Drew Kim',
+];
 const POSITIONS: readonly [string, string][] = [
   ['Officer', 'Chief Executive Officer'],
   ['Officer', 'Chief Financial Officer'],
@@ -36,12 +130,26 @@ const POSITIONS: readonly [string, string][] = [
   ['Officer', 'General Counsel'],
   ['Officer', 'Senior Vice President'],
 ];
-const HOLDERS = ['Vanguard Group Inc', 'BlackRock Inc', 'State Street Corp', 'FMR LLC', 'Geode Capital Management', 'T. Rowe Price Associates', 'Morgan Stanley', 'Northern Trust Corp', 'JPMorgan Chase & Co', 'Norges Bank', 'Capital Research Global Investors', 'Bank of America Corp'];
+const HOLDERS = [
+  'Vanguard Group Inc',
+  'BlackRock Inc',
+  'State Street Corp',
+  'FMR LLC',
+  'Geode Capital Management',
+  'T. Rowe Price Associates',
+  'Morgan Stanley',
+  'Northern Trust Corp',
+  'JPMorgan Chase & Co',
+  'Norges Bank',
+  'Capital Research Global Investors',
+  'Bank of America Corp',
+];
 const TRADE_TYPES = ['P', 'S', 'A', 'F', 'M', 'G'] as const;
 
 const DAY = 86_400_000;
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-const fx = (n: number, d: number): string => new Decimal(n).toDecimalPlaces(d, Decimal.ROUND_HALF_UP).toFixed(d);
+const fx = (n: number, d: number): string =>
+  new Decimal(n).toDecimalPlaces(d, Decimal.ROUND_HALF_UP).toFixed(d);
 
 /** Whether a code is one of the simulator's Reality companies. */
 export const isRealityCode = (code: string): boolean => Object.hasOwn(COMPANIES, code);
@@ -69,8 +177,14 @@ export class RealityData {
       pbRatio: fx(3 + 25 * r.next(), 2),
       totalShares: String(c.shares),
       marketCap: cap.toDecimalPlaces(0).toFixed(),
-      high52Week: price.mul(1.1 + 0.3 * r.next()).toDecimalPlaces(2).toFixed(2),
-      low52Week: price.mul(0.55 + 0.3 * r.next()).toDecimalPlaces(2).toFixed(2),
+      high52Week: price
+        .mul(1.1 + 0.3 * r.next())
+        .toDecimalPlaces(2)
+        .toFixed(2),
+      low52Week: price
+        .mul(0.55 + 0.3 * r.next())
+        .toDecimalPlaces(2)
+        .toFixed(2),
       code,
       name: c.name,
       ListingDate: c.listing,
@@ -210,7 +324,13 @@ export class RealityData {
         innerTradeType: t,
         actionType: add ? 'add' : 'decrease',
         tradeVolume: String(vol),
-        tradePrice: t === 'A' || t === 'G' ? '0' : price.mul(0.85 + 0.3 * r.next()).toDecimalPlaces(2).toFixed(2),
+        tradePrice:
+          t === 'A' || t === 'G'
+            ? '0'
+            : price
+                .mul(0.85 + 0.3 * r.next())
+                .toDecimalPlaces(2)
+                .toFixed(2),
         holdingType: indirect ? 'indirect' : 'direct',
         indirectHoldingStatement: indirect ? 'By Trust' : '',
         postTradeQuantity: String(holding),
@@ -230,7 +350,13 @@ export class RealityData {
   }
 
   /** Suspension info; a suspended code has a suspension with no resumption yet. */
-  suspension(code: string, suspended: boolean, price: Decimal, now: number, locale: string | undefined): Suspension {
+  suspension(
+    code: string,
+    suspended: boolean,
+    price: Decimal,
+    now: number,
+    locale: string | undefined,
+  ): Suspension {
     const c = company(code);
     const r = this.rng(code, 7);
     const name = locale?.toLowerCase().startsWith('zh') ? c.zhName : code;
@@ -254,7 +380,10 @@ export class RealityData {
       suspensionDate: isoDate(past),
       suspensionTime: '10:15:00',
       suspensionReason: 'Volatility trading pause (LULD)',
-      suspensionPrice: price.mul(0.8 + 0.2 * r.next()).toDecimalPlaces(2).toFixed(2),
+      suspensionPrice: price
+        .mul(0.8 + 0.2 * r.next())
+        .toDecimalPlaces(2)
+        .toFixed(2),
       resumptionDate: isoDate(past),
       resumptionQuoteTime: '10:20:00',
       resumptionTradingTime: '10:25:00',

@@ -27,7 +27,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, body: string, headers: Readonly<Record<string, string>>): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+): void {
   res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -46,7 +51,9 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
     const method = req.method ?? 'GET';
     if (path.startsWith('/sim/')) {
       if (!admin) {
-        send(res, 404, JSON.stringify(fail('40404', 'the admin API is disabled', engine.now())), { 'content-type': 'application/json' });
+        send(res, 404, JSON.stringify(fail('40404', 'the admin API is disabled', engine.now())), {
+          'content-type': 'application/json',
+        });
         return;
       }
       const r = handleAdmin(engine, gateway, method, path, rawQuery, rawBody);
@@ -54,7 +61,14 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
       return;
     }
     const answer = (): void => {
-      const r = gateway.handle({ method, path, rawQuery, rawBody, headers: req.headers, ip: req.socket.remoteAddress ?? 'unknown' });
+      const r = gateway.handle({
+        method,
+        path,
+        rawQuery,
+        rawBody,
+        headers: req.headers,
+        ip: req.socket.remoteAddress ?? 'unknown',
+      });
       send(res, r.status, r.body, r.headers);
     };
     if (!engine.faults.active) {
@@ -71,14 +85,26 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
         case 'error': {
           const code = now % 2 === 0 ? '40015' : '45001';
           const status = code === '40015' ? 500 : 503;
-          send(res, status, JSON.stringify(fail(code, 'Injected fault: system error', now)), { 'content-type': 'application/json' });
+          send(res, status, JSON.stringify(fail(code, 'Injected fault: system error', now)), {
+            'content-type': 'application/json',
+          });
           return;
         }
         case 'rate_limit':
-          send(res, 429, JSON.stringify(fail('429', 'Too Many Requests (injected burst)', now)), { 'content-type': 'application/json', 'retry-after': '1' });
+          send(res, 429, JSON.stringify(fail('429', 'Too Many Requests (injected burst)', now)), {
+            'content-type': 'application/json',
+            'retry-after': '1',
+          });
           return;
         case 'malformed': {
-          const r = gateway.handle({ method, path, rawQuery, rawBody, headers: req.headers, ip: req.socket.remoteAddress ?? 'unknown' });
+          const r = gateway.handle({
+            method,
+            path,
+            rawQuery,
+            rawBody,
+            headers: req.headers,
+            ip: req.socket.remoteAddress ?? 'unknown',
+          });
           send(res, r.status, r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))), r.headers);
           return;
         }
@@ -96,7 +122,9 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY) {
-        send(res, 413, JSON.stringify(fail('40017', 'request body too large', engine.now())), { 'content-type': 'application/json' });
+        send(res, 413, JSON.stringify(fail('40017', 'request body too large', engine.now())), {
+          'content-type': 'application/json',
+        });
         req.destroy();
         return;
       }

@@ -37,7 +37,8 @@ export class SimClock implements Clock {
 
   /** Changes the speed from now on (simulated ms per base ms). */
   setSpeed(speed: number): void {
-    if (!(speed > 0) || !Number.isFinite(speed)) throw new Error(`speed must be a finite number greater than 0, got ${speed}`);
+    if (!(speed > 0) || !Number.isFinite(speed))
+      throw new Error(`speed must be a finite number greater than 0, got ${speed}`);
     this.anchorSim = this.now();
     this.anchorBase = this.base.now();
     this.speedFactor = speed;

@@ -86,7 +86,10 @@ export class FillRepository {
     [{ symbol: string | null; bot: string | null; since: number; clientOid: string | null }],
     FillRow
   >;
-  private readonly attachStmt: Statement<[{ execId: string; orderId: string | null; clientOid: string | null }], unknown>;
+  private readonly attachStmt: Statement<
+    [{ execId: string; orderId: string | null; clientOid: string | null }],
+    unknown
+  >;
 
   constructor(db: Database) {
     this.insertStmt = db.prepare(
@@ -137,7 +140,11 @@ export class FillRepository {
 
   /** Links a journaled fill to its order once matched (never overwrites a link already stored). */
   attachOrder(execId: string, link: { orderId?: string | undefined; clientOid?: string | undefined }): void {
-    const info = this.attachStmt.run({ execId, orderId: link.orderId ?? null, clientOid: link.clientOid ?? null });
+    const info = this.attachStmt.run({
+      execId,
+      orderId: link.orderId ?? null,
+      clientOid: link.clientOid ?? null,
+    });
     if (info.changes === 0) throw new StoreError(`no fill journaled under execId ${execId}`);
   }
 

@@ -1,6 +1,13 @@
 // The SQLite journal of a deployment: open it with `openStore`, then use its typed repositories.
 export { openStore, type Store, type StoreOptions } from './store.js';
-export { MIGRATIONS, LATEST_SCHEMA_VERSION, SchemaTooNewError, migrate, schemaVersion, type Migration } from './migrations.js';
+export {
+  MIGRATIONS,
+  LATEST_SCHEMA_VERSION,
+  SchemaTooNewError,
+  migrate,
+  schemaVersion,
+  type Migration,
+} from './migrations.js';
 export { StoreError } from './columns.js';
 export { encodeIntent, decodeIntent } from './intent-codec.js';
 export {

@@ -31,8 +31,18 @@ const IntentJsonSchema = z.union([
     quantity: decimalText('quantity'),
     price: decimalText('price'),
   }),
-  z.looseObject({ ...base, type: z.literal('market'), side: z.literal('sell'), quantity: decimalText('quantity') }),
-  z.looseObject({ ...base, type: z.literal('market'), side: z.literal('buy'), quoteAmount: decimalText('quoteAmount') }),
+  z.looseObject({
+    ...base,
+    type: z.literal('market'),
+    side: z.literal('sell'),
+    quantity: decimalText('quantity'),
+  }),
+  z.looseObject({
+    ...base,
+    type: z.literal('market'),
+    side: z.literal('buy'),
+    quoteAmount: decimalText('quoteAmount'),
+  }),
 ]);
 
 /** Parses a stored intent back into an OrderIntent; throws naming the bad field. */
@@ -47,7 +57,9 @@ export function decodeIntent(json: string, where = 'stored intent'): OrderIntent
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.join('.') ?? '';
-    throw new Error(`${where} is not an order intent${path ? ` (field ${path})` : ''}: ${issue?.message ?? 'invalid'}`);
+    throw new Error(
+      `${where} is not an order intent${path ? ` (field ${path})` : ''}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   const { bot, ...rest } = parsed.data;
   // exactOptionalPropertyTypes: leave `bot` absent rather than undefined.

@@ -110,7 +110,10 @@ export class OrderRepository {
   private readonly byOidStmt: Statement<[string], OrderRow>;
   private readonly byOrderIdStmt: Statement<[string], OrderRow>;
   private readonly pendingStmt: Statement<[], OrderRow>;
-  private readonly listStmt: Statement<[{ bot: string | null; symbol: string | null; state: string | null }], OrderRow>;
+  private readonly listStmt: Statement<
+    [{ bot: string | null; symbol: string | null; state: string | null }],
+    OrderRow
+  >;
   private readonly attemptStmt: Statement<[{ oid: string; ts: number }], unknown>;
   private readonly ackStmt: Statement<[{ oid: string; orderId: string; ts: number }], unknown>;
   private readonly rejectStmt: Statement<[{ oid: string; code: string; msg: string; ts: number }], unknown>;
@@ -127,12 +130,16 @@ export class OrderRepository {
     );
     this.byOidStmt = db.prepare(`SELECT * FROM orders WHERE client_oid = ?`);
     this.byOrderIdStmt = db.prepare(`SELECT * FROM orders WHERE order_id = ? LIMIT 1`);
-    this.pendingStmt = db.prepare(`SELECT * FROM orders WHERE state = 'pending' ORDER BY created_ts, client_oid`);
+    this.pendingStmt = db.prepare(
+      `SELECT * FROM orders WHERE state = 'pending' ORDER BY created_ts, client_oid`,
+    );
     this.listStmt = db.prepare(
       `SELECT * FROM orders WHERE (@bot IS NULL OR bot = @bot) AND (@symbol IS NULL OR symbol = @symbol)
          AND (@state IS NULL OR state = @state) ORDER BY created_ts, client_oid`,
     );
-    this.attemptStmt = db.prepare(`UPDATE orders SET attempts = attempts + 1, updated_ts = @ts WHERE client_oid = @oid`);
+    this.attemptStmt = db.prepare(
+      `UPDATE orders SET attempts = attempts + 1, updated_ts = @ts WHERE client_oid = @oid`,
+    );
     this.ackStmt = db.prepare(
       `UPDATE orders SET state = 'acked', order_id = @orderId, updated_ts = @ts WHERE client_oid = @oid`,
     );
@@ -179,7 +186,8 @@ export class OrderRepository {
 
   /** Counts one more send of the order (call it right before each send); returns the new count. */
   markAttempt(clientOid: string, ts: number = this.clock.now()): number {
-    if (this.attemptStmt.run({ oid: clientOid, ts: tsColumn(ts) }).changes === 0) throw unknownOrder(clientOid);
+    if (this.attemptStmt.run({ oid: clientOid, ts: tsColumn(ts) }).changes === 0)
+      throw unknownOrder(clientOid);
     return this.require(clientOid).attempts;
   }
 

@@ -29,14 +29,20 @@ export class TradingStateRepository {
     private readonly clock: Clock,
   ) {
     this.insertStmt = db.prepare(`INSERT INTO trading_state (state, reason, ts) VALUES (?, ?, ?)`);
-    this.currentStmt = db.prepare(`SELECT seq, state, reason, ts FROM trading_state ORDER BY seq DESC LIMIT 1`);
-    this.historyStmt = db.prepare(`SELECT seq, state, reason, ts FROM trading_state WHERE ts >= ? ORDER BY seq`);
+    this.currentStmt = db.prepare(
+      `SELECT seq, state, reason, ts FROM trading_state ORDER BY seq DESC LIMIT 1`,
+    );
+    this.historyStmt = db.prepare(
+      `SELECT seq, state, reason, ts FROM trading_state WHERE ts >= ? ORDER BY seq`,
+    );
   }
 
   /** Journals a transition to `state` with its reason. */
   record(state: TradingState, reason: string, ts: number = this.clock.now()): void {
     if (!TRADING_STATES.includes(state)) {
-      throw new StoreError(`trading state must be one of ${TRADING_STATES.join(', ')}, got ${JSON.stringify(state)}`);
+      throw new StoreError(
+        `trading state must be one of ${TRADING_STATES.join(', ')}, got ${JSON.stringify(state)}`,
+      );
     }
     this.insertStmt.run(state, reason, tsColumn(ts));
   }

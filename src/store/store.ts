@@ -10,7 +10,12 @@ import { FillRepository } from './fills.js';
 import { DenialRepository, IntentRepository } from './intents.js';
 import { migrate } from './migrations.js';
 import { OrderRepository } from './orders.js';
-import { EquityRepository, MetaRepository, StrategyStateRepository, TradingStateRepository } from './runtime-state.js';
+import {
+  EquityRepository,
+  MetaRepository,
+  StrategyStateRepository,
+  TradingStateRepository,
+} from './runtime-state.js';
 
 /** Options of `openStore`. */
 export interface StoreOptions {
@@ -69,7 +74,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     if (!memory) {
       const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (mode !== 'wal') throw new StoreError(`store ${file}: could not enable WAL journal mode (got ${String(mode)})`);
+      if (mode !== 'wal')
+        throw new StoreError(`store ${file}: could not enable WAL journal mode (got ${String(mode)})`);
     }
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     db.pragma('foreign_keys = ON');

@@ -23,7 +23,10 @@ describe('tradebot CLI', () => {
 
   it('a broken YAML file prints its line and column and exits non-zero', async () => {
     const f = join(dir, 'broken.yaml');
-    writeFileSync(f, 'venue:\n  kind: simulator\nbots:\n  - name: a\n    strategy: ma-crossover\n    symbols: [AAPLUSDT]\n    risk:\n      maxOrderNotional: 500\n');
+    writeFileSync(
+      f,
+      'venue:\n  kind: simulator\nbots:\n  - name: a\n    strategy: ma-crossover\n    symbols: [AAPLUSDT]\n    risk:\n      maxOrderNotional: 500\n',
+    );
     const v = await runCli(['validate', f]);
     expect(v.code).toBe(2);
     expect(v.stderr).toContain(`${f}:8:25 bots[0].risk.maxOrderNotional`);
@@ -46,7 +49,17 @@ describe('tradebot CLI', () => {
   });
 
   it('api refuses a bad parameter naming it, with exit code 2', async () => {
-    const r = await runCli(['api', 'orderbook', '--sim', '--category', 'SPOT', '--symbol', 'AAPLUSDT', '--limit', '5000']);
+    const r = await runCli([
+      'api',
+      'orderbook',
+      '--sim',
+      '--category',
+      'SPOT',
+      '--symbol',
+      'AAPLUSDT',
+      '--limit',
+      '5000',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/limit = "5000": limit must be from 1 to 1000/);
   });
@@ -63,7 +76,10 @@ describe('one daemon per journal', () => {
     const { startCli } = await import('../helpers/cli.js');
     const { parse, stringify } = await import('yaml');
     const { readFileSync } = await import('node:fs');
-    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as { store: { path: string }; metrics: { port: number } };
+    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as {
+      store: { path: string };
+      metrics: { port: number };
+    };
     cfg.store.path = join(dir, 'locked.db');
     cfg.metrics.port = 0;
     const f = join(dir, 'locked.yaml');

@@ -11,19 +11,36 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bot isolation', () => {
   it('restarts a failing bot with backoff while the others keep trading', async () => {
-    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as { store: { path: string }; metrics: { port: number }; bots: Record<string, unknown>[] };
+    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
+      store: { path: string };
+      metrics: { port: number };
+      bots: Record<string, unknown>[];
+    };
     demo.store.path = join(dir, 'iso.db');
     demo.metrics.port = 0;
     demo.bots = [
       demo.bots[0] as Record<string, unknown>,
-      { name: 'crasher', strategy: join(import.meta.dirname, 'fixtures', 'crashing-strategy.mjs'), symbols: ['TSLAUSDT'], interval: '1m', capital: '1000', maxSignalAgeMs: 0 },
+      {
+        name: 'crasher',
+        strategy: join(import.meta.dirname, 'fixtures', 'crashing-strategy.mjs'),
+        symbols: ['TSLAUSDT'],
+        interval: '1m',
+        capital: '1000',
+        maxSignalAgeMs: 0,
+      },
     ];
     const f = join(dir, 'iso.yaml');
     writeFileSync(f, stringify(demo));
     const d = startCli(['run', '--config', f]);
-    await d.waitFor(/"bot":"crasher".*"message":"bot failed; restarting it, the others keep trading"|"message":"bot failed; restarting it, the others keep trading".*"bot":"crasher"/, 30_000);
+    await d.waitFor(
+      /"bot":"crasher".*"message":"bot failed; restarting it, the others keep trading"|"message":"bot failed; restarting it, the others keep trading".*"bot":"crasher"/,
+      30_000,
+    );
     const before = (d.stderr.match(/"message":"order placed"/g) ?? []).length;
-    await d.waitFor(/"message":"bot started".*"bot":"crasher"[\s\S]*"message":"bot started".*"bot":"crasher"|"bot":"crasher".*"message":"bot started"[\s\S]*"bot":"crasher".*"message":"bot started"/, 30_000);
+    await d.waitFor(
+      /"message":"bot started".*"bot":"crasher"[\s\S]*"message":"bot started".*"bot":"crasher"|"bot":"crasher".*"message":"bot started"[\s\S]*"bot":"crasher".*"message":"bot started"/,
+      30_000,
+    );
     // aapl-ma keeps placing orders after the crash.
     const orders = () => (d.stderr.match(/"message":"order placed"/g) ?? []).length;
     const deadline = Date.now() + 45_000;

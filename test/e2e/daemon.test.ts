@@ -13,13 +13,24 @@ import { startCli } from '../helpers/cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-e2e-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const SECRET = { apiKey: 'e2e-key-7f3a9c', apiSecret: 'e2e-secret-d41d8cd98f00b204', passphrase: 'e2e-pass-94a1b2' };
+const SECRET = {
+  apiKey: 'e2e-key-7f3a9c',
+  apiSecret: 'e2e-secret-d41d8cd98f00b204',
+  passphrase: 'e2e-pass-94a1b2',
+};
 const SPEED = 120;
 
 /** A remote deployment against a simulator running in this process on an accelerated clock. */
 function remoteConfig(name: string, sim: Simulator, extra: Record<string, unknown> = {}): string {
   const cfg = {
-    venue: { kind: 'remote', baseUrl: sim.baseUrl, credentials: { apiKey: '${E2E_KEY}', apiSecret: '${E2E_SECRET}', passphrase: '${E2E_PASS}' }, whitelisted: true, timeScale: SPEED, timeoutMs: 2000 },
+    venue: {
+      kind: 'remote',
+      baseUrl: sim.baseUrl,
+      credentials: { apiKey: '${E2E_KEY}', apiSecret: '${E2E_SECRET}', passphrase: '${E2E_PASS}' },
+      whitelisted: true,
+      timeScale: SPEED,
+      timeoutMs: 2000,
+    },
     store: { path: join(dir, `${name}.db`) },
     logging: { level: 'debug', format: 'json' },
     metrics: { enabled: true, port: 0 },
@@ -33,7 +44,11 @@ function remoteConfig(name: string, sim: Simulator, extra: Record<string, unknow
         interval: '1m',
         capital: '50000',
         poll: { tickersMs: 5000, fillsMs: 20000 },
-        risk: { allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 60000, whitelisted: true },
+        risk: {
+          allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+          maxDataAgeMs: 60000,
+          whitelisted: true,
+        },
         ...extra,
       },
     ],
@@ -44,11 +59,20 @@ function remoteConfig(name: string, sim: Simulator, extra: Record<string, unknow
 }
 const env = { E2E_KEY: SECRET.apiKey, E2E_SECRET: SECRET.apiSecret, E2E_PASS: SECRET.passphrase };
 const startSim = (faults?: Record<string, unknown>) =>
-  startSimulator({ seed: 21, speed: SPEED, startTime: Date.UTC(2026, 10, 23, 14, 35), accounts: [{ ...SECRET, whitelisted: true, balances: { USDT: '50000' } }], ...(faults ? { faults } : {}) });
+  startSimulator({
+    seed: 21,
+    speed: SPEED,
+    startTime: Date.UTC(2026, 10, 23, 14, 35),
+    accounts: [{ ...SECRET, whitelisted: true, balances: { USDT: '50000' } }],
+    ...(faults ? { faults } : {}),
+  });
 
 describe('the demo', () => {
   it('starts from the README command line, trades on the embedded simulator, answers /healthz, and exits 0 on SIGTERM with the journal flushed', async () => {
-    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as { store: { path: string }; metrics: { port: number } };
+    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
+      store: { path: string };
+      metrics: { port: number };
+    };
     demo.store.path = join(dir, 'demo.db');
     demo.metrics.port = 0;
     const f = join(dir, 'demo.yaml');
@@ -77,7 +101,7 @@ describe('against a simulator in another process', () => {
     const sim = await startSim();
     const f = remoteConfig('kill', sim);
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let logs = '';
     for (let i = 0; i < 5; i++) {
       const d = startCli(['run', '--config', f], env);
@@ -101,10 +125,14 @@ describe('against a simulator in another process', () => {
     const store = openStore(join(dir, 'kill.db'));
     const journaled = store.orders.list({});
     // Every order at the venue is in the journal once, acknowledged; nothing is left pending.
-    for (const o of orders) expect(journaled.filter((j) => j.order.clientOid === o.clientOid).map((j) => j.state)).toEqual(['acked']);
+    for (const o of orders)
+      expect(journaled.filter((j) => j.order.clientOid === o.clientOid).map((j) => j.state)).toEqual([
+        'acked',
+      ]);
     expect(store.orders.pendingOrders()).toHaveLength(0);
     const journalFills = new Set(store.fills.list().map((x) => x.execId));
-    for (const fill of sim.engine.fills(SECRET.apiKey)) expect(journalFills.has(fill.execId), `fill ${fill.execId} missing`).toBe(true);
+    for (const fill of sim.engine.fills(SECRET.apiKey))
+      expect(journalFills.has(fill.execId), `fill ${fill.execId} missing`).toBe(true);
     store.close();
     for (const s of Object.values(SECRET)) expect(logs).not.toContain(s);
     await sim.stop();
@@ -127,7 +155,13 @@ describe('against a simulator in another process', () => {
   }, 90_000);
 
   it('soak: under 5xx, drops, 429 bursts and malformed JSON it stays up, keeps trading when faults stop, never doubles an order', async () => {
-    const sim = await startSim({ errorRate: 0.15, dropRate: 0.05, malformedRate: 0.05, burst429Rate: 0.02, latencyMs: [0, 30] });
+    const sim = await startSim({
+      errorRate: 0.15,
+      dropRate: 0.05,
+      malformedRate: 0.05,
+      burst429Rate: 0.02,
+      latencyMs: [0, 30],
+    });
     const f = remoteConfig('soak', sim);
     const d = startCli(['run', '--config', f], env);
     await d.waitFor(/"message":"running"/, 60_000);

@@ -21,7 +21,10 @@ describe('the container command line', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/HEALTHCHECK .*\/healthz/s);
     // /config/bot.yaml, mounted in the container, is a file of ours here.
-    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as { store: { path: string }; metrics: { port: number } };
+    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as {
+      store: { path: string };
+      metrics: { port: number };
+    };
     cfg.store.path = join(dir, 'bot.db');
     cfg.metrics.port = 0;
     const bot = join(dir, 'bot.yaml');

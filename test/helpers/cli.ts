@@ -7,7 +7,8 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '..', '..');
 const built = join(root, 'dist', 'src', 'cli', 'main.js');
 
-export const cliCommand = (): string[] => (existsSync(built) ? [built] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')]);
+export const cliCommand = (): string[] =>
+  existsSync(built) ? [built] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
 
 export interface Running {
   readonly proc: ChildProcessWithoutNullStreams;
@@ -19,7 +20,11 @@ export interface Running {
 }
 
 export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = root): Running {
-  const proc = spawn(process.execPath, [...cliCommand(), ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...cliCommand(), ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const r: Running = {
     proc,
     stdout: '',
@@ -38,7 +43,9 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, c
         const t = setInterval(check, 50);
         const to = setTimeout(() => {
           clearInterval(t);
-          reject(new Error(`timed out after ${ms} ms waiting for ${re}; stderr tail:\n${r.stderr.slice(-2000)}`));
+          reject(
+            new Error(`timed out after ${ms} ms waiting for ${re}; stderr tail:\n${r.stderr.slice(-2000)}`),
+          );
         }, ms);
         check();
       });

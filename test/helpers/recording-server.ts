@@ -33,7 +33,12 @@ export interface RecordingServer {
   close(): Promise<void>;
 }
 
-export const envelope = (data: unknown, requestTime = 1_700_000_000_000) => ({ code: '00000', msg: 'success', requestTime, data });
+export const envelope = (data: unknown, requestTime = 1_700_000_000_000) => ({
+  code: '00000',
+  msg: 'success',
+  requestTime,
+  data,
+});
 
 export async function startRecordingServer(): Promise<RecordingServer> {
   const requests: Recorded[] = [];

@@ -10,14 +10,23 @@ function client(baseUrl?: string): RestClient {
   if (!env.TRADEBOT_API_KEY || !env.TRADEBOT_API_SECRET || !env.TRADEBOT_PASSPHRASE) {
     throw new FlagError('set TRADEBOT_API_KEY, TRADEBOT_API_SECRET and TRADEBOT_PASSPHRASE');
   }
-  return new RestClient({ baseUrl: url, credentials: { apiKey: env.TRADEBOT_API_KEY, apiSecret: env.TRADEBOT_API_SECRET, passphrase: env.TRADEBOT_PASSPHRASE } });
+  return new RestClient({
+    baseUrl: url,
+    credentials: {
+      apiKey: env.TRADEBOT_API_KEY,
+      apiSecret: env.TRADEBOT_API_SECRET,
+      passphrase: env.TRADEBOT_PASSPHRASE,
+    },
+  });
 }
 
 const defined = (o: Record<string, string | undefined>): Record<string, string> =>
   Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => e[1] !== undefined));
 
 export function register(program: Command): void {
-  const account = program.command('account').description('Account operations: set-leverage, cancel-withdrawal');
+  const account = program
+    .command('account')
+    .description('Account operations: set-leverage, cancel-withdrawal');
   account
     .command('set-leverage')
     .description('Set leverage for a futures symbol or a margin coin')
@@ -35,7 +44,16 @@ export function register(program: Command): void {
       try {
         const r = await c.request(
           'setLeverage',
-          defined({ category: o.category, symbol: o.symbol, coin: o.coin, leverage: o.leverage, posSide: o.posSide, marginMode: o.marginMode, longLeverage: o.longLeverage, shortLeverage: o.shortLeverage }),
+          defined({
+            category: o.category,
+            symbol: o.symbol,
+            coin: o.coin,
+            leverage: o.leverage,
+            posSide: o.posSide,
+            marginMode: o.marginMode,
+            longLeverage: o.longLeverage,
+            shortLeverage: o.shortLeverage,
+          }),
         );
         process.stdout.write(`${String(r)}\n`);
       } finally {
@@ -51,7 +69,9 @@ export function register(program: Command): void {
     .action(async (o: Record<string, string | undefined>) => {
       const c = client(o.baseUrl);
       try {
-        process.stdout.write(`${String(await c.request('cancelWithdrawal', defined({ orderId: o.orderId, clientOid: o.clientOid })))}\n`);
+        process.stdout.write(
+          `${String(await c.request('cancelWithdrawal', defined({ orderId: o.orderId, clientOid: o.clientOid })))}\n`,
+        );
       } finally {
         c.close();
       }

@@ -12,7 +12,8 @@ export function parseParams(args: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (!a.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(a)}: parameters are --name value`);
+    if (!a.startsWith('--'))
+      throw new FlagError(`unexpected argument ${JSON.stringify(a)}: parameters are --name value`);
     const eq = a.indexOf('=');
     const key = a.slice(2, eq < 0 ? undefined : eq).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
     const value = eq < 0 ? args[++i] : a.slice(eq + 1);
@@ -36,22 +37,32 @@ export function register(program: Command): void {
       '\nCredentials come from TRADEBOT_API_KEY, TRADEBOT_API_SECRET and TRADEBOT_PASSPHRASE.\nExample: tradebot api tickers --sim --category SPOT --symbol AAPLUSDT\nExit codes: 0 ok, 1 the venue refused, 2 bad parameters.',
     )
     .action(async (endpoint: string, rest: string[], opts: { baseUrl?: string; sim: boolean }) => {
-      const name = ENDPOINT_NAMES.find((n) => n === endpoint || kebab(n) === endpoint) as EndpointName | undefined;
-      if (!name) throw new FlagError(`unknown endpoint ${endpoint}; one of: ${ENDPOINT_NAMES.map(kebab).join(', ')}`);
+      const name = ENDPOINT_NAMES.find((n) => n === endpoint || kebab(n) === endpoint) as
+        EndpointName | undefined;
+      if (!name)
+        throw new FlagError(`unknown endpoint ${endpoint}; one of: ${ENDPOINT_NAMES.map(kebab).join(', ')}`);
       const params = parseParams(rest.filter((a) => a !== '--sim'));
       let sim: Simulator | undefined;
       const env = process.env;
       try {
         if (opts.sim || rest.includes('--sim')) sim = await startSimulator({ seed: 42 });
         const baseUrl = sim?.baseUrl ?? opts.baseUrl ?? env.TRADEBOT_BASE_URL;
-        if (!baseUrl) throw new FlagError('no venue: pass --base-url URL, set TRADEBOT_BASE_URL, or use --sim');
+        if (!baseUrl)
+          throw new FlagError('no venue: pass --base-url URL, set TRADEBOT_BASE_URL, or use --sim');
         const needsCreds = ENDPOINTS[name].permission !== 'none';
         const credentials = sim
           ? { apiKey: 'sim-key', apiSecret: 'sim-secret', passphrase: 'sim-passphrase' }
           : env.TRADEBOT_API_KEY && env.TRADEBOT_API_SECRET && env.TRADEBOT_PASSPHRASE
-            ? { apiKey: env.TRADEBOT_API_KEY, apiSecret: env.TRADEBOT_API_SECRET, passphrase: env.TRADEBOT_PASSPHRASE }
+            ? {
+                apiKey: env.TRADEBOT_API_KEY,
+                apiSecret: env.TRADEBOT_API_SECRET,
+                passphrase: env.TRADEBOT_PASSPHRASE,
+              }
             : undefined;
-        if (needsCreds && !credentials) throw new FlagError(`${kebab(name)} needs credentials: set TRADEBOT_API_KEY, TRADEBOT_API_SECRET and TRADEBOT_PASSPHRASE`);
+        if (needsCreds && !credentials)
+          throw new FlagError(
+            `${kebab(name)} needs credentials: set TRADEBOT_API_KEY, TRADEBOT_API_SECRET and TRADEBOT_PASSPHRASE`,
+          );
         const client = new RestClient({ baseUrl, ...(credentials ? { credentials } : {}) });
         try {
           const data = await client.request(name, params);

@@ -35,30 +35,53 @@ const Flags = z.strictObject({
 export function register(program: Command): void {
   program
     .command('backtest')
-    .description('Replay recorded candles through a strategy and the risk gate; writes result.json and report.html')
+    .description(
+      'Replay recorded candles through a strategy and the risk gate; writes result.json and report.html',
+    )
     .option('-c, --config <file>', 'backtest definition (e.g. config/backtest.yaml)')
     .option('--dataset <ref>', 'a recorded file, sp500-daily, or synthetic-1m:<seed>:<count>')
     .option('--strategy <name>', 'strategy name or path')
     .option('--params <json>', 'strategy parameters as JSON')
     .option('--name <name>', 'name of the run (results folder)')
     .option('--out <dir>', 'results folder', 'backtest/results')
-    .addHelpText('after', '\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params \'{"fast":20,"slow":100}\'\nExit codes: 0 done, 1 failed, 2 invalid input.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params \'{"fast":20,"slow":100}\'\nExit codes: 0 done, 1 failed, 2 invalid input.',
+    )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
       let cfg;
       try {
         cfg = f.config
           ? loadYaml(BacktestConfigSchema, f.config).config
-          : BacktestConfigSchema.parse({ dataset: f.dataset, strategy: f.strategy, params: f.params ?? {}, ...(f.name ? { name: f.name } : {}) });
+          : BacktestConfigSchema.parse({
+              dataset: f.dataset,
+              strategy: f.strategy,
+              params: f.params ?? {},
+              ...(f.name ? { name: f.name } : {}),
+            });
       } catch (e) {
         if (e instanceof ConfigError) throw new FlagError(e.message);
-        if (e instanceof z.ZodError) throw new FlagError(`give --config FILE, or --dataset and --strategy (${e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
+        if (e instanceof z.ZodError)
+          throw new FlagError(
+            `give --config FILE, or --dataset and --strategy (${e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`,
+          );
         throw e;
       }
       const base = jobFromConfig(cfg);
-      const job: BacktestJob = { ...base, dataset: f.dataset ?? base.dataset, strategy: f.strategy ?? base.strategy, params: { ...base.params, ...f.params } };
+      const job: BacktestJob = {
+        ...base,
+        dataset: f.dataset ?? base.dataset,
+        strategy: f.strategy ?? base.strategy,
+        params: { ...base.params, ...f.params },
+      };
       openDataset(job.dataset); // fails early, with a sentence, on a bad dataset
-      const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'backtest {bar} {value} candles | {speed} candles/s', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
+      const bar = process.stderr.isTTY
+        ? new cliProgress.SingleBar(
+            { format: 'backtest {bar} {value} candles | {speed} candles/s', stream: process.stderr },
+            cliProgress.Presets.shades_classic,
+          )
+        : undefined;
       const t0 = Date.now();
       bar?.start(0, 0, { speed: 0 });
       const { result, metrics } = await runJob(job, (n) => {
@@ -68,8 +91,24 @@ export function register(program: Command): void {
       bar?.stop();
       const dir = join(f.out, f.name ?? cfg.name);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'result.json'), JSON.stringify({ meta: result.meta, metrics, denials: result.denials, trades: result.trades, fills: result.fills, equity: result.equity }, null, 1));
+      writeFileSync(
+        join(dir, 'result.json'),
+        JSON.stringify(
+          {
+            meta: result.meta,
+            metrics,
+            denials: result.denials,
+            trades: result.trades,
+            fills: result.fills,
+            equity: result.equity,
+          },
+          null,
+          1,
+        ),
+      );
       writeFileSync(join(dir, 'report.html'), renderReport(result, metrics));
-      process.stdout.write(`${formatSummary(result, metrics)}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`);
+      process.stdout.write(
+        `${formatSummary(result, metrics)}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
+      );
     });
 }

@@ -12,15 +12,24 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const date = (flag: string) =>
-  z.string({ error: `${flag} is required` }).refine((s) => !Number.isNaN(Date.parse(s)), `${flag} must be a date such as 2026-01-01`).transform((s) => Date.parse(s));
+  z
+    .string({ error: `${flag} is required` })
+    .refine((s) => !Number.isNaN(Date.parse(s)), `${flag} must be a date such as 2026-01-01`)
+    .transform((s) => Date.parse(s));
 
 const Flags = z.strictObject({
-  category: z.enum(['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'], { error: '--category must be SPOT, USDT-FUTURES, COIN-FUTURES or USDC-FUTURES' }),
-  symbol: z.string({ error: '--symbol is required' }).regex(/^[A-Z0-9]+$/, '--symbol is upper case, e.g. BTCUSDT'),
+  category: z.enum(['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'], {
+    error: '--category must be SPOT, USDT-FUTURES, COIN-FUTURES or USDC-FUTURES',
+  }),
+  symbol: z
+    .string({ error: '--symbol is required' })
+    .regex(/^[A-Z0-9]+$/, '--symbol is upper case, e.g. BTCUSDT'),
   interval: z.enum(CANDLE_INTERVALS, { error: `--interval must be one of ${CANDLE_INTERVALS.join(', ')}` }),
   from: date('--from'),
   to: date('--to'),
-  out: z.string({ error: '--out is required, e.g. backtest/data/btc-1m.csv' }).regex(/\.(csv|jsonl)$/, '--out must end in .csv or .jsonl'),
+  out: z
+    .string({ error: '--out is required, e.g. backtest/data/btc-1m.csv' })
+    .regex(/\.(csv|jsonl)$/, '--out must end in .csv or .jsonl'),
   baseUrl: z.string().optional(),
   sim: z.boolean().default(false),
 });
@@ -37,7 +46,10 @@ export function register(program: Command): void {
     .requiredOption('--out <file>', 'output .csv or .jsonl')
     .option('--base-url <url>', 'venue base URL (default $TRADEBOT_BASE_URL)')
     .option('--sim', 'record from an embedded simulator', false)
-    .addHelpText('after', '\nExample: tradebot record --sim --category SPOT --symbol BTCUSDT --interval 1m --from 2026-01-01 --to 2026-01-08 --out backtest/data/btc-1m.csv\nExit codes: 0 done, 1 failed, 2 invalid input.')
+    .addHelpText(
+      'after',
+      '\nExample: tradebot record --sim --category SPOT --symbol BTCUSDT --interval 1m --from 2026-01-01 --to 2026-01-08 --out backtest/data/btc-1m.csv\nExit codes: 0 done, 1 failed, 2 invalid input.',
+    )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
       if (f.to <= f.from) throw new Error('--to must be after --from');
@@ -55,16 +67,30 @@ export function register(program: Command): void {
           const start = resumeFrom !== undefined ? resumeFrom + step : f.from;
           const end = f.to - 1;
           if (start > end) {
-            process.stdout.write(`${f.out} is complete up to ${new Date(resumeFrom ?? f.from).toISOString()}\n`);
+            process.stdout.write(
+              `${f.out} is complete up to ${new Date(resumeFrom ?? f.from).toISOString()}\n`,
+            );
             return;
           }
           mkdirSync(dirname(f.out), { recursive: true });
           const w = new CandleFileWriter(f.out, metaFor(instrument, f.interval, baseUrl));
-          const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'record {bar} {percentage}% | {value}/{total} windows', stream: process.stderr }, cliProgress.Presets.shades_classic) : undefined;
+          const bar = process.stderr.isTTY
+            ? new cliProgress.SingleBar(
+                { format: 'record {bar} {percentage}% | {value}/{total} windows', stream: process.stderr },
+                cliProgress.Presets.shades_classic,
+              )
+            : undefined;
           bar?.start(1, 0);
           let n = 0;
           try {
-            for await (const c of historyCandlesRange(client, { category: f.category, symbol: f.symbol, interval: f.interval, startTime: start, endTime: end, onWindow: (d, t) => (bar?.setTotal(t), bar?.update(d)) })) {
+            for await (const c of historyCandlesRange(client, {
+              category: f.category,
+              symbol: f.symbol,
+              interval: f.interval,
+              startTime: start,
+              endTime: end,
+              onWindow: (d, t) => (bar?.setTotal(t), bar?.update(d)),
+            })) {
               w.write(c);
               n++;
             }
@@ -72,7 +98,9 @@ export function register(program: Command): void {
             bar?.stop();
             await w.close();
           }
-          process.stdout.write(`${resumeFrom !== undefined ? 'resumed; ' : ''}wrote ${n} candles to ${f.out}\n`);
+          process.stdout.write(
+            `${resumeFrom !== undefined ? 'resumed; ' : ''}wrote ${n} candles to ${f.out}\n`,
+          );
         } finally {
           client.close();
         }

@@ -7,7 +7,10 @@ export function register(program: Command): void {
     .command('run')
     .description('Run the bots of a YAML deployment as a daemon until SIGINT/SIGTERM')
     .requiredOption('-c, --config <file>', 'deployment file, e.g. config/demo.yaml')
-    .addHelpText('after', '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.',
+    )
     .action(async (opts: { config: string }) => {
       process.exitCode = await runDaemon(opts.config);
     });

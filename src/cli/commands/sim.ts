@@ -5,13 +5,22 @@ import { FaultConfigSchema, startSimulator } from '../../sim/index.js';
 import { parseFlags } from '../flags.js';
 
 const SimFlags = z.strictObject({
-  port: z.coerce.number({ error: '--port must be a number' }).int().min(0, '--port must be 0 (any free port) to 65535').max(65535, '--port must be 0 to 65535'),
+  port: z.coerce
+    .number({ error: '--port must be a number' })
+    .int()
+    .min(0, '--port must be 0 (any free port) to 65535')
+    .max(65535, '--port must be 0 to 65535'),
   host: z.string().min(1),
   seed: z.coerce.number({ error: '--seed must be a whole number' }).int('--seed must be a whole number'),
-  speed: z.coerce.number({ error: '--speed must be a number' }).positive('--speed must be greater than 0 (1 = real time)'),
+  speed: z.coerce
+    .number({ error: '--speed must be a number' })
+    .positive('--speed must be greater than 0 (1 = real time)'),
   startTime: z
     .string()
-    .refine((s) => !Number.isNaN(Date.parse(s)), '--start-time must be an ISO date such as 2026-11-23T14:25:00Z')
+    .refine(
+      (s) => !Number.isNaN(Date.parse(s)),
+      '--start-time must be an ISO date such as 2026-11-23T14:25:00Z',
+    )
     .optional(),
   apiKey: z.string().min(1, '--api-key must not be empty'),
   apiSecret: z.string().min(1, '--api-secret must not be empty'),
@@ -63,7 +72,9 @@ export function register(program: Command): void {
         seed: f.seed,
         speed: f.speed,
         ...(f.startTime !== undefined ? { startTime: Date.parse(f.startTime) } : {}),
-        accounts: [{ apiKey: f.apiKey, apiSecret: f.apiSecret, passphrase: f.passphrase, whitelisted: f.whitelisted }],
+        accounts: [
+          { apiKey: f.apiKey, apiSecret: f.apiSecret, passphrase: f.passphrase, whitelisted: f.whitelisted },
+        ],
         rateLimits: f.rateLimits,
         faults,
       });

@@ -5,7 +5,9 @@ import { BacktestConfigSchema, ConfigError, DeploymentSchema, loadYaml } from '.
 export function register(program: Command): void {
   program
     .command('validate')
-    .description('Check a deployment file (or a backtest file with --backtest); prints every problem with file:line:col')
+    .description(
+      'Check a deployment file (or a backtest file with --backtest); prints every problem with file:line:col',
+    )
     .argument('<file>', 'YAML file')
     .option('--backtest', 'the file is a backtest definition', false)
     .addHelpText('after', '\nExit codes: 0 valid, 2 invalid.')
@@ -16,7 +18,9 @@ export function register(program: Command): void {
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
           const { config } = loadYaml(DeploymentSchema, file);
-          process.stdout.write(`${file}: ok (${config.bots.length} bot${config.bots.length === 1 ? '' : 's'})\n`);
+          process.stdout.write(
+            `${file}: ok (${config.bots.length} bot${config.bots.length === 1 ? '' : 's'})\n`,
+          );
         }
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;

@@ -11,24 +11,32 @@ import { openStore } from '../../../src/store/index.js';
 const child = join(import.meta.dirname, 'fixtures', 'kill-child.ts');
 // Asynchronous on purpose: the simulator runs in this process and must keep answering.
 const run = (mode: string, baseUrl: string, db: string) =>
-  new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', child, mode, baseUrl, db], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => p.kill('SIGKILL'), 30_000);
-    p.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal, stdout, stderr });
-    });
-  });
+  new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      const p = spawn(process.execPath, ['--import', 'tsx', child, mode, baseUrl, db], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => p.kill('SIGKILL'), 30_000);
+      p.on('close', (status, signal) => {
+        clearTimeout(timer);
+        resolve({ status, signal, stdout, stderr });
+      });
+    },
+  );
 
 describe('a process killed around an order', () => {
   let sim: Simulator;
   const dir = mkdtempSync(join(tmpdir(), 'tradebot-kill-'));
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 9, startTime: Date.UTC(2026, 10, 23, 15), accounts: [{ apiKey: 'k', apiSecret: 's', passphrase: 'p', whitelisted: true }] });
+    sim = await startSimulator({
+      seed: 9,
+      startTime: Date.UTC(2026, 10, 23, 15),
+      accounts: [{ apiKey: 'k', apiSecret: 's', passphrase: 'p', whitelisted: true }],
+    });
   });
   afterAll(async () => {
     await sim.stop();
@@ -48,7 +56,10 @@ describe('a process killed around an order', () => {
 
       const second = await run('restart', sim.baseUrl, db);
       expect(second.status, second.stderr).toBe(0);
-      const report = JSON.parse(second.stdout) as { resent: { status: string; alreadyPlaced?: boolean }[]; pending: number };
+      const report = JSON.parse(second.stdout) as {
+        resent: { status: string; alreadyPlaced?: boolean }[];
+        pending: number;
+      };
       expect(report.resent).toHaveLength(1);
       expect(report.resent[0]?.status).toBe('acked');
       expect(report.resent[0]?.alreadyPlaced).toBe(moment === 'after-send');

@@ -37,23 +37,51 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('live bot against the simulator', () => {
   it('places orders, receives fills, and its portfolio equals the account to the last decimal', async () => {
-    const sim = await startSimulator({ seed: 5, speed: SPEED, startTime: START, accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }] });
+    const sim = await startSimulator({
+      seed: 5,
+      speed: SPEED,
+      startTime: START,
+      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
+    });
     const clock = { now: () => sim.engine.now() };
-    const runtime = createVenueRuntime({ baseUrl: sim.baseUrl, credentials: CREDS, clock, speed: SPEED, cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 });
+    const runtime = createVenueRuntime({
+      baseUrl: sim.baseUrl,
+      credentials: CREDS,
+      clock,
+      speed: SPEED,
+      cadences: { tickersMs: 5_000 },
+      staleAfterMs: 60_000,
+    });
     const store = openStore(join(dir, 'live.db'), { clock });
     const { bot, portfolio } = await createLiveBot({
       runtime,
       store,
       logger: silentLogger,
       spec: {
-        name: 'flip', strategy: flipper, params: {}, category: 'SPOT', symbols: ['AAPLUSDT'], interval: '1m',
-        risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
-        quoteCoin: 'USDT', capital: '10000', feeRate: '0.001', fillPollMs: 200, maxSignalAgeMs: 3 * 60_000,
+        name: 'flip',
+        strategy: flipper,
+        params: {},
+        category: 'SPOT',
+        symbols: ['AAPLUSDT'],
+        interval: '1m',
+        risk: RiskLimitsSchema.parse({
+          allowedSessions: ['regular'],
+          whitelisted: true,
+          maxDataAgeMs: 60_000,
+        }),
+        quoteCoin: 'USDT',
+        capital: '10000',
+        feeRate: '0.001',
+        fillPollMs: 200,
+        maxSignalAgeMs: 3 * 60_000,
       },
     });
     bot.start();
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && store.fills.list({ bot: 'flip' }).filter((f) => f.side === 'sell').length < 2) {
+    while (
+      Date.now() < deadline &&
+      store.fills.list({ bot: 'flip' }).filter((f) => f.side === 'sell').length < 2
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
     await bot.stop();

@@ -28,7 +28,13 @@ describe('RestClient against the simulator', () => {
   let limited: RestClient;
   const covered = new Set<EndpointName>();
   const mk = (creds?: typeof FULL, extra: Partial<ConstructorParameters<typeof RestClient>[0]> = {}) =>
-    new RestClient({ baseUrl: sim.baseUrl, clock, sleep: async (ms) => clock.advance(ms), ...(creds ? { credentials: creds } : {}), ...extra });
+    new RestClient({
+      baseUrl: sim.baseUrl,
+      clock,
+      sleep: async (ms) => clock.advance(ms),
+      ...(creds ? { credentials: creds } : {}),
+      ...extra,
+    });
 
   beforeAll(async () => {
     clock = new VirtualClock(START);
@@ -62,7 +68,8 @@ describe('RestClient against the simulator', () => {
         expect(list.length).toBeGreaterThan(0);
         for (const i of list) statuses.add(i.status);
       }
-      for (const s of ['online', 'listed', 'limit_open', 'limit_close', 'offline', 'restrictedAPI']) expect(statuses).toContain(s);
+      for (const s of ['online', 'listed', 'limit_open', 'limit_close', 'offline', 'restrictedAPI'])
+        expect(statuses).toContain(s);
       const delivery = await client.instruments({ category: 'USDT-FUTURES' });
       expect(delivery.some((i) => i.type === 'delivery' && i.deliveryPeriod === 'this_quarter')).toBe(true);
     });
@@ -110,8 +117,20 @@ describe('RestClient against the simulator', () => {
     it('candles aggregate consistently: a 1H candle is its sixty 1m candles', async () => {
       covered.add('candles');
       const end = START - 3_600_000;
-      const [h] = await client.candles({ category: 'SPOT', symbol: 'BTCUSDT', interval: '1H', startTime: end - 3_600_000, endTime: end - 3_600_000 });
-      const minutes = await client.candles({ category: 'SPOT', symbol: 'BTCUSDT', interval: '1m', startTime: end - 3_600_000, endTime: end - 60_000 });
+      const [h] = await client.candles({
+        category: 'SPOT',
+        symbol: 'BTCUSDT',
+        interval: '1H',
+        startTime: end - 3_600_000,
+        endTime: end - 3_600_000,
+      });
+      const minutes = await client.candles({
+        category: 'SPOT',
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        startTime: end - 3_600_000,
+        endTime: end - 60_000,
+      });
       expect(h).toBeDefined();
       expect(minutes).toHaveLength(60);
       if (!h) return;
@@ -124,12 +143,22 @@ describe('RestClient against the simulator', () => {
     it('history-candles answers old ranges; a Reality symbol refuses an unsupported interval', async () => {
       covered.add('historyCandles');
       const old = START - 200 * 86_400_000;
-      const rows = await client.historyCandles({ category: 'SPOT', symbol: 'AAPLUSDT', interval: '1D', startTime: old, endTime: old + 30 * 86_400_000 });
+      const rows = await client.historyCandles({
+        category: 'SPOT',
+        symbol: 'AAPLUSDT',
+        interval: '1D',
+        startTime: old,
+        endTime: old + 30 * 86_400_000,
+      });
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.length).toBeLessThanOrEqual(100);
       // The client refuses before sending; the simulator refuses too when asked directly.
-      await expect(client.historyCandles({ category: 'SPOT', symbol: 'AAPLUSDT', interval: '3m' })).rejects.toBeInstanceOf(ParameterError);
-      const res = await fetch(`${sim.baseUrl}/api/v3/market/history-candles?category=SPOT&interval=3m&symbol=AAPLUSDT`);
+      await expect(
+        client.historyCandles({ category: 'SPOT', symbol: 'AAPLUSDT', interval: '3m' }),
+      ).rejects.toBeInstanceOf(ParameterError);
+      const res = await fetch(
+        `${sim.baseUrl}/api/v3/market/history-candles?category=SPOT&interval=3m&symbol=AAPLUSDT`,
+      );
       expect(res.status).toBe(400);
       expect(((await res.json()) as { code: string }).code).toBe('40017');
     });
@@ -146,7 +175,11 @@ describe('RestClient against the simulator', () => {
     });
 
     it('valuation, forecast, overview and suspension of a code', async () => {
-      covered.add('valuationIndicators').add('earningsForecast').add('companyOverview').add('suspensionResumptionInfo');
+      covered
+        .add('valuationIndicators')
+        .add('earningsForecast')
+        .add('companyOverview')
+        .add('suspensionResumptionInfo');
       expect(Number((await client.valuationIndicators({ code: 'AAPL' })).pe)).toBeGreaterThan(0);
       expect(typeof (await client.earningsForecast({ code: 'AAPL' })).isActual).toBe('boolean');
       expect((await client.companyOverview({ code: 'AAPL' })).code).toBe('AAPL');
@@ -159,7 +192,12 @@ describe('RestClient against the simulator', () => {
       covered.add('marketStates').add('marketCalendar');
       const [state] = await client.marketStates();
       expect(state?.daylightType).toBe('standard');
-      expect(state?.stateList.map((s) => s.state)).toEqual(['pre_market', 'regular', 'after_hours', 'overnight']);
+      expect(state?.stateList.map((s) => s.state)).toEqual([
+        'pre_market',
+        'regular',
+        'after_hours',
+        'overnight',
+      ]);
       const cal = await client.marketCalendar();
       expect(cal.regularConfig).toEqual(['SATURDAY', 'SUNDAY']);
       expect(cal.specificConfig.map((c) => c.startTime.slice(0, 10))).toContain('2026-11-26');
@@ -169,7 +207,12 @@ describe('RestClient against the simulator', () => {
   describe('trading and account', () => {
     it('a market buy fills at once; a limit sell rests; both show in reality-fills', async () => {
       covered.add('placeRealityOrder').add('realityFills');
-      const ack = await client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '1000' });
+      const ack = await client.placeRealityOrder({
+        symbol: 'AAPLUSDT',
+        side: 'buy',
+        orderType: 'market',
+        qty: '1000',
+      });
       expect(ack.orderId).not.toBe('');
       const fills = await client.realityFills({ symbol: 'AAPLUSDT' });
       expect(fills.length).toBeGreaterThan(0);
@@ -179,41 +222,99 @@ describe('RestClient against the simulator', () => {
     });
 
     it('refuses a duplicate clientOid', async () => {
-      await client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '10', clientOid: 'dup-1' });
-      await expect(client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '10', clientOid: 'dup-1' })).rejects.toBeInstanceOf(
-        DuplicateOrderError,
-      );
+      await client.placeRealityOrder({
+        symbol: 'AAPLUSDT',
+        side: 'buy',
+        orderType: 'market',
+        qty: '10',
+        clientOid: 'dup-1',
+      });
+      await expect(
+        client.placeRealityOrder({
+          symbol: 'AAPLUSDT',
+          side: 'buy',
+          orderType: 'market',
+          qty: '10',
+          clientOid: 'dup-1',
+        }),
+      ).rejects.toBeInstanceOf(DuplicateOrderError);
       expect(sim.engine.orders(FULL.apiKey).filter((o) => o.clientOid === 'dup-1')).toHaveLength(1);
     });
 
     it('refuses orders on non-Reality pairs, bad precision, too small and too expensive orders', async () => {
-      await expect(client.placeRealityOrder({ symbol: 'BTCUSDT', side: 'buy', orderType: 'market', qty: '10' })).rejects.toBeInstanceOf(ParameterError);
-      await expect(client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'limit', qty: '1', price: '100.123' })).rejects.toMatchObject({ code: '25244' });
-      await expect(client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'sell', orderType: 'limit', qty: '0.00001', price: '500' })).rejects.toBeInstanceOf(ParameterError);
-      await expect(client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '99999999' })).rejects.toBeInstanceOf(InsufficientFundsError);
+      await expect(
+        client.placeRealityOrder({ symbol: 'BTCUSDT', side: 'buy', orderType: 'market', qty: '10' }),
+      ).rejects.toBeInstanceOf(ParameterError);
+      await expect(
+        client.placeRealityOrder({
+          symbol: 'AAPLUSDT',
+          side: 'buy',
+          orderType: 'limit',
+          qty: '1',
+          price: '100.123',
+        }),
+      ).rejects.toMatchObject({ code: '25244' });
+      await expect(
+        client.placeRealityOrder({
+          symbol: 'AAPLUSDT',
+          side: 'sell',
+          orderType: 'limit',
+          qty: '0.00001',
+          price: '500',
+        }),
+      ).rejects.toBeInstanceOf(ParameterError);
+      await expect(
+        client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '99999999' }),
+      ).rejects.toBeInstanceOf(InsufficientFundsError);
     });
 
     it('refuses a limit price outside the ratio of the market price', async () => {
       const [t] = await client.tickers({ category: 'SPOT', symbol: 'AAPLUSDT' });
       const far = (Number(t?.lastPrice) * 1.5).toFixed(2);
-      await expect(client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'limit', qty: '1', price: far })).rejects.toMatchObject({ code: '25245' });
+      await expect(
+        client.placeRealityOrder({
+          symbol: 'AAPLUSDT',
+          side: 'buy',
+          orderType: 'limit',
+          qty: '1',
+          price: far,
+        }),
+      ).rejects.toMatchObject({ code: '25245' });
     });
 
     it('set-leverage keeps the leverage per account and checks the symbol', async () => {
       covered.add('setLeverage');
-      await expect(client.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '7' })).resolves.toBe('success');
+      await expect(
+        client.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '7' }),
+      ).resolves.toBe('success');
       expect(Object.values(sim.engine.leverageOf(FULL.apiKey))).toContain('7');
-      await expect(client.setLeverage({ category: 'USDT-FUTURES', symbol: 'NOPEUSDT', leverage: '7' })).rejects.toBeInstanceOf(ParameterError);
+      await expect(
+        client.setLeverage({ category: 'USDT-FUTURES', symbol: 'NOPEUSDT', leverage: '7' }),
+      ).rejects.toBeInstanceOf(ParameterError);
     });
 
     it('cancel-withdrawal succeeds inside the cooling period and fails after it', async () => {
       covered.add('cancelWithdrawal');
-      const w1 = sim.engine.createWithdrawal({ apiKey: FULL.apiKey, coin: 'USDT', amount: '5', clientOid: 'w-1' });
+      const w1 = sim.engine.createWithdrawal({
+        apiKey: FULL.apiKey,
+        coin: 'USDT',
+        amount: '5',
+        clientOid: 'w-1',
+      });
       // orderId wins over a clientOid that names nothing
-      await expect(client.cancelWithdrawal({ orderId: w1.orderId, clientOid: 'unknown' })).resolves.toBe('success');
-      const w2 = sim.engine.createWithdrawal({ apiKey: FULL.apiKey, coin: 'USDT', amount: '5', clientOid: 'w-2' });
+      await expect(client.cancelWithdrawal({ orderId: w1.orderId, clientOid: 'unknown' })).resolves.toBe(
+        'success',
+      );
+      const w2 = sim.engine.createWithdrawal({
+        apiKey: FULL.apiKey,
+        coin: 'USDT',
+        amount: '5',
+        clientOid: 'w-2',
+      });
       clock.advance(61_000);
-      await expect(client.cancelWithdrawal({ clientOid: w2.clientOid })).rejects.toMatchObject({ code: '25302' });
+      await expect(client.cancelWithdrawal({ clientOid: w2.clientOid })).rejects.toMatchObject({
+        code: '25302',
+      });
       await expect(client.cancelWithdrawal({ clientOid: w2.clientOid })).rejects.toBeInstanceOf(VenueError);
     });
   });
@@ -221,7 +322,9 @@ describe('RestClient against the simulator', () => {
   describe('authentication and limits', () => {
     it('refuses a bad signature', async () => {
       const bad = mk({ ...FULL, apiSecret: 'wrong' });
-      await expect(bad.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' })).rejects.toMatchObject({ code: '40009' });
+      await expect(
+        bad.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
+      ).rejects.toMatchObject({ code: '40009' });
       bad.close();
     });
 
@@ -229,38 +332,64 @@ describe('RestClient against the simulator', () => {
       const ts = String(clock.now() - 60_000);
       const body = JSON.stringify({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' });
       const { createHmac } = await import('node:crypto');
-      const sign = createHmac('sha256', FULL.apiSecret).update(`${ts}POST/api/v3/account/set-leverage${body}`).digest('base64');
+      const sign = createHmac('sha256', FULL.apiSecret)
+        .update(`${ts}POST/api/v3/account/set-leverage${body}`)
+        .digest('base64');
       const res = await fetch(`${sim.baseUrl}/api/v3/account/set-leverage`, {
         method: 'POST',
         body,
-        headers: { 'ACCESS-KEY': FULL.apiKey, 'ACCESS-SIGN': sign, 'ACCESS-PASSPHRASE': FULL.passphrase, 'ACCESS-TIMESTAMP': ts, 'Content-Type': 'application/json' },
+        headers: {
+          'ACCESS-KEY': FULL.apiKey,
+          'ACCESS-SIGN': sign,
+          'ACCESS-PASSPHRASE': FULL.passphrase,
+          'ACCESS-TIMESTAMP': ts,
+          'Content-Type': 'application/json',
+        },
       });
       expect(((await res.json()) as { code: string }).code).toBe('40008');
-      const stale = new RestClient({ baseUrl: sim.baseUrl, credentials: FULL, clock: { now: () => clock.now() - 60_000 } });
-      await expect(stale.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' })).resolves.toBe('success');
+      const stale = new RestClient({
+        baseUrl: sim.baseUrl,
+        credentials: FULL,
+        clock: { now: () => clock.now() - 60_000 },
+      });
+      await expect(
+        stale.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
+      ).resolves.toBe('success');
       expect(Math.round(stale.clockOffsetMs / 1000)).toBe(60);
       stale.close();
     });
 
     it('refuses a wrong passphrase and an unknown key', async () => {
       const pass = mk({ ...FULL, passphrase: 'nope' });
-      await expect(pass.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' })).rejects.toMatchObject({ code: '40012' });
+      await expect(
+        pass.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
+      ).rejects.toMatchObject({ code: '40012' });
       const key = mk({ ...FULL, apiKey: 'nobody' });
-      await expect(key.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' })).rejects.toBeInstanceOf(AuthError);
+      await expect(
+        key.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
+      ).rejects.toBeInstanceOf(AuthError);
       pass.close();
       key.close();
     });
 
     it('refuses a missing permission and a missing whitelist', async () => {
-      await expect(limited.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' })).rejects.toMatchObject({ code: '40014' });
-      await expect(limited.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '5' })).rejects.toBeInstanceOf(PermissionError);
+      await expect(
+        limited.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
+      ).rejects.toMatchObject({ code: '40014' });
+      await expect(
+        limited.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '5' }),
+      ).rejects.toBeInstanceOf(PermissionError);
       await expect(limited.realityFills({ symbol: 'AAPLUSDT' })).rejects.toMatchObject({ code: '40068' });
     });
 
     it('answers 429 with the envelope over the rate limit', async () => {
       const fast = mk(undefined, { rateLimit: false, retry: { maxAttempts: 1 } });
-      const results = await Promise.allSettled([1, 2, 3, 4].map(() => fast.companyOverview({ code: 'MSFT' })));
-      const limitedOnes = results.filter((r) => r.status === 'rejected' && r.reason instanceof RateLimitError);
+      const results = await Promise.allSettled(
+        [1, 2, 3, 4].map(() => fast.companyOverview({ code: 'MSFT' })),
+      );
+      const limitedOnes = results.filter(
+        (r) => r.status === 'rejected' && r.reason instanceof RateLimitError,
+      );
       expect(limitedOnes.length).toBeGreaterThanOrEqual(3);
       fast.close();
     });

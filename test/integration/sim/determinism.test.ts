@@ -9,12 +9,35 @@ const START = Date.UTC(2026, 10, 24, 16, 0);
 async function session(seed: number) {
   const clock = new VirtualClock(START);
   const sim = await startSimulator({ seed, clock });
-  const c = new RestClient({ baseUrl: sim.baseUrl, clock, sleep: async (ms) => clock.advance(ms), credentials: { apiKey: 'sim-key', apiSecret: 'sim-secret', passphrase: 'sim-passphrase' } });
+  const c = new RestClient({
+    baseUrl: sim.baseUrl,
+    clock,
+    sleep: async (ms) => clock.advance(ms),
+    credentials: { apiKey: 'sim-key', apiSecret: 'sim-secret', passphrase: 'sim-passphrase' },
+  });
   const candles = await c.candles({ category: 'SPOT', symbol: 'TSLAUSDT', interval: '5m', limit: 200 });
-  const futures = await c.candles({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', interval: '15m', type: 'mark', limit: 50 });
-  await c.placeRealityOrder({ symbol: 'TSLAUSDT', side: 'buy', orderType: 'market', qty: '2500', clientOid: 'a' });
+  const futures = await c.candles({
+    category: 'USDT-FUTURES',
+    symbol: 'BTCUSDT',
+    interval: '15m',
+    type: 'mark',
+    limit: 50,
+  });
+  await c.placeRealityOrder({
+    symbol: 'TSLAUSDT',
+    side: 'buy',
+    orderType: 'market',
+    qty: '2500',
+    clientOid: 'a',
+  });
   clock.advance(90_000);
-  await c.placeRealityOrder({ symbol: 'TSLAUSDT', side: 'sell', orderType: 'market', qty: '1', clientOid: 'b' });
+  await c.placeRealityOrder({
+    symbol: 'TSLAUSDT',
+    side: 'sell',
+    orderType: 'market',
+    qty: '1',
+    clientOid: 'b',
+  });
   const fills = sim.engine.fills('sim-key').map((f) => JSON.stringify(f));
   c.close();
   await sim.stop();

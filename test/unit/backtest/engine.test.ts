@@ -10,12 +10,22 @@ import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { buyMarket, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
 import { loadStrategy } from '../../../src/strategy/loader.js';
 
-const ALL = RiskLimitsSchema.parse({ allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 604_800_000 });
+const ALL = RiskLimitsSchema.parse({
+  allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+  maxDataAgeMs: 604_800_000,
+});
 
 /** A 1m source of given closes (open = previous close), on a Reality token, starting at `start`. */
 function series(start: number, closes: number[]): CandleSource {
   return {
-    meta: { format: FORMAT_NAME, version: 1, symbol: 'SPXUSDT', category: 'SPOT', interval: '1m', instrument: SPX_INSTRUMENT },
+    meta: {
+      format: FORMAT_NAME,
+      version: 1,
+      symbol: 'SPXUSDT',
+      category: 'SPOT',
+      interval: '1m',
+      instrument: SPX_INSTRUMENT,
+    },
     async *batches() {
       const b = newBatch(closes.length);
       let prev = closes[0] as number;
@@ -56,7 +66,16 @@ describe('backtest engine', () => {
   it('pins the trade-list hash of the S&P 500 dataset with ma-crossover (config/backtest.yaml)', async () => {
     const strategy = await loadStrategy('ma-crossover');
     const run = () =>
-      runBacktest({ source: openDataset('sp500-daily'), dataset: 'sp500-daily', strategy, params: { fast: 20, slow: 100, quoteAmount: '5000' }, risk: ALL, capital: '10000', feeRate: '0.001', slippageBps: 2 });
+      runBacktest({
+        source: openDataset('sp500-daily'),
+        dataset: 'sp500-daily',
+        strategy,
+        params: { fast: 20, slow: 100, quoteAmount: '5000' },
+        risk: ALL,
+        capital: '10000',
+        feeRate: '0.001',
+        slippageBps: 2,
+      });
     const a = await run();
     expect(a.meta.tradeHash).toBe('d377c2ba6a25c4ab063bba7e321cbff81663856a8efb7403b0225589e3d2683d');
     expect(a.trades).toHaveLength(29);
@@ -64,7 +83,15 @@ describe('backtest engine', () => {
   });
 
   it('has no lookahead: an order decided at a close fills at the next open, plus slippage and fees', async () => {
-    const r = await runBacktest({ source: series(MONDAY_1000_ET, [100, 110, 120, 130, 140]), dataset: 't', strategy: buyThenSell, risk: ALL, capital: '10000', feeRate: '0.001', slippageBps: 10 });
+    const r = await runBacktest({
+      source: series(MONDAY_1000_ET, [100, 110, 120, 130, 140]),
+      dataset: 't',
+      strategy: buyThenSell,
+      risk: ALL,
+      capital: '10000',
+      feeRate: '0.001',
+      slippageBps: 10,
+    });
     const [buy, sell] = r.fills;
     // Decided on candle 0 (close 100); candle 1 opens at 100 (its open is candle 0's close) -> 100 x 1.001
     expect(buy?.ts).toBe(MONDAY_1000_ET + 60_000);
@@ -76,19 +103,35 @@ describe('backtest engine', () => {
     expect(sell?.ts).toBe(MONDAY_1000_ET + 3 * 60_000);
     expect(sell?.price).toBe('119.88');
     expect(r.trades).toHaveLength(1);
-    const pnl = new Decimal('119.88').minus('100.1').mul('9.99').minus(buy?.fee ?? '0').minus(sell?.fee ?? '0');
+    const pnl = new Decimal('119.88')
+      .minus('100.1')
+      .mul('9.99')
+      .minus(buy?.fee ?? '0')
+      .minus(sell?.fee ?? '0');
     expect(r.trades[0]?.pnl).toBe(pnl.toFixed());
     expect(r.finalEquity).toBe(new Decimal(10000).plus(pnl).toFixed());
   });
 
   it('respects sessions and holidays for a Reality token, as the daemon does', async () => {
     const thanksgiving = Date.UTC(2026, 10, 26, 15, 0);
-    const r = await runBacktest({ source: series(thanksgiving, [100, 101, 102, 103]), dataset: 't', strategy: buyThenSell, risk: ALL, capital: '10000' });
+    const r = await runBacktest({
+      source: series(thanksgiving, [100, 101, 102, 103]),
+      dataset: 't',
+      strategy: buyThenSell,
+      risk: ALL,
+      capital: '10000',
+    });
     expect(r.fills).toHaveLength(0);
     expect(r.intents[0]).toMatchObject({ approved: false, code: 'CALENDAR_CLOSED' });
     const regularOnly = RiskLimitsSchema.parse({ allowedSessions: ['regular'], maxDataAgeMs: 604_800_000 });
     const preMarket = Date.UTC(2026, 10, 23, 13, 0); // 08:00 ET
-    const p = await runBacktest({ source: series(preMarket, [100, 101, 102, 103]), dataset: 't', strategy: buyThenSell, risk: regularOnly, capital: '10000' });
+    const p = await runBacktest({
+      source: series(preMarket, [100, 101, 102, 103]),
+      dataset: 't',
+      strategy: buyThenSell,
+      risk: regularOnly,
+      capital: '10000',
+    });
     expect(p.denials.SESSION_NOT_ALLOWED).toBeGreaterThan(0);
     expect(p.fills).toHaveLength(0);
   });
@@ -101,11 +144,29 @@ describe('backtest engine', () => {
       intervals: ['1m'],
       init: () => ({ n: 0 }),
       onCandle(c, _ctx, emit, st) {
-        if (st.n++ === 0) emit({ type: 'limit', symbol: c.symbol, category: 'SPOT', side: 'buy', quantity: new Decimal(1), price: new Decimal('97'), tag: 'dip', reason: 'test' });
+        if (st.n++ === 0)
+          emit({
+            type: 'limit',
+            symbol: c.symbol,
+            category: 'SPOT',
+            side: 'buy',
+            quantity: new Decimal(1),
+            price: new Decimal('97'),
+            tag: 'dip',
+            reason: 'test',
+          });
       },
     });
     // lows: 99.5, 98.5, 96.5 (97 is reached at candle 2's low of 96.5, but not traded through before)
-    const r = await runBacktest({ source: series(MONDAY_1000_ET, [100, 99, 98, 97, 99]), dataset: 't', strategy: limitBuyer, risk: ALL, capital: '10000', feeRate: '0.002', makerFeeRate: '0.0005' });
+    const r = await runBacktest({
+      source: series(MONDAY_1000_ET, [100, 99, 98, 97, 99]),
+      dataset: 't',
+      strategy: limitBuyer,
+      risk: ALL,
+      capital: '10000',
+      feeRate: '0.002',
+      makerFeeRate: '0.0005',
+    });
     expect(r.fills).toHaveLength(1);
     expect(r.fills[0]).toMatchObject({ price: '97', size: '1', liquidity: 'maker', fee: '0.0485' });
     // It fills inside the candle whose low (96.5) went through 97, the fourth one.

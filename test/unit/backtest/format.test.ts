@@ -10,7 +10,14 @@ import { SYNTHETIC_INSTRUMENT, syntheticSource } from '../../../src/backtest/syn
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-format-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const meta = { format: 'tradebot-candles', version: 1, symbol: 'SYNUSDT', category: 'SPOT', interval: '1m', instrument: SYNTHETIC_INSTRUMENT('SYNUSDT', 2) } as const;
+const meta = {
+  format: 'tradebot-candles',
+  version: 1,
+  symbol: 'SYNUSDT',
+  category: 'SPOT',
+  interval: '1m',
+  instrument: SYNTHETIC_INSTRUMENT('SYNUSDT', 2),
+} as const;
 const rows = [
   ['1767225600000', '100.5', '101', '100', '100.75', '12.5', '1259.4'],
   ['1767225660000', '100.75', '100.9', '99.5', '99.9', '3', '299.7'],
@@ -35,7 +42,9 @@ describe('recorded candle files', () => {
         const src = openCandleFile(f);
         expect(src.meta.symbol).toBe('SYNUSDT');
         const cs = await all(f);
-        expect(cs.map((c) => [c.openTime, c.open, c.high, c.low, c.close, c.volume, c.turnover].map(String))).toEqual(rows);
+        expect(
+          cs.map((c) => [c.openTime, c.open, c.high, c.low, c.close, c.volume, c.turnover].map(String)),
+        ).toEqual(rows);
       }
       expect(lastOpenTime(p)).toBe(1767225720000);
     });
@@ -48,13 +57,23 @@ describe('recorded candle files', () => {
       for (const r of lines) w.write(r);
       return w.close().then(() => p);
     };
-    await expect(all(await bad('dup.csv', [rows[0]!, rows[0]!]))).rejects.toThrow(/dup\.csv:4: duplicate openTime/);
-    await expect(all(await bad('unsorted.csv', [rows[1]!, rows[0]!]))).rejects.toThrow(/:4: openTime .* is before the previous/);
-    await expect(all(await bad('hl.csv', [['1767225600000', '100', '99', '98', '100', '1', '1']]))).rejects.toThrow(/:3: high must be >=/);
-    await expect(all(await bad('nan.csv', [['1767225600000', 'x', '1', '1', '1', '1', '1']]))).rejects.toThrow(/field 2 \(open\) is not a number/);
+    await expect(all(await bad('dup.csv', [rows[0]!, rows[0]!]))).rejects.toThrow(
+      /dup\.csv:4: duplicate openTime/,
+    );
+    await expect(all(await bad('unsorted.csv', [rows[1]!, rows[0]!]))).rejects.toThrow(
+      /:4: openTime .* is before the previous/,
+    );
+    await expect(
+      all(await bad('hl.csv', [['1767225600000', '100', '99', '98', '100', '1', '1']])),
+    ).rejects.toThrow(/:3: high must be >=/);
+    await expect(
+      all(await bad('nan.csv', [['1767225600000', 'x', '1', '1', '1', '1', '1']])),
+    ).rejects.toThrow(/field 2 \(open\) is not a number/);
     writeFileSync(join(dir, 'nohead.csv'), 'openTime,open\n1,2\n');
     expect(() => openCandleFile(join(dir, 'nohead.csv'))).toThrow(/first line must be the metadata header/);
-    expect(() => openCandleFile(join(dir, 'missing.csv'))).toThrow(/no such file; record one with `tradebot record`/);
+    expect(() => openCandleFile(join(dir, 'missing.csv'))).toThrow(
+      /no such file; record one with `tradebot record`/,
+    );
   });
 });
 
@@ -62,7 +81,8 @@ describe('bundled datasets', () => {
   it('the synthetic series is deterministic per seed', async () => {
     const digest = async (seed: number) => {
       const parts: number[] = [];
-      for await (const c of candlesOf(syntheticSource({ seed, count: 5000 }))) parts.push(c.close, c.high, c.low, c.volume);
+      for await (const c of candlesOf(syntheticSource({ seed, count: 5000 })))
+        parts.push(c.close, c.high, c.low, c.volume);
       return parts.join(',');
     };
     expect(await digest(1)).toBe(await digest(1));

@@ -4,8 +4,19 @@ import { computeMetrics, drawdown } from '../../../src/backtest/metrics.js';
 import type { BacktestTrade, EquityPoint } from '../../../src/backtest/result.js';
 
 const DAY = 86_400_000;
-const curve = (values: number[], exposed: boolean[] = values.map(() => true)): EquityPoint[] => values.map((equity, i) => ({ ts: i * DAY, equity, exposed: exposed[i] as boolean }));
-const trade = (pnl: string): BacktestTrade => ({ symbol: 'X', side: 'long', entryTime: 0, exitTime: 1, entryPrice: '1', exitPrice: '1', quantity: '1', pnl, fees: '0' });
+const curve = (values: number[], exposed: boolean[] = values.map(() => true)): EquityPoint[] =>
+  values.map((equity, i) => ({ ts: i * DAY, equity, exposed: exposed[i] as boolean }));
+const trade = (pnl: string): BacktestTrade => ({
+  symbol: 'X',
+  side: 'long',
+  entryTime: 0,
+  exitTime: 1,
+  entryPrice: '1',
+  exitPrice: '1',
+  quantity: '1',
+  pnl,
+  fees: '0',
+});
 
 describe('metrics', () => {
   it('drawdown and its duration', () => {

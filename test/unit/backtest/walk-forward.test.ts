@@ -27,15 +27,28 @@ describe('walk-forward', () => {
       capital: '10000',
       feeRate: '0.001',
       slippageBps: 2,
-      risk: { allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'] as ('pre_market' | 'regular' | 'after_hours' | 'overnight')[], maxDataAgeMs: 604_800_000 },
+      risk: {
+        allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'] as (
+          'pre_market' | 'regular' | 'after_hours' | 'overnight'
+        )[],
+        maxDataAgeMs: 604_800_000,
+      },
       from: Date.UTC(2004, 0, 1),
       to: Date.UTC(2012, 0, 1),
     };
-    const wf = await walkForward({ base, grid: { fast: ['10', '30'], slow: ['100', '150'] }, inSampleMs: 1461 * DAY, outOfSampleMs: 730 * DAY, workers: 2 });
+    const wf = await walkForward({
+      base,
+      grid: { fast: ['10', '30'], slow: ['100', '150'] },
+      inSampleMs: 1461 * DAY,
+      outOfSampleMs: 730 * DAY,
+      workers: 2,
+    });
     expect(wf.steps.length).toBeGreaterThanOrEqual(2);
     for (const s of wf.steps) {
       expect(['10', '30']).toContain(s.best.fast);
-      const pts = wf.equity.filter((p) => p.ts >= s.window.outOfSample.from && p.ts <= s.window.outOfSample.to);
+      const pts = wf.equity.filter(
+        (p) => p.ts >= s.window.outOfSample.from && p.ts <= s.window.outOfSample.to,
+      );
       expect(pts.length).toBeGreaterThan(0);
       // no out-of-sample point before its window: nothing of the in-sample period is evaluated
       expect(Math.min(...pts.map((p) => p.ts))).toBeGreaterThanOrEqual(s.window.outOfSample.from);

@@ -49,21 +49,33 @@ describe('historyCandlesRange', () => {
       const e = Number(q.get('endTime'));
       const rows: string[][] = [];
       // Rule 4.1.1: the answer may start one interval earlier; answer newest first to test the sort.
-      for (let t = Math.ceil(s / step) * step - step; t <= e; t += step) rows.push([String(t), '1', '1', '1', '1', '1', '1']);
+      for (let t = Math.ceil(s / step) * step - step; t <= e; t += step)
+        rows.push([String(t), '1', '1', '1', '1', '1', '1']);
       return { body: envelope(rows.reverse()) };
     };
     const clock = new VirtualClock(0);
     const client = new RestClient({ baseUrl: server.baseUrl, clock, sleep: async (ms) => clock.advance(ms) });
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 1_000 }), fc.integer({ min: 0, max: 700 }), async (startMin, lenMin) => {
-        const start = 1_767_225_600_000 + startMin * step + 17;
-        const end = start + lenMin * step;
-        const seen: number[] = [];
-        for await (const c of historyCandlesRange(client, { category: 'SPOT', symbol: 'BTCUSDT', interval: '1m', startTime: start, endTime: end })) seen.push(Number(c[0]));
-        const expected: number[] = [];
-        for (let t = Math.ceil(start / step) * step; t <= end; t += step) expected.push(t);
-        expect(seen).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 1_000 }),
+        fc.integer({ min: 0, max: 700 }),
+        async (startMin, lenMin) => {
+          const start = 1_767_225_600_000 + startMin * step + 17;
+          const end = start + lenMin * step;
+          const seen: number[] = [];
+          for await (const c of historyCandlesRange(client, {
+            category: 'SPOT',
+            symbol: 'BTCUSDT',
+            interval: '1m',
+            startTime: start,
+            endTime: end,
+          }))
+            seen.push(Number(c[0]));
+          const expected: number[] = [];
+          for (let t = Math.ceil(start / step) * step; t <= end; t += step) expected.push(t);
+          expect(seen).toEqual(expected);
+        },
+      ),
       { numRuns: 25 },
     );
     for (const r of server.requests) expect(new URLSearchParams(r.query).get('limit')).toBe('100');

@@ -18,43 +18,130 @@ const expectedSign = (ts: string, method: string, path: string, query: string, b
     .digest('base64');
 
 const instrument = {
-  category: 'SPOT', symbol: 'AAPLUSDT', isReality: 'yes', baseCoin: 'AAPL', quoteCoin: 'USDT',
-  pricePrecision: '2', quantityPrecision: '4', status: 'online',
+  category: 'SPOT',
+  symbol: 'AAPLUSDT',
+  isReality: 'yes',
+  baseCoin: 'AAPL',
+  quoteCoin: 'USDT',
+  pricePrecision: '2',
+  quantityPrecision: '4',
+  status: 'online',
 };
 const ticker = {
-  symbol: 'AAPLUSDT', category: 'SPOT', lastPrice: '190.12', openPrice24h: '188', highPrice24h: '191', lowPrice24h: '187.5',
-  ask1Price: '190.13', bid1Price: '190.11', ask1Size: '2', bid1Size: '3', price24hPcnt: '0.0113', volume24h: '1000',
-  turnover24h: '190000', ts: String(NOW),
+  symbol: 'AAPLUSDT',
+  category: 'SPOT',
+  lastPrice: '190.12',
+  openPrice24h: '188',
+  highPrice24h: '191',
+  lowPrice24h: '187.5',
+  ask1Price: '190.13',
+  bid1Price: '190.11',
+  ask1Size: '2',
+  bid1Size: '3',
+  price24hPcnt: '0.0113',
+  volume24h: '1000',
+  turnover24h: '190000',
+  ts: String(NOW),
 };
 const candle = [String(NOW), '1', '2', '0.5', '1.5', '10', '15'];
 const page = (item: unknown) => ({ list: [item], cursor: '' });
 const insider = {
-  reporterName: 'A', issueOrgName: 'Apple', endDate: '2025-01-01', announcementDate: '2025-01-02', innerType: 'Director',
-  position: 'CEO', securityTitle: 'Common', tradeDate: '2025-01-01', designatedExerciseDate: '', innerTradeType: 'S',
-  actionType: 'decrease', tradeVolume: '100', tradePrice: '190', holdingType: 'direct', indirectHoldingStatement: '',
+  reporterName: 'A',
+  issueOrgName: 'Apple',
+  endDate: '2025-01-01',
+  announcementDate: '2025-01-02',
+  innerType: 'Director',
+  position: 'CEO',
+  securityTitle: 'Common',
+  tradeDate: '2025-01-01',
+  designatedExerciseDate: '',
+  innerTradeType: 'S',
+  actionType: 'decrease',
+  tradeVolume: '100',
+  tradePrice: '190',
+  holdingType: 'direct',
+  indirectHoldingStatement: '',
   postTradeQuantity: '1000',
 };
 const dividend = {
-  type: 'cash_dividend', announcementDate: '2025-01-01', recordDate: '2025-01-10', exrightDate: '2025-01-09',
-  dividendDate: '2025-01-20', dividendPerShare: '0.25', stockDividendPerShare: '', splitValidDate: '', splitNumerator: '',
+  type: 'cash_dividend',
+  announcementDate: '2025-01-01',
+  recordDate: '2025-01-10',
+  exrightDate: '2025-01-09',
+  dividendDate: '2025-01-20',
+  dividendPerShare: '0.25',
+  stockDividendPerShare: '',
+  splitValidDate: '',
+  splitNumerator: '',
   splitDenominator: '',
 };
 const valuation = Object.fromEntries(
-  ['date', 'pb', 'pbEd', 'pbPd', 'pbMrq', 'pe', 'peLyr', 'peTtmEd', 'peTtmPd', 'ps', 'psLyr', 'psTtmEd', 'psTtmPd', 'pcf', 'pcfNet',
-    'pcfNetTtmEd', 'pcfNetTtmPd', 'pcfTtmEd', 'pcfTtmPd', 'evEbitda', 'equityValue', 'grossEv', 'netEv', 'tmvUsd', 'cirTmvUsd',
-    'dividendYieldTtm'].map((k) => [k, '1.5']),
+  [
+    'date',
+    'pb',
+    'pbEd',
+    'pbPd',
+    'pbMrq',
+    'pe',
+    'peLyr',
+    'peTtmEd',
+    'peTtmPd',
+    'ps',
+    'psLyr',
+    'psTtmEd',
+    'psTtmPd',
+    'pcf',
+    'pcfNet',
+    'pcfNetTtmEd',
+    'pcfNetTtmPd',
+    'pcfTtmEd',
+    'pcfTtmPd',
+    'evEbitda',
+    'equityValue',
+    'grossEv',
+    'netEv',
+    'tmvUsd',
+    'cirTmvUsd',
+    'dividendYieldTtm',
+  ].map((k) => [k, '1.5']),
 );
 const forecast = {
-  fiscalYear: '2026', publicationDeadline: '2026-10-30', isActual: false, revenue: '400000', ebit: '120000',
-  netIncomeParent: '100000', eps: '6.5', bps: '4', cfps: '7', roe: '1.5', roa: '0.3', currency: 'USD',
+  fiscalYear: '2026',
+  publicationDeadline: '2026-10-30',
+  isActual: false,
+  revenue: '400000',
+  ebit: '120000',
+  netIncomeParent: '100000',
+  eps: '6.5',
+  bps: '4',
+  cfps: '7',
+  roe: '1.5',
+  roa: '0.3',
+  currency: 'USD',
 };
 const suspension = {
-  code: 'AAPL', name: 'AAPL', suspensionDate: '', suspensionTime: '', suspensionReason: '', suspensionPrice: '',
-  resumptionDate: '', resumptionQuoteTime: '', resumptionTradingTime: '',
+  code: 'AAPL',
+  name: 'AAPL',
+  suspensionDate: '',
+  suspensionTime: '',
+  suspensionReason: '',
+  suspensionPrice: '',
+  resumptionDate: '',
+  resumptionQuoteTime: '',
+  resumptionTradingTime: '',
 };
 const overview = {
-  peRatio: '30', pbRatio: '45', totalShares: '15000000000', marketCap: '3000000000000', high52Week: '200', low52Week: '160',
-  code: 'AAPL', name: 'Apple Inc.', ListingDate: '1980-12-12', employees: '160000', companyAddress: 'Cupertino',
+  peRatio: '30',
+  pbRatio: '45',
+  totalShares: '15000000000',
+  marketCap: '3000000000000',
+  high52Week: '200',
+  low52Week: '160',
+  code: 'AAPL',
+  name: 'Apple Inc.',
+  ListingDate: '1980-12-12',
+  employees: '160000',
+  companyAddress: 'Cupertino',
 };
 
 interface Case {
@@ -71,45 +158,225 @@ interface Case {
 }
 
 const CASES: Record<EndpointName, Case> = {
-  instruments: { params: { category: 'SPOT', symbol: 'AAPLUSDT' }, method: 'GET', path: '/api/v3/market/instruments', query: 'category=SPOT&symbol=AAPLUSDT', private: false, data: [instrument] },
-  rpiSymbols: { params: {}, method: 'GET', path: '/api/v3/market/rpi-symbols', private: false, data: [{ category: 'spot', symbol: 'BTCUSDT' }] },
-  tickers: { params: { symbol: 'AAPLUSDT', category: 'SPOT' }, method: 'GET', path: '/api/v3/market/tickers', query: 'category=SPOT&symbol=AAPLUSDT', private: false, data: [ticker] },
+  instruments: {
+    params: { category: 'SPOT', symbol: 'AAPLUSDT' },
+    method: 'GET',
+    path: '/api/v3/market/instruments',
+    query: 'category=SPOT&symbol=AAPLUSDT',
+    private: false,
+    data: [instrument],
+  },
+  rpiSymbols: {
+    params: {},
+    method: 'GET',
+    path: '/api/v3/market/rpi-symbols',
+    private: false,
+    data: [{ category: 'spot', symbol: 'BTCUSDT' }],
+  },
+  tickers: {
+    params: { symbol: 'AAPLUSDT', category: 'SPOT' },
+    method: 'GET',
+    path: '/api/v3/market/tickers',
+    query: 'category=SPOT&symbol=AAPLUSDT',
+    private: false,
+    data: [ticker],
+  },
   orderbook: {
-    params: { category: 'SPOT', symbol: 'AAPLUSDT', limit: 2 }, method: 'GET', path: '/api/v3/market/orderbook', query: 'category=SPOT&limit=2&symbol=AAPLUSDT', private: false, data: null,
+    params: { category: 'SPOT', symbol: 'AAPLUSDT', limit: 2 },
+    method: 'GET',
+    path: '/api/v3/market/orderbook',
+    query: 'category=SPOT&limit=2&symbol=AAPLUSDT',
+    private: false,
+    data: null,
     raw: `{"code":"00000","msg":"success","requestTime":${NOW},"data":{"a":[[190.13,2.10000000000000000001]],"b":[[190.11,3]],"ts":"${NOW}"}}`,
     expected: { a: [['190.13', '2.10000000000000000001']], b: [['190.11', '3']], ts: String(NOW) },
   },
   rpiOrderbook: {
-    params: { category: 'USDT-FUTURES', symbol: 'BTCUSDT' }, method: 'GET', path: '/api/v3/market/rpi-orderbook', query: 'category=USDT-FUTURES&symbol=BTCUSDT', private: false, data: null,
+    params: { category: 'USDT-FUTURES', symbol: 'BTCUSDT' },
+    method: 'GET',
+    path: '/api/v3/market/rpi-orderbook',
+    query: 'category=USDT-FUTURES&symbol=BTCUSDT',
+    private: false,
+    data: null,
     raw: `{"code":"00000","msg":"success","requestTime":${NOW},"data":{"a":[[100.5,1,0.5]],"b":[[100.4,2,0]],"ts":"${NOW}"}}`,
     expected: { a: [['100.5', '1', '0.5']], b: [['100.4', '2', '0']], ts: String(NOW) },
   },
-  fills: { params: { category: 'MARGIN', symbol: 'BTCUSDT', limit: '50' }, method: 'GET', path: '/api/v3/market/fills', query: 'category=MARGIN&limit=50&symbol=BTCUSDT', private: false, data: [{ execId: '1', execLinkId: '2', price: '100', size: '1', side: 'buy', ts: String(NOW), isRPI: 'no' }] },
-  candles: { params: { category: 'SPOT', symbol: 'BTCUSDT', interval: '1H', startTime: NOW - 3_600_000, endTime: NOW, type: 'market', limit: 10 }, method: 'GET', path: '/api/v3/market/candles', query: `category=SPOT&endTime=${NOW}&interval=1H&limit=10&startTime=${NOW - 3_600_000}&symbol=BTCUSDT&type=market`, private: false, data: [candle] },
-  historyCandles: { params: { category: 'COIN-FUTURES', symbol: 'BTCUSD', interval: '1D', type: 'mark' }, method: 'GET', path: '/api/v3/market/history-candles', query: 'category=COIN-FUTURES&interval=1D&symbol=BTCUSD&type=mark', private: false, data: [candle] },
-  innerTrades: { params: { code: 'AAPL', limit: 20, cursor: 'abc' }, method: 'GET', path: '/api/v3/reality/market/inner-trades', query: 'code=AAPL&cursor=abc&limit=20', private: false, data: page(insider) },
-  dividends: { params: { code: 'AAPL' }, method: 'GET', path: '/api/v3/reality/market/dividends', query: 'code=AAPL', private: false, data: page(dividend) },
-  shareholdDetail: { params: { code: 'AAPL', limit: 100 }, method: 'GET', path: '/api/v3/reality/market/sharehold-detail', query: 'code=AAPL&limit=100', private: false, data: page({ name: 'Vanguard', holdingNum: '1000', holdingRatio: '0.08' }) },
-  valuationIndicators: { params: { code: 'AAPL' }, method: 'GET', path: '/api/v3/reality/market/valuation-indicators', query: 'code=AAPL', private: false, data: valuation },
-  earningsForecast: { params: { code: 'AAPL' }, method: 'GET', path: '/api/v3/reality/market/earnings-forecast', query: 'code=AAPL', private: false, data: forecast },
-  suspensionResumptionInfo: { params: { code: 'AAPL' }, method: 'GET', path: '/api/v3/reality/market/suspension-resumption-info', query: 'code=AAPL', private: false, data: suspension },
-  companyOverview: { params: { code: 'AAPL' }, method: 'GET', path: '/api/v3/reality/market/company-overview', query: 'code=AAPL', private: false, data: overview },
-  marketStates: { params: {}, method: 'GET', path: '/api/v3/reality/market/states', private: false, data: [{ market: 'US', daylightType: 'standard', stateList: [{ state: 'regular', timeZone: 'ET', startTime: '09:30', endTime: '16:00' }] }] },
-  marketCalendar: { params: {}, method: 'GET', path: '/api/v3/reality/market/calendar', private: false, data: { timeZone: 'EST', specificConfig: [{ remark: 'Christmas Day', startTime: '2026-12-25 00:00', endTime: '2026-12-25 23:59' }], regularConfig: ['SATURDAY', 'SUNDAY'] } },
+  fills: {
+    params: { category: 'MARGIN', symbol: 'BTCUSDT', limit: '50' },
+    method: 'GET',
+    path: '/api/v3/market/fills',
+    query: 'category=MARGIN&limit=50&symbol=BTCUSDT',
+    private: false,
+    data: [
+      { execId: '1', execLinkId: '2', price: '100', size: '1', side: 'buy', ts: String(NOW), isRPI: 'no' },
+    ],
+  },
+  candles: {
+    params: {
+      category: 'SPOT',
+      symbol: 'BTCUSDT',
+      interval: '1H',
+      startTime: NOW - 3_600_000,
+      endTime: NOW,
+      type: 'market',
+      limit: 10,
+    },
+    method: 'GET',
+    path: '/api/v3/market/candles',
+    query: `category=SPOT&endTime=${NOW}&interval=1H&limit=10&startTime=${NOW - 3_600_000}&symbol=BTCUSDT&type=market`,
+    private: false,
+    data: [candle],
+  },
+  historyCandles: {
+    params: { category: 'COIN-FUTURES', symbol: 'BTCUSD', interval: '1D', type: 'mark' },
+    method: 'GET',
+    path: '/api/v3/market/history-candles',
+    query: 'category=COIN-FUTURES&interval=1D&symbol=BTCUSD&type=mark',
+    private: false,
+    data: [candle],
+  },
+  innerTrades: {
+    params: { code: 'AAPL', limit: 20, cursor: 'abc' },
+    method: 'GET',
+    path: '/api/v3/reality/market/inner-trades',
+    query: 'code=AAPL&cursor=abc&limit=20',
+    private: false,
+    data: page(insider),
+  },
+  dividends: {
+    params: { code: 'AAPL' },
+    method: 'GET',
+    path: '/api/v3/reality/market/dividends',
+    query: 'code=AAPL',
+    private: false,
+    data: page(dividend),
+  },
+  shareholdDetail: {
+    params: { code: 'AAPL', limit: 100 },
+    method: 'GET',
+    path: '/api/v3/reality/market/sharehold-detail',
+    query: 'code=AAPL&limit=100',
+    private: false,
+    data: page({ name: 'Vanguard', holdingNum: '1000', holdingRatio: '0.08' }),
+  },
+  valuationIndicators: {
+    params: { code: 'AAPL' },
+    method: 'GET',
+    path: '/api/v3/reality/market/valuation-indicators',
+    query: 'code=AAPL',
+    private: false,
+    data: valuation,
+  },
+  earningsForecast: {
+    params: { code: 'AAPL' },
+    method: 'GET',
+    path: '/api/v3/reality/market/earnings-forecast',
+    query: 'code=AAPL',
+    private: false,
+    data: forecast,
+  },
+  suspensionResumptionInfo: {
+    params: { code: 'AAPL' },
+    method: 'GET',
+    path: '/api/v3/reality/market/suspension-resumption-info',
+    query: 'code=AAPL',
+    private: false,
+    data: suspension,
+  },
+  companyOverview: {
+    params: { code: 'AAPL' },
+    method: 'GET',
+    path: '/api/v3/reality/market/company-overview',
+    query: 'code=AAPL',
+    private: false,
+    data: overview,
+  },
+  marketStates: {
+    params: {},
+    method: 'GET',
+    path: '/api/v3/reality/market/states',
+    private: false,
+    data: [
+      {
+        market: 'US',
+        daylightType: 'standard',
+        stateList: [{ state: 'regular', timeZone: 'ET', startTime: '09:30', endTime: '16:00' }],
+      },
+    ],
+  },
+  marketCalendar: {
+    params: {},
+    method: 'GET',
+    path: '/api/v3/reality/market/calendar',
+    private: false,
+    data: {
+      timeZone: 'EST',
+      specificConfig: [
+        { remark: 'Christmas Day', startTime: '2026-12-25 00:00', endTime: '2026-12-25 23:59' },
+      ],
+      regularConfig: ['SATURDAY', 'SUNDAY'],
+    },
+  },
   placeRealityOrder: {
-    params: { symbol: 'AAPLUSDT', side: 'buy', orderType: 'limit', qty: new Decimal('1.5'), price: new Decimal('190.10'), clientOid: 'my-1' },
-    method: 'POST', path: '/api/v3/trade/place-reality-order', private: true,
-    body: { symbol: 'AAPLUSDT', side: 'buy', orderType: 'limit', qty: '1.5', price: '190.1', clientOid: 'my-1' },
+    params: {
+      symbol: 'AAPLUSDT',
+      side: 'buy',
+      orderType: 'limit',
+      qty: new Decimal('1.5'),
+      price: new Decimal('190.10'),
+      clientOid: 'my-1',
+    },
+    method: 'POST',
+    path: '/api/v3/trade/place-reality-order',
+    private: true,
+    body: {
+      symbol: 'AAPLUSDT',
+      side: 'buy',
+      orderType: 'limit',
+      qty: '1.5',
+      price: '190.1',
+      clientOid: 'my-1',
+    },
     data: { orderId: '42', clientOid: 'my-1' },
   },
-  realityFills: { params: { symbol: 'AAPLUSDT', limit: 10 }, method: 'GET', path: '/api/v3/account/reality-fills', query: 'limit=10&symbol=AAPLUSDT', private: true, data: [{ execId: 'e1', price: '190.1', size: '1.5', side: 'buy', ts: String(NOW) }] },
+  realityFills: {
+    params: { symbol: 'AAPLUSDT', limit: 10 },
+    method: 'GET',
+    path: '/api/v3/account/reality-fills',
+    query: 'limit=10&symbol=AAPLUSDT',
+    private: true,
+    data: [{ execId: 'e1', price: '190.1', size: '1.5', side: 'buy', ts: String(NOW) }],
+  },
   setLeverage: {
-    params: { category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: new Decimal(10), marginMode: 'isolated', longLeverage: '20', shortLeverage: '5' },
-    method: 'POST', path: '/api/v3/account/set-leverage', private: true,
-    body: { category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '10', marginMode: 'isolated', longLeverage: '20', shortLeverage: '5' },
+    params: {
+      category: 'USDT-FUTURES',
+      symbol: 'BTCUSDT',
+      leverage: new Decimal(10),
+      marginMode: 'isolated',
+      longLeverage: '20',
+      shortLeverage: '5',
+    },
+    method: 'POST',
+    path: '/api/v3/account/set-leverage',
+    private: true,
+    body: {
+      category: 'USDT-FUTURES',
+      symbol: 'BTCUSDT',
+      leverage: '10',
+      marginMode: 'isolated',
+      longLeverage: '20',
+      shortLeverage: '5',
+    },
     data: 'success',
   },
-  cancelWithdrawal: { params: { orderId: 'w1', clientOid: 'c1' }, method: 'POST', path: '/api/v3/account/cancel-withdrawal', private: true, body: { orderId: 'w1', clientOid: 'c1' }, data: 'success' },
+  cancelWithdrawal: {
+    params: { orderId: 'w1', clientOid: 'c1' },
+    method: 'POST',
+    path: '/api/v3/account/cancel-withdrawal',
+    private: true,
+    body: { orderId: 'w1', clientOid: 'c1' },
+    data: 'success',
+  },
 };
 
 describe('RestClient sends every endpoint exactly as the venue expects', () => {
@@ -119,7 +386,14 @@ describe('RestClient sends every endpoint exactly as the venue expects', () => {
 
   beforeAll(async () => {
     server = await startRecordingServer();
-    client = new RestClient({ baseUrl: server.baseUrl, credentials: creds, clock, sleep: async (ms) => clock.advance(ms), locale: 'en-US', channelApiCode: 'chan-9' });
+    client = new RestClient({
+      baseUrl: server.baseUrl,
+      credentials: creds,
+      clock,
+      sleep: async (ms) => clock.advance(ms),
+      locale: 'en-US',
+      channelApiCode: 'chan-9',
+    });
   });
   afterAll(async () => {
     client.close();
@@ -153,7 +427,8 @@ describe('RestClient sends every endpoint exactly as the venue expects', () => {
         expect(r.headers['access-passphrase']).toBe(creds.passphrase);
         expect(r.headers['access-sign']).toBe(expectedSign(ts, c.method, c.path, r.query, r.body));
       } else {
-        for (const h of ['access-key', 'access-sign', 'access-passphrase', 'access-timestamp']) expect(r.headers[h]).toBeUndefined();
+        for (const h of ['access-key', 'access-sign', 'access-passphrase', 'access-timestamp'])
+          expect(r.headers[h]).toBeUndefined();
       }
       expect(r.headers['x-channel-api-code']).toBe(name === 'placeRealityOrder' ? 'chan-9' : undefined);
       expect(result).toEqual(c.expected ?? c.data);
@@ -165,7 +440,11 @@ describe('RestClient sends every endpoint exactly as the venue expects', () => {
     const vector = createHmac('sha256', 'secret-1')
       .update('1767225600000POST/api/v3/account/cancel-withdrawal{"orderId":"w1"}')
       .digest('base64');
-    const fixed = new RestClient({ baseUrl: server.baseUrl, credentials: creds, clock: new VirtualClock(NOW) });
+    const fixed = new RestClient({
+      baseUrl: server.baseUrl,
+      credentials: creds,
+      clock: new VirtualClock(NOW),
+    });
     server.script({ body: envelope('success', NOW) });
     await fixed.cancelWithdrawal({ orderId: 'w1' });
     fixed.close();

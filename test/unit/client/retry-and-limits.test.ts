@@ -1,7 +1,13 @@
 // Retry policy, token buckets, timeouts and keep-alive, on a real loopback server with an injected
 // clock: the injected sleep moves the clock, so nothing here waits for real time.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DuplicateOrderError, ParameterError, RateLimitError, TimeoutError, VenueError } from '../../../src/api/index.js';
+import {
+  DuplicateOrderError,
+  ParameterError,
+  RateLimitError,
+  TimeoutError,
+  VenueError,
+} from '../../../src/api/index.js';
 import { RestClient, TokenBucket } from '../../../src/client/index.js';
 import { VirtualClock } from '../../../src/feeds/clock.js';
 import { envelope, startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
@@ -9,8 +15,20 @@ import { envelope, startRecordingServer, type RecordingServer } from '../../help
 const NOW = 1_767_225_600_000;
 const creds = { apiKey: 'k', apiSecret: 's', passphrase: 'p' };
 const ticker = {
-  symbol: 'AAPLUSDT', category: 'SPOT', lastPrice: '1', openPrice24h: '1', highPrice24h: '1', lowPrice24h: '1', ask1Price: '1',
-  bid1Price: '1', ask1Size: '1', bid1Size: '1', price24hPcnt: '0', volume24h: '0', turnover24h: '0', ts: String(NOW),
+  symbol: 'AAPLUSDT',
+  category: 'SPOT',
+  lastPrice: '1',
+  openPrice24h: '1',
+  highPrice24h: '1',
+  lowPrice24h: '1',
+  ask1Price: '1',
+  bid1Price: '1',
+  ask1Size: '1',
+  bid1Size: '1',
+  price24hPcnt: '0',
+  volume24h: '0',
+  turnover24h: '0',
+  ts: String(NOW),
 };
 const fail = (code: string, msg = 'x') => ({ code, msg, requestTime: NOW, data: null });
 
@@ -24,8 +42,14 @@ describe('retry policy', () => {
     clock = new VirtualClock(NOW);
     sleeps = [];
     client = new RestClient({
-      baseUrl: server.baseUrl, credentials: creds, clock, random: () => 0.5,
-      sleep: async (ms) => { sleeps.push(ms); clock.advance(ms); },
+      baseUrl: server.baseUrl,
+      credentials: creds,
+      clock,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock.advance(ms);
+      },
       retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 },
     });
   });
@@ -35,7 +59,10 @@ describe('retry policy', () => {
   });
 
   it('retries a GET after a 429 and honours Retry-After', async () => {
-    server.script({ status: 429, headers: { 'retry-after': '2' }, body: fail('429', 'Too Many Requests') }, { body: envelope([ticker], NOW) });
+    server.script(
+      { status: 429, headers: { 'retry-after': '2' }, body: fail('429', 'Too Many Requests') },
+      { body: envelope([ticker], NOW) },
+    );
     const out = await client.tickers({ category: 'SPOT' });
     expect(out).toHaveLength(1);
     expect(server.requests).toHaveLength(2);
@@ -43,7 +70,12 @@ describe('retry policy', () => {
   });
 
   it('retries 5xx and dropped connections with exponential backoff, then gives up with the typed error', async () => {
-    server.script({ status: 503, body: fail('45001') }, { drop: true }, { status: 500, body: 'oops' }, { status: 502, body: fail('40015') });
+    server.script(
+      { status: 503, body: fail('45001') },
+      { drop: true },
+      { status: 500, body: 'oops' },
+      { status: 502, body: fail('40015') },
+    );
     await expect(client.tickers({ category: 'SPOT' })).rejects.toBeInstanceOf(VenueError);
     expect(server.requests).toHaveLength(4);
     // full jitter at random()=0.5: 50, 100, 200 (base 100 doubled)
@@ -63,8 +95,16 @@ describe('retry policy', () => {
   });
 
   it('retries an order under the same clientOid and takes a duplicate answer to the retry as success', async () => {
-    server.script({ status: 504, body: fail('40010') }, { status: 400, body: fail('25212', 'Duplicate clientOid') });
-    const ack = await client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '10' });
+    server.script(
+      { status: 504, body: fail('40010') },
+      { status: 400, body: fail('25212', 'Duplicate clientOid') },
+    );
+    const ack = await client.placeRealityOrder({
+      symbol: 'AAPLUSDT',
+      side: 'buy',
+      orderType: 'market',
+      qty: '10',
+    });
     expect(ack.duplicate).toBe(true);
     const oids = server.requests.map((r) => (JSON.parse(r.body) as { clientOid: string }).clientOid);
     expect(oids).toHaveLength(2);
@@ -75,7 +115,13 @@ describe('retry policy', () => {
   it('reports a duplicate clientOid on the first send as DuplicateOrderError', async () => {
     server.script({ status: 400, body: fail('25212', 'Duplicate clientOid') });
     await expect(
-      client.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '10', clientOid: 'same' }),
+      client.placeRealityOrder({
+        symbol: 'AAPLUSDT',
+        side: 'buy',
+        orderType: 'market',
+        qty: '10',
+        clientOid: 'same',
+      }),
     ).rejects.toBeInstanceOf(DuplicateOrderError);
   });
 
@@ -97,7 +143,13 @@ describe('retry policy', () => {
 
   it('re-signs once with the learned offset when the venue says the timestamp expired', async () => {
     const venueTime = NOW + 120_000;
-    server.script({ status: 400, body: { code: '40008', msg: 'Request timestamp expired', requestTime: venueTime, data: null } }, { body: envelope('success', venueTime) });
+    server.script(
+      {
+        status: 400,
+        body: { code: '40008', msg: 'Request timestamp expired', requestTime: venueTime, data: null },
+      },
+      { body: envelope('success', venueTime) },
+    );
     await expect(client.cancelWithdrawal({ orderId: 'w' })).resolves.toBe('success');
     const [a, b] = server.requests.map((r) => Number(r.headers['access-timestamp']));
     expect(a).toBe(NOW);
@@ -107,8 +159,12 @@ describe('retry policy', () => {
   });
 
   it('refuses bad parameters before sending anything, naming field, value and rule', async () => {
-    await expect(client.orderbook({ category: 'SPOT', symbol: 'X', limit: 1001 })).rejects.toThrow(/limit = "1001": limit must be from 1 to 1000/);
-    await expect(client.placeRealityOrder({ symbol: 'X', side: 'buy', orderType: 'limit', qty: '1' })).rejects.toThrow(/price is required when orderType is limit/);
+    await expect(client.orderbook({ category: 'SPOT', symbol: 'X', limit: 1001 })).rejects.toThrow(
+      /limit = "1001": limit must be from 1 to 1000/,
+    );
+    await expect(
+      client.placeRealityOrder({ symbol: 'X', side: 'buy', orderType: 'limit', qty: '1' }),
+    ).rejects.toThrow(/price is required when orderType is limit/);
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -127,7 +183,12 @@ describe('timeouts and keep-alive', () => {
   it('gives up with TimeoutError when every attempt times out', async () => {
     const server = await startRecordingServer();
     server.fallback = () => ({ hang: true });
-    const client = new RestClient({ baseUrl: server.baseUrl, timeoutMs: 50, retry: { maxAttempts: 2 }, sleep: async () => undefined });
+    const client = new RestClient({
+      baseUrl: server.baseUrl,
+      timeoutMs: 50,
+      retry: { maxAttempts: 2 },
+      sleep: async () => undefined,
+    });
     await expect(client.tickers({ category: 'SPOT' })).rejects.toBeInstanceOf(TimeoutError);
     client.close();
     await server.close();
@@ -181,7 +242,8 @@ describe('token buckets', () => {
     const clock = new VirtualClock(0);
     const plain = new RestClient({ baseUrl: 'http://127.0.0.1:1', clock });
     const wl = new RestClient({ baseUrl: 'http://127.0.0.1:1', clock, whitelisted: true });
-    const rate = (c: RestClient) => (c as unknown as { buckets: Map<string, TokenBucket> }).buckets.get('placeRealityOrder')?.ratePerSecond;
+    const rate = (c: RestClient) =>
+      (c as unknown as { buckets: Map<string, TokenBucket> }).buckets.get('placeRealityOrder')?.ratePerSecond;
     expect(rate(plain)).toBe(5);
     expect(rate(wl)).toBe(30);
   });

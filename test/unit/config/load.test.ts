@@ -4,7 +4,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BacktestConfigSchema, ConfigError, configJsonSchema, loadConfig, loadYaml } from '../../../src/config/index.js';
+import {
+  BacktestConfigSchema,
+  ConfigError,
+  configJsonSchema,
+  loadConfig,
+  loadYaml,
+} from '../../../src/config/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,9 +48,14 @@ describe('shipped configurations', () => {
     expect(config.bots[2]?.risk.allowedSessions).toEqual(['regular']);
   });
   it('live.example.yaml loads with its secrets from the environment and a file', () => {
-    const { config, secrets } = loadConfig('config/live.example.yaml', { TRADEBOT_API_KEY: 'key-from-env', TRADEBOT_API_SECRET: 'secret-from-env' });
+    const { config, secrets } = loadConfig('config/live.example.yaml', {
+      TRADEBOT_API_KEY: 'key-from-env',
+      TRADEBOT_API_SECRET: 'secret-from-env',
+    });
     expect(config.venue.kind === 'remote' && config.venue.credentials.passphrase).toBe('example-passphrase');
-    expect(secrets).toEqual(expect.arrayContaining(['key-from-env', 'secret-from-env', 'example-passphrase']));
+    expect(secrets).toEqual(
+      expect.arrayContaining(['key-from-env', 'secret-from-env', 'example-passphrase']),
+    );
   });
   it('backtest.yaml loads', () => {
     expect(loadYaml(BacktestConfigSchema, 'config/backtest.yaml', {}).config.strategy).toBe('ma-crossover');
@@ -60,12 +71,19 @@ describe('shipped configurations', () => {
 
 describe('mistakes are reported with line and column', () => {
   it('an unknown key', () => {
-    const [p] = problemsOf(write('unknown.yaml', GOOD.replace('    strategy: ma-crossover', '    strategy: ma-crossover\n    symbolz: [X]')));
+    const [p] = problemsOf(
+      write(
+        'unknown.yaml',
+        GOOD.replace('    strategy: ma-crossover', '    strategy: ma-crossover\n    symbolz: [X]'),
+      ),
+    );
     expect(p).toMatchObject({ line: 7, col: 5, path: 'bots[0].symbolz' });
     expect(p?.message).toMatch(/unknown key symbolz/);
   });
   it('a wrong type and a number where a decimal string belongs', () => {
-    const ps = problemsOf(write('types.yaml', GOOD.replace('speed: 60', 'speed: fast').replace('"500"', '500')));
+    const ps = problemsOf(
+      write('types.yaml', GOOD.replace('speed: 60', 'speed: fast').replace('"500"', '500')),
+    );
     expect(ps.find((p) => p.path === 'venue.speed')).toMatchObject({ line: 3, col: 10 });
     const d = ps.find((p) => p.path === 'bots[0].risk.maxOrderNotional');
     expect(d).toMatchObject({ line: 9, col: 25 });
@@ -80,7 +98,11 @@ describe('mistakes are reported with line and column', () => {
     const text = `${GOOD}    schedules:\n      - { cron: "every day", task: report }\n  - name: one\n    strategy: rsi-mean-reversion\n    symbols: [TSLAUSDT]\n`;
     const ps = problemsOf(write('cron.yaml', text));
     expect(ps.find((p) => p.path === 'bots[0].schedules[0].cron')?.message).toMatch(/valid cron expression/);
-    expect(ps.find((p) => p.path === 'bots[1].name')).toMatchObject({ line: 12, col: 11, message: expect.stringMatching(/already used/) });
+    expect(ps.find((p) => p.path === 'bots[1].name')).toMatchObject({
+      line: 12,
+      col: 11,
+      message: expect.stringMatching(/already used/),
+    });
   });
   it('a YAML syntax error', () => {
     const [p] = problemsOf(write('syntax.yaml', 'venue:\n  kind: simulator\n bots: [\n'));
@@ -88,14 +110,23 @@ describe('mistakes are reported with line and column', () => {
     expect(p?.line).toBeGreaterThanOrEqual(2);
   });
   it('a missing secret file', () => {
-    const [p] = problemsOf(write('file.yaml', `venue:\n  kind: remote\n  baseUrl: https://x.example\n  credentials:\n    apiKey: k123\n    apiSecret: { file: nope.txt }\n    passphrase: p123\nbots: [{ name: a, strategy: x, symbols: [AAPLUSDT] }]\n`));
-    expect(p).toMatchObject({ line: 6, message: expect.stringMatching(/cannot read the secret file .*nope.txt: ENOENT/) });
+    const [p] = problemsOf(
+      write(
+        'file.yaml',
+        `venue:\n  kind: remote\n  baseUrl: https://x.example\n  credentials:\n    apiKey: k123\n    apiSecret: { file: nope.txt }\n    passphrase: p123\nbots: [{ name: a, strategy: x, symbols: [AAPLUSDT] }]\n`,
+      ),
+    );
+    expect(p).toMatchObject({
+      line: 6,
+      message: expect.stringMatching(/cannot read the secret file .*nope.txt: ENOENT/),
+    });
   });
 });
 
 describe('JSON Schema', () => {
   it('describes every bot field', () => {
     const schema = JSON.stringify(configJsonSchema());
-    for (const word of ['maxOrderNotional', 'allowedSessions', 'tickersMs', 'schedules', 'baseUrl']) expect(schema).toContain(word);
+    for (const word of ['maxOrderNotional', 'allowedSessions', 'tickersMs', 'schedules', 'baseUrl'])
+      expect(schema).toContain(word);
   });
 });

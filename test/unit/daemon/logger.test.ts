@@ -41,6 +41,10 @@ describe('logger', () => {
     expect(pretty.lines[0]).toMatch(/\d\d:\d\d:\d\d .*info.* bot started bot=a/);
     const json = capture();
     createLogger({ format: 'auto', stream: json.stream }).info('bot started', { bot: 'a' });
-    expect(JSON.parse(json.lines[0] ?? '')).toMatchObject({ level: 'info', message: 'bot started', bot: 'a' });
+    expect(JSON.parse(json.lines[0] ?? '')).toMatchObject({
+      level: 'info',
+      message: 'bot started',
+      bot: 'a',
+    });
   });
 });

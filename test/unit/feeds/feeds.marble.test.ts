@@ -4,7 +4,13 @@ import { Observable, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { MarketCalendar, Ticker, WireCandle } from '../../../src/api/index.js';
-import { FeedHub, closedCandles, poll, transitions, type MarketDataSource } from '../../../src/feeds/index.js';
+import {
+  FeedHub,
+  closedCandles,
+  poll,
+  transitions,
+  type MarketDataSource,
+} from '../../../src/feeds/index.js';
 import { US_CALENDAR } from '../../../src/market/sessions.js';
 
 const M = 60_000;
@@ -13,15 +19,34 @@ const clockOf = (s: TestScheduler, offset = 0) => ({ now: () => offset + s.now()
 const wc = (t: number, close = 100): WireCandle => [String(t), '100', '101', '99', String(close), '1', '100'];
 
 const ticker = (last: string): Ticker => ({
-  symbol: 'AAPLUSDT', category: 'SPOT', lastPrice: last, openPrice24h: '1', highPrice24h: '1', lowPrice24h: '1', ask1Price: '1', bid1Price: '1',
-  ask1Size: '1', bid1Size: '1', price24hPcnt: '0', volume24h: '0', turnover24h: '0', ts: '0',
+  symbol: 'AAPLUSDT',
+  category: 'SPOT',
+  lastPrice: last,
+  openPrice24h: '1',
+  highPrice24h: '1',
+  lowPrice24h: '1',
+  ask1Price: '1',
+  bid1Price: '1',
+  ask1Size: '1',
+  bid1Size: '1',
+  price24hPcnt: '0',
+  volume24h: '0',
+  turnover24h: '0',
+  ts: '0',
 });
 
 function fakeSource(over: Partial<MarketDataSource>): MarketDataSource {
   const none = () => throwError(() => new Error('not scripted'));
   return {
-    tickers: none, candles: none, historyCandles: none, orderbook: none, instruments: none, suspensionResumptionInfo: none,
-    marketStates: none, marketCalendar: none, ...over,
+    tickers: none,
+    candles: none,
+    historyCandles: none,
+    orderbook: none,
+    instruments: none,
+    suspensionResumptionInfo: none,
+    marketStates: none,
+    marketCalendar: none,
+    ...over,
   } as MarketDataSource;
 }
 
@@ -56,13 +81,18 @@ describe('FeedHub shared polling', () => {
       let polls = 0;
       const hub = new FeedHub({
         source: fakeSource({ tickers: () => (polls++, of([ticker('1.5')])) }),
-        scheduler: s, clock: clockOf(s), cadences: { tickersMs: 100 },
+        scheduler: s,
+        clock: clockOf(s),
+        cadences: { tickersMs: 100 },
       });
       const a: string[] = [];
       const b: string[] = [];
       const sa = hub.tickers$('SPOT', 'AAPLUSDT').subscribe((f) => a.push(f.value.lastPrice));
       const sb = hub.tickers$('SPOT', 'AAPLUSDT').subscribe((f) => b.push(f.value.lastPrice));
-      s.schedule(() => { sa.unsubscribe(); sb.unsubscribe(); }, 450);
+      s.schedule(() => {
+        sa.unsubscribe();
+        sb.unsubscribe();
+      }, 450);
       flush();
       expect(polls).toBe(5); // t = 0, 100, 200, 300, 400 — not 10
       expect(a).toEqual(['1.5', '1.5', '1.5', '1.5', '1.5']);
@@ -86,9 +116,15 @@ describe('closed candles', () => {
       };
       const src = fakeSource({ candles: recent, historyCandles: () => of([wc(T0 - M)]) });
       const seen: number[] = [];
-      const sub = closedCandles(src, { category: 'SPOT', symbol: 'AAPLUSDT', interval: '1m', since: T0 - 2 * M, scheduler: s, clock, settleMs: 1000 }).subscribe((c) =>
-        seen.push((c.openTime - T0) / M),
-      );
+      const sub = closedCandles(src, {
+        category: 'SPOT',
+        symbol: 'AAPLUSDT',
+        interval: '1m',
+        since: T0 - 2 * M,
+        scheduler: s,
+        clock,
+        settleMs: 1000,
+      }).subscribe((c) => seen.push((c.openTime - T0) / M));
       s.schedule(() => sub.unsubscribe(), 4 * M);
       flush();
       // Backfill gives T0-1m; then T0, T0+1m, T0+2m, T0+3m close one by one, each once.
@@ -111,7 +147,14 @@ describe('closed candles', () => {
       };
       const src = fakeSource({ historyCandles: history, candles: () => of([]) });
       const seen: number[] = [];
-      const sub = closedCandles(src, { category: 'SPOT', symbol: 'AAPLUSDT', interval: '1m', since: T0 - 251 * M, scheduler: s, clock }).subscribe((c) => seen.push(c.openTime));
+      const sub = closedCandles(src, {
+        category: 'SPOT',
+        symbol: 'AAPLUSDT',
+        interval: '1m',
+        since: T0 - 251 * M,
+        scheduler: s,
+        clock,
+      }).subscribe((c) => seen.push(c.openTime));
       s.schedule(() => sub.unsubscribe(), 1000);
       flush();
       expect(windows).toHaveLength(3);
@@ -129,7 +172,8 @@ describe('closed candles', () => {
       const clock = clockOf(s, T0 + 5_000);
       let down = false;
       const src = fakeSource({
-        candles: () => (down ? throwError(() => new Error('ECONNRESET')) : of([wc(Math.floor(clock.now() / M) * M - M)])),
+        candles: () =>
+          down ? throwError(() => new Error('ECONNRESET')) : of([wc(Math.floor(clock.now() / M) * M - M)]),
         historyCandles: (p: { startTime?: string | undefined; endTime?: string | undefined }) => {
           const rows: WireCandle[] = [];
           for (let t = Number(p.startTime); t <= Number(p.endTime); t += M) rows.push(wc(t));
@@ -138,9 +182,15 @@ describe('closed candles', () => {
       });
       const seen: number[] = [];
       const errors: unknown[] = [];
-      const sub = closedCandles(src, { category: 'SPOT', symbol: 'X', interval: '1m', since: T0 - M, scheduler: s, clock, onError: (e) => errors.push(e) }).subscribe((c) =>
-        seen.push((c.openTime - T0) / M),
-      );
+      const sub = closedCandles(src, {
+        category: 'SPOT',
+        symbol: 'X',
+        interval: '1m',
+        since: T0 - M,
+        scheduler: s,
+        clock,
+        onError: (e) => errors.push(e),
+      }).subscribe((c) => seen.push((c.openTime - T0) / M));
       s.schedule(() => (down = true), 1.5 * M);
       s.schedule(() => (down = false), 4.2 * M);
       s.schedule(() => sub.unsubscribe(), 6 * M);
@@ -158,7 +208,9 @@ describe('session transitions', () => {
       const start = Date.parse('2026-03-07T12:00:00Z'); // Saturday
       const clock = clockOf(s, start);
       const seen: string[] = [];
-      const sub = transitions(US_CALENDAR, s, clock).subscribe((x) => seen.push(`${new Date(clock.now()).toISOString().slice(5, 16)} ${x.session} ${x.daylightType}`));
+      const sub = transitions(US_CALENDAR, s, clock).subscribe((x) =>
+        seen.push(`${new Date(clock.now()).toISOString().slice(5, 16)} ${x.session} ${x.daylightType}`),
+      );
       s.schedule(() => sub.unsubscribe(), Date.parse('2026-03-09T15:00:00Z') - start);
       flush();
       expect(seen).toEqual([
@@ -176,10 +228,22 @@ describe('session transitions', () => {
     s.run(({ flush }) => {
       const start = Date.parse('2026-11-25T20:00:00Z'); // Wed 15:00 ET before Thanksgiving
       const clock = clockOf(s, start);
-      const cal: MarketCalendar = { timeZone: 'EST', specificConfig: [{ remark: 'Thanksgiving Day', startTime: '2026-11-26 00:00', endTime: '2026-11-26 23:59' }], regularConfig: ['SATURDAY', 'SUNDAY'] };
+      const cal: MarketCalendar = {
+        timeZone: 'EST',
+        specificConfig: [
+          { remark: 'Thanksgiving Day', startTime: '2026-11-26 00:00', endTime: '2026-11-26 23:59' },
+        ],
+        regularConfig: ['SATURDAY', 'SUNDAY'],
+      };
       const hub = new FeedHub({ source: fakeSource({ marketCalendar: () => of(cal) }), scheduler: s, clock });
       const seen: string[] = [];
-      const sub = hub.session$().subscribe((x) => seen.push(`${new Date(clock.now()).toISOString().slice(5, 16)} ${x.session}${x.closure ? ` (${x.closure})` : ''}`));
+      const sub = hub
+        .session$()
+        .subscribe((x) =>
+          seen.push(
+            `${new Date(clock.now()).toISOString().slice(5, 16)} ${x.session}${x.closure ? ` (${x.closure})` : ''}`,
+          ),
+        );
       s.schedule(() => sub.unsubscribe(), Date.parse('2026-11-27T15:00:00Z') - start);
       flush();
       expect(seen).toEqual([
@@ -200,8 +264,14 @@ describe('staleness through the hub', () => {
     s.run(({ flush }) => {
       let fail = false;
       const hub = new FeedHub({
-        source: fakeSource({ tickers: () => (fail ? new Observable<Ticker[]>((o) => o.error(new Error('x'))) : of([ticker('2')])) }),
-        scheduler: s, clock: clockOf(s), cadences: { tickersMs: 1000 }, staleAfterMs: 3000,
+        source: fakeSource({
+          tickers: () =>
+            fail ? new Observable<Ticker[]>((o) => o.error(new Error('x'))) : of([ticker('2')]),
+        }),
+        scheduler: s,
+        clock: clockOf(s),
+        cadences: { tickersMs: 1000 },
+        staleAfterMs: 3000,
       });
       const seen: boolean[] = [];
       const sub = hub.tickers$('SPOT', 'AAPLUSDT').subscribe((f) => seen.push(f.stale));

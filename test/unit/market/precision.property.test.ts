@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import type { Instrument } from '../../../src/api/index.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { parseInstrument, type InstrumentRules } from '../../../src/market/instrument-rules.js';
-import { isValidPrice, isValidQuantity, normaliseIntent, normalisePrice, normaliseQuantity, normaliseQuoteAmount } from '../../../src/market/precision.js';
+import {
+  isValidPrice,
+  isValidQuantity,
+  normaliseIntent,
+  normalisePrice,
+  normaliseQuantity,
+  normaliseQuoteAmount,
+} from '../../../src/market/precision.js';
 
 const rulesArb: fc.Arbitrary<InstrumentRules> = fc
   .record({
@@ -17,8 +24,14 @@ const rulesArb: fc.Arbitrary<InstrumentRules> = fc
   })
   .map(({ pp, qp, qtp, pm, qm }) => {
     const wire: Instrument = {
-      category: 'USDT-FUTURES', symbol: 'X', baseCoin: 'B', quoteCoin: 'Q', status: 'online',
-      pricePrecision: String(pp), quantityPrecision: String(qp), quotePrecision: String(qtp),
+      category: 'USDT-FUTURES',
+      symbol: 'X',
+      baseCoin: 'B',
+      quoteCoin: 'Q',
+      status: 'online',
+      pricePrecision: String(pp),
+      quantityPrecision: String(qp),
+      quotePrecision: String(qtp),
       ...(pm && new Decimal(pm).decimalPlaces() <= pp ? { priceMultiplier: pm } : {}),
       ...(qm && new Decimal(qm).decimalPlaces() <= qp ? { quantityMultiplier: qm } : {}),
     };
@@ -26,7 +39,11 @@ const rulesArb: fc.Arbitrary<InstrumentRules> = fc
   });
 
 const amountArb = fc
-  .tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 999_999_999 }), fc.integer({ min: 0, max: 9 }))
+  .tuple(
+    fc.integer({ min: 0, max: 10_000_000 }),
+    fc.integer({ min: 0, max: 999_999_999 }),
+    fc.integer({ min: 0, max: 9 }),
+  )
   .map(([i, f, dp]) => new Decimal(`${i}.${String(f).padStart(9, '0')}`).toDecimalPlaces(dp + 1));
 
 describe('price normalisation', () => {
@@ -75,23 +92,55 @@ describe('size normalisation', () => {
   });
   it('normalising a whole intent twice changes nothing', () => {
     fc.assert(
-      fc.property(rulesArb, amountArb, amountArb, fc.constantFrom('buy', 'sell') as fc.Arbitrary<'buy' | 'sell'>, (rules, q, p, side) => {
-        const once = normaliseIntent(rules, { type: 'limit', symbol: 'X', category: 'SPOT', side, quantity: q, price: p, tag: 't', reason: 'r' });
-        const twice = normaliseIntent(rules, once);
-        expect(twice.quantity.eq(once.quantity) && twice.price.eq(once.price)).toBe(true);
-      }),
+      fc.property(
+        rulesArb,
+        amountArb,
+        amountArb,
+        fc.constantFrom('buy', 'sell') as fc.Arbitrary<'buy' | 'sell'>,
+        (rules, q, p, side) => {
+          const once = normaliseIntent(rules, {
+            type: 'limit',
+            symbol: 'X',
+            category: 'SPOT',
+            side,
+            quantity: q,
+            price: p,
+            tag: 't',
+            reason: 'r',
+          });
+          const twice = normaliseIntent(rules, once);
+          expect(twice.quantity.eq(once.quantity) && twice.price.eq(once.price)).toBe(true);
+        },
+      ),
     );
   });
 });
 
 describe('examples', () => {
-  const rules = parseInstrument({ category: 'SPOT', symbol: 'AAPLUSDT', baseCoin: 'AAPL', quoteCoin: 'USDT', status: 'online', pricePrecision: '2', quantityPrecision: '4' });
+  const rules = parseInstrument({
+    category: 'SPOT',
+    symbol: 'AAPLUSDT',
+    baseCoin: 'AAPL',
+    quoteCoin: 'USDT',
+    status: 'online',
+    pricePrecision: '2',
+    quantityPrecision: '4',
+  });
   it('rounds a buy limit down and a sell limit up to the cent', () => {
     expect(normalisePrice(rules, 'buy', new Decimal('190.129')).toFixed()).toBe('190.12');
     expect(normalisePrice(rules, 'sell', new Decimal('190.121')).toFixed()).toBe('190.13');
   });
   it('respects a price multiplier', () => {
-    const fut = parseInstrument({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', baseCoin: 'BTC', quoteCoin: 'USDT', status: 'online', pricePrecision: '1', quantityPrecision: '3', priceMultiplier: '0.5' });
+    const fut = parseInstrument({
+      category: 'USDT-FUTURES',
+      symbol: 'BTCUSDT',
+      baseCoin: 'BTC',
+      quoteCoin: 'USDT',
+      status: 'online',
+      pricePrecision: '1',
+      quantityPrecision: '3',
+      priceMultiplier: '0.5',
+    });
     expect(normalisePrice(fut, 'buy', new Decimal('100.9')).toFixed()).toBe('100.5');
     expect(normalisePrice(fut, 'sell', new Decimal('100.1')).toFixed()).toBe('100.5');
   });

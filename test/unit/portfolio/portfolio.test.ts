@@ -42,7 +42,11 @@ describe('Portfolio (hand-computed)', () => {
 
     p.applyFill(fill('buy', '1', '103'));
     expect(s(p.cash('USDT'))).toBe('9696.697');
-    expect(p.position('AAPLUSDT')).toMatchObject({ quantity: dec('3'), avgPrice: dec('101'), cost: dec('303') });
+    expect(p.position('AAPLUSDT')).toMatchObject({
+      quantity: dec('3'),
+      avgPrice: dec('101'),
+      cost: dec('303'),
+    });
 
     p.applyFill(fill('sell', '1', '110'));
     expect(s(p.cash('USDT'))).toBe('9806.587');
@@ -115,7 +119,15 @@ describe('Portfolio (hand-computed)', () => {
   it('answers position() from the latest fill and mark (the view is cached only between them)', () => {
     const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '1000' } });
     const fill = (side: 'buy' | 'sell', price: string, size: string): PortfolioFill => ({
-      symbol: 'AAPLUSDT', baseCoin: 'AAPL', quoteCoin: 'USDT', side, price, size, fee: '0', feeCoin: 'USDT', ts: 1,
+      symbol: 'AAPLUSDT',
+      baseCoin: 'AAPL',
+      quoteCoin: 'USDT',
+      side,
+      price,
+      size,
+      fee: '0',
+      feeCoin: 'USDT',
+      ts: 1,
     });
     p.applyFill(fill('buy', '100', '2'));
     const first = p.position('AAPLUSDT');
@@ -124,7 +136,11 @@ describe('Portfolio (hand-computed)', () => {
     expect(p.position('AAPLUSDT').unrealisedPnl.toFixed()).toBe('20');
     p.applyFill(fill('buy', '120', '2'));
     const after = p.position('AAPLUSDT');
-    expect([after.quantity.toFixed(), after.avgPrice.toFixed(), after.unrealisedPnl.toFixed()]).toEqual(['4', '110', '0']);
+    expect([after.quantity.toFixed(), after.avgPrice.toFixed(), after.unrealisedPnl.toFixed()]).toEqual([
+      '4',
+      '110',
+      '0',
+    ]);
     p.applyFill(fill('sell', '130', '4'));
     expect(p.position('AAPLUSDT').quantity.isZero()).toBe(true);
     expect(p.position('AAPLUSDT').realisedPnl.toFixed()).toBe('80');
@@ -133,19 +149,31 @@ describe('Portfolio (hand-computed)', () => {
 
   it('answers a zero position for a symbol never traded', () => {
     const p = new Portfolio({ quoteCoin: 'USDT' });
-    expect(p.position('XUSDT')).toMatchObject({ quantity: dec('0'), avgPrice: dec('0'), realisedPnl: dec('0') });
+    expect(p.position('XUSDT')).toMatchObject({
+      quantity: dec('0'),
+      avgPrice: dec('0'),
+      realisedPnl: dec('0'),
+    });
     expect(s(p.cash('USDT'))).toBe('0');
     expect(p.positions()).toEqual([]);
   });
 
   it('refuses fills it cannot account for, naming the problem', () => {
     const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '1000' } });
-    expect(() => p.applyFill({ ...fill('buy', '1', '1'), quoteCoin: 'USDC', symbol: 'AUSDC' })).toThrow(/counts equity in USDT/);
-    expect(() => p.applyFill({ ...fill('buy', '1', '1'), feeCoin: 'AAPL' })).toThrow(/fees in the quote coin/);
+    expect(() => p.applyFill({ ...fill('buy', '1', '1'), quoteCoin: 'USDC', symbol: 'AUSDC' })).toThrow(
+      /counts equity in USDT/,
+    );
+    expect(() => p.applyFill({ ...fill('buy', '1', '1'), feeCoin: 'AAPL' })).toThrow(
+      /fees in the quote coin/,
+    );
     expect(() => p.applyFill(fill('buy', '0', '1'))).toThrow(/fill.size must be positive/);
-    expect(() => p.applyFill({ ...fill('buy', '1', '1'), price: 1 as unknown as string })).toThrow(/fill.price must be a decimal/);
+    expect(() => p.applyFill({ ...fill('buy', '1', '1'), price: 1 as unknown as string })).toThrow(
+      /fill.price must be a decimal/,
+    );
     p.applyFill(fill('buy', '1', '1'));
-    expect(() => p.applyFill({ ...fill('buy', '1', '1'), baseCoin: 'APPL' })).toThrow(/earlier fills said AAPL\/USDT/);
+    expect(() => p.applyFill({ ...fill('buy', '1', '1'), baseCoin: 'APPL' })).toThrow(
+      /earlier fills said AAPL\/USDT/,
+    );
   });
 
   it('restores a snapshot exactly, and refuses a malformed one', () => {
@@ -167,7 +195,12 @@ describe('Portfolio (hand-computed)', () => {
 const priceArb = fc.integer({ min: 1, max: 1_000_000 }).map((n) => new Decimal(n).div(100).toFixed());
 const sizeArb = fc.integer({ min: 1, max: 100_000 }).map((n) => new Decimal(n).div(1000).toFixed());
 const fillArb = fc
-  .record({ side: fc.constantFrom<'buy' | 'sell'>('buy', 'sell'), size: sizeArb, price: priceArb, sym: fc.constantFrom('AAPLUSDT', 'TSLAUSDT') })
+  .record({
+    side: fc.constantFrom<'buy' | 'sell'>('buy', 'sell'),
+    size: sizeArb,
+    price: priceArb,
+    sym: fc.constantFrom('AAPLUSDT', 'TSLAUSDT'),
+  })
   .map((f) => fill(f.side, f.size, f.price, f.sym));
 
 describe('Portfolio (properties)', () => {

@@ -5,23 +5,71 @@ import { Decimal } from '../../../src/market/decimal.js';
 import { parseInstrument } from '../../../src/market/instrument-rules.js';
 import { usSessionAt } from '../../../src/market/sessions.js';
 import { Portfolio } from '../../../src/portfolio/index.js';
-import { RiskGate, RiskLimitsSchema, type RiskContext, type RiskLimitsInput } from '../../../src/risk/index.js';
+import {
+  RiskGate,
+  RiskLimitsSchema,
+  type RiskContext,
+  type RiskLimitsInput,
+} from '../../../src/risk/index.js';
 import type { OrderIntent } from '../../../src/strategy/intent.js';
 
 const NOW = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET, regular session
 const D = (s: string | number) => new Decimal(String(s));
 const wire: Instrument = {
-  category: 'SPOT', symbol: 'AAPLUSDT', isReality: 'yes', baseCoin: 'AAPL', quoteCoin: 'USDT', status: 'online',
-  pricePrecision: '2', quantityPrecision: '2', quotePrecision: '2', minOrderQty: '0.1', minOrderAmount: '5',
-  buyLimitPriceRatio: '0.05', sellLimitPriceRatio: '0.05', maxOrderQty: '1000', maxMarketOrderQty: '500',
+  category: 'SPOT',
+  symbol: 'AAPLUSDT',
+  isReality: 'yes',
+  baseCoin: 'AAPL',
+  quoteCoin: 'USDT',
+  status: 'online',
+  pricePrecision: '2',
+  quantityPrecision: '2',
+  quotePrecision: '2',
+  minOrderQty: '0.1',
+  minOrderAmount: '5',
+  buyLimitPriceRatio: '0.05',
+  sellLimitPriceRatio: '0.05',
+  maxOrderQty: '1000',
+  maxMarketOrderQty: '500',
 };
-const buy = (qty: string, price = '100'): OrderIntent => ({ type: 'limit', symbol: 'AAPLUSDT', category: 'SPOT', side: 'buy', quantity: D(qty), price: D(price), tag: 't', reason: 'r' });
-const sell = (qty: string, price = '100'): OrderIntent => ({ ...buy(qty, price), side: 'sell' }) as OrderIntent;
-const mbuy = (amount: string): OrderIntent => ({ type: 'market', symbol: 'AAPLUSDT', category: 'SPOT', side: 'buy', quoteAmount: D(amount), tag: 't', reason: 'r' });
+const buy = (qty: string, price = '100'): OrderIntent => ({
+  type: 'limit',
+  symbol: 'AAPLUSDT',
+  category: 'SPOT',
+  side: 'buy',
+  quantity: D(qty),
+  price: D(price),
+  tag: 't',
+  reason: 'r',
+});
+const sell = (qty: string, price = '100'): OrderIntent =>
+  ({ ...buy(qty, price), side: 'sell' }) as OrderIntent;
+const mbuy = (amount: string): OrderIntent => ({
+  type: 'market',
+  symbol: 'AAPLUSDT',
+  category: 'SPOT',
+  side: 'buy',
+  quoteAmount: D(amount),
+  tag: 't',
+  reason: 'r',
+});
 
-function ctx(over: Partial<RiskContext> & { held?: string; cash?: string; wire?: Partial<Instrument> } = {}): RiskContext {
+function ctx(
+  over: Partial<RiskContext> & { held?: string; cash?: string; wire?: Partial<Instrument> } = {},
+): RiskContext {
   const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: over.cash ?? '100000' } });
-  if (over.held) p.applyFill({ symbol: 'AAPLUSDT', baseCoin: 'AAPL', quoteCoin: 'USDT', side: 'buy', price: '100', size: over.held, fee: '0', feeCoin: 'USDT', ts: NOW - 1 });
+  if (over.held)
+    p.applyFill({
+      symbol: 'AAPLUSDT',
+      baseCoin: 'AAPL',
+      quoteCoin: 'USDT',
+      side: 'buy',
+      price: '100',
+      size: over.held,
+      fee: '0',
+      feeCoin: 'USDT',
+      ts: NOW - 1,
+    });
   return {
     now: NOW,
     rules: parseInstrument({ ...wire, ...over.wire }),
@@ -43,33 +91,182 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { rule: 'halted state', code: 'TRADING_HALTED', approve: () => gate().check(buy('1'), ctx()), deny: () => gate().check(buy('1'), ctx({ tradingState: 'HALTED' })) },
-  { rule: 'unknown instrument', code: 'UNKNOWN_INSTRUMENT', approve: () => gate().check(buy('1'), ctx()), deny: () => gate().check(buy('1'), ctx({ rules: undefined })) },
-  { rule: 'offline status', code: 'INSTRUMENT_STATUS', approve: () => gate().check(buy('1'), ctx()), deny: () => gate().check(buy('1'), ctx({ wire: { status: 'offline' } })) },
-  { rule: 'limit_open allows only reducing', code: 'INSTRUMENT_STATUS', approve: () => gate().check(sell('1'), ctx({ held: '2', wire: { status: 'limit_open' } })), deny: () => gate().check(buy('1'), ctx({ held: '2', wire: { status: 'limit_open' } })) },
-  { rule: 'limit_close allows only opening', code: 'INSTRUMENT_STATUS', approve: () => gate().check(buy('1'), ctx({ held: '2', wire: { status: 'limit_close' } })), deny: () => gate().check(sell('1'), ctx({ held: '2', wire: { status: 'limit_close' } })) },
-  { rule: 'delivery state', code: 'DELIVERY_STATE', approve: () => gate().check(buy('1'), ctx({ deliveryStatus: 'delivery_normal' })), deny: () => gate().check(buy('1'), ctx({ deliveryStatus: 'delivery_before' })) },
-  { rule: 'suspension', code: 'SUSPENDED', approve: () => gate().check(buy('1'), ctx({ suspended: false })), deny: () => gate().check(buy('1'), ctx({ suspended: true })) },
-  { rule: 'calendar closure (Thanksgiving)', code: 'CALENDAR_CLOSED', approve: () => gate().check(buy('1'), ctx()), deny: () => gate().check(buy('1'), ctx({ session: usSessionAt(Date.UTC(2026, 10, 26, 15)) })) },
-  { rule: 'session not allowed', code: 'SESSION_NOT_ALLOWED', approve: () => gate({ allowedSessions: ['regular', 'pre_market'] }).check(buy('1'), ctx({ session: usSessionAt(Date.UTC(2026, 10, 23, 12)) })), deny: () => gate().check(buy('1'), ctx({ session: usSessionAt(Date.UTC(2026, 10, 23, 12)) })) },
-  { rule: 'no market price', code: 'NO_MARKET_PRICE', approve: () => gate().check(buy('1'), ctx()), deny: () => gate().check(buy('1'), ctx({ market: undefined })) },
-  { rule: 'stale data', code: 'STALE_DATA', approve: () => gate({ maxDataAgeMs: 5000 }).check(buy('1'), ctx()), deny: () => gate({ maxDataAgeMs: 500 }).check(buy('1'), ctx()) },
-  { rule: 'reducing state', code: 'REDUCING_ONLY', approve: () => gate().check(sell('1'), ctx({ held: '3', tradingState: 'REDUCING' })), deny: () => gate().check(buy('1'), ctx({ held: '3', tradingState: 'REDUCING' })) },
-  { rule: 'size rounds to zero', code: 'PRECISION_ZERO_AFTER_ROUNDING', approve: () => gate().check(buy('0.10'), ctx()), deny: () => gate().check(buy('0.001'), ctx()) },
-  { rule: 'minimum quantity', code: 'BELOW_MIN_QTY', approve: () => gate().check(buy('0.1'), ctx()), deny: () => gate().check(buy('0.09'), ctx()) },
-  { rule: 'maximum limit quantity', code: 'ABOVE_MAX_QTY', approve: () => gate().check(buy('900'), ctx()), deny: () => gate().check(buy('1001'), ctx()) },
-  { rule: 'maximum market quantity', code: 'ABOVE_MAX_MARKET_QTY', approve: () => gate().check(mbuy('40000'), ctx()), deny: () => gate().check(mbuy('60000'), ctx()) },
-  { rule: 'minimum amount', code: 'BELOW_MIN_AMOUNT', approve: () => gate().check(mbuy('5'), ctx()), deny: () => gate().check(mbuy('4.99'), ctx()) },
-  { rule: 'buy limit above buyLimitPriceRatio', code: 'LIMIT_PRICE_RATIO', approve: () => gate().check(buy('1', '105'), ctx()), deny: () => gate().check(buy('1', '105.01'), ctx()) },
-  { rule: 'sell limit below sellLimitPriceRatio', code: 'LIMIT_PRICE_RATIO', approve: () => gate().check(sell('1', '95'), ctx({ held: '1' })), deny: () => gate().check(sell('1', '94.99'), ctx({ held: '1' })) },
-  { rule: 'cash', code: 'INSUFFICIENT_CASH', approve: () => gate().check(buy('1'), ctx({ cash: '100' })), deny: () => gate().check(buy('1.01'), ctx({ cash: '100' })) },
-  { rule: 'spot oversell', code: 'OVERSELL', approve: () => gate().check(sell('2'), ctx({ held: '2' })), deny: () => gate().check(sell('2.01'), ctx({ held: '2' })) },
-  { rule: 'order notional', code: 'MAX_NOTIONAL_ORDER', approve: () => gate({ maxOrderNotional: '500' }).check(buy('5'), ctx()), deny: () => gate({ maxOrderNotional: '500' }).check(buy('5.01'), ctx()) },
-  { rule: 'position quantity', code: 'MAX_POSITION', approve: () => gate({ maxPositionQty: '3' }).check(buy('1'), ctx({ held: '2' })), deny: () => gate({ maxPositionQty: '3' }).check(buy('1.01'), ctx({ held: '2' })) },
-  { rule: 'position notional', code: 'MAX_NOTIONAL_POSITION', approve: () => gate({ maxPositionNotional: '300' }).check(buy('1'), ctx({ held: '2' })), deny: () => gate({ maxPositionNotional: '300' }).check(buy('1.5'), ctx({ held: '2' })) },
-  { rule: 'gross exposure', code: 'MAX_GROSS_EXPOSURE', approve: () => gate({ maxGrossExposure: '1000' }).check(buy('10'), ctx()), deny: () => gate({ maxGrossExposure: '1000' }).check(buy('10.01'), ctx()) },
-  { rule: 'order rate 5/s', code: 'ORDER_RATE', approve: () => gate().check(buy('1'), ctx({ recentOrderTimes: [NOW - 100, NOW - 200, NOW - 300, NOW - 400, NOW - 1500] })), deny: () => gate().check(buy('1'), ctx({ recentOrderTimes: [NOW - 100, NOW - 200, NOW - 300, NOW - 400, NOW - 500] })) },
-  { rule: 'order rate 30/s when whitelisted', code: 'ORDER_RATE', approve: () => gate({ whitelisted: true }).check(buy('1'), ctx({ recentOrderTimes: Array(29).fill(NOW - 10) })), deny: () => gate({ whitelisted: true }).check(buy('1'), ctx({ recentOrderTimes: Array(30).fill(NOW - 10) })) },
+  {
+    rule: 'halted state',
+    code: 'TRADING_HALTED',
+    approve: () => gate().check(buy('1'), ctx()),
+    deny: () => gate().check(buy('1'), ctx({ tradingState: 'HALTED' })),
+  },
+  {
+    rule: 'unknown instrument',
+    code: 'UNKNOWN_INSTRUMENT',
+    approve: () => gate().check(buy('1'), ctx()),
+    deny: () => gate().check(buy('1'), ctx({ rules: undefined })),
+  },
+  {
+    rule: 'offline status',
+    code: 'INSTRUMENT_STATUS',
+    approve: () => gate().check(buy('1'), ctx()),
+    deny: () => gate().check(buy('1'), ctx({ wire: { status: 'offline' } })),
+  },
+  {
+    rule: 'limit_open allows only reducing',
+    code: 'INSTRUMENT_STATUS',
+    approve: () => gate().check(sell('1'), ctx({ held: '2', wire: { status: 'limit_open' } })),
+    deny: () => gate().check(buy('1'), ctx({ held: '2', wire: { status: 'limit_open' } })),
+  },
+  {
+    rule: 'limit_close allows only opening',
+    code: 'INSTRUMENT_STATUS',
+    approve: () => gate().check(buy('1'), ctx({ held: '2', wire: { status: 'limit_close' } })),
+    deny: () => gate().check(sell('1'), ctx({ held: '2', wire: { status: 'limit_close' } })),
+  },
+  {
+    rule: 'delivery state',
+    code: 'DELIVERY_STATE',
+    approve: () => gate().check(buy('1'), ctx({ deliveryStatus: 'delivery_normal' })),
+    deny: () => gate().check(buy('1'), ctx({ deliveryStatus: 'delivery_before' })),
+  },
+  {
+    rule: 'suspension',
+    code: 'SUSPENDED',
+    approve: () => gate().check(buy('1'), ctx({ suspended: false })),
+    deny: () => gate().check(buy('1'), ctx({ suspended: true })),
+  },
+  {
+    rule: 'calendar closure (Thanksgiving)',
+    code: 'CALENDAR_CLOSED',
+    approve: () => gate().check(buy('1'), ctx()),
+    deny: () => gate().check(buy('1'), ctx({ session: usSessionAt(Date.UTC(2026, 10, 26, 15)) })),
+  },
+  {
+    rule: 'session not allowed',
+    code: 'SESSION_NOT_ALLOWED',
+    approve: () =>
+      gate({ allowedSessions: ['regular', 'pre_market'] }).check(
+        buy('1'),
+        ctx({ session: usSessionAt(Date.UTC(2026, 10, 23, 12)) }),
+      ),
+    deny: () => gate().check(buy('1'), ctx({ session: usSessionAt(Date.UTC(2026, 10, 23, 12)) })),
+  },
+  {
+    rule: 'no market price',
+    code: 'NO_MARKET_PRICE',
+    approve: () => gate().check(buy('1'), ctx()),
+    deny: () => gate().check(buy('1'), ctx({ market: undefined })),
+  },
+  {
+    rule: 'stale data',
+    code: 'STALE_DATA',
+    approve: () => gate({ maxDataAgeMs: 5000 }).check(buy('1'), ctx()),
+    deny: () => gate({ maxDataAgeMs: 500 }).check(buy('1'), ctx()),
+  },
+  {
+    rule: 'reducing state',
+    code: 'REDUCING_ONLY',
+    approve: () => gate().check(sell('1'), ctx({ held: '3', tradingState: 'REDUCING' })),
+    deny: () => gate().check(buy('1'), ctx({ held: '3', tradingState: 'REDUCING' })),
+  },
+  {
+    rule: 'size rounds to zero',
+    code: 'PRECISION_ZERO_AFTER_ROUNDING',
+    approve: () => gate().check(buy('0.10'), ctx()),
+    deny: () => gate().check(buy('0.001'), ctx()),
+  },
+  {
+    rule: 'minimum quantity',
+    code: 'BELOW_MIN_QTY',
+    approve: () => gate().check(buy('0.1'), ctx()),
+    deny: () => gate().check(buy('0.09'), ctx()),
+  },
+  {
+    rule: 'maximum limit quantity',
+    code: 'ABOVE_MAX_QTY',
+    approve: () => gate().check(buy('900'), ctx()),
+    deny: () => gate().check(buy('1001'), ctx()),
+  },
+  {
+    rule: 'maximum market quantity',
+    code: 'ABOVE_MAX_MARKET_QTY',
+    approve: () => gate().check(mbuy('40000'), ctx()),
+    deny: () => gate().check(mbuy('60000'), ctx()),
+  },
+  {
+    rule: 'minimum amount',
+    code: 'BELOW_MIN_AMOUNT',
+    approve: () => gate().check(mbuy('5'), ctx()),
+    deny: () => gate().check(mbuy('4.99'), ctx()),
+  },
+  {
+    rule: 'buy limit above buyLimitPriceRatio',
+    code: 'LIMIT_PRICE_RATIO',
+    approve: () => gate().check(buy('1', '105'), ctx()),
+    deny: () => gate().check(buy('1', '105.01'), ctx()),
+  },
+  {
+    rule: 'sell limit below sellLimitPriceRatio',
+    code: 'LIMIT_PRICE_RATIO',
+    approve: () => gate().check(sell('1', '95'), ctx({ held: '1' })),
+    deny: () => gate().check(sell('1', '94.99'), ctx({ held: '1' })),
+  },
+  {
+    rule: 'cash',
+    code: 'INSUFFICIENT_CASH',
+    approve: () => gate().check(buy('1'), ctx({ cash: '100' })),
+    deny: () => gate().check(buy('1.01'), ctx({ cash: '100' })),
+  },
+  {
+    rule: 'spot oversell',
+    code: 'OVERSELL',
+    approve: () => gate().check(sell('2'), ctx({ held: '2' })),
+    deny: () => gate().check(sell('2.01'), ctx({ held: '2' })),
+  },
+  {
+    rule: 'order notional',
+    code: 'MAX_NOTIONAL_ORDER',
+    approve: () => gate({ maxOrderNotional: '500' }).check(buy('5'), ctx()),
+    deny: () => gate({ maxOrderNotional: '500' }).check(buy('5.01'), ctx()),
+  },
+  {
+    rule: 'position quantity',
+    code: 'MAX_POSITION',
+    approve: () => gate({ maxPositionQty: '3' }).check(buy('1'), ctx({ held: '2' })),
+    deny: () => gate({ maxPositionQty: '3' }).check(buy('1.01'), ctx({ held: '2' })),
+  },
+  {
+    rule: 'position notional',
+    code: 'MAX_NOTIONAL_POSITION',
+    approve: () => gate({ maxPositionNotional: '300' }).check(buy('1'), ctx({ held: '2' })),
+    deny: () => gate({ maxPositionNotional: '300' }).check(buy('1.5'), ctx({ held: '2' })),
+  },
+  {
+    rule: 'gross exposure',
+    code: 'MAX_GROSS_EXPOSURE',
+    approve: () => gate({ maxGrossExposure: '1000' }).check(buy('10'), ctx()),
+    deny: () => gate({ maxGrossExposure: '1000' }).check(buy('10.01'), ctx()),
+  },
+  {
+    rule: 'order rate 5/s',
+    code: 'ORDER_RATE',
+    approve: () =>
+      gate().check(
+        buy('1'),
+        ctx({ recentOrderTimes: [NOW - 100, NOW - 200, NOW - 300, NOW - 400, NOW - 1500] }),
+      ),
+    deny: () =>
+      gate().check(
+        buy('1'),
+        ctx({ recentOrderTimes: [NOW - 100, NOW - 200, NOW - 300, NOW - 400, NOW - 500] }),
+      ),
+  },
+  {
+    rule: 'order rate 30/s when whitelisted',
+    code: 'ORDER_RATE',
+    approve: () =>
+      gate({ whitelisted: true }).check(buy('1'), ctx({ recentOrderTimes: Array(29).fill(NOW - 10) })),
+    deny: () =>
+      gate({ whitelisted: true }).check(buy('1'), ctx({ recentOrderTimes: Array(30).fill(NOW - 10) })),
+  },
 ];
 
 describe('risk gate rules', () => {
@@ -86,11 +283,25 @@ describe('risk gate rules', () => {
   it('approves a normalised order and its wire form', () => {
     const d = gate().check(buy('1.239', '100.129'), ctx());
     expect(d.ok).toBe(true);
-    if (d.ok) expect(d.order).toEqual({ category: 'SPOT', symbol: 'AAPLUSDT', side: 'buy', orderType: 'limit', qty: '1.23', price: '100.12' });
+    if (d.ok)
+      expect(d.order).toEqual({
+        category: 'SPOT',
+        symbol: 'AAPLUSDT',
+        side: 'buy',
+        orderType: 'limit',
+        qty: '1.23',
+        price: '100.12',
+      });
   });
 
   it('sends a market buy as a quote amount', () => {
     const d = gate().check(mbuy('250.999'), ctx());
-    expect(d.ok && d.order).toEqual({ category: 'SPOT', symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '250.99' });
+    expect(d.ok && d.order).toEqual({
+      category: 'SPOT',
+      symbol: 'AAPLUSDT',
+      side: 'buy',
+      orderType: 'market',
+      qty: '250.99',
+    });
   });
 });

@@ -15,7 +15,9 @@ afterEach(() => {
 /** Runs the child until it reports its journal writes, then SIGKILLs it; resolves with the exit signal. */
 function runAndKill(path: string): Promise<NodeJS.Signals | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, path], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => {
@@ -25,7 +27,8 @@ function runAndKill(path: string): Promise<NodeJS.Signals | null> {
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      if (!out.includes('journaled\n')) reject(new Error(`child exited (${String(code)}) before journaling: ${err}`));
+      if (!out.includes('journaled\n'))
+        reject(new Error(`child exited (${String(code)}) before journaling: ${err}`));
       else resolve(signal);
     });
   });

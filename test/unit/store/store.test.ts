@@ -89,13 +89,29 @@ describe('openStore: migrations and pragmas', () => {
   it('creates every table on an empty file at the latest schema version', () => {
     const s = openAt();
     expect(s.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
-    const rows = s.db.prepare(`SELECT version, name, applied_ts FROM schema_migrations ORDER BY version`).all();
-    expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name, applied_ts: clock.now() })));
-    const tables = (s.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[])
+    const rows = s.db
+      .prepare(`SELECT version, name, applied_ts FROM schema_migrations ORDER BY version`)
+      .all();
+    expect(rows).toEqual(
+      MIGRATIONS.map((m) => ({ version: m.version, name: m.name, applied_ts: clock.now() })),
+    );
+    const tables = (
+      s.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]
+    )
       .map((r) => r.name)
       .sort();
     expect(tables).toEqual(
-      ['denials', 'equity', 'fills', 'intents', 'meta', 'orders', 'schema_migrations', 'strategy_state', 'trading_state'].sort(),
+      [
+        'denials',
+        'equity',
+        'fills',
+        'intents',
+        'meta',
+        'orders',
+        'schema_migrations',
+        'strategy_state',
+        'trading_state',
+      ].sort(),
     );
   });
 
@@ -127,13 +143,15 @@ describe('openStore: migrations and pragmas', () => {
   it('refuses a file with a newer schema than the code knows, and leaves it untouched', () => {
     openAt().close();
     const raw = new BetterSqlite3(path);
-    raw.prepare(`INSERT INTO schema_migrations (version, name, applied_ts) VALUES (?, 'from the future', 0)`).run(
-      LATEST_SCHEMA_VERSION + 1,
-    );
+    raw
+      .prepare(`INSERT INTO schema_migrations (version, name, applied_ts) VALUES (?, 'from the future', 0)`)
+      .run(LATEST_SCHEMA_VERSION + 1);
     raw.close();
     expect(() => openStore(path, { clock })).toThrow(SchemaTooNewError);
     expect(() => openStore(path, { clock })).toThrow(
-      new RegExp(`schema version ${LATEST_SCHEMA_VERSION + 1} but this tradebot knows only up to version ${LATEST_SCHEMA_VERSION}`),
+      new RegExp(
+        `schema version ${LATEST_SCHEMA_VERSION + 1} but this tradebot knows only up to version ${LATEST_SCHEMA_VERSION}`,
+      ),
     );
     const check = new BetterSqlite3(path);
     expect(schemaVersion(check)).toBe(LATEST_SCHEMA_VERSION + 1);
@@ -143,7 +161,9 @@ describe('openStore: migrations and pragmas', () => {
   it('opening twice is a no-op for the schema', () => {
     openAt().close();
     const s = openAt();
-    expect(s.db.prepare(`SELECT COUNT(*) AS n FROM schema_migrations`).get()).toEqual({ n: LATEST_SCHEMA_VERSION });
+    expect(s.db.prepare(`SELECT COUNT(*) AS n FROM schema_migrations`).get()).toEqual({
+      n: LATEST_SCHEMA_VERSION,
+    });
   });
 
   it('creates the parent folder of a new file', () => {
@@ -176,7 +196,9 @@ describe('order journal', () => {
   it('refuses a clientOid reused for a different order', () => {
     const s = openAt();
     s.orders.journal({ order });
-    expect(() => s.orders.journal({ order: { ...order, qty: '0.5' } })).toThrow(/already journaled for a different order/);
+    expect(() => s.orders.journal({ order: { ...order, qty: '0.5' } })).toThrow(
+      /already journaled for a different order/,
+    );
   });
 
   it('runs pending -> attempts -> acked, after which nothing is left to resend', () => {
@@ -231,14 +253,22 @@ describe('fills', () => {
 
   it('stores decimals as TEXT, exactly, never as REAL', () => {
     const s = openAt();
-    s.fills.insertFill(fill('e1', { price: '0.1000000000000000000000000001', size: dec('123456789012345.123456789') }));
+    s.fills.insertFill(
+      fill('e1', { price: '0.1000000000000000000000000001', size: dec('123456789012345.123456789') }),
+    );
     const raw = s.db.prepare(`SELECT typeof(price) AS t, price, size FROM fills`).get();
-    expect(raw).toEqual({ t: 'text', price: '0.1000000000000000000000000001', size: '123456789012345.123456789' });
+    expect(raw).toEqual({
+      t: 'text',
+      price: '0.1000000000000000000000000001',
+      size: '123456789012345.123456789',
+    });
   });
 
   it('refuses a number or a malformed decimal, naming the field', () => {
     const s = openAt();
-    expect(() => s.fills.insertFill(fill('e1', { price: 1.5 as unknown as string }))).toThrow(/fill\.price must be a decimal/);
+    expect(() => s.fills.insertFill(fill('e1', { price: 1.5 as unknown as string }))).toThrow(
+      /fill\.price must be a decimal/,
+    );
     expect(() => s.fills.insertFill(fill('e2', { size: '1e5' }))).toThrow(/fill\.size/);
   });
 
@@ -274,7 +304,9 @@ describe('intents, denials and runtime state', () => {
     expect(intents[0]?.bot).toBe('sma');
     expect(intents[1]?.bot).toBeUndefined();
     const mb = intents[1]?.intent;
-    expect(mb?.type === 'market' && mb.side === 'buy' ? mb.quoteAmount.toFixed() : '').toBe('1000.000000000000000001');
+    expect(mb?.type === 'market' && mb.side === 'buy' ? mb.quoteAmount.toFixed() : '').toBe(
+      '1000.000000000000000001',
+    );
     const raw = s.db.prepare(`SELECT intent FROM intents WHERE id = 1`).get() as { intent: string };
     expect(JSON.parse(raw.intent)).toMatchObject({ quantity: '0.125', price: '189.4' });
     expect(s.intents.list({ bot: 'sma' })).toHaveLength(1);
@@ -289,7 +321,11 @@ describe('intents, denials and runtime state', () => {
     s.tradingState.record('ACTIVE', 'start');
     clock.advance(1);
     s.tradingState.record('HALTED', 'manual kill switch');
-    expect(s.tradingState.current()).toMatchObject({ state: 'HALTED', reason: 'manual kill switch', ts: clock.now() });
+    expect(s.tradingState.current()).toMatchObject({
+      state: 'HALTED',
+      reason: 'manual kill switch',
+      ts: clock.now(),
+    });
     expect(s.tradingState.history().map((t) => t.state)).toEqual(['ACTIVE', 'HALTED']);
     expect(() => s.tradingState.record('PAUSED' as never, 'x')).toThrow(/ACTIVE, REDUCING, HALTED/);
   });
