@@ -5,3 +5,4 @@ export * from './catalogue.js';
 export * from './signing.js';
 export * from './envelope.js';
 export * from './errors.js';
+export * from './venue-order.js';

@@ -5,7 +5,10 @@
 // order and per fill only, which is what makes millions of candles per second possible.
 import { createHash } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
-import { INTERVAL_MS } from '../api/index.js';
+import { INTERVAL_MS, type Ticker } from '../api/index.js';
+import { InProcessVenue } from '../execution/in-process-venue.js';
+import { MemoryJournal } from '../execution/journal.js';
+import { MarketState, Trader, type TraderListener } from '../execution/trader.js';
 import { VirtualClock } from '../feeds/clock.js';
 import type { Candle } from '../market/candle.js';
 import { Decimal, ZERO } from '../market/decimal.js';
@@ -15,15 +18,8 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import { TradingStateMachine } from '../risk/trading-state.js';
-import {
-  MatchingCore,
-  type CoreFill,
-  type Level,
-  type MarketView,
-  type PlaceRequest,
-} from '../sim/matching.js';
+import { CandleFillModel } from '../sim/candle-fills.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
-import type { OrderIntent } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import type { CandleSource } from './format.js';
@@ -54,6 +50,12 @@ export interface BacktestOptions {
   /** Keep downsampled bars for the HTML report (default true). */
   readonly chart?: boolean | undefined;
   readonly logger?: StrategyLogger | undefined;
+  /** Name of the bot (it enters the client order ids, as live); default "backtest". */
+  readonly bot?: string | undefined;
+  /** Every event of the trading pipeline, as a live bot's subscribers see them. */
+  readonly onEvent?: TraderListener | undefined;
+  /** Whether a symbol is suspended at an instant (recorded suspensions); default never. */
+  readonly suspended?: ((symbol: string, t: number) => boolean) | undefined;
   /** Called every batch with the number of candles done. */
   readonly onProgress?: ((candles: number) => void) | undefined;
 }
@@ -64,9 +66,6 @@ const silent: StrategyLogger = {
   warn: () => undefined,
   error: () => undefined,
 };
-const ACCOUNT = 'backtest';
-/** The fill model's liquidity at the open: more than an order can ask for. */
-const UNLIMITED = new Decimal('1e15');
 const MAX_CHART_BARS = 3000;
 
 /**
@@ -83,6 +82,9 @@ class ReplaySource<T> {
       this.subscribers = this.subscribers.filter((x) => x !== s);
     };
   });
+  get observed(): boolean {
+    return this.subscribers.length > 0;
+  }
   next(value: T): void {
     const subs = this.subscribers;
     for (let i = 0; i < subs.length; i++) (subs[i] as Subscriber<T>).next(value);
@@ -123,7 +125,33 @@ class Downsampler {
   }
 }
 
-/** Runs one backtest. Same inputs, same trades: `meta.tradeHash` pins the fill list. */
+/** The ticker a backtest derives at a candle's decision time (the rule is documented in backtest/README.md). */
+function candleTicker(symbol: string, c: Candle, pricePrecision: number, ts: number): Ticker {
+  const p = (x: number) => x.toFixed(pricePrecision);
+  const last = p(c.close);
+  return {
+    symbol,
+    category: 'SPOT',
+    lastPrice: last,
+    openPrice24h: p(c.open),
+    highPrice24h: p(c.high),
+    lowPrice24h: p(c.low),
+    ask1Price: last,
+    bid1Price: last,
+    ask1Size: '0',
+    bid1Size: '0',
+    price24hPcnt: c.open > 0 ? ((c.close - c.open) / c.open).toFixed(6) : '0',
+    volume24h: String(c.volume),
+    turnover24h: String(c.turnover),
+    ts: String(ts),
+  };
+}
+
+/**
+ * Runs one backtest: the replay loop feeds the candles to the strategy and the market state to the one
+ * trading pipeline (Trader), whose orders go to the in-process venue. Same inputs, same trades:
+ * `meta.tradeHash` pins the fill list.
+ */
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const meta = o.source.meta;
   const rules: InstrumentRules = parseInstrument(meta.instrument);
@@ -133,150 +161,133 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const capital = o.capital ?? '10000';
   const feeRate = new Decimal(o.feeRate ?? '0.001');
   const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
-  const slip = (o.slippageBps ?? 0) / 10_000;
+  const fees = { maker: makerRate, taker: feeRate };
   const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
   const dailyStock = meta.interval === '1D' && rules.isReality;
   // A daily stock candle is decided at the regular close (16:00 ET) of its date, other candles at their close.
   const decisionTime = (openTime: number): number =>
     dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step;
 
-  // The in-process venue: the simulator's matching core over the current candle.
-  const cur = { t: 0, open: 0, high: 0, low: 0, close: 0, end: 0 };
-  const priceDp = rules.pricePrecision;
-  const view: MarketView = {
-    levels(_s, side): Iterable<Level> {
-      const px = new Decimal(cur.open * (side === 'buy' ? 1 + slip : 1 - slip)).toDecimalPlaces(
-        priceDp,
-        side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN,
-      );
-      return [{ price: px, qty: UNLIMITED }];
-    },
-    firstTouch(_s, side, price, from, to) {
-      const p = price.toNumber();
-      // Before the candle ends only its open is known; over the whole candle, its low/high.
-      const through =
-        to < cur.end
-          ? side === 'buy'
-            ? cur.open < p
-            : cur.open > p
-          : side === 'buy'
-            ? cur.low < p
-            : cur.high > p;
-      return through ? Math.max(from, cur.t) : undefined;
-    },
-  };
-  const core = new MatchingCore({
-    market: view,
-    pair: (s) =>
-      s === symbol
-        ? { symbol, baseCoin: rules.baseCoin, quoteCoin: quote, quantityPrecision: rules.quantityPrecision }
-        : undefined,
-  });
-  core.createAccount(ACCOUNT, {
+  // The in-process venue: the matching core over the current candle, by the shared candle fill model.
+  const cur = { t: 0, open: 0, high: 0, low: 0, close: 0 };
+  let curKnown = false;
+  const venue = new InProcessVenue({
+    market: new CandleFillModel({
+      slippageBps: o.slippageBps,
+      intervalMs: step,
+      pricePrecision: () => rules.pricePrecision,
+      barAt: (_s, t) => (curKnown && t >= cur.t && t < cur.t + step ? cur : undefined),
+    }),
+    pairs: [
+      { symbol, baseCoin: rules.baseCoin, quoteCoin: quote, quantityPrecision: rules.quantityPrecision },
+    ],
     balances: { [quote]: new Decimal(capital) },
-    takerFeeRate: feeRate,
-    makerFeeRate: makerRate,
+    fees,
   });
 
   const clock = new VirtualClock(0);
   const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
-  const gate = new RiskGate(o.risk);
-  const trading = new TradingStateMachine(o.risk);
-  const candles$ = new ReplaySource<Candle>();
-  const session$ = new ReplaySource<SessionState>();
-  let session: SessionState | undefined;
-  let lastClose = 0;
-  const recent: number[] = [];
-  const pending: { req: PlaceRequest; tag: string }[] = [];
-  const intents: IntentRecord[] = [];
+  const market = new MarketState();
+  market.setRules(symbol, rules);
+  if (o.suspended !== undefined) market.setSuspended(symbol, false);
+  const q = market.quote(symbol);
+  const trader = new Trader({
+    bot: o.bot ?? 'backtest',
+    pairs: [{ symbol, baseCoin: rules.baseCoin, quoteCoin: quote }],
+    venue,
+    journal: new MemoryJournal(),
+    clock,
+    gate: new RiskGate(o.risk),
+    tradingState: new TradingStateMachine(o.risk),
+    portfolio,
+    market,
+    fees,
+    maxAttempts: 1,
+  });
+
+  if (o.onEvent) trader.subscribe(o.onEvent);
+  // The result is a subscriber of the pipeline's events.
+  const intents: { -readonly [K in keyof IntentRecord]: IntentRecord[K] }[] = [];
   const denials: Record<string, number> = {};
   const fills: BacktestFill[] = [];
-  const tagOf = new Map<string, string>();
-  let oid = 0;
-
-  const onIntent = (intent: OrderIntent) => {
-    const now = clock.now();
-    const d = gate.check(intent, {
-      now,
-      rules,
-      market: { last: new Decimal(lastClose), ts: now },
-      session,
-      portfolio,
-      tradingState: trading.state,
-      recentOrderTimes: recent,
-    });
-    intents.push({
-      ts: now,
-      symbol: intent.symbol,
-      side: intent.side,
-      type: intent.type,
-      tag: intent.tag,
-      approved: d.ok,
-      ...(d.ok ? {} : { code: d.code }),
-    });
-    if (!d.ok) {
-      denials[d.code] = (denials[d.code] ?? 0) + 1;
-      return;
+  trader.subscribe((e) => {
+    switch (e.type) {
+      case 'intent':
+        intents.push({
+          ts: e.ts,
+          symbol: e.intent.symbol,
+          side: e.intent.side,
+          type: e.intent.type,
+          tag: e.intent.tag,
+          approved: true,
+        });
+        break;
+      case 'denied': {
+        const last = intents[intents.length - 1];
+        if (last !== undefined) {
+          last.approved = false;
+          last.code = e.code;
+        }
+        denials[e.code] = (denials[e.code] ?? 0) + 1;
+        break;
+      }
+      case 'order':
+        if (e.outcome.status === 'rejected') {
+          const code = `VENUE_${e.outcome.code}`;
+          denials[code] = (denials[code] ?? 0) + 1;
+        }
+        break;
+      case 'fill':
+        fills.push({
+          ts: e.fill.ts,
+          symbol: e.fill.symbol,
+          side: e.fill.side,
+          price: e.fill.price.toFixed(),
+          size: e.fill.size.toFixed(),
+          fee: e.fill.fee.toFixed(),
+          liquidity: e.fill.liquidity,
+          tag: e.fill.tag,
+        });
+        break;
+      default:
+        break;
     }
-    recent.push(now);
-    if (recent.length > 64) recent.shift();
-    const clientOid = `bt${++oid}`;
-    tagOf.set(clientOid, intent.tag);
-    const i = d.intent;
-    const req: PlaceRequest = {
-      symbol,
-      side: i.side,
-      orderType: i.type,
-      qty: 'quoteAmount' in i ? i.quoteAmount : i.quantity,
-      ...(i.type === 'limit' ? { price: i.price } : {}),
-      clientOid,
-    };
-    // Decided at the close: placed at the next candle's open (no lookahead).
-    pending.push({ req, tag: intent.tag });
-  };
+  });
 
-  const applyFills = (list: readonly CoreFill[]) => {
-    for (const f of list) {
-      portfolio.applyFill({
-        symbol,
-        baseCoin: rules.baseCoin,
-        quoteCoin: quote,
-        side: f.side,
-        price: f.price,
-        size: f.size,
-        fee: f.fee,
-        feeCoin: quote,
-        ts: f.ts,
-      });
-      fills.push({
-        ts: f.ts,
-        symbol,
-        side: f.side,
-        price: f.price.toFixed(),
-        size: f.size.toFixed(),
-        fee: f.fee.toFixed(),
-        liquidity: f.liquidity,
-        tag: tagOf.get(f.clientOid) ?? '',
-      });
-    }
-  };
-
-  const ctx = {
-    bot: 'backtest',
-    params,
-    clock,
-    logger: o.logger ?? silent,
-    symbols: [symbol],
-    category: 'SPOT' as const,
-    rules: (s: string) => (s === symbol ? rules : undefined),
-    portfolio,
-    session: () => session,
-    state: new MemoryStrategyState(),
-  };
+  const candles$ = new ReplaySource<Candle>();
+  const session$ = new ReplaySource<SessionState>();
+  const tickers$ = new ReplaySource<Ticker>();
+  let session: SessionState | undefined;
   let failure: unknown;
+  const ctx = trader.strategyContext({
+    params,
+    logger: o.logger ?? silent,
+    state: new MemoryStrategyState(),
+    category: 'SPOT',
+  });
   const sub = o.strategy
-    .run(ctx, { candles$: candles$.observable, session$: session$.observable })
-    .subscribe({ next: onIntent, error: (e: unknown) => (failure = e) });
+    .run(ctx, { candles$: candles$.observable, session$: session$.observable, tickers$: tickers$.observable })
+    .subscribe({ next: (i) => void trader.submit(i, clock.now()), error: (e: unknown) => (failure = e) });
+
+  /** The strategy decides on a closed candle; its intents go through the pipeline at the venue's time. */
+  const decide = async (c: Candle): Promise<void> => {
+    const at = decisionTime(c.openTime);
+    if (session === undefined || at >= session.nextChange) {
+      session = usSessionAt(at);
+      market.setSession(session);
+      session$.next(session);
+    }
+    clock.set(Math.max(clock.now(), at));
+    market.setSuspended(symbol, o.suspended?.(symbol, clock.now()) ?? false);
+    q.last = c.close;
+    q.bid = q.ask = undefined;
+    q.ts = clock.now();
+    if (tickers$.observed) tickers$.next(candleTicker(symbol, c, rules.pricePrecision, clock.now()));
+    candles$.next(c);
+    if (failure !== undefined) throw failure;
+    if (trader.busy) await trader.idle();
+    if (failure !== undefined) throw failure;
+  };
 
   const equity: EquityPoint[] = [];
   const chart = new Downsampler();
@@ -285,17 +296,18 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   let n = 0;
   let first = Number.NaN;
   let lastT = Number.NaN;
+  let lastClose = 0;
   const from = o.from ?? -Infinity;
   const to = o.to ?? Infinity;
   const started = performance.now();
   const sample = (ts: number) => {
     portfolio.mark(symbol, new Decimal(lastClose));
-    equity.push({
-      ts,
-      equity: portfolio.equity().toNumber(),
-      exposed: portfolio.position(symbol).quantity.gt(0),
-    });
+    const e = trader.sampleEquity(ts);
+    equity.push({ ts, equity: e.toNumber(), exposed: portfolio.position(symbol).quantity.gt(0) });
   };
+  // The candle the strategy has not decided on yet: it decides once the next candle's open is known,
+  // so its orders reach the venue at that open (no lookahead: it never sees the candle's prices).
+  let prev: Candle | undefined;
 
   for await (const b of o.source.batches()) {
     const { openTime, open, high, low, close, volume, turnover } = b;
@@ -309,25 +321,16 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       cur.high = high[i] as number;
       cur.low = low[i] as number;
       cur.close = close[i] as number;
-      cur.end = end;
-      if (pending.length > 0) {
-        for (const p of pending.splice(0)) {
-          const r = core.place(ACCOUNT, p.req, t);
-          if (r.ok) applyFills(r.fills);
-          else denials[`VENUE_${r.code}`] = (denials[`VENUE_${r.code}`] ?? 0) + 1;
-        }
-      }
-      if (core.hasResting) applyFills(core.advance(end));
-      const decide = decisionTime(t);
-      if (session === undefined || decide >= session.nextChange) {
-        session = usSessionAt(decide);
-        session$.next(session);
-      }
-      clock.set(Math.max(clock.now(), decide));
+      curKnown = true;
+      venue.setTime(t);
+      if (prev !== undefined) await decide(prev);
+      venue.setTime(end);
+      if (venue.advance() > 0) await trader.syncFills();
       lastClose = cur.close;
+      if (trader.tracksEquity) trader.mark(symbol, new Decimal(lastClose), end);
       if (Number.isNaN(first)) first = t;
       lastT = t;
-      candles$.next({
+      prev = {
         symbol,
         interval: meta.interval,
         openTime: t,
@@ -337,16 +340,15 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         close: cur.close,
         volume: volume[i] as number,
         turnover: turnover[i] as number,
-      });
-      if (failure !== undefined) throw failure;
+      };
       if (keepChart) chart.add(t, cur.open, cur.high, cur.low, cur.close);
-      if (++n % every === 0) {
-        sample(decide);
-        trading.update(portfolio.equity(), decide);
-      }
+      if (++n % every === 0) sample(decisionTime(t));
     }
     o.onProgress?.(n);
   }
+  // The last candle is decided too; nothing trades after the data ends, so its orders do not fill.
+  curKnown = false;
+  if (prev !== undefined) await decide(prev);
   sub.unsubscribe();
   if (n % every !== 0 && n > 0) sample(clock.now());
   const runMs = performance.now() - started;
@@ -379,6 +381,10 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     finalEquity: portfolio.equity().toFixed(),
     fees: portfolio.fees().toFixed(),
     chart: chart.bars,
+    portfolio: {
+      cash: Object.fromEntries(Object.entries(portfolio.allCash()).map(([c, v]) => [c, v.toFixed()])),
+      positions: Object.fromEntries(portfolio.positions().map((p) => [p.symbol, p.quantity.toFixed()])),
+    },
     timing: { runMs },
   };
 }

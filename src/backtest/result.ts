@@ -78,6 +78,11 @@ export interface BacktestResult {
   readonly denials: Readonly<Record<string, number>>;
   readonly finalEquity: string;
   readonly fees: string;
+  /** Final balances by coin and positions by symbol (decimal strings). */
+  readonly portfolio: {
+    readonly cash: Readonly<Record<string, string>>;
+    readonly positions: Readonly<Record<string, string>>;
+  };
   readonly chart: readonly ChartBar[];
   /** Wall-clock timings of the run, ms. */
   readonly timing: { readonly runMs: number };

@@ -18,6 +18,7 @@ import { startHttp } from './http.js';
 import { lockJournal } from './lock.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
+import { pipelineEvents } from './pipeline-events.js';
 import { StatusLine } from './status.js';
 
 export interface DaemonOptions {
@@ -247,27 +248,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           fillPollMs: b.poll.fillsMs / speed,
           maxSignalAgeMs: b.maxSignalAgeMs,
         },
-        hooks: {
-          onIntent: (bot) => metrics.intents.inc({ bot }),
-          onDenial: (bot, code) => metrics.denials.inc({ bot, code }),
-          onOrder: (bot, outcome, ms) => {
-            metrics.orders.inc({ bot, status: outcome.status });
-            metrics.tickToOrder.observe({ bot }, ms / 1000);
-          },
-          onFill: (bot, f) => {
-            metrics.fills.inc({ bot });
-            logger.info('fill', {
-              bot,
-              symbol: f.symbol,
-              side: f.side,
-              price: f.price.toFixed(),
-              size: f.size.toFixed(),
-              fee: f.fee.toFixed(),
-            });
-          },
-          onEquity: (bot, e) => metrics.equity.set({ bot }, e.toNumber()),
-        },
-        onTradingState: (bot, s) => metrics.setState(bot, s),
+        onEvent: pipelineEvents(logger, metrics),
       });
       if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
         logger.info('reconciled with the venue', {

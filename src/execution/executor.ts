@@ -3,9 +3,9 @@
 // (a duplicate answer means the first one landed), never by a second order.
 import { ApiError } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
-import type { Store } from '../store/index.js';
 import type { OrderRecord } from '../store/orders.js';
 import type { OrderIntent } from '../strategy/intent.js';
+import type { OrderJournal } from './journal.js';
 import type { Venue, VenueOrder } from './venue.js';
 
 export type OrderOutcome =
@@ -35,7 +35,8 @@ export interface ExecutorLogger {
 
 export interface ExecutorOptions {
   readonly venue: Venue;
-  readonly store: Store;
+  /** Where an order is written before it is sent (SQLite live, memory in a backtest). */
+  readonly journal: OrderJournal;
   readonly clock: Clock;
   readonly logger?: ExecutorLogger | undefined;
   /** Sends of one order before it is left pending for reconciliation (default 4). */
@@ -66,7 +67,7 @@ export class Executor {
     order: VenueOrder,
     meta: { bot?: string | undefined; intent?: OrderIntent | undefined } = {},
   ): Promise<OrderOutcome> {
-    const { record } = this.o.store.orders.journal({ order, bot: meta.bot, intent: meta.intent });
+    const { record } = this.o.journal.journal({ order, bot: meta.bot, intent: meta.intent });
     const p = this.send(record).finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
     return p;
@@ -89,7 +90,7 @@ export class Executor {
   }
 
   private async send(record: OrderRecord): Promise<OrderOutcome> {
-    const { store, venue, clock, logger } = this.o;
+    const { journal: orders, venue, clock, logger } = this.o;
     const order = record.order;
     const clientOid = order.clientOid;
     if (record.state === 'acked' && record.orderId !== undefined) {
@@ -106,18 +107,18 @@ export class Executor {
     const started = clock.now();
     let lastError = '';
     for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
-      store.orders.markAttempt(clientOid);
+      orders.markAttempt(clientOid);
       try {
         const ack = await venue.placeOrder(order);
         const duplicate =
           (ack as { duplicate?: boolean }).duplicate === true || (attempt > 1 && ack.orderId === '');
         const orderId = ack.orderId !== '' ? ack.orderId : `dup:${clientOid}`;
-        store.orders.markAcked(clientOid, orderId);
+        orders.markAcked(clientOid, orderId);
         return this.done({ status: 'acked', clientOid, orderId, alreadyPlaced: duplicate }, order, started);
       } catch (err) {
         if (err instanceof ApiError && err.kind === 'duplicate_order') {
           // The venue already holds an order under this clientOid: an earlier send landed.
-          store.orders.markAcked(clientOid, `dup:${clientOid}`);
+          orders.markAcked(clientOid, `dup:${clientOid}`);
           return this.done(
             { status: 'acked', clientOid, orderId: `dup:${clientOid}`, alreadyPlaced: true },
             order,
@@ -125,7 +126,7 @@ export class Executor {
           );
         }
         if (err instanceof ApiError && !err.retryable) {
-          store.orders.markRejected(clientOid, err.code, err.msg);
+          orders.markRejected(clientOid, err.code, err.msg);
           logger?.warn('order rejected', { clientOid, symbol: order.symbol, code: err.code, msg: err.msg });
           return this.done(
             { status: 'rejected', clientOid, code: err.code, message: err.msg },

@@ -16,9 +16,9 @@ import type { Store } from '../store/index.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import type { TradeCategory } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
-import { Executor } from './executor.js';
-import { FillSync, fillSymbolOf } from './fill-sync.js';
-import { LiveBot, type LiveBotHooks } from './live-bot.js';
+import { storeJournal } from './journal.js';
+import { LiveBot } from './live-bot.js';
+import { MarketState, Trader, type TraderListener } from './trader.js';
 import { reconcile, type ReconcileReport } from './reconcile.js';
 import { RestVenue } from './rest-venue.js';
 
@@ -87,22 +87,25 @@ export interface BotSpec {
   /** Quote coin the bot accounts in and its starting capital (decimal string). */
   readonly quoteCoin: string;
   readonly capital: string;
+  /** Taker fee rate; the maker rate defaults to it. */
   readonly feeRate: string;
+  readonly makerFeeRate?: string | undefined;
   readonly fillPollMs?: number | undefined;
   readonly maxSignalAgeMs?: number | undefined;
 }
 
 /**
- * Builds a bot on a runtime: its portfolio rebuilt from the journal, its trading state restored, the
- * journal reconciled with the venue (pending orders resent under their clientOid, missed fills pulled).
+ * Builds a bot on a runtime: its portfolio rebuilt from the journal, its trading state restored, its
+ * pipeline (Trader) on the venue, and the journal reconciled with the venue (pending orders resent under
+ * their clientOid, missed fills pulled).
  */
 export async function createLiveBot(args: {
   runtime: VenueRuntime;
   store: Store;
   spec: BotSpec;
   logger: StrategyLogger;
-  hooks?: LiveBotHooks | undefined;
-  onTradingState?: ((bot: string, state: TradingState, reason: string) => void) | undefined;
+  /** Subscribed before reconciliation, so the fills it pulls are seen too. */
+  onEvent?: TraderListener | undefined;
 }): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
   const { runtime, store, spec, logger } = args;
   const params = parseStrategyParams(spec.strategy, spec.params ?? {}) as Record<string, unknown>;
@@ -116,19 +119,10 @@ export async function createLiveBot(args: {
   tradingState.onChange((c) => {
     store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
     store.meta.set(stateKey, c.to, c.ts);
-    logger.warn('trading state changed', { bot: spec.name, from: c.from, to: c.to, reason: c.reason });
-    args.onTradingState?.(spec.name, c.to, c.reason);
-  });
-  const executor = new Executor({
-    venue: runtime.venue,
-    store,
-    clock: runtime.clock,
-    logger,
-    sleep: scaledSleepFor(runtime),
   });
   // The instruments tell each pair's coins, and that every configured symbol exists.
-  const instruments = await runtime.venue.instruments(spec.category);
-  const symbols = spec.symbols.map((s) => {
+  const instruments = await runtime.client.instruments({ category: spec.category });
+  const pairs = spec.symbols.map((s) => {
     const i = instruments.find((x) => x.symbol === s);
     if (!i)
       throw new Error(
@@ -138,8 +132,25 @@ export async function createLiveBot(args: {
       throw new Error(
         `bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`,
       );
-    return fillSymbolOf(i, new Decimal(spec.feeRate));
+    return { symbol: i.symbol, baseCoin: i.baseCoin, quoteCoin: i.quoteCoin };
   });
+  const taker = new Decimal(spec.feeRate);
+  const trader = new Trader({
+    bot: spec.name,
+    pairs,
+    venue: runtime.venue,
+    journal: storeJournal(store),
+    clock: runtime.clock,
+    gate: new RiskGate(spec.risk),
+    tradingState,
+    portfolio,
+    market: new MarketState(),
+    fees: { taker, maker: spec.makerFeeRate === undefined ? taker : new Decimal(spec.makerFeeRate) },
+    maxSignalAgeMs: spec.maxSignalAgeMs,
+    logger,
+    sleep: scaledSleepFor(runtime),
+  });
+  if (args.onEvent) trader.subscribe(args.onEvent);
   const bot = new LiveBot({
     name: spec.name,
     strategy: spec.strategy,
@@ -148,21 +159,12 @@ export async function createLiveBot(args: {
     symbols: spec.symbols,
     interval: spec.interval,
     hub: runtime.hub,
-    venue: runtime.venue,
     store,
-    clock: runtime.clock,
     logger,
-    gate: new RiskGate(spec.risk),
-    tradingState,
-    portfolio,
-    executor,
-    pairs: symbols,
+    trader,
     fillPollMs: spec.fillPollMs,
-    maxSignalAgeMs: spec.maxSignalAgeMs,
-    hooks: args.hooks,
   });
-  const fillSync = new FillSync({ venue: runtime.venue, store, portfolio, bot: spec.name });
-  const reconciled = await reconcile({ store, executor, fillSync, symbols, bot: spec.name });
+  const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };
 }
 

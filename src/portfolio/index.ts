@@ -8,4 +8,4 @@ export {
   type Position,
   type EquitySample,
 } from './portfolio.js';
-export { feeFor } from './fees.js';
+export { feeFor, fillFee, type FeeRates, type Liquidity } from './fees.js';

@@ -1,8 +1,7 @@
 // The risk gate: ordered, pure checks between a strategy's intent and the venue. A refusal is data
 // (a stable code and a sentence that says what to do), never an exception; an approval carries the
 // normalised intent and the wire order.
-import type { DeliveryStatus } from '../api/index.js';
-import type { VenueOrder } from '../execution/venue.js';
+import type { DeliveryStatus, VenueOrder } from '../api/index.js';
 import { Decimal, ZERO, toWire } from '../market/decimal.js';
 import { deliveryAllowsOrders } from '../market/delivery.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
@@ -23,6 +22,7 @@ export const DENIAL_CODES = [
   'SESSION_NOT_ALLOWED',
   'NO_MARKET_PRICE',
   'STALE_DATA',
+  'STALE_SIGNAL',
   'REDUCING_ONLY',
   'PRECISION_ZERO_AFTER_ROUNDING',
   'BELOW_MIN_QTY',
@@ -62,13 +62,18 @@ export interface RiskContext {
   readonly recentOrderTimes: readonly number[];
   /** Price of other symbols for the gross exposure (defaults to their average price). */
   readonly markOf?: ((symbol: string) => Decimal | undefined) | undefined;
+  /**
+   * The signal: when the data the strategy decided on was complete (a candle's close), and how old a
+   * signal may be when it reaches the gate (0: no limit). A signal replayed after a gap is not traded.
+   */
+  readonly signal?: { readonly time: number; readonly maxAgeMs: number } | undefined;
 }
 
 export type RiskDecision =
   | { readonly ok: true; readonly intent: OrderIntent; readonly order: Omit<VenueOrder, 'clientOid'> }
   | { readonly ok: false; readonly code: DenialCode; readonly message: string; readonly intent: OrderIntent };
 
-type Deny = { code: DenialCode; message: string };
+type Deny = { readonly code: DenialCode; readonly message: string };
 const deny = (code: DenialCode, message: string): Deny => ({ code, message });
 
 /** The price an intent is expected to trade at. */
@@ -90,228 +95,342 @@ export function isReducing(i: OrderIntent, position: Decimal, px: Decimal): bool
   return !delta.isZero() && delta.isNeg() !== position.isNeg() && delta.abs().lte(position.abs());
 }
 
+/** What the checks establish as they run, in order; a later check reads what an earlier one set. */
+interface Facts {
+  readonly raw: OrderIntent;
+  readonly ctx: RiskContext;
+  readonly L: RiskLimits;
+  rules: InstrumentRules;
+  market: MarketSnapshot;
+  readonly position: Decimal;
+  readonly reducing: boolean;
+  /** The intent normalised to the instrument's precision (set by the `precision` check). */
+  intent: OrderIntent;
+  size: Decimal;
+  price: Decimal;
+  notional: Decimal;
+  estimated: Decimal | undefined;
+}
+
+/** Base quantity of the normalised intent; a market buy's is an estimate (a division), computed once if needed. */
+const baseQty = (f: Facts): Decimal =>
+  'quoteAmount' in f.intent ? (f.estimated ??= f.intent.quoteAmount.div(f.price)) : f.intent.quantity;
+
+/** One named rule of the gate: a denial, or undefined to pass. */
+export interface RiskCheck {
+  readonly name: string;
+  check(f: Facts): Deny | undefined;
+}
+
 /**
- * The gate. Checks run in this order and the first failure decides: trading state, instrument,
- * status, delivery, suspension, calendar and session, market data, reducing-only, precision, sizes,
- * limit price ratio, cash, order and position notional, gross exposure, order rate.
+ * The rules, in the order they run; the first denial decides. Adding a rule is adding an entry here (and
+ * its code to DENIAL_CODES), with a table test in test/unit/risk/gate.test.ts.
  */
-export class RiskGate {
-  constructor(readonly limits: RiskLimits) {}
-
-  check(intent: OrderIntent, ctx: RiskContext): RiskDecision {
-    const r = this.evaluate(intent, ctx);
-    return 'code' in r ? { ok: false, code: r.code, message: r.message, intent } : r;
-  }
-
-  private evaluate(
-    raw: OrderIntent,
-    ctx: RiskContext,
-  ): Deny | { ok: true; intent: OrderIntent; order: Omit<VenueOrder, 'clientOid'> } {
-    const L = this.limits;
-    if (ctx.tradingState === 'HALTED')
+export const RISK_CHECKS: readonly RiskCheck[] = [
+  {
+    name: 'tradingState',
+    check: (f) =>
+      f.ctx.tradingState === 'HALTED'
+        ? deny(
+            'TRADING_HALTED',
+            'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
+          )
+        : undefined,
+  },
+  {
+    name: 'signalAge',
+    check: ({ ctx }) => {
+      const s = ctx.signal;
+      if (s === undefined || s.maxAgeMs <= 0 || s.time <= 0 || ctx.now - s.time <= s.maxAgeMs)
+        return undefined;
       return deny(
-        'TRADING_HALTED',
-        'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
+        'STALE_SIGNAL',
+        `the signal comes from data complete ${ctx.now - s.time} ms ago (limit ${s.maxAgeMs} ms): a replay after a gap is not traded`,
       );
-    const rules = ctx.rules;
-    if (rules === undefined)
-      return deny(
-        'UNKNOWN_INSTRUMENT',
-        `no instrument rules for ${raw.symbol}; check the symbol and category`,
-      );
-    const position = ctx.portfolio.position(raw.symbol).quantity;
-    const m = ctx.market;
-    const px = m === undefined ? ZERO : tradePrice(raw, m);
-    const reducing = isReducing(raw, position, px);
-
-    switch (rules.status) {
-      case 'online':
-        break;
-      case 'limit_open':
-        if (!reducing)
-          return deny(
-            'INSTRUMENT_STATUS',
-            `${raw.symbol} is limit_open: only orders that reduce the position are allowed`,
-          );
-        break;
-      case 'limit_close':
-        if (reducing)
-          return deny(
-            'INSTRUMENT_STATUS',
-            `${raw.symbol} is limit_close: only orders that open a position are allowed`,
-          );
-        break;
-      default:
-        return deny('INSTRUMENT_STATUS', `${raw.symbol} is ${rules.status}: no orders are allowed`);
-    }
-    if (!deliveryAllowsOrders(ctx.deliveryStatus)) {
-      return deny(
-        'DELIVERY_STATE',
-        `${raw.symbol} is in ${ctx.deliveryStatus}: no new orders until delivery is over`,
-      );
-    }
-    if (rules.isReality) {
-      if (ctx.suspended)
-        return deny(
-          'SUSPENDED',
-          `${raw.symbol} is suspended; wait for resumption (suspension-resumption-info)`,
-        );
+    },
+  },
+  {
+    name: 'instrument',
+    check: ({ ctx, raw }) =>
+      ctx.rules === undefined
+        ? deny('UNKNOWN_INSTRUMENT', `no instrument rules for ${raw.symbol}; check the symbol and category`)
+        : undefined,
+  },
+  {
+    name: 'instrumentStatus',
+    check: ({ rules, raw, reducing }) => {
+      switch (rules.status) {
+        case 'online':
+          return undefined;
+        case 'limit_open':
+          return reducing
+            ? undefined
+            : deny(
+                'INSTRUMENT_STATUS',
+                `${raw.symbol} is limit_open: only orders that reduce the position are allowed`,
+              );
+        case 'limit_close':
+          return reducing
+            ? deny(
+                'INSTRUMENT_STATUS',
+                `${raw.symbol} is limit_close: only orders that open a position are allowed`,
+              )
+            : undefined;
+        default:
+          return deny('INSTRUMENT_STATUS', `${raw.symbol} is ${rules.status}: no orders are allowed`);
+      }
+    },
+  },
+  {
+    name: 'deliveryState',
+    check: ({ ctx, raw }) =>
+      deliveryAllowsOrders(ctx.deliveryStatus)
+        ? undefined
+        : deny(
+            'DELIVERY_STATE',
+            `${raw.symbol} is in ${ctx.deliveryStatus}: no new orders until delivery is over`,
+          ),
+  },
+  {
+    name: 'suspension',
+    check: ({ rules, ctx, raw }) =>
+      rules.isReality && ctx.suspended
+        ? deny('SUSPENDED', `${raw.symbol} is suspended; wait for resumption (suspension-resumption-info)`)
+        : undefined,
+  },
+  {
+    name: 'session',
+    check: ({ rules, ctx, L }) => {
+      if (!rules.isReality) return undefined;
       const s = ctx.session;
       if (s === undefined)
         return deny('NO_MARKET_PRICE', 'the market session is not known yet; wait for the session feed');
-      if (s.session === 'closed') {
+      if (s.session === 'closed')
         return s.closure
           ? deny('CALENDAR_CLOSED', `the US market is closed for ${s.closure}`)
           : deny('CALENDAR_CLOSED', 'the US market is closed (weekly closure)');
-      }
-      if (!L.allowedSessions.includes(s.session)) {
+      if (!L.allowedSessions.includes(s.session))
         return deny(
           'SESSION_NOT_ALLOWED',
           `session ${s.session} is not in allowedSessions (${L.allowedSessions.join(', ')})`,
         );
-      }
-    }
-    if (m === undefined || !m.last.gt(0))
-      return deny('NO_MARKET_PRICE', `no market price for ${raw.symbol} yet`);
-    if (ctx.now - m.ts > L.maxDataAgeMs) {
-      return deny(
-        'STALE_DATA',
-        `market data of ${raw.symbol} is ${ctx.now - m.ts} ms old (limit ${L.maxDataAgeMs} ms)`,
-      );
-    }
-    if (ctx.tradingState === 'REDUCING' && !reducing) {
-      return deny(
-        'REDUCING_ONLY',
-        'the bot is REDUCING after losses: only orders that reduce a position are allowed',
-      );
-    }
-
-    const intent = normaliseIntent(rules, raw);
-    const size = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity;
-    if (!size.gt(0))
-      return deny(
-        'PRECISION_ZERO_AFTER_ROUNDING',
-        `the order size of ${raw.symbol} rounds to zero at the instrument precision`,
-      );
-    const price = tradePrice(intent, m);
-    // The base quantity of a market buy is an estimate (a division): computed only if a check needs it.
-    let estimated: Decimal | undefined;
-    const baseQty = (): Decimal =>
-      'quoteAmount' in intent ? (estimated ??= intent.quoteAmount.div(price)) : intent.quantity;
-    const notional = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity.mul(price);
-
-    if (rules.minOrderQty && !('quoteAmount' in intent) && baseQty().lt(rules.minOrderQty)) {
-      return deny(
-        'BELOW_MIN_QTY',
-        `quantity ${baseQty().toFixed()} is below minOrderQty ${rules.minOrderQty.toFixed()}`,
-      );
-    }
-    if (intent.type === 'limit' && rules.maxOrderQty && baseQty().gt(rules.maxOrderQty)) {
-      return deny(
-        'ABOVE_MAX_QTY',
-        `quantity ${baseQty().toFixed()} is above maxOrderQty ${rules.maxOrderQty.toFixed()}; split the order`,
-      );
-    }
-    if (intent.type === 'market' && rules.maxMarketOrderQty && baseQty().gt(rules.maxMarketOrderQty)) {
-      return deny(
-        'ABOVE_MAX_MARKET_QTY',
-        `quantity ${baseQty().toFixed()} is above maxMarketOrderQty ${rules.maxMarketOrderQty.toFixed()}`,
-      );
-    }
-    if (rules.minOrderAmount && notional.lt(rules.minOrderAmount)) {
-      return deny(
-        'BELOW_MIN_AMOUNT',
-        `order amount ${notional.toFixed()} is below minOrderAmount ${rules.minOrderAmount.toFixed()}`,
-      );
-    }
-    if (intent.type === 'limit') {
+      return undefined;
+    },
+  },
+  {
+    name: 'marketPrice',
+    check: ({ ctx, raw }) =>
+      ctx.market !== undefined && ctx.market.last.gt(0)
+        ? undefined
+        : deny('NO_MARKET_PRICE', `no market price for ${raw.symbol} yet`),
+  },
+  {
+    name: 'dataAge',
+    check: ({ ctx, market, L, raw }) =>
+      ctx.now - market.ts > L.maxDataAgeMs
+        ? deny(
+            'STALE_DATA',
+            `market data of ${raw.symbol} is ${ctx.now - market.ts} ms old (limit ${L.maxDataAgeMs} ms)`,
+          )
+        : undefined,
+  },
+  {
+    name: 'reducingOnly',
+    check: ({ ctx, reducing }) =>
+      ctx.tradingState === 'REDUCING' && !reducing
+        ? deny(
+            'REDUCING_ONLY',
+            'the bot is REDUCING after losses: only orders that reduce a position are allowed',
+          )
+        : undefined,
+  },
+  {
+    name: 'precision',
+    check: (f) => {
+      f.intent = normaliseIntent(f.rules, f.raw);
+      f.size = 'quoteAmount' in f.intent ? f.intent.quoteAmount : f.intent.quantity;
+      if (!f.size.gt(0))
+        return deny(
+          'PRECISION_ZERO_AFTER_ROUNDING',
+          `the order size of ${f.raw.symbol} rounds to zero at the instrument precision`,
+        );
+      f.price = tradePrice(f.intent, f.market);
+      f.notional = 'quoteAmount' in f.intent ? f.intent.quoteAmount : f.intent.quantity.mul(f.price);
+      return undefined;
+    },
+  },
+  {
+    name: 'minQty',
+    check: (f) =>
+      f.rules.minOrderQty && !('quoteAmount' in f.intent) && baseQty(f).lt(f.rules.minOrderQty)
+        ? deny(
+            'BELOW_MIN_QTY',
+            `quantity ${baseQty(f).toFixed()} is below minOrderQty ${f.rules.minOrderQty.toFixed()}`,
+          )
+        : undefined,
+  },
+  {
+    name: 'maxQty',
+    check: (f) => {
+      const r = f.rules;
+      if (f.intent.type === 'limit' && r.maxOrderQty && baseQty(f).gt(r.maxOrderQty))
+        return deny(
+          'ABOVE_MAX_QTY',
+          `quantity ${baseQty(f).toFixed()} is above maxOrderQty ${r.maxOrderQty.toFixed()}; split the order`,
+        );
+      if (f.intent.type === 'market' && r.maxMarketOrderQty && baseQty(f).gt(r.maxMarketOrderQty))
+        return deny(
+          'ABOVE_MAX_MARKET_QTY',
+          `quantity ${baseQty(f).toFixed()} is above maxMarketOrderQty ${r.maxMarketOrderQty.toFixed()}`,
+        );
+      return undefined;
+    },
+  },
+  {
+    name: 'minAmount',
+    check: ({ rules, notional }) =>
+      rules.minOrderAmount && notional.lt(rules.minOrderAmount)
+        ? deny(
+            'BELOW_MIN_AMOUNT',
+            `order amount ${notional.toFixed()} is below minOrderAmount ${rules.minOrderAmount.toFixed()}`,
+          )
+        : undefined,
+  },
+  {
+    name: 'limitPriceRatio',
+    check: ({ intent, rules, market }) => {
+      if (intent.type !== 'limit') return undefined;
       // The ratios are fractions of the last traded price: a buy may bid at most last x (1 + ratio),
       // a sell may ask at least last x (1 - ratio).
       if (
         intent.side === 'buy' &&
         rules.buyLimitPriceRatio &&
-        intent.price.gt(m.last.mul(rules.buyLimitPriceRatio.plus(1)))
-      ) {
+        intent.price.gt(market.last.mul(rules.buyLimitPriceRatio.plus(1)))
+      )
         return deny(
           'LIMIT_PRICE_RATIO',
-          `buy limit ${intent.price.toFixed()} is above last ${m.last.toFixed()} x (1 + ${rules.buyLimitPriceRatio.toFixed()})`,
+          `buy limit ${intent.price.toFixed()} is above last ${market.last.toFixed()} x (1 + ${rules.buyLimitPriceRatio.toFixed()})`,
         );
-      }
       if (
         intent.side === 'sell' &&
         rules.sellLimitPriceRatio &&
-        intent.price.lt(m.last.mul(new Decimal(1).minus(rules.sellLimitPriceRatio)))
-      ) {
+        intent.price.lt(market.last.mul(new Decimal(1).minus(rules.sellLimitPriceRatio)))
+      )
         return deny(
           'LIMIT_PRICE_RATIO',
-          `sell limit ${intent.price.toFixed()} is below last ${m.last.toFixed()} x (1 - ${rules.sellLimitPriceRatio.toFixed()})`,
+          `sell limit ${intent.price.toFixed()} is below last ${market.last.toFixed()} x (1 - ${rules.sellLimitPriceRatio.toFixed()})`,
         );
+      return undefined;
+    },
+  },
+  {
+    name: 'balance',
+    check: (f) => {
+      const { intent, rules, ctx, notional, position } = f;
+      if (intent.side === 'buy') {
+        const cash = ctx.portfolio.cash(rules.quoteCoin);
+        return notional.gt(cash)
+          ? deny(
+              'INSUFFICIENT_CASH',
+              `order needs ${notional.toFixed()} ${rules.quoteCoin}, ${cash.toFixed()} is free`,
+            )
+          : undefined;
       }
-    }
-    if (intent.side === 'buy') {
-      const cash = ctx.portfolio.cash(rules.quoteCoin);
-      if (notional.gt(cash))
-        return deny(
-          'INSUFFICIENT_CASH',
-          `order needs ${notional.toFixed()} ${rules.quoteCoin}, ${cash.toFixed()} is free`,
-        );
-    } else if (rules.category === 'SPOT' && baseQty().gt(position.gt(0) ? position : ZERO)) {
-      return deny(
-        'OVERSELL',
-        `sell of ${baseQty().toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`,
-      );
-    }
-    if (!reducing) {
-      if (L.maxOrderNotional && notional.gt(L.maxOrderNotional)) {
+      return rules.category === 'SPOT' && baseQty(f).gt(position.gt(0) ? position : ZERO)
+        ? deny(
+            'OVERSELL',
+            `sell of ${baseQty(f).toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`,
+          )
+        : undefined;
+    },
+  },
+  {
+    name: 'exposure',
+    check: (f) => {
+      const { L, reducing, notional, position, intent, price, ctx } = f;
+      if (reducing) return undefined;
+      if (L.maxOrderNotional && notional.gt(L.maxOrderNotional))
         return deny(
           'MAX_NOTIONAL_ORDER',
           `order value ${notional.toFixed()} is above maxOrderNotional ${L.maxOrderNotional.toFixed()}`,
         );
-      }
-      const after =
-        L.maxPositionQty || L.maxPositionNotional || L.maxGrossExposure
-          ? position.plus(intent.side === 'buy' ? baseQty() : baseQty().neg()).abs()
-          : ZERO;
-      if (L.maxPositionQty && after.gt(L.maxPositionQty)) {
+      if (!(L.maxPositionQty || L.maxPositionNotional || L.maxGrossExposure)) return undefined;
+      const after = position.plus(intent.side === 'buy' ? baseQty(f) : baseQty(f).neg()).abs();
+      if (L.maxPositionQty && after.gt(L.maxPositionQty))
         return deny(
           'MAX_POSITION',
           `position would be ${after.toFixed()}, above maxPositionQty ${L.maxPositionQty.toFixed()}`,
         );
-      }
-      if (L.maxPositionNotional && after.mul(price).gt(L.maxPositionNotional)) {
+      if (L.maxPositionNotional && after.mul(price).gt(L.maxPositionNotional))
         return deny(
           'MAX_NOTIONAL_POSITION',
           `position value would be ${after.mul(price).toFixed()}, above maxPositionNotional ${L.maxPositionNotional.toFixed()}`,
         );
-      }
       if (L.maxGrossExposure) {
         let gross = after.mul(price);
         for (const p of ctx.portfolio.positions()) {
           if (p.symbol === intent.symbol) continue;
           gross = gross.plus(p.quantity.abs().mul(ctx.markOf?.(p.symbol) ?? p.avgPrice));
         }
-        if (gross.gt(L.maxGrossExposure)) {
+        if (gross.gt(L.maxGrossExposure))
           return deny(
             'MAX_GROSS_EXPOSURE',
             `gross exposure would be ${gross.toFixed()}, above maxGrossExposure ${L.maxGrossExposure.toFixed()}`,
           );
-        }
       }
-    }
-    const rate = L.maxOrdersPerSecond ?? (L.whitelisted ? 30 : 5);
-    let lastSecond = 0;
-    for (const t of ctx.recentOrderTimes) if (t > ctx.now - 1000) lastSecond++;
-    if (lastSecond >= rate)
-      return deny('ORDER_RATE', `${lastSecond} orders in the last second; the limit is ${rate}/s`);
+      return undefined;
+    },
+  },
+  {
+    name: 'orderRate',
+    check: ({ L, ctx }) => {
+      const rate = L.maxOrdersPerSecond ?? (L.whitelisted ? 30 : 5);
+      let lastSecond = 0;
+      for (const t of ctx.recentOrderTimes) if (t > ctx.now - 1000) lastSecond++;
+      return lastSecond >= rate
+        ? deny('ORDER_RATE', `${lastSecond} orders in the last second; the limit is ${rate}/s`)
+        : undefined;
+    },
+  },
+];
 
-    const order: Omit<VenueOrder, 'clientOid'> = {
-      category: intent.category,
-      symbol: intent.symbol,
-      side: intent.side,
-      orderType: intent.type,
-      qty: toWire(size),
-      ...(intent.type === 'limit' ? { price: toWire(intent.price) } : {}),
+/** The gate: RISK_CHECKS in order, the first failure decides. */
+export class RiskGate {
+  constructor(readonly limits: RiskLimits) {}
+
+  check(intent: OrderIntent, ctx: RiskContext): RiskDecision {
+    const m = ctx.market;
+    const position = ctx.portfolio.position(intent.symbol).quantity;
+    const f: Facts = {
+      raw: intent,
+      ctx,
+      L: this.limits,
+      // Checked by the `instrument` and `marketPrice` rules before any rule reads them.
+      rules: ctx.rules as InstrumentRules,
+      market: m ?? NO_MARKET,
+      position,
+      reducing: isReducing(intent, position, m === undefined ? ZERO : tradePrice(intent, m)),
+      intent,
+      size: ZERO,
+      price: ZERO,
+      notional: ZERO,
+      estimated: undefined,
     };
-    return { ok: true, intent, order };
+    for (const c of RISK_CHECKS) {
+      const d = c.check(f);
+      if (d !== undefined) return { ok: false, code: d.code, message: d.message, intent };
+    }
+    const i = f.intent;
+    const order: Omit<VenueOrder, 'clientOid'> = {
+      category: i.category,
+      symbol: i.symbol,
+      side: i.side,
+      orderType: i.type,
+      qty: toWire(f.size),
+      ...(i.type === 'limit' ? { price: toWire(i.price) } : {}),
+    };
+    return { ok: true, intent: i, order };
   }
 }
+
+const NO_MARKET: MarketSnapshot = { last: ZERO, ts: 0 };

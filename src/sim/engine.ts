@@ -19,12 +19,13 @@ import { liveClock } from '../feeds/clock.js';
 import { Decimal, ZERO, toWire } from '../market/decimal.js';
 import { isEasternDst, usSessionAt } from '../market/sessions.js';
 import { US_FULL_DAY_CLOSURES, US_SESSIONS, US_WEEKLY_CLOSURES } from '../market/us-calendar.js';
+import { CandleFillModel, type CandleBar } from './candle-fills.js';
 import type { SimCredentials } from './auth.js';
 import type { FaultConfig } from './faults.js';
 import { FaultInjector } from './faults.js';
 import type { SimInstrument } from './instruments.js';
 import { DEFAULT_SUSPENDED_CODES, simInstruments } from './instruments.js';
-import type { InstrumentMarket, ReplaySource } from './market-model.js';
+import type { InstrumentMarket, ReplayCandle, ReplaySource } from './market-model.js';
 import { MarketModel, formatUnits } from './market-model.js';
 import type { Balance, CoreFill, CoreOrder, Level, MarketView, PairSpec } from './matching.js';
 import { MatchingCore } from './matching.js';
@@ -96,6 +97,11 @@ export interface EngineOptions {
   readonly suspendedCodes?: readonly string[] | undefined;
   /** Replace the instrument table (default `simInstruments(startTime)`). */
   readonly instruments?: readonly SimInstrument[] | undefined;
+  /**
+   * Fill orders of replayed symbols by the backtester's candle fill model (`candle-fills.ts`) instead of
+   * the simulated order book, so paper trading on replayed candles fills exactly as a backtest does.
+   */
+  readonly candleFills?: { readonly slippageBps?: number | undefined } | undefined;
 }
 
 /** The default demo account. */
@@ -158,6 +164,7 @@ export class SimEngine {
   private suspended: Set<string>;
   private readonly initialSuspended: readonly string[];
   private readonly bookCadenceMs: number;
+  private candleFills: { model: CandleFillModel; symbols: ReadonlySet<string> } | undefined;
 
   constructor(opts: EngineOptions = {}) {
     const base = opts.clock ?? liveClock;
@@ -167,7 +174,9 @@ export class SimEngine {
     this.instruments = opts.instruments ?? simInstruments(start);
     for (const i of this.instruments) this.bySymbol.set(`${i.wire.category}:${i.wire.symbol}`, i);
     this.bookCadenceMs = opts.bookCadenceMs ?? 1000;
-    this.market = new MarketModel(this.instruments, this.seed, opts.replay ?? {}, this.bookCadenceMs);
+    const replay = Object.fromEntries(Object.entries(opts.replay ?? {}).map(([k, v]) => [k, [...v]]));
+    this.market = new MarketModel(this.instruments, this.seed, replay, this.bookCadenceMs);
+    if (opts.candleFills !== undefined) this.candleFills = this.candleFillModel(replay, opts.candleFills);
     this.reality = new RealityData(this.seed);
     this.faults = new FaultInjector(this.seed, opts.faults ?? {});
     this.rateLimits = opts.rateLimits ?? true;
@@ -382,7 +391,47 @@ export class SimEngine {
       : undefined;
   }
 
+  private candleFillModel(
+    replay: Readonly<Record<string, readonly ReplayCandle[]>>,
+    o: { readonly slippageBps?: number | undefined },
+  ): { model: CandleFillModel; symbols: ReadonlySet<string> } {
+    const bars = new Map<string, Map<number, CandleBar>>();
+    for (const [symbol, candles] of Object.entries(replay)) {
+      const m = new Map<number, CandleBar>();
+      for (const c of candles)
+        m.set(c.openTime, {
+          t: c.openTime,
+          open: Number(c.open),
+          high: Number(c.high),
+          low: Number(c.low),
+          close: Number(c.close),
+        });
+      bars.set(symbol, m);
+    }
+    const model = new CandleFillModel({
+      slippageBps: o.slippageBps,
+      intervalMs: 60_000,
+      pricePrecision: (s) => Number(this.need('SPOT', s).wire.pricePrecision),
+      barAt: (s, t) => bars.get(s)?.get(t - (t % 60_000)),
+    });
+    return { model, symbols: new Set(bars.keys()) };
+  }
+
   private marketView(): MarketView {
+    const book = this.bookMarketView();
+    return {
+      levels: (symbol, side, now) =>
+        this.candleFills?.symbols.has(symbol)
+          ? this.candleFills.model.levels(symbol, side, now)
+          : book.levels(symbol, side, now),
+      firstTouch: (symbol, side, price, from, to) =>
+        this.candleFills?.symbols.has(symbol)
+          ? this.candleFills.model.firstTouch(symbol, side, price, from, to)
+          : book.firstTouch(symbol, side, price, from, to),
+    };
+  }
+
+  private bookMarketView(): MarketView {
     const marketFor = (symbol: string) => this.market.of(this.need('SPOT', symbol));
     return {
       levels: function* (symbol: string, side: 'buy' | 'sell', now: number): Iterable<Level> {

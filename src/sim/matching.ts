@@ -2,6 +2,7 @@
 // own. The simulator's HTTP layer and the backtester both drive it in-process; everything it needs
 // from the market comes through the small MarketView port, and time is passed in by the caller.
 import { Decimal, ZERO } from '../market/decimal.js';
+import { fillFee, type Liquidity } from '../portfolio/fees.js';
 
 /** A price level the core can trade against (Decimal price and base quantity). */
 export interface Level {
@@ -77,7 +78,7 @@ export interface CoreFill {
   /** price x size x rate, exact, in the quote coin. */
   readonly fee: Decimal;
   readonly feeCoin: string;
-  readonly liquidity: 'maker' | 'taker';
+  readonly liquidity: Liquidity;
   readonly ts: number;
 }
 
@@ -352,12 +353,11 @@ export class MatchingCore {
     order: CoreOrder,
     price: Decimal,
     size: Decimal,
-    liquidity: 'maker' | 'taker',
+    liquidity: Liquidity,
     ts: number,
   ): CoreFill {
-    const rate = liquidity === 'maker' ? acct.maker : acct.taker;
     const notional = price.mul(size);
-    const fee = notional.mul(rate);
+    const fee = fillFee(price, size, liquidity, acct);
     const quote = this.bal(acct, pair.quoteCoin);
     const base = this.bal(acct, pair.baseCoin);
     if (order.side === 'buy') {

@@ -13,6 +13,7 @@ import { VirtualClock } from '../feeds/clock.js';
 import type { PortfolioView, PositionView } from '../portfolio/view.js';
 import type { z } from 'zod';
 import type { Strategy, StrategyContext, StrategyLogger, LogFields } from './contract.js';
+import { buildStrategyContext } from './context.js';
 import type { OrderIntent, TradeCategory } from './intent.js';
 import type { ParamsSchema } from './params.js';
 import { parseStrategyParams } from './params.js';
@@ -123,7 +124,7 @@ export interface TestContextOptions<P> {
 
 /** A context for tests and tools: in-memory portfolio and state, virtual clock, silent logger. */
 export function createTestContext<P>(opts: TestContextOptions<P>): StrategyContext<P> {
-  return {
+  return buildStrategyContext({
     bot: opts.bot ?? 'test-bot',
     params: opts.params,
     clock: opts.clock ?? new VirtualClock(0),
@@ -134,7 +135,7 @@ export function createTestContext<P>(opts: TestContextOptions<P>): StrategyConte
     portfolio: opts.portfolio ?? new MemoryPortfolio(),
     session: opts.session ?? (() => undefined),
     state: opts.state ?? new MemoryStrategyState(),
-  };
+  });
 }
 
 /** Options of `runStrategy`. */

@@ -1,72 +1,106 @@
-// Backtest/live parity: one strategy on one recorded dataset, in the backtester and in paper mode against
-// the simulator replaying the same candles (the daemon's live pipeline: RestClient, feeds, risk gate,
-// executor, fill sync), shows the same order intents in the same order.
+// Backtest/live parity, end to end: one strategy on one recorded dataset, in the backtester and paper
+// traded against the simulator replaying the same candles in (accelerated) real time through the daemon's
+// live pipeline (RestClient, feeds, risk gate, executor, fills over the wire). Both sides must show the
+// same intents, the same gate decisions, the same orders (clientOids, sizes, prices), the same fills
+// (price, size, fee, maker/taker) and the same final cash and position, to the last decimal.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
 import { FORMAT_NAME, newBatch, type CandleSource } from '../../../src/backtest/format.js';
-import { mulberry32 } from '../../../src/backtest/synthetic.js';
 import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
+import type { TraderEvent } from '../../../src/execution/trader.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { startSimulator } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
-import { loadStrategy } from '../../../src/strategy/loader.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import scripted, { SCRIPT } from './fixtures/scripted.js';
 
-const START = Date.UTC(2026, 10, 23, 14, 35); // Monday 09:35 ET
-const N = 240; // four hours of one-minute candles inside the regular session
+const MIN = 60_000;
+const START = Date.UTC(2026, 10, 23, 20, 25); // Monday 15:25 ET: the close (16:00) falls inside the run
+const N = 50;
+const SPEED = 120; // one candle every half second of wall time
+const RESUMES = START + 8 * MIN; // AAPL is suspended until then
 const CREDS = { apiKey: 'p-key', apiSecret: 'p-secret', passphrase: 'p-pass' };
-const PARAMS = { fast: 3, slow: 8, quoteAmount: '1000' };
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-parity-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// The recorded dataset: a seeded walk around 190 with cent prices.
-const rnd = mulberry32(99);
-const candles: {
-  openTime: number;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-}[] = [];
-let px = 19000;
-for (let i = 0; i < N; i++) {
-  const open = px;
-  px = Math.max(100, px + Math.round((rnd() - 0.5) * 60));
-  const hi = Math.max(open, px) + Math.round(rnd() * 10);
-  const lo = Math.min(open, px) - Math.round(rnd() * 10);
-  candles.push({
-    openTime: START + i * 60_000,
+// The recorded dataset: a gentle wave around 190.00 (cents), open = previous close, with one dip through
+// the resting buy (candle 18) and one spike through the resting sell (candle 27).
+const cents = (i: number) => 19000 + Math.round(30 * Math.sin(i / 3));
+const candles = Array.from({ length: N }, (_, i) => {
+  const open = cents(i - 1);
+  const close = cents(i);
+  const high = Math.max(open, close) + 5 + (i === 27 ? 100 : 0);
+  const low = Math.min(open, close) - 5 - (i === 18 ? 100 : 0);
+  return {
+    openTime: START + i * MIN,
     open: (open / 100).toFixed(2),
-    high: (hi / 100).toFixed(2),
-    low: (lo / 100).toFixed(2),
-    close: (px / 100).toFixed(2),
+    high: (high / 100).toFixed(2),
+    low: (low / 100).toFixed(2),
+    close: (close / 100).toFixed(2),
     volume: '10',
-  });
+  };
+});
+
+const RISK = RiskLimitsSchema.parse({
+  allowedSessions: ['regular'],
+  maxDataAgeMs: 3_600_000,
+  maxOrderNotional: '3000',
+  whitelisted: true,
+});
+const FEES = { feeRate: '0.002', makerFeeRate: '0.0005' };
+const SLIPPAGE_BPS = 5;
+
+/** The chain as one side saw it, one line per event, in order. */
+function describeEvent(e: TraderEvent): string | undefined {
+  switch (e.type) {
+    case 'intent':
+      return `intent ${e.signalTime} ${e.intent.side} ${e.intent.type} ${e.intent.tag}`;
+    case 'denied':
+      return `denied ${e.intent.tag} ${e.code}`;
+    case 'order':
+      return `order ${e.order.clientOid} ${e.order.side} ${e.order.orderType} ${e.order.qty} ${e.order.price ?? '-'} ${e.outcome.status}`;
+    case 'fill':
+      return `fill ${e.fill.tag} ${e.fill.side} ${e.fill.price.toFixed()} ${e.fill.size.toFixed()} fee ${e.fill.fee.toFixed()} ${e.fill.liquidity}`;
+    default:
+      return undefined;
+  }
+}
+
+async function until(what: string, cond: () => boolean, capMs: number): Promise<void> {
+  const started = performance.now();
+  while (!cond()) {
+    if (performance.now() - started > capMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 describe('parity between the backtester and paper trading on the simulator', () => {
-  it('emits the same intents in the same order', async () => {
-    const strategy = await loadStrategy('ma-crossover');
-    const risk = RiskLimitsSchema.parse({
-      allowedSessions: ['regular'],
-      maxDataAgeMs: 3_600_000,
-      whitelisted: true,
-    });
-
-    // Paper: the simulator replays the candles; its clock stands just after the last one.
+  it('gives the same intents, gate decisions, orders, fills, fees, cash and position', async () => {
     const sim = await startSimulator({
       seed: 1,
-      startTime: START + N * 60_000 + 30_000,
+      startTime: START,
+      speed: SPEED,
+      rateLimits: false,
       replay: { AAPLUSDT: candles },
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '100000' } }],
+      candleFills: { slippageBps: SLIPPAGE_BPS },
+      suspendedCodes: ['AAPL'],
+      accounts: [
+        {
+          ...CREDS,
+          whitelisted: true,
+          balances: { USDT: '100000' },
+          takerFeeRate: FEES.feeRate,
+          makerFeeRate: FEES.makerFeeRate,
+        },
+      ],
     });
     const instrument = sim.engine.instrument('SPOT', 'AAPLUSDT')?.wire;
     if (!instrument) throw new Error('the simulator has no AAPLUSDT');
 
+    // Backtest.
     const source: CandleSource = {
       meta: {
         format: FORMAT_NAME,
@@ -91,61 +125,99 @@ describe('parity between the backtester and paper trading on the simulator', () 
         yield b;
       },
     };
+    const backtestSeen: string[] = [];
     const bt = await runBacktest({
       source,
       dataset: 'parity',
-      strategy,
-      params: PARAMS,
-      risk,
+      bot: 'paper',
+      strategy: scripted,
+      risk: RISK,
       capital: '100000',
+      ...FEES,
+      slippageBps: SLIPPAGE_BPS,
+      suspended: (_s, t) => t < RESUMES,
+      onEvent: (e) => {
+        const line = describeEvent(e);
+        if (line) backtestSeen.push(line);
+      },
     });
-    const expected = bt.intents.map(
-      (i) => `${new Date(i.ts).toISOString().slice(11, 16)} ${i.side} ${i.tag}`,
-    );
-    expect(expected.length).toBeGreaterThanOrEqual(6);
 
+    // Paper trading: the simulator lifts the suspension when its clock passes RESUMES.
     const clock = { now: () => sim.engine.now() };
+    const resume = setInterval(() => {
+      if (sim.engine.now() >= RESUMES) sim.engine.setSuspended('AAPL', false);
+    }, 10);
     const runtime = createVenueRuntime({
       baseUrl: sim.baseUrl,
       credentials: CREDS,
       clock,
+      speed: SPEED,
       staleAfterMs: 3_600_000,
+      whitelisted: true,
+      cadences: { tickersMs: 10_000, suspensionMs: 30_000 },
     });
     const store = openStore(join(dir, 'paper.db'), { clock });
-    // The journal says the bot has seen everything before the dataset: it backfills exactly the dataset.
-    store.meta.set('candle:paper:AAPLUSDT:1m', String(START - 60_000));
-    const seen: string[] = [];
-    const { bot } = await createLiveBot({
+    // The journal says the bot has seen everything before the dataset: it trades exactly the dataset.
+    store.meta.set('candle:paper:AAPLUSDT:1m', String(START - MIN));
+    const paperSeen: string[] = [];
+    const { bot, portfolio } = await createLiveBot({
       runtime,
       store,
       logger: silentLogger,
       spec: {
         name: 'paper',
-        strategy,
-        params: PARAMS,
+        strategy: scripted,
+        params: {},
         category: 'SPOT',
         symbols: ['AAPLUSDT'],
         interval: '1m',
-        risk,
+        risk: RISK,
         quoteCoin: 'USDT',
         capital: '100000',
-        feeRate: '0.001',
+        ...FEES,
         fillPollMs: 60_000,
         maxSignalAgeMs: 0,
       },
-      hooks: {
-        onIntent: (_b, i, trigger) =>
-          seen.push(`${new Date(trigger).toISOString().slice(11, 16)} ${i.side} ${i.tag}`),
+      onEvent: (e) => {
+        const line = describeEvent(e);
+        if (line) paperSeen.push(line);
       },
     });
     bot.start();
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (bot.status().lastCandle ?? 0) < START + (N - 1) * 60_000)
-      await new Promise((r) => setTimeout(r, 50));
+    await until('the last candle', () => (bot.status().lastCandle ?? 0) >= START + (N - 1) * MIN, 60_000);
+    await bot.trader.idle();
+    await bot.trader.syncFills();
     await bot.stop();
+    clearInterval(resume);
+    const venueBalances = sim.engine.balancesDecimal(CREDS.apiKey);
     runtime.close();
     store.close();
     await sim.stop();
-    expect(seen).toEqual(expected);
-  }, 60_000);
+
+    // Every scripted step happened, and each kind of event is there.
+    expect(backtestSeen.filter((l) => l.startsWith('intent'))).toHaveLength(Object.keys(SCRIPT).length);
+    for (const want of [
+      'denied while-suspended SUSPENDED',
+      'denied too-big MAX_NOTIONAL_ORDER',
+      'denied after-close SESSION_NOT_ALLOWED',
+      'fill market-buy buy',
+      'fill resting-buy buy',
+      'fill marketable-sell sell',
+      'fill resting-sell sell',
+    ])
+      expect(backtestSeen.some((l) => l.startsWith(want))).toBe(true);
+    expect(backtestSeen.filter((l) => l.endsWith(' maker'))).toHaveLength(2);
+    expect(backtestSeen.filter((l) => l.startsWith('fill') && l.endsWith(' taker'))).toHaveLength(2);
+
+    if (process.env.PARITY_PRINT) console.log(backtestSeen.join('\n'));
+    // The same chain, event for event.
+    expect(paperSeen).toEqual(backtestSeen);
+
+    // The same money, to the last decimal: the backtest, the paper bot's books and the venue's account.
+    const final = bt.portfolio;
+    expect(portfolio.cash('USDT').toFixed()).toBe(final.cash.USDT);
+    expect(portfolio.position('AAPLUSDT').quantity.toFixed()).toBe(final.positions.AAPLUSDT);
+    expect(venueBalances.USDT?.available.plus(venueBalances.USDT.frozen).toFixed()).toBe(final.cash.USDT);
+    expect(portfolio.fees().toFixed()).toBe(bt.fees);
+  }, 120_000);
 });

@@ -162,6 +162,12 @@ const rows: Row[] = [
     deny: () => gate({ maxDataAgeMs: 500 }).check(buy('1'), ctx()),
   },
   {
+    rule: 'stale signal (a candle replayed after a gap)',
+    code: 'STALE_SIGNAL',
+    approve: () => gate().check(buy('1'), ctx({ signal: { time: NOW - 60_000, maxAgeMs: 90_000 } })),
+    deny: () => gate().check(buy('1'), ctx({ signal: { time: NOW - 120_000, maxAgeMs: 90_000 } })),
+  },
+  {
     rule: 'reducing state',
     code: 'REDUCING_ONLY',
     approve: () => gate().check(sell('1'), ctx({ held: '3', tradingState: 'REDUCING' })),

@@ -1,0 +1,135 @@
+// The journal port of the trading pipeline: what the Trader and the Executor write before they act. The
+// live bot journals to SQLite (`storeJournal`); a backtest keeps the same records in memory
+// (`MemoryJournal`), through the same interface, so what is sent and what a fill does is one code path.
+import type { VenueOrder } from '../api/index.js';
+import type { Store } from '../store/index.js';
+import type { Decimal } from '../market/decimal.js';
+import type { FillInput, StoredFill } from '../store/fills.js';
+import type { JournalResult, NewOrder, OrderRecord } from '../store/orders.js';
+import type { OrderIntent } from '../strategy/intent.js';
+
+/** The order journal the Executor writes (SQLite's OrderRepository is one). */
+export interface OrderJournal {
+  journal(entry: NewOrder, ts?: number): JournalResult;
+  markAttempt(clientOid: string, ts?: number): number;
+  markAcked(clientOid: string, orderId: string, ts?: number): OrderRecord;
+  markRejected(clientOid: string, code: string, msg: string, ts?: number): OrderRecord;
+  byClientOid(clientOid: string): OrderRecord | undefined;
+  byOrderId(orderId: string): OrderRecord | undefined;
+}
+
+/** A fill as the pipeline journals it: amounts already Decimal. */
+export type JournalFill = FillInput & {
+  readonly price: Decimal;
+  readonly size: Decimal;
+  readonly fee: Decimal;
+};
+
+export interface TraderJournal {
+  readonly orders: OrderJournal;
+  recordIntent(intent: OrderIntent, ts: number): void;
+  recordDenial(d: { bot: string; code: string; message: string; intent: OrderIntent }, ts: number): void;
+  hasFill(execId: string): boolean;
+  /** Journals a fill; answers the stored fill, or undefined when its execId was journaled already. */
+  addFill(fill: JournalFill): StoredFill | undefined;
+}
+
+/** The SQLite journal of a live bot. */
+export function storeJournal(store: Store): TraderJournal {
+  return {
+    orders: store.orders,
+    recordIntent: (intent, ts) => void store.intents.record(intent, ts),
+    recordDenial: (d, ts) => void store.denials.record(d, ts),
+    hasFill: (execId) => store.fills.byExecId(execId) !== undefined,
+    addFill: (f) => (store.fills.insertFill(f) ? store.fills.byExecId(f.execId) : undefined),
+  };
+}
+
+/**
+ * The journal of a backtest: orders and fills in memory (the same records and rules as SQLite: a
+ * clientOid is journaled once, a fill once per execId); intents and denials are not kept, since the
+ * backtest's result collects them from the pipeline's events.
+ */
+export class MemoryJournal implements TraderJournal {
+  private readonly byOid = new Map<string, OrderRecord>();
+  private readonly byId = new Map<string, OrderRecord>();
+  private readonly execIds = new Set<string>();
+  private seq = 0;
+
+  readonly orders: OrderJournal = {
+    journal: (entry: NewOrder, ts = 0): JournalResult => {
+      const o: VenueOrder = entry.order;
+      const had = this.byOid.get(o.clientOid);
+      if (had !== undefined) return { inserted: false, record: had };
+      const bot = entry.bot ?? entry.intent?.bot;
+      const record: OrderRecord = {
+        clientOid: o.clientOid,
+        order: o,
+        state: 'pending',
+        attempts: 0,
+        createdTs: ts,
+        updatedTs: ts,
+        ...(bot !== undefined ? { bot } : {}),
+        ...(entry.intent !== undefined ? { intent: entry.intent } : {}),
+      };
+      this.byOid.set(o.clientOid, record);
+      return { inserted: true, record };
+    },
+    markAttempt: (clientOid, ts) => {
+      const r = this.update(clientOid, (r) => ({
+        ...r,
+        attempts: r.attempts + 1,
+        updatedTs: ts ?? r.updatedTs,
+      }));
+      return r.attempts;
+    },
+    markAcked: (clientOid, orderId, ts) => {
+      const r = this.update(clientOid, (r) => ({
+        ...r,
+        state: 'acked',
+        orderId,
+        updatedTs: ts ?? r.updatedTs,
+      }));
+      this.byId.set(orderId, r);
+      return r;
+    },
+    markRejected: (clientOid, code, msg, ts) =>
+      this.update(clientOid, (r) => ({
+        ...r,
+        state: 'rejected',
+        rejectCode: code,
+        rejectMsg: msg,
+        updatedTs: ts ?? r.updatedTs,
+      })),
+    byClientOid: (clientOid) => this.byOid.get(clientOid),
+    byOrderId: (orderId) => this.byId.get(orderId),
+  };
+
+  recordIntent(): void {}
+  recordDenial(): void {}
+
+  hasFill(execId: string): boolean {
+    return this.execIds.has(execId);
+  }
+
+  addFill(f: JournalFill): StoredFill | undefined {
+    if (this.execIds.has(f.execId)) return undefined;
+    this.execIds.add(f.execId);
+    const { bot, orderId, clientOid, ...rest } = f;
+    return {
+      ...rest,
+      seq: ++this.seq,
+      ...(bot !== undefined ? { bot } : {}),
+      ...(orderId !== undefined ? { orderId } : {}),
+      ...(clientOid !== undefined ? { clientOid } : {}),
+    };
+  }
+
+  private update(clientOid: string, f: (r: OrderRecord) => OrderRecord): OrderRecord {
+    const r = this.byOid.get(clientOid);
+    if (r === undefined) throw new Error(`no order journaled under clientOid ${clientOid}`);
+    const next = f(r);
+    this.byOid.set(clientOid, next);
+    return next;
+  }
+}
