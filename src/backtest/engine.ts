@@ -189,7 +189,6 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
   const market = new MarketState();
   market.setRules(symbol, rules);
-  if (o.suspended !== undefined) market.setSuspended(symbol, false);
   const q = market.quote(symbol);
   const trader = new Trader({
     bot: o.bot ?? 'backtest',
@@ -269,8 +268,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     .run(ctx, { candles$: candles$.observable, session$: session$.observable, tickers$: tickers$.observable })
     .subscribe({ next: (i) => void trader.submit(i, clock.now()), error: (e: unknown) => (failure = e) });
 
-  /** The strategy decides on a closed candle; its intents go through the pipeline at the venue's time. */
-  const decide = async (c: Candle): Promise<void> => {
+  /**
+   * The strategy decides on a closed candle; its intents go through the pipeline at the venue's time.
+   * Synchronous unless it emitted intents (answers whether the pipeline has work to wait for): no promise
+   * per candle.
+   */
+  const decide = (c: Candle): boolean => {
     const at = decisionTime(c.openTime);
     if (session === undefined || at >= session.nextChange) {
       session = usSessionAt(at);
@@ -278,14 +281,16 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       session$.next(session);
     }
     clock.set(Math.max(clock.now(), at));
-    market.setSuspended(symbol, o.suspended?.(symbol, clock.now()) ?? false);
+    if (o.suspended !== undefined) market.setSuspended(symbol, o.suspended(symbol, clock.now()));
     q.last = c.close;
-    q.bid = q.ask = undefined;
     q.ts = clock.now();
     if (tickers$.observed) tickers$.next(candleTicker(symbol, c, rules.pricePrecision, clock.now()));
     candles$.next(c);
     if (failure !== undefined) throw failure;
-    if (trader.busy) await trader.idle();
+    return trader.busy;
+  };
+  const settle = async (): Promise<void> => {
+    await trader.idle();
     if (failure !== undefined) throw failure;
   };
 
@@ -323,7 +328,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       cur.close = close[i] as number;
       curKnown = true;
       venue.setTime(t);
-      if (prev !== undefined) await decide(prev);
+      // Orders resting from before fill first if this candle opens through them.
+      if (venue.advance() > 0) await trader.syncFills();
+      if (prev !== undefined && decide(prev)) await settle();
       venue.setTime(end);
       if (venue.advance() > 0) await trader.syncFills();
       lastClose = cur.close;
@@ -348,7 +355,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   }
   // The last candle is decided too; nothing trades after the data ends, so its orders do not fill.
   curKnown = false;
-  if (prev !== undefined) await decide(prev);
+  if (prev !== undefined && decide(prev)) await settle();
   sub.unsubscribe();
   if (n % every !== 0 && n > 0) sample(clock.now());
   const runMs = performance.now() - started;

@@ -21,8 +21,8 @@ const ACCOUNT = 'backtest';
 export class InProcessVenue implements Venue {
   private readonly core: MatchingCore;
   private now = 0;
-  /** Fills per symbol, oldest first. */
-  private readonly bySymbol = new Map<string, VenueFill[]>();
+  /** Fills per symbol not read yet, oldest first. */
+  private readonly unreadBySymbol = new Map<string, VenueFill[]>();
   private fresh = 0;
 
   constructor(o: InProcessVenueOptions) {
@@ -72,16 +72,23 @@ export class InProcessVenue implements Venue {
     return Promise.resolve({ orderId: r.order.orderId, clientOid: r.order.clientOid });
   }
 
-  fills(symbol: string, limit = 100): Promise<VenueFill[]> {
-    this.fresh = 0;
-    const all = this.bySymbol.get(symbol) ?? [];
-    return Promise.resolve(all.slice(-limit).reverse());
+  /**
+   * The symbol's fills not read before, newest first. The wire answers the latest `limit` fills and the
+   * pipeline skips those it has booked; answering only the unread ones is the same to it, and keeps a
+   * backtest's cost per order constant.
+   */
+  fills(symbol: string): Promise<VenueFill[]> {
+    const unread = this.unreadBySymbol.get(symbol);
+    if (unread === undefined || unread.length === 0) return Promise.resolve([]);
+    this.fresh -= unread.length;
+    this.unreadBySymbol.set(symbol, []);
+    return Promise.resolve(unread.reverse());
   }
 
   private keep(fills: readonly CoreFill[]): void {
     for (const f of fills) {
-      let list = this.bySymbol.get(f.symbol);
-      if (list === undefined) this.bySymbol.set(f.symbol, (list = []));
+      let list = this.unreadBySymbol.get(f.symbol);
+      if (list === undefined) this.unreadBySymbol.set(f.symbol, (list = []));
       list.push({
         execId: f.execId,
         price: toWire(f.price),

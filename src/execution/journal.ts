@@ -4,7 +4,7 @@
 import type { VenueOrder } from '../api/index.js';
 import type { Store } from '../store/index.js';
 import type { Decimal } from '../market/decimal.js';
-import type { FillInput, StoredFill } from '../store/fills.js';
+import type { FillInput } from '../store/fills.js';
 import type { JournalResult, NewOrder, OrderRecord } from '../store/orders.js';
 import type { OrderIntent } from '../strategy/intent.js';
 
@@ -30,8 +30,8 @@ export interface TraderJournal {
   recordIntent(intent: OrderIntent, ts: number): void;
   recordDenial(d: { bot: string; code: string; message: string; intent: OrderIntent }, ts: number): void;
   hasFill(execId: string): boolean;
-  /** Journals a fill; answers the stored fill, or undefined when its execId was journaled already. */
-  addFill(fill: JournalFill): StoredFill | undefined;
+  /** Journals a fill; answers its sequence number, or undefined when its execId was journaled already. */
+  addFill(fill: JournalFill): number | undefined;
 }
 
 /** The SQLite journal of a live bot. */
@@ -41,7 +41,7 @@ export function storeJournal(store: Store): TraderJournal {
     recordIntent: (intent, ts) => void store.intents.record(intent, ts),
     recordDenial: (d, ts) => void store.denials.record(d, ts),
     hasFill: (execId) => store.fills.byExecId(execId) !== undefined,
-    addFill: (f) => (store.fills.insertFill(f) ? store.fills.byExecId(f.execId) : undefined),
+    addFill: (f) => (store.fills.insertFill(f) ? store.fills.byExecId(f.execId)?.seq : undefined),
   };
 }
 
@@ -51,7 +51,9 @@ export function storeJournal(store: Store): TraderJournal {
  * backtest's result collects them from the pipeline's events.
  */
 export class MemoryJournal implements TraderJournal {
-  private readonly byOid = new Map<string, OrderRecord>();
+  // Records are mutated in place: a backtest journals thousands of orders and should not copy each
+  // one three times (journal, attempt, acknowledgement).
+  private readonly byOid = new Map<string, Mutable<OrderRecord>>();
   private readonly byId = new Map<string, OrderRecord>();
   private readonly execIds = new Set<string>();
   private seq = 0;
@@ -62,45 +64,41 @@ export class MemoryJournal implements TraderJournal {
       const had = this.byOid.get(o.clientOid);
       if (had !== undefined) return { inserted: false, record: had };
       const bot = entry.bot ?? entry.intent?.bot;
-      const record: OrderRecord = {
+      const record: Mutable<OrderRecord> = {
         clientOid: o.clientOid,
         order: o,
         state: 'pending',
         attempts: 0,
         createdTs: ts,
         updatedTs: ts,
-        ...(bot !== undefined ? { bot } : {}),
-        ...(entry.intent !== undefined ? { intent: entry.intent } : {}),
       };
+      if (bot !== undefined) record.bot = bot;
+      if (entry.intent !== undefined) record.intent = entry.intent;
       this.byOid.set(o.clientOid, record);
       return { inserted: true, record };
     },
     markAttempt: (clientOid, ts) => {
-      const r = this.update(clientOid, (r) => ({
-        ...r,
-        attempts: r.attempts + 1,
-        updatedTs: ts ?? r.updatedTs,
-      }));
+      const r = this.need(clientOid);
+      r.attempts++;
+      if (ts !== undefined) r.updatedTs = ts;
       return r.attempts;
     },
     markAcked: (clientOid, orderId, ts) => {
-      const r = this.update(clientOid, (r) => ({
-        ...r,
-        state: 'acked',
-        orderId,
-        updatedTs: ts ?? r.updatedTs,
-      }));
+      const r = this.need(clientOid);
+      r.state = 'acked';
+      r.orderId = orderId;
+      if (ts !== undefined) r.updatedTs = ts;
       this.byId.set(orderId, r);
       return r;
     },
-    markRejected: (clientOid, code, msg, ts) =>
-      this.update(clientOid, (r) => ({
-        ...r,
-        state: 'rejected',
-        rejectCode: code,
-        rejectMsg: msg,
-        updatedTs: ts ?? r.updatedTs,
-      })),
+    markRejected: (clientOid, code, msg, ts) => {
+      const r = this.need(clientOid);
+      r.state = 'rejected';
+      r.rejectCode = code;
+      r.rejectMsg = msg;
+      if (ts !== undefined) r.updatedTs = ts;
+      return r;
+    },
     byClientOid: (clientOid) => this.byOid.get(clientOid),
     byOrderId: (orderId) => this.byId.get(orderId),
   };
@@ -112,24 +110,17 @@ export class MemoryJournal implements TraderJournal {
     return this.execIds.has(execId);
   }
 
-  addFill(f: JournalFill): StoredFill | undefined {
+  addFill(f: JournalFill): number | undefined {
     if (this.execIds.has(f.execId)) return undefined;
     this.execIds.add(f.execId);
-    const { bot, orderId, clientOid, ...rest } = f;
-    return {
-      ...rest,
-      seq: ++this.seq,
-      ...(bot !== undefined ? { bot } : {}),
-      ...(orderId !== undefined ? { orderId } : {}),
-      ...(clientOid !== undefined ? { clientOid } : {}),
-    };
+    return ++this.seq;
   }
 
-  private update(clientOid: string, f: (r: OrderRecord) => OrderRecord): OrderRecord {
+  private need(clientOid: string): Mutable<OrderRecord> {
     const r = this.byOid.get(clientOid);
     if (r === undefined) throw new Error(`no order journaled under clientOid ${clientOid}`);
-    const next = f(r);
-    this.byOid.set(clientOid, next);
-    return next;
+    return r;
   }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -23,7 +23,9 @@ import type { TraderJournal } from './journal.js';
 import type { Venue, VenueFill, VenueOrder } from './venue.js';
 
 /** A fill as the pipeline booked it: the journaled fill, its liquidity, and the intent's tag. */
-export interface TraderFill extends StoredFill {
+export interface TraderFill extends Omit<StoredFill, 'orderId' | 'clientOid'> {
+  readonly orderId: string | undefined;
+  readonly clientOid: string | undefined;
   readonly liquidity: Liquidity;
   /** True when the venue did not say maker or taker and the pipeline inferred it (see `liquidityOf`). */
   readonly liquidityInferred: boolean;
@@ -183,6 +185,7 @@ export class Trader {
   private queued = 0;
   private syncing: Promise<TraderFill[]> | undefined;
   private readonly trackEquity: boolean;
+  private readonly markOf = (symbol: string): Decimal | undefined => this.o.portfolio.markOf(symbol);
   /** Acknowledged limit orders not yet filled in full: base quantity left, by clientOid. */
   private readonly open = new Map<string, { order: VenueOrder; left: Decimal }>();
 
@@ -287,7 +290,7 @@ export class Trader {
       portfolio: o.portfolio,
       tradingState: o.tradingState.state,
       recentOrderTimes: this.recentOrders,
-      markOf: (symbol) => o.portfolio.markOf(symbol),
+      markOf: this.markOf,
       signal: { time: signalTime, maxAgeMs: o.maxSignalAgeMs ?? 0 },
     };
   }
@@ -374,7 +377,9 @@ export class Trader {
     const price = new Decimal(f.price);
     const size = new Decimal(f.size);
     const liquidity = f.liquidity ?? liquidityOf(order, ts);
-    const stored = o.journal.addFill({
+    const orderId = order?.orderId ?? f.orderId;
+    const clientOid = order?.clientOid ?? f.clientOid;
+    const input = {
       execId: f.execId,
       bot: o.bot,
       symbol: pair.symbol,
@@ -386,22 +391,26 @@ export class Trader {
       fee: fillFee(price, size, liquidity, o.fees),
       feeCoin: pair.quoteCoin,
       ts,
-      orderId: order?.orderId ?? f.orderId,
-      clientOid: order?.clientOid ?? f.clientOid,
-    });
-    if (stored === undefined) return [];
-    const open = stored.clientOid === undefined ? undefined : this.open.get(stored.clientOid);
-    if (open !== undefined) {
-      open.left = open.left.minus(size);
-      if (!open.left.gt(0)) this.open.delete(stored.clientOid as string);
+      orderId,
+      clientOid,
+    };
+    const seq = o.journal.addFill(input);
+    if (seq === undefined) return [];
+    if (clientOid !== undefined) {
+      const open = this.open.get(clientOid);
+      if (open !== undefined) {
+        open.left = open.left.minus(size);
+        if (!open.left.gt(0)) this.open.delete(clientOid);
+      }
     }
-    o.portfolio.applyFill(stored);
     const fill: TraderFill = {
-      ...stored,
+      ...input,
+      seq,
       liquidity,
       liquidityInferred: f.liquidity === undefined,
       tag: order?.intent?.tag ?? '',
     };
+    o.portfolio.applyFill(fill);
     this.emit({ type: 'fill', bot: o.bot, ts, fill });
     return [fill];
   }
