@@ -1,7 +1,7 @@
 // Normalisation of prices and sizes to an instrument's rules, always rounding toward the safe side:
 // never a larger quantity or amount than asked, never a worse price than asked (a buy limit rounds
 // down so it never pays more, a sell limit rounds up so it never sells cheaper).
-import type { OrderIntent, Side } from '../strategy/intent.js';
+import type { OrderIntent, Side } from './intent.js';
 import { Decimal } from './decimal.js';
 import type { InstrumentRules } from './instrument-rules.js';
 

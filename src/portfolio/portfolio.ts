@@ -2,7 +2,7 @@
 // through the same class, and a restart rebuilds it from the fill journal (`Portfolio.fromFills`).
 import { z } from 'zod';
 import { Decimal, ZERO, dec, toWire, type DecimalLike } from '../market/decimal.js';
-import type { Side } from '../strategy/intent.js';
+import type { Side } from '../market/intent.js';
 import type { PortfolioView, PositionView } from './view.js';
 
 /** One execution as the portfolio needs it (a `StoredFill` of the journal is one). */

@@ -1,7 +1,7 @@
 // The order journal: an approved order is written here (state `pending`) BEFORE it is sent, keyed by its
 // deterministic clientOid, so a restart resends exactly what may not have reached the venue, never more.
 import type { Database, Statement } from 'better-sqlite3';
-import type { VenueOrder } from '../execution/venue.js';
+import type { VenueOrder } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
 import type { OrderIntent } from '../strategy/intent.js';
 import { StoreError, decimalColumn, textColumn, tsColumn } from './columns.js';
