@@ -1,0 +1,54 @@
+// Deterministic client order ids: the same intent re-derived after a restart gets the same id.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validateParams } from '../../../src/api/index.js';
+import { IntentSequencer, deriveClientOid } from '../../../src/execution/client-oid.js';
+
+const base = {
+  bot: 'sma',
+  symbol: 'AAPLUSDT',
+  side: 'buy',
+  tag: 'entry',
+  triggerTime: 1_795_446_000_000,
+  seq: 0,
+};
+
+describe('deriveClientOid', () => {
+  it('gives the same id for the same inputs, and a different one when any input changes', () => {
+    expect(deriveClientOid(base)).toBe(deriveClientOid({ ...base }));
+    const variants = [
+      { bot: 'sma2' },
+      { symbol: 'MSFTUSDT' },
+      { side: 'sell' },
+      { tag: 'exit' },
+      { triggerTime: base.triggerTime + 60_000 },
+      { seq: 1 },
+    ];
+    const ids = new Set([deriveClientOid(base), ...variants.map((v) => deriveClientOid({ ...base, ...v }))]);
+    expect(ids.size).toBe(variants.length + 1);
+  });
+
+  it('is always accepted by place-reality-order as a clientOid', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.nat(), fc.nat({ max: 50 }), (bot, tag, t, seq) => {
+        const clientOid = deriveClientOid({ ...base, bot, tag, triggerTime: t, seq });
+        expect(clientOid).toMatch(/^tb[0-9a-z]{30}$/);
+        const v = validateParams('placeRealityOrder', {
+          symbol: 'AAPLUSDT',
+          side: 'buy',
+          orderType: 'market',
+          qty: '10',
+          clientOid,
+        });
+        expect(v.ok).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('IntentSequencer', () => {
+  it('numbers the intents of one trigger time and starts again at the next', () => {
+    const s = new IntentSequencer();
+    expect([s.next(1), s.next(1), s.next(1), s.next(2), s.next(2), s.next(3)]).toEqual([0, 1, 2, 0, 1, 0]);
+  });
+});

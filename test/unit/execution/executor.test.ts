@@ -1,0 +1,104 @@
+// The executor places each order exactly once: journaled before it is sent, resent under the same
+// clientOid after a transient failure, an answer lost after the venue took the order resolved by the
+// venue's duplicate refusal, a refusal journaled and never retried. The venue is the in-process adapter
+// (the matching core); the faults are injected at the Venue port.
+import { describe, expect, it } from 'vitest';
+import { apiErrorFor } from '../../../src/api/index.js';
+import { Executor } from '../../../src/execution/executor.js';
+import { InProcessVenue } from '../../../src/execution/in-process-venue.js';
+import { MemoryJournal } from '../../../src/execution/journal.js';
+import type { Venue, VenueOrder } from '../../../src/execution/venue.js';
+import { Decimal } from '../../../src/market/decimal.js';
+import { CandleFillModel } from '../../../src/sim/candle-fills.js';
+
+const T = 1_795_446_000_000;
+const order = (clientOid: string, qty = '100'): VenueOrder => ({
+  category: 'SPOT',
+  symbol: 'AAPLUSDT',
+  side: 'buy',
+  orderType: 'market',
+  qty,
+  clientOid,
+});
+
+/** A venue whose first sends fail: `before` never reach it, `after` reach it and lose the answer. */
+function faulty(fault: 'before' | 'after', failures: number): { venue: Venue; accepted: () => number } {
+  const inner = new InProcessVenue({
+    market: new CandleFillModel({
+      intervalMs: 60_000,
+      pricePrecision: () => 2,
+      barAt: (_s, t) => ({ t: t - (t % 60_000), open: 100, high: 101, low: 99, close: 100 }),
+    }),
+    pairs: [{ symbol: 'AAPLUSDT', baseCoin: 'AAPL', quoteCoin: 'USDT', quantityPrecision: 4 }],
+    balances: { USDT: new Decimal('1000') },
+    fees: { maker: new Decimal('0.001'), taker: new Decimal('0.001') },
+  });
+  inner.setTime(T);
+  let calls = 0;
+  let accepted = 0;
+  const lost = () =>
+    apiErrorFor({ code: 'NETWORK', kind: 'network', msg: 'socket hang up', endpoint: 'placeRealityOrder' });
+  return {
+    accepted: () => accepted,
+    venue: {
+      fills: (s) => inner.fills(s),
+      async placeOrder(o) {
+        const n = ++calls;
+        if (fault === 'before' && n <= failures) throw lost();
+        const ack = await inner.placeOrder(o);
+        accepted++;
+        if (fault === 'after' && n <= failures) throw lost();
+        return ack;
+      },
+    },
+  };
+}
+
+const executorOn = (venue: Venue, journal = new MemoryJournal()) => ({
+  journal,
+  executor: new Executor({
+    venue,
+    journal: journal.orders,
+    clock: { now: () => T },
+    sleep: async () => undefined,
+  }),
+});
+
+describe('Executor', () => {
+  it('resends under the same clientOid after failures that never reached the venue: one order', async () => {
+    const v = faulty('before', 2);
+    const { executor, journal } = executorOn(v.venue);
+    const outcome = await executor.place(order('tb-a'));
+    expect(outcome).toMatchObject({ status: 'acked', clientOid: 'tb-a', alreadyPlaced: false });
+    expect(v.accepted()).toBe(1);
+    expect(journal.orders.byClientOid('tb-a')).toMatchObject({ state: 'acked', attempts: 3 });
+  });
+
+  it('takes the duplicate refusal of a resend as the order placed when the first answer was lost', async () => {
+    const v = faulty('after', 1);
+    const { executor, journal } = executorOn(v.venue);
+    const outcome = await executor.place(order('tb-b'));
+    expect(outcome).toMatchObject({ status: 'acked', clientOid: 'tb-b', alreadyPlaced: true });
+    expect(v.accepted()).toBe(1);
+    expect(journal.orders.byClientOid('tb-b')?.state).toBe('acked');
+  });
+
+  it('journals a refusal and never retries it', async () => {
+    const v = faulty('before', 0);
+    const { executor, journal } = executorOn(v.venue);
+    const outcome = await executor.place(order('tb-c', '5000'));
+    expect(outcome.status).toBe('rejected');
+    expect(v.accepted()).toBe(0);
+    expect(journal.orders.byClientOid('tb-c')).toMatchObject({ state: 'rejected', attempts: 1 });
+  });
+
+  it('leaves an order pending for reconciliation when every send failed, and drains', async () => {
+    const v = faulty('before', 10);
+    const { executor, journal } = executorOn(v.venue);
+    const p = executor.place(order('tb-d'));
+    await executor.drain();
+    expect((await p).status).toBe('pending');
+    expect(journal.orders.byClientOid('tb-d')).toMatchObject({ state: 'pending', attempts: 4 });
+    expect(v.accepted()).toBe(0);
+  });
+});

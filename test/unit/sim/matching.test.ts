@@ -1,0 +1,102 @@
+// The matching core on the candle fill model: what a backtest's in-process venue and the simulator's
+// replay mode do with an order, by hand.
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/market/decimal.js';
+import { CandleFillModel, type CandleBar } from '../../../src/sim/candle-fills.js';
+import { MatchingCore } from '../../../src/sim/matching.js';
+
+const MIN = 60_000;
+const T = 1_795_446_000_000;
+// Three candles: 100 -> 102, a dip to 97.5, then a gap down opening at 96.
+const bars: CandleBar[] = [
+  { t: T, open: 100, high: 102.5, low: 99.5, close: 102 },
+  { t: T + MIN, open: 102, high: 102.5, low: 97.5, close: 98 },
+  { t: T + 2 * MIN, open: 96, high: 97, low: 95, close: 96.5 },
+];
+const core = (usdt = '10000') => {
+  const c = new MatchingCore({
+    market: new CandleFillModel({
+      slippageBps: 10,
+      intervalMs: MIN,
+      pricePrecision: () => 2,
+      barAt: (_s, t) => bars.find((b) => t >= b.t && t < b.t + MIN),
+    }),
+    pair: () => ({ symbol: 'XUSDT', baseCoin: 'X', quoteCoin: 'USDT', quantityPrecision: 3 }),
+  });
+  c.createAccount('a', {
+    balances: { USDT: new Decimal(usdt) },
+    makerFeeRate: new Decimal('0.0005'),
+    takerFeeRate: new Decimal('0.002'),
+  });
+  return c;
+};
+const D = (s: string) => new Decimal(s);
+
+describe('MatchingCore on candles', () => {
+  it('fills a market buy at the open plus slippage, rounded up, as a taker; size rounded down', () => {
+    const c = core();
+    const r = c.place('a', { symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('1000') }, T);
+    if (!r.ok) throw new Error(r.msg);
+    // 100 x 1.001 = 100.1; 1000 / 100.1 = 9.99000999 -> 9.99
+    expect(r.fills.map((f) => [f.price.toFixed(), f.size.toFixed(), f.fee.toFixed(), f.liquidity])).toEqual([
+      ['100.1', '9.99', '1.999998', 'taker'],
+    ]);
+    const b = c.balances('a');
+    expect(b.USDT?.available.toFixed()).toBe(D('10000').minus('999.999').minus('1.999998').toFixed());
+    expect(b.X?.available.toFixed()).toBe('9.99');
+  });
+
+  it('rests a limit buy, fills it at its price as a maker when a candle trades through it, at the close', () => {
+    const c = core();
+    const r = c.place(
+      'a',
+      { symbol: 'XUSDT', side: 'buy', orderType: 'limit', qty: D('2'), price: D('98') },
+      T,
+    );
+    if (!r.ok) throw new Error(r.msg);
+    expect(r.fills).toEqual([]);
+    // The first candle's low (99.5) does not reach 98; the second's (97.5) goes through it.
+    expect(c.advance(T + MIN)).toEqual([]);
+    const fills = c.advance(T + 2 * MIN);
+    expect(
+      fills.map((f) => [f.price.toFixed(), f.size.toFixed(), f.fee.toFixed(), f.liquidity, f.ts]),
+    ).toEqual([['98', '2', '0.098', 'maker', T + 2 * MIN]]);
+  });
+
+  it('fills a resting buy at the open, as a maker, when a candle opens through it', () => {
+    const c = core();
+    const buy = c.place('a', { symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('1000') }, T);
+    if (!buy.ok) throw new Error(buy.msg);
+    // A buy limit at 97 placed in the second candle: its low 97.5 does not go through; the third opens at 96.
+    const r = c.place(
+      'a',
+      { symbol: 'XUSDT', side: 'buy', orderType: 'limit', qty: D('1'), price: D('97') },
+      T + MIN,
+    );
+    if (!r.ok) throw new Error(r.msg);
+    expect(c.advance(T + 2 * MIN - 1)).toEqual([]);
+    // The window that holds the third candle's first instant sees its open.
+    const fills = c.advance(T + 2 * MIN);
+    expect(fills.map((f) => [f.price.toFixed(), f.liquidity, f.ts])).toEqual([['97', 'maker', T + 2 * MIN]]);
+  });
+
+  it('refuses an order the balance cannot pay for, fees included, and a reused clientOid', () => {
+    const c = core('100');
+    // 100 quote of a market buy needs 100 x (1 + taker) reserved.
+    const r = c.place('a', { symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('100') }, T);
+    expect(r.ok).toBe(false);
+    const ok = c.place(
+      'a',
+      { symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('50'), clientOid: 'x1' },
+      T,
+    );
+    expect(ok.ok).toBe(true);
+    const dup = c.place(
+      'a',
+      { symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('10'), clientOid: 'x1' },
+      T,
+    );
+    expect(dup.ok).toBe(false);
+    expect(c.balances('a').USDT?.available.gt(0)).toBe(true);
+  });
+});
