@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import { ConfigError, loadConfig, type BotConfig, type Deployment } from '../config/index.js';
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
-import type { Clock } from '../feeds/clock.js';
+import { liveClock, type Clock } from '../feeds/clock.js';
 import { VenueClock } from '../feeds/venue-clock.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { openStore, type Store } from '../store/index.js';
@@ -73,7 +73,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   const jobs: ScheduledTask[] = [];
   let status: StatusLine | undefined;
   let lastPollOk = 0;
-  let clock: Clock = { now: () => Date.now() };
+  let clock: Clock = liveClock;
 
   const shutdown = async (why: string): Promise<number> => {
     logger.info('stopping', { reason: why });
@@ -179,7 +179,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       logger,
       onPoll: (feed) => {
         metrics.polls.inc({ feed });
-        lastPollOk = Date.now();
+        lastPollOk = liveClock.now();
       },
       onPollError: (feed, err) => {
         metrics.pollErrors.inc({ feed });
@@ -201,7 +201,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           const bots = slots.map((s) => s.bot?.status());
           const running = bots.every((b) => b?.running === true);
           const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
-          const venue = Date.now() - lastPollOk < 60_000;
+          const venue = liveClock.now() - lastPollOk < 60_000;
           return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
         },
       });
