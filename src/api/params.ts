@@ -17,6 +17,8 @@ const nonEmpty = (field: string) => z.string(required(field)).min(1, `${field} m
 
 /** A decimal number written as the venue expects it: digits, an optional fraction, no exponent. */
 export const DECIMAL_RE = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+/** The same with an optional minus sign (balances after fees, PnL, admin adjustments). */
+export const SIGNED_DECIMAL_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const positiveDecimal = (field: string) =>
   z
     .string(required(field))

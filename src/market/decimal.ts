@@ -1,5 +1,6 @@
 // Money is Decimal from the moment it leaves the wire until it returns to it as a string
 // (DESIGN principle 4). This module is the one place that configures decimal.js.
+import { SIGNED_DECIMAL_RE } from '../api/params.js';
 import { Decimal } from 'decimal.js';
 
 // 40 significant digits is far beyond any venue precision; ROUND_DOWN by default so an accidental
@@ -15,7 +16,7 @@ export type DecimalLike = string | Decimal;
 /** Parses a decimal from a wire string or Decimal; throws with the field name on anything else. */
 export function dec(value: DecimalLike, field = 'value'): Decimal {
   if (value instanceof Decimal) return value;
-  if (typeof value !== 'string' || !/^-?(?:\d+)(?:\.\d+)?$/.test(value.trim())) {
+  if (typeof value !== 'string' || !SIGNED_DECIMAL_RE.test(value.trim())) {
     throw new TypeError(`${field} must be a decimal string such as "12.5", got ${JSON.stringify(value)}`);
   }
   return new Decimal(value.trim());

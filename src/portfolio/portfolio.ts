@@ -1,6 +1,7 @@
 // Positions, cash and PnL from fills, all in Decimal. The live daemon and the backtester apply fills
 // through the same class, and a restart rebuilds it from the fill journal (`Portfolio.fromFills`).
 import { z } from 'zod';
+import { SIGNED_DECIMAL_RE } from '../api/index.js';
 import { Decimal, ZERO, dec, toWire, type DecimalLike } from '../market/decimal.js';
 import type { Side } from '../market/intent.js';
 import type { PortfolioView, PositionView } from './view.js';
@@ -86,7 +87,7 @@ interface PositionState {
 }
 
 const decimalString = (field: string) =>
-  z.string().regex(/^-?\d+(?:\.\d+)?$/, { error: `${field} must be a plain decimal string such as "12.5"` });
+  z.string().regex(SIGNED_DECIMAL_RE, { error: `${field} must be a plain decimal string such as "12.5"` });
 
 const SnapshotSchema = z.object({
   version: z.literal(1, { error: 'version must be 1' }),

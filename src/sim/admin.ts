@@ -2,7 +2,7 @@
 // funds, withdrawals, orders, fills, balances, faults, suspensions and reset. Same operations as the
 // engine object offers in code.
 import { z } from 'zod';
-import { DECIMAL_RE } from '../api/index.js';
+import { DECIMAL_RE, SIGNED_DECIMAL_RE } from '../api/index.js';
 import { toWire } from '../market/decimal.js';
 import type { SimEngine } from './engine.js';
 import { ALL_PERMISSIONS, SimError } from './engine.js';
@@ -17,7 +17,7 @@ export interface AdminResponse {
 const decimalString = (field: string) =>
   z
     .string({ error: `${field} must be a decimal string` })
-    .regex(/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/, `${field} must be a decimal string such as "100.5"`);
+    .regex(SIGNED_DECIMAL_RE, `${field} must be a decimal string such as "100.5"`);
 
 const schemas = {
   advance: z.strictObject({

@@ -1,6 +1,7 @@
 // OrderIntent <-> JSON text for the journal: decimals travel as plain decimal strings (never numbers,
 // never exponent notation) and are validated when read back, since a file is an external input.
 import { z } from 'zod';
+import { SIGNED_DECIMAL_RE } from '../api/index.js';
 import { Decimal, toWire } from '../market/decimal.js';
 import type { OrderIntent } from '../strategy/intent.js';
 
@@ -12,7 +13,7 @@ export function encodeIntent(intent: OrderIntent): string {
 const decimalText = (field: string) =>
   z
     .string({ error: `${field} must be a decimal string` })
-    .regex(/^-?\d+(?:\.\d+)?$/, { error: `${field} must be a plain decimal string such as "12.5"` })
+    .regex(SIGNED_DECIMAL_RE, { error: `${field} must be a plain decimal string such as "12.5"` })
     .transform((s) => new Decimal(s));
 
 const base = {

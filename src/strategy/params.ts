@@ -2,6 +2,7 @@
 // a decimal-string parameter for money, and the boundary parser that turns raw config into typed params
 // with messages naming the parameter and the fix.
 import { z } from 'zod';
+import { DECIMAL_RE } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 
 /** The parameter schema of a strategy: a zod object whose every field has a default and a `.describe()`. */
@@ -73,8 +74,6 @@ export function paramsSchemaProblems(schema: unknown): string[] {
   }
   return problems;
 }
-
-const DECIMAL_RE = /^(?:\d+)(?:\.\d+)?$/;
 
 /**
  * A money parameter: a decimal string in config (never a JS number, which would lose precision), a
