@@ -2,7 +2,9 @@
 // positions, HALTED places nothing (the kill switch). Driven by a daily loss limit on equity and by hand.
 import type { Decimal } from '../market/decimal.js';
 
-export type TradingState = 'ACTIVE' | 'REDUCING' | 'HALTED';
+import type { TradingState } from '../market/trading-state.js';
+
+export type { TradingState };
 
 export interface TradingStateChange {
   readonly from: TradingState;

@@ -2,6 +2,7 @@
 // own. The simulator's HTTP layer and the backtester both drive it in-process; everything it needs
 // from the market comes through the small MarketView port, and time is passed in by the caller.
 import { Decimal, ZERO } from '../market/decimal.js';
+import type { Side } from '../market/intent.js';
 import { fillFee, type Liquidity } from '../portfolio/fees.js';
 
 /** A price level the core can trade against (Decimal price and base quantity). */
@@ -36,7 +37,7 @@ export interface PairSpec {
   readonly quantityPrecision: number;
 }
 
-export type Side = 'buy' | 'sell';
+export type { Side };
 export type OrderStatus = 'live' | 'partially_filled' | 'filled' | 'cancelled';
 
 /** An order as the core keeps it. `qty` is as placed: quote amount for a market buy, base otherwise. */

@@ -32,7 +32,7 @@ export {
   EquityRepository,
   StrategyStateRepository,
   MetaRepository,
-  type TradingState,
   type TradingStateRecord,
   type EquityPoint,
 } from './runtime-state.js';
+export type { TradingState } from '../market/trading-state.js';

@@ -3,10 +3,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../feeds/clock.js';
 import type { Decimal, DecimalLike } from '../market/decimal.js';
+import type { TradingState } from '../market/trading-state.js';
 import { StoreError, decimalColumn, readDecimal, textColumn, tsColumn } from './columns.js';
-
-/** The risk layer's trading state (DESIGN principle 3). */
-export type TradingState = 'ACTIVE' | 'REDUCING' | 'HALTED';
 
 /** One journaled transition. */
 export interface TradingStateRecord {
