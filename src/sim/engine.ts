@@ -235,7 +235,7 @@ export class SimEngine {
 
   private uidOf(apiKey: string): string {
     const a = this.accounts.get(apiKey);
-    if (!a) throw new SimError('40006', `no account with apiKey ${apiKey}`);
+    if (!a) throw new SimError('90006', `no account with apiKey ${apiKey}`);
     return a.uid;
   }
 
@@ -300,10 +300,10 @@ export class SimEngine {
       w.clientOid !== undefined &&
       this.withdrawals.some((x) => x.uid === uid && x.clientOid === w.clientOid)
     ) {
-      throw new SimError('25212', `a withdrawal with clientOid ${w.clientOid} already exists`);
+      throw new SimError('95212', `a withdrawal with clientOid ${w.clientOid} already exists`);
     }
     const amount = new Decimal(w.amount);
-    if (!amount.gt(0)) throw new SimError('40017', 'amount must be greater than zero');
+    if (!amount.gt(0)) throw new SimError('90017', 'amount must be greater than zero');
     try {
       this.core.fund(uid, w.coin, amount.neg());
     } catch {
@@ -491,12 +491,12 @@ export class SimEngine {
           data: this.cancelWithdrawal(params as ParamsOut<'cancelWithdrawal'>, this.needAccount(ctx), now),
         };
       default:
-        throw new SimError('40404', `no handler for ${String(name)}`);
+        throw new SimError('90404', `no handler for ${String(name)}`);
     }
   }
 
   private needAccount(ctx: CallContext): SimCredentials {
-    if (!ctx.account) throw new SimError('40001', 'ACCESS_KEY cannot be empty');
+    if (!ctx.account) throw new SimError('90001', 'ACCESS_KEY cannot be empty');
     return ctx.account;
   }
 
@@ -591,7 +591,7 @@ export class SimEngine {
     if (cursor !== undefined && cursor !== '') {
       if (!/^\d+$/.test(cursor) || Number(cursor) > all.length) {
         throw new SimError(
-          '40017',
+          '90017',
           `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`,
         );
       }
@@ -639,24 +639,24 @@ export class SimEngine {
     const w = inst.wire;
     if (w.isReality !== 'yes')
       throw new SimError(
-        '25249',
+        '95249',
         `${p.symbol} is not a Reality stock pair; place-reality-order supports only pairs with isReality yes`,
       );
     if (p.clientOid !== undefined && this.core.hasClientOid(acct.uid, p.clientOid)) {
       throw new SimError(
-        '25212',
+        '95212',
         `Duplicate clientOid: ${p.clientOid} was already used by an order of this account`,
       );
     }
     if (w.status !== 'online')
-      throw new SimError('25248', `${p.symbol} has status ${w.status}; only online pairs accept orders`);
+      throw new SimError('95248', `${p.symbol} has status ${w.status}; only online pairs accept orders`);
     const code = inst.realityCode ?? w.baseCoin;
     if (this.suspended.has(code))
-      throw new SimError('25247', `${code} is suspended; see suspension-resumption-info`);
+      throw new SimError('95247', `${code} is suspended; see suspension-resumption-info`);
     const session = usSessionAt(now);
     if (session.session === 'closed') {
       throw new SimError(
-        '25246',
+        '95246',
         `the US market is closed${session.closure ? ` (${session.closure})` : ''}; it opens at ${new Date(session.nextChange).toISOString()}`,
       );
     }
@@ -665,11 +665,11 @@ export class SimEngine {
     const quoteP = Number(w.quotePrecision ?? w.pricePrecision);
     const marketBuy = p.orderType === 'market' && p.side === 'buy';
     if (p.orderType === 'limit' && p.price !== undefined && decimals(p.price) > pp) {
-      throw new SimError('25244', `price ${p.price} has more than pricePrecision ${pp} decimals`);
+      throw new SimError('95244', `price ${p.price} has more than pricePrecision ${pp} decimals`);
     }
     if (marketBuy ? decimals(p.qty) > quoteP : decimals(p.qty) > qp) {
       throw new SimError(
-        '25210',
+        '95210',
         marketBuy
           ? `qty ${p.qty} (quote amount of a market buy) has more than quotePrecision ${quoteP} decimals`
           : `qty ${p.qty} has more than quantityPrecision ${qp} decimals`,
@@ -680,14 +680,14 @@ export class SimEngine {
     const last = new Decimal(m.lastPrice(now));
     const minQty = w.minOrderQty ? new Decimal(w.minOrderQty) : ZERO;
     if (!marketBuy && qty.lt(minQty))
-      throw new SimError('25207', `qty ${p.qty} is below the minimum quantity ${w.minOrderQty}`);
+      throw new SimError('95207', `qty ${p.qty} is below the minimum quantity ${w.minOrderQty}`);
     const minAmount = w.minOrderAmount ? new Decimal(w.minOrderAmount) : ZERO;
     const amount = marketBuy
       ? qty
       : qty.mul(p.price !== undefined && p.orderType === 'limit' ? new Decimal(p.price) : last);
     if (amount.lt(minAmount))
       throw new SimError(
-        '25208',
+        '95208',
         `order amount ${amount.toFixed()} ${w.quoteCoin} is below the minimum ${w.minOrderAmount}`,
       );
     if (p.orderType === 'limit' && p.price !== undefined) {
@@ -696,13 +696,13 @@ export class SimEngine {
       const sellMin = last.mul(new Decimal(1).minus(w.sellLimitPriceRatio ?? '1'));
       if (p.side === 'buy' && price.gt(buyMax)) {
         throw new SimError(
-          '25245',
+          '95245',
           `buy price ${p.price} is above last price ${last.toFixed()} x (1 + buyLimitPriceRatio ${w.buyLimitPriceRatio})`,
         );
       }
       if (p.side === 'sell' && price.lt(sellMin)) {
         throw new SimError(
-          '25245',
+          '95245',
           `sell price ${p.price} is below last price ${last.toFixed()} x (1 - sellLimitPriceRatio ${w.sellLimitPriceRatio})`,
         );
       }
@@ -727,7 +727,7 @@ export class SimEngine {
     const inst = this.instrument('SPOT', p.symbol);
     if (!inst || inst.wire.isReality !== 'yes')
       throw new SimError(
-        '25249',
+        '95249',
         `${p.symbol} is not a Reality stock pair; reality-fills supports only Reality pairs`,
       );
     this.core.advance(now);
@@ -774,7 +774,7 @@ export class SimEngine {
       const v = new Decimal(value);
       if (v.lt(min) || v.gt(max))
         throw new SimError(
-          '40017',
+          '90017',
           `${field} ${value} is outside ${min.toFixed()} to ${max.toFixed()} for ${target}`,
         );
     }
@@ -793,12 +793,12 @@ export class SimEngine {
     const w = this.withdrawals.find(
       (x) => x.uid === acct.uid && (key.by === 'orderId' ? x.orderId === key.id : x.clientOid === key.id),
     );
-    if (!w) throw new SimError('25301', `withdrawal ${key.by} ${key.id} does not exist`);
-    if (w.status === 'cancelled') throw new SimError('25303', `withdrawal ${w.orderId} is already cancelled`);
+    if (!w) throw new SimError('95301', `withdrawal ${key.by} ${key.id} does not exist`);
+    if (w.status === 'cancelled') throw new SimError('95303', `withdrawal ${w.orderId} is already cancelled`);
     if (now >= w.coolingEndsAt) {
       w.status = 'processing';
       throw new SimError(
-        '25302',
+        '95302',
         `the cooling period of withdrawal ${w.orderId} ended at ${new Date(w.coolingEndsAt).toISOString()}; it cannot be cancelled`,
       );
     }
