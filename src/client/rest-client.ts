@@ -17,6 +17,7 @@ import {
   ValidationError,
   VenueError,
   apiErrorFor,
+  drainUnknownWireValues,
   buildQueryString,
   isPrivate,
   rateFor,
@@ -395,6 +396,10 @@ class RestClientCore {
         httpStatus: res.status,
         retryable: false,
       });
+    }
+    // Tolerant reading: unknown enum values parsed as strings; say so once per value.
+    for (const u of drainUnknownWireValues()) {
+      this.options.logger?.warn('unknown value in a venue answer', { endpoint: def.name, ...u });
     }
     return parsed.data;
   }
