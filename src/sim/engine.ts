@@ -18,7 +18,7 @@ import type { Clock } from '../feeds/clock.js';
 import { liveClock } from '../feeds/clock.js';
 import { Decimal, ZERO, toWire } from '../market/decimal.js';
 import { isEasternDst, usSessionAt } from '../market/sessions.js';
-import { US_FULL_DAY_CLOSURES, US_SESSIONS, US_WEEKLY_CLOSURES } from '../market/us-calendar.js';
+import { US_SESSIONS, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES } from '../market/us-calendar.js';
 import type { SimCredentials } from './auth.js';
 import type { FaultConfig } from './faults.js';
 import { FaultInjector } from './faults.js';
@@ -620,11 +620,9 @@ export class SimEngine {
   private marketCalendar() {
     return {
       timeZone: 'EST',
-      specificConfig: US_FULL_DAY_CLOSURES.map((c) => ({
-        remark: c.remark,
-        startTime: `${c.date} 00:00`,
-        endTime: `${c.date} 23:59`,
-      })),
+      // Holidays (00:00-23:59) and early closes (13:00-20:00), from the one list the client's
+      // built-in calendar is made of.
+      specificConfig: US_SPECIFIC_CLOSURES.map((c) => ({ ...c })),
       regularConfig: [...US_WEEKLY_CLOSURES],
     };
   }
