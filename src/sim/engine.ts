@@ -168,7 +168,7 @@ export class SimEngine {
     for (const i of this.instruments) this.bySymbol.set(`${i.wire.category}:${i.wire.symbol}`, i);
     this.bookCadenceMs = opts.bookCadenceMs ?? 1000;
     this.market = new MarketModel(this.instruments, this.seed, opts.replay ?? {}, this.bookCadenceMs);
-    this.reality = new RealityData(this.seed);
+    this.reality = new RealityData(this.seed, (code, ms) => this.realityPriceOnDay(code, ms));
     this.faults = new FaultInjector(this.seed, opts.faults ?? {});
     this.rateLimits = opts.rateLimits ?? true;
     this.withdrawalCoolingMs = opts.withdrawalCoolingMs ?? 5 * 60_000;
@@ -406,6 +406,12 @@ export class SimEngine {
     return code;
   }
 
+  /** The price of a company's pair on the UTC day of `ms`, fixed per seed (for dated records). */
+  private realityPriceOnDay(code: string, ms: number): Decimal {
+    const inst = this.instrument('SPOT', `${code}USDT`);
+    return inst ? this.market.of(inst).priceOnDay(ms) : new Decimal(100);
+  }
+
   private realityPrice(code: string, now: number): Decimal {
     const inst = this.instrument('SPOT', `${code}USDT`);
     return inst ? new Decimal(this.market.of(inst).lastPrice(now)) : new Decimal(100);
@@ -581,25 +587,29 @@ export class SimEngine {
     now: number,
   ): { list: unknown[]; cursor: string } {
     const code = this.realityCode(codeIn);
-    const all: unknown[] =
-      name === 'innerTrades'
-        ? this.reality.insiderTrades(code, this.realityPrice(code, now), now)
-        : name === 'dividends'
-          ? this.reality.dividends(code, now)
-          : this.reality.shareholders(code);
-    let offset = 0;
-    if (cursor !== undefined && cursor !== '') {
-      if (!/^\d+$/.test(cursor) || Number(cursor) > all.length) {
-        throw new SimError(
-          '90017',
-          `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`,
-        );
-      }
-      offset = Number(cursor);
+    const bad = () =>
+      new SimError(
+        '90017',
+        `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`,
+      );
+    const given = cursor !== undefined && cursor !== '';
+    if (given && !/^\d+$/.test(cursor)) throw bad();
+    if (name === 'shareholdDetail') {
+      // A fixed list: the cursor is an offset into it.
+      const all = this.reality.shareholders(code);
+      const offset = given ? Number(cursor) : 0;
+      if (offset > all.length) throw bad();
+      const next = offset + limit < all.length ? String(offset + limit) : '';
+      return { list: all.slice(offset, offset + limit), cursor: next };
     }
-    const list = all.slice(offset, offset + limit);
-    const next = offset + limit < all.length ? String(offset + limit) : '';
-    return { list, cursor: next };
+    // A growing history, newest first: the cursor is the index (oldest = 0) below which the next page
+    // starts, so records announced between two page requests do not shift the pages.
+    const all: readonly unknown[] =
+      name === 'innerTrades' ? this.reality.insiderTrades(code, now) : this.reality.dividends(code, now);
+    const end = given ? Number(cursor) : all.length;
+    if (end > all.length) throw bad();
+    const start = Math.max(0, end - limit);
+    return { list: all.slice(start, end).reverse(), cursor: start > 0 ? String(start) : '' };
   }
 
   private marketStates(now: number) {

@@ -333,6 +333,15 @@ export class InstrumentMarket {
     return this.pathAt(this.block(day), i, sec);
   }
 
+  /**
+   * A reference price for the UTC day of `ms` (the day's opening anchor), O(1) for generated markets
+   * and fixed per seed whatever the clock: company records dated that day take their prices from it.
+   */
+  priceOnDay(ms: number): Decimal {
+    const day = Math.floor(ms / DAY);
+    return this.priceOf(this.replay ? (this.block(day).o[0] as number) : this.toTicks(this.logAnchor(day)));
+  }
+
   /** Last traded price as a decimal string. */
   lastPrice(now: number): string {
     return formatUnits(this.lastTicks(now), this.pp);
