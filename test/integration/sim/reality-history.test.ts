@@ -2,10 +2,10 @@
 // pages of dividends and insider trades give the same rows as one large page, even when records are
 // announced between two page requests, and a record keeps its values (its price does not follow
 // today's price).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RestClient } from '../../../src/client/index.js';
 import { VirtualClock } from '../../../src/feeds/clock.js';
-import { startSimulator, type Simulator } from '../../../src/sim/index.js';
+import { startSimulator } from '../../../src/sim/index.js';
 
 const START = Date.UTC(2026, 10, 23, 15, 0);
 const DAY = 86_400_000;
