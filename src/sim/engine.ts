@@ -448,8 +448,9 @@ export class SimEngine {
             .publicFills(now, p.limit as number),
         };
       case 'candles':
-      case 'historyCandles':
         return { data: this.candles(params as ParamsOut<'candles'>, now) };
+      case 'historyCandles':
+        return { data: this.candles(params as ParamsOut<'candles'>, now, true) };
       case 'innerTrades':
       case 'dividends':
       case 'shareholdDetail':
@@ -562,13 +563,25 @@ export class SimEngine {
     return `{"a":[${asks.map(lv).join(',')}],"b":[${bids.map(lv).join(',')}],"ts":"${now}"}`;
   }
 
-  private candles(p: ParamsOut<'candles'>, now: number): WireCandle[] {
+  /**
+   * Candles newest-anchored: the latest `limit` open times up to endTime (or now). History candles
+   * follow spec 4.1 rule 1 as the venue does: startTime bounds the first open time, except that when
+   * endTime passes an interval boundary (is not a multiple of the interval) the answer starts one
+   * interval earlier. Clients must drop what they did not ask for (client/candles-range.ts does).
+   */
+  private candles(p: ParamsOut<'candles'>, now: number, history = false): WireCandle[] {
     const m = this.market.of(this.need(p.category, p.symbol));
     const interval = p.interval as CandleInterval;
     const step = INTERVAL_MS[interval];
     const end = Math.min(p.endTime ?? now, now);
     const lastOpen = Math.floor(end / step) * step;
-    const firstAllowed = p.startTime !== undefined ? Math.floor(p.startTime / step) * step : -Infinity;
+    const extra = history && p.endTime !== undefined && p.endTime % step !== 0 ? step : 0;
+    const firstAllowed =
+      p.startTime === undefined
+        ? -Infinity
+        : history
+          ? Math.ceil(p.startTime / step) * step - extra
+          : Math.floor(p.startTime / step) * step;
     if (lastOpen < firstAllowed) return [];
     const count = Math.min(
       p.limit,
