@@ -96,6 +96,11 @@ export interface EngineOptions {
   readonly suspendedCodes?: readonly string[] | undefined;
   /** Replace the instrument table (default `simInstruments(startTime)`). */
   readonly instruments?: readonly SimInstrument[] | undefined;
+  /**
+   * Add orderId and clientOid to each reality-fill (an extension; the venue gives five fields).
+   * Default `DEFAULT_FILL_IDS`.
+   */
+  readonly fillIds?: boolean | undefined;
 }
 
 /** The default demo account. */
@@ -123,11 +128,21 @@ const DAY = 86_400_000;
 const THREE_MONTHS = 90 * DAY;
 const decimals = (s: string): number => (s.split('.')[1] ?? '').replace(/0+$/, '').length;
 
-/** Wire form of an account fill: the spec's fields plus the simulator's orderId/clientOid extension. */
+/**
+ * Wire form of an account fill: the spec's five fields (2.13), plus, when `fillIds` is on, the
+ * simulator's orderId/clientOid extension, which the venue does not give.
+ */
 export interface SimRealityFill extends RealityFill {
-  readonly orderId: string;
-  readonly clientOid: string;
+  readonly orderId?: string;
+  readonly clientOid?: string;
 }
+
+/**
+ * Whether reality-fills carries orderId and clientOid when `fillIds` is not given. The venue gives
+ * only the five fields of spec 2.13; this stays on while the daemon still ties fills to orders by
+ * these ids (issue 15): once it attributes fills without them, set this to false.
+ */
+export const DEFAULT_FILL_IDS = true;
 
 /** What an endpoint answers: data to serialise, or data already serialised (raw JSON numbers). */
 export type HandlerResult = { readonly data: unknown } | { readonly raw: string };
@@ -158,8 +173,10 @@ export class SimEngine {
   private suspended: Set<string>;
   private readonly initialSuspended: readonly string[];
   private readonly bookCadenceMs: number;
+  private readonly fillIds: boolean;
 
   constructor(opts: EngineOptions = {}) {
+    this.fillIds = opts.fillIds ?? DEFAULT_FILL_IDS;
     const base = opts.clock ?? liveClock;
     const start = opts.startTime ?? base.now();
     this.seed = opts.seed ?? 42;
@@ -761,8 +778,7 @@ export class SimEngine {
         size: toWire(f.size),
         side: f.side,
         ts: String(f.ts),
-        orderId: f.orderId,
-        clientOid: f.clientOid,
+        ...(this.fillIds ? { orderId: f.orderId, clientOid: f.clientOid } : {}),
       }));
   }
 
