@@ -8,4 +8,11 @@ export {
   type Position,
   type EquitySample,
 } from './portfolio.js';
-export { feeFor } from './fees.js';
+export {
+  feeFor,
+  estimateFee,
+  liquidityOf,
+  type EstimatedFee,
+  type FeeOrderContext,
+  type Liquidity,
+} from './fees.js';
