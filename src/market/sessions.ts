@@ -231,6 +231,27 @@ function sessionWithoutTimedClosures(ms: number, cal: MarketCalendarData): Sessi
   return { ...base, session: 'after_hours', nextChange: etToUtc(today, 20, 0) };
 }
 
+/**
+ * The regular session of an ET date as Unix ms: 09:30 to 16:00, or to the early close when a timed
+ * closure starts inside it (13:00 on the day after Thanksgiving); undefined on a day without trading.
+ * What a daily stock candle opens and closes at (the backtester decides a daily candle at `close`).
+ */
+export function usRegularSession(
+  date: string,
+  cal: MarketCalendarData = US_CALENDAR,
+): { readonly open: number; readonly close: number } | undefined {
+  if (!isTradingDay(date, cal)) return undefined;
+  let close = AFTER;
+  for (const c of cal.partial?.get(date) ?? []) {
+    if (c.from <= REGULAR && c.to > REGULAR) return undefined; // closed at the open
+    if (c.from > REGULAR && c.from < close) close = c.from;
+  }
+  return {
+    open: etToUtc(date, Math.floor(REGULAR / 60), REGULAR % 60),
+    close: etToUtc(date, Math.floor(close / 60), close % 60),
+  };
+}
+
 function prevDate(date: string): string {
   const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, mo - 1, d - 1)).toISOString().slice(0, 10);

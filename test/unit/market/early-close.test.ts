@@ -6,7 +6,13 @@ import type { Instrument } from '../../../src/api/index.js';
 import { calendarFromWire } from '../../../src/feeds/session.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { parseInstrument } from '../../../src/market/instrument-rules.js';
-import { US_CALENDAR, calendarFromClosures, etToUtc, usSessionAt } from '../../../src/market/sessions.js';
+import {
+  US_CALENDAR,
+  calendarFromClosures,
+  etToUtc,
+  usRegularSession,
+  usSessionAt,
+} from '../../../src/market/sessions.js';
 import { US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES } from '../../../src/market/us-calendar.js';
 import { Portfolio } from '../../../src/portfolio/index.js';
 import { RiskGate, RiskLimitsSchema } from '../../../src/risk/index.js';
@@ -45,6 +51,19 @@ describe('early closes', () => {
       session: 'closed',
       closure: 'Independence Day (observed)',
     });
+  });
+
+  it('gives the regular session of a date, early close included', () => {
+    expect(usRegularSession('2026-11-27')).toEqual({
+      open: et('2026-11-27', 9, 30),
+      close: et('2026-11-27', 13),
+    });
+    expect(usRegularSession('2026-11-30')).toEqual({
+      open: et('2026-11-30', 9, 30),
+      close: et('2026-11-30', 16),
+    });
+    expect(usRegularSession('2026-11-26')).toBeUndefined(); // Thanksgiving
+    expect(usRegularSession('2026-11-28')).toBeUndefined(); // Saturday
   });
 
   it('reads the same closures back from the calendar endpoint shape (spec 2.17)', () => {
