@@ -1,11 +1,11 @@
 // Opening-range breakout for Reality stock tokens, inside the US REGULAR session only: it records the high
 // and low of the first `rangeMinutes` after 09:30 ET, buys once per day when a candle closes above that
 // high, exits when a candle closes below the low, and is FLAT before the close: it sells everything
-// `flattenMinutes` before 16:00 ET and never enters after that. Times come from the candle timestamps in
+// `flattenMinutes` before 16:00 ET (13:00 on an early-close day) and never enters after that. Times come from the candle timestamps in
 // Eastern Time (DST from the tz database), computed once per ET day, so the hot path stays arithmetic.
 import { z } from 'zod';
 import { INTERVAL_MS } from '../src/api/index.js';
-import { etParts, etToUtc, isTradingDay } from '../src/market/sessions.js';
+import { etParts, etToUtc, usRegularSession } from '../src/market/sessions.js';
 import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../src/strategy/index.js';
 import type { StrategyContext } from '../src/strategy/index.js';
 
@@ -96,13 +96,15 @@ function nextDate(date: string): string {
 
 function etDay(t: number, p: Params): EtDay {
   const date = etParts(t).date;
-  const open = etToUtc(date, 9, 30);
-  const close = etToUtc(date, 16, 0);
+  // The calendar's regular session: 09:30 to 16:00 ET, or to 13:00 on an early-close day.
+  const regular = usRegularSession(date);
+  const open = regular?.open ?? etToUtc(date, 9, 30);
+  const close = regular?.close ?? etToUtc(date, 16, 0);
   return {
     date,
     start: etToUtc(date, 0, 0),
     end: etToUtc(nextDate(date), 0, 0),
-    trading: isTradingDay(date),
+    trading: regular !== undefined,
     open,
     rangeEnd: open + p.rangeMinutes * MINUTE,
     flatAt: close - p.flattenMinutes * MINUTE,

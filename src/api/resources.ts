@@ -59,8 +59,54 @@ export const INTERVAL_MS: Readonly<Record<CandleInterval, number>> = {
 const str = z.string();
 const optStr = z.string().optional();
 
+/**
+ * A value of an enum the venue answered with that this version does not know. Kept as the string the
+ * venue sent, so a new instrument status or fill side does not fail the whole call; code that acts on
+ * the value must treat an unknown one as "not allowed" (e.g. an unknown status takes no orders).
+ */
+export type UnknownWireValue = string & { readonly __unknownWireValue?: never };
+/** An enum as read from a response: one of the known values, or an unknown one kept as a string. */
+export type OpenEnum<T extends string> = T | UnknownWireValue;
+
+const seenUnknown = new Set<string>();
+let pendingUnknown: { field: string; value: string }[] = [];
+
+/**
+ * The unknown enum values met since the last call, each reported once per process (per field and
+ * value), so whoever parsed a response can warn about them through its own logger.
+ */
+export function drainUnknownWireValues(): { field: string; value: string }[] {
+  const out = pendingUnknown;
+  pendingUnknown = [];
+  return out;
+}
+
+/** Tolerant reading: a response enum accepts any string; a value outside `values` is noted once. */
+function openEnum<const T extends readonly string[]>(
+  values: T,
+  field: string,
+): z.ZodType<OpenEnum<T[number]>> {
+  const known = new Set<string>(values);
+  return z.string().refine((v) => {
+    if (!known.has(v)) {
+      const key = `${field}\u0000${v}`;
+      if (!seenUnknown.has(key)) {
+        seenUnknown.add(key);
+        pendingUnknown.push({ field, value: v });
+      }
+    }
+    return true;
+  }) as z.ZodType<OpenEnum<T[number]>>;
+}
+
+/** Whether a value read from a response is one of the known values of its enum. */
+export const isKnown = <const T extends readonly string[]>(values: T, v: string): v is T[number] =>
+  values.includes(v);
+
 /** 2.1 Instrument. Fields that only some categories carry are optional. */
 export const InstrumentSchema = z.looseObject({
+  // Strict on purpose: the venue echoes the category the request named, so another value means the
+  // answer is not for this request.
   category: z.enum(CATEGORIES),
   symbol: str,
   isRwa: optStr,
@@ -86,7 +132,7 @@ export const InstrumentSchema = z.looseObject({
   maxSymbolOrderNum: optStr,
   maxProductOrderNum: optStr,
   maxPositionNum: optStr,
-  status: z.enum(INSTRUMENT_STATUSES),
+  status: openEnum(INSTRUMENT_STATUSES, 'instrument.status'),
   offTime: optStr,
   limitOpenTime: optStr,
   maintainTime: optStr,
@@ -159,9 +205,9 @@ export const PublicFillSchema = z.looseObject({
   execLinkId: str,
   price: str,
   size: str,
-  side: z.enum(['buy', 'sell']),
+  side: openEnum(['buy', 'sell'], 'fill.side'),
   ts: str,
-  isRPI: z.enum(['yes', 'no']),
+  isRPI: openEnum(['yes', 'no'], 'fill.isRPI'),
 });
 export type PublicFill = z.infer<typeof PublicFillSchema>;
 
@@ -180,11 +226,11 @@ export const InsiderTradeSchema = z.looseObject({
   securityTitle: str,
   tradeDate: str,
   designatedExerciseDate: str,
-  innerTradeType: z.enum(['P', 'S', 'A', 'F', 'M', 'C', 'G', 'J']),
-  actionType: z.enum(['add', 'decrease']),
+  innerTradeType: openEnum(['P', 'S', 'A', 'F', 'M', 'C', 'G', 'J'], 'innerTrade.innerTradeType'),
+  actionType: openEnum(['add', 'decrease'], 'innerTrade.actionType'),
   tradeVolume: str,
   tradePrice: str,
-  holdingType: z.enum(['direct', 'indirect']),
+  holdingType: openEnum(['direct', 'indirect'], 'innerTrade.holdingType'),
   indirectHoldingStatement: str,
   postTradeQuantity: str,
 });
@@ -192,7 +238,7 @@ export type InsiderTrade = z.infer<typeof InsiderTradeSchema>;
 
 /** 2.9 Dividend or split record. */
 export const DividendSchema = z.looseObject({
-  type: z.enum(['cash_dividend', 'stock_split', 'stock_dividend']),
+  type: openEnum(['cash_dividend', 'stock_split', 'stock_dividend'], 'dividend.type'),
   announcementDate: str,
   recordDate: str,
   exrightDate: str,
@@ -268,6 +314,8 @@ export const RealityFillSchema = z.looseObject({
   execId: str,
   price: str,
   size: str,
+  // Strict for now: a fill whose side cannot be read cannot be booked, and the fill pipeline has no
+  // path yet for setting one aside (issue 15: open this once attribution handles it).
   side: z.enum(['buy', 'sell']),
   ts: str,
 });
@@ -276,10 +324,10 @@ export type RealityFill = z.infer<typeof RealityFillSchema>;
 /** 2.14 Market state. */
 export const MarketStateSchema = z.looseObject({
   market: str,
-  daylightType: z.enum(['standard', 'dst']),
+  daylightType: openEnum(['standard', 'dst'], 'marketState.daylightType'),
   stateList: z.array(
     z.looseObject({
-      state: z.enum(SESSIONS),
+      state: openEnum(SESSIONS, 'marketState.state'),
       timeZone: str,
       startTime: z.string().regex(/^\d{2}:\d{2}$/),
       endTime: z.string().regex(/^\d{2}:\d{2}$/),

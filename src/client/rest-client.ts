@@ -17,6 +17,7 @@ import {
   ValidationError,
   VenueError,
   apiErrorFor,
+  drainUnknownWireValues,
   buildQueryString,
   isPrivate,
   rateFor,
@@ -201,7 +202,7 @@ class RestClientCore {
     if (isPrivate(def) && this.options.credentials === undefined) {
       throw new AuthError({
         kind: 'auth',
-        code: '40001',
+        code: '90001',
         msg: 'this endpoint needs credentials (apiKey, apiSecret, passphrase); none were configured',
         endpoint: name,
         retryable: false,
@@ -220,10 +221,10 @@ class RestClientCore {
           // A retry found the first send placed: that is the success we were after.
           return { orderId: '', clientOid: wire.clientOid ?? '', duplicate: true } as Result<N>;
         }
-        if (attempt > 1 && name === 'cancelWithdrawal' && err.code === '25303') return 'success' as Result<N>;
+        if (attempt > 1 && name === 'cancelWithdrawal' && err.code === '95303') return 'success' as Result<N>;
         if (
           attempt === 1 &&
-          (err.code === '40004' || err.code === '40008') &&
+          (err.code === '90004' || err.code === '90008') &&
           err.requestTime !== undefined
         ) {
           // The refusal carried the venue's time and the offset is now learned: one immediate re-sign
@@ -306,7 +307,7 @@ class RestClientCore {
         req.destroy(
           new TimeoutError({
             kind: 'timeout',
-            code: '40010',
+            code: '90010',
             msg: `no answer within ${this.timeoutMs} ms`,
             endpoint: def.name,
             retryable: true,
@@ -395,6 +396,10 @@ class RestClientCore {
         httpStatus: res.status,
         retryable: false,
       });
+    }
+    // Tolerant reading: unknown enum values parsed as strings; say so once per value.
+    for (const u of drainUnknownWireValues()) {
+      this.options.logger?.warn('unknown value in a venue answer', { endpoint: def.name, ...u });
     }
     return parsed.data;
   }

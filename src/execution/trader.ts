@@ -7,12 +7,11 @@ import type { Clock } from '../feeds/clock.js';
 import { Decimal } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import type { SessionState } from '../market/sessions.js';
-import { fillFee, type FeeRates, type Liquidity } from '../portfolio/fees.js';
+import { fillFee, liquidityOf, type FeeRates, type Liquidity } from '../portfolio/fees.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { DenialCode, MarketSnapshot, RiskContext, RiskGate } from '../risk/gate.js';
 import type { TradingState, TradingStateMachine } from '../risk/trading-state.js';
 import type { StoredFill } from '../store/fills.js';
-import type { OrderRecord } from '../store/orders.js';
 import { buildStrategyContext } from '../strategy/context.js';
 import type { StrategyContext, StrategyLogger } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
@@ -162,16 +161,6 @@ export interface TraderOptions {
   /** Sends of one order before it is left pending for reconciliation (see Executor). */
   readonly maxAttempts?: number | undefined;
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
-}
-
-/**
- * Maker or taker, when the venue does not say (spec 2.13 gives no such field): a market order takes
- * liquidity; a limit order's fill stamped no later than its acknowledgement matched on arrival (taker);
- * a later one rested on the book (maker).
- */
-export function liquidityOf(order: OrderRecord | undefined, fillTs: number): Liquidity {
-  if (order === undefined || order.order.orderType === 'market') return 'taker';
-  return order.state === 'acked' && fillTs > order.updatedTs ? 'maker' : 'taker';
 }
 
 /** The trading pipeline of one bot. */
@@ -376,7 +365,15 @@ export class Trader {
     const ts = Number(f.ts);
     const price = new Decimal(f.price);
     const size = new Decimal(f.size);
-    const liquidity = f.liquidity ?? liquidityOf(order, ts);
+    const liquidity =
+      f.liquidity ??
+      liquidityOf({
+        orderType: order?.order.orderType ?? 'market',
+        side: f.side,
+        limitPrice: order?.order.price,
+        ackedAt: order?.state === 'acked' ? order.updatedTs : undefined,
+        fillTs: ts,
+      });
     const orderId = order?.orderId ?? f.orderId;
     const clientOid = order?.clientOid ?? f.clientOid;
     const input = {

@@ -4,7 +4,7 @@ import { Observable, distinctUntilChanged, from, switchMap, type SchedulerLike }
 import type { MarketCalendar } from '../api/index.js';
 import {
   US_CALENDAR,
-  nextDate,
+  calendarFromClosures,
   usSessionAt,
   type MarketCalendarData,
   type SessionState,
@@ -13,24 +13,9 @@ import type { Clock } from './clock.js';
 import { poll } from './poll.js';
 import type { MarketDataSource } from './source.js';
 
-const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
-
-/** A calendar from the calendar endpoint: each specific closure covers the ET dates it spans. */
-export function calendarFromWire(c: MarketCalendar): MarketCalendarData {
-  const closures = new Map<string, string>();
-  for (const s of c.specificConfig) {
-    const start = s.startTime.slice(0, 10);
-    const end = s.endTime.slice(0, 10);
-    // Full-day closures only: a closure covering the whole day (00:00 to 23:59 or beyond).
-    for (let d = start; d <= end; d = nextDate(d)) {
-      const fullStart = d > start || s.startTime.slice(11) === '00:00';
-      const fullEnd = d < end || s.endTime.slice(11) >= '23:59';
-      if (fullStart && fullEnd) closures.set(d, s.remark);
-    }
-  }
-  const weekly = new Set(c.regularConfig.map((w) => w.toUpperCase()).filter((w) => WEEKDAYS.includes(w)));
-  return { closures, weekly };
-}
+/** A calendar from the calendar endpoint (spec 2.17): holidays, early closes and weekly closures. */
+export const calendarFromWire = (c: MarketCalendar): MarketCalendarData =>
+  calendarFromClosures(c.specificConfig, c.regularConfig);
 
 /** Emits the session now and at every transition; the calendar is refreshed every `calendarRefreshMs`. */
 export function sessionStream(

@@ -1,6 +1,6 @@
 // Instrument rules as the domain uses them: the wire instrument (strings) parsed once into Decimals
 // and integers. Normalisation (rounding) lives in precision.ts.
-import type { Instrument, InstrumentStatus } from '../api/index.js';
+import type { Instrument, InstrumentStatus, OpenEnum } from '../api/index.js';
 import { Decimal } from './decimal.js';
 
 export interface InstrumentRules {
@@ -9,7 +9,8 @@ export interface InstrumentRules {
   readonly baseCoin: string;
   readonly quoteCoin: string;
   readonly isReality: boolean;
-  readonly status: InstrumentStatus;
+  /** An unknown status (a value newer than this version) allows nothing: see the gate's status check. */
+  readonly status: OpenEnum<InstrumentStatus>;
   readonly pricePrecision: number;
   readonly quantityPrecision: number;
   readonly quotePrecision: number;

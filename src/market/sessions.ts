@@ -1,7 +1,7 @@
 // US market sessions in Eastern Time (spec 3.3) and the exchange calendar. Eastern Time and its DST
 // changes come from the tz database through Intl; no DST rule is written by hand here.
 import type { SessionName } from '../api/index.js';
-import { US_EASTERN, US_FULL_DAY_CLOSURES, US_WEEKLY_CLOSURES } from './us-calendar.js';
+import { US_EASTERN, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES, type SpecificClosure } from './us-calendar.js';
 
 export type SessionOrClosed = SessionName | 'closed';
 
@@ -12,21 +12,59 @@ export interface SessionState {
   readonly daylightType: 'standard' | 'dst';
   /** ET date (YYYY-MM-DD) the instant falls on. */
   readonly etDate: string;
-  /** Calendar remark when closed by a holiday. */
+  /** Calendar remark when closed by a holiday or an early close. */
   readonly closure?: string | undefined;
 }
 
-/** A calendar: full-day closures by ET date, and weekly closed weekdays (e.g. SATURDAY). */
+/** A closure of part of an ET day (an early close), in minutes since ET midnight: [from, to). */
+export interface TimedClosure {
+  readonly from: number;
+  readonly to: number;
+  readonly remark: string;
+}
+
+/**
+ * A calendar: full-day closures by ET date, closures of part of a day (early closes) by ET date, and
+ * weekly closed weekdays (e.g. SATURDAY).
+ */
 export interface MarketCalendarData {
   readonly closures: ReadonlyMap<string, string>;
+  readonly partial?: ReadonlyMap<string, readonly TimedClosure[]> | undefined;
   readonly weekly: ReadonlySet<string>;
 }
 
-/** The built-in US calendar (2025 to 2027 holidays, weekends). */
-export const US_CALENDAR: MarketCalendarData = {
-  closures: new Map(US_FULL_DAY_CLOSURES.map((c) => [c.date, c.remark])),
-  weekly: new Set(US_WEEKLY_CLOSURES),
-};
+const DAY_MINUTES = 24 * 60;
+const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
+const minuteOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * A calendar from spec 2.17's closures (`YYYY-MM-DD HH:mm`, ET) and weekly closures. Each closure
+ * covers the ET dates it spans: a date it covers from 00:00 to 23:59 (or beyond) is a full-day
+ * closure, any other part of a date is a timed closure (an end of 23:59 means the end of the day).
+ */
+export function calendarFromClosures(
+  specific: readonly SpecificClosure[],
+  regular: readonly string[],
+): MarketCalendarData {
+  const closures = new Map<string, string>();
+  const partial = new Map<string, TimedClosure[]>();
+  for (const s of specific) {
+    const start = s.startTime.slice(0, 10);
+    const end = s.endTime.slice(0, 10);
+    for (let d = start; d <= end; d = nextDate(d)) {
+      const from = d > start ? 0 : minuteOf(s.startTime.slice(11));
+      const endMinute = d < end ? DAY_MINUTES : minuteOf(s.endTime.slice(11));
+      const to = endMinute >= DAY_MINUTES - 1 ? DAY_MINUTES : endMinute;
+      if (from === 0 && to === DAY_MINUTES) closures.set(d, s.remark);
+      else if (to > from) partial.set(d, [...(partial.get(d) ?? []), { from, to, remark: s.remark }]);
+    }
+  }
+  const weekly = new Set(regular.map((w) => w.toUpperCase()).filter((w) => WEEKDAYS.includes(w)));
+  return { closures, partial, weekly };
+}
+
+/** The built-in US calendar (2025 to 2027 holidays and early closes, weekends). */
+export const US_CALENDAR: MarketCalendarData = calendarFromClosures(US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES);
 
 const fmt = new Intl.DateTimeFormat('en-US', {
   timeZone: US_EASTERN,
@@ -134,9 +172,43 @@ export function isTradingDay(date: string, cal: MarketCalendarData = US_CALENDAR
  * D, then pre_market 04:00-09:30, regular 09:30-16:00 and after_hours 16:00-20:00. The overnight
  * session belongs to the trading day it leads into, so it runs on Sunday evening before a Monday and
  * on a holiday evening before a trading day, and not on Friday evening or the evening before a
- * holiday. Closures come from the calendar (full-day closures and weekly closures).
+ * holiday. Closures come from the calendar (full-day closures and weekly closures); a timed closure
+ * (an early close, 13:00 to 20:00 ET) closes the market inside it and cuts the session before it short.
+ * The gate's session check, the backtester and the simulator all read sessions through this function.
  */
 export function usSessionAt(ms: number, cal: MarketCalendarData = US_CALENDAR): SessionState {
+  const s = sessionWithoutTimedClosures(ms, cal);
+  if (cal.partial === undefined || cal.partial.size === 0) return s;
+  const p = etParts(ms);
+  const inside = cal.partial.get(p.date)?.find((c) => p.minuteOfDay >= c.from && p.minuteOfDay < c.to);
+  if (inside !== undefined) {
+    const end = etToUtc(p.date, Math.floor(inside.to / 60), inside.to % 60);
+    const after = usSessionAt(end, cal);
+    return {
+      daylightType: s.daylightType,
+      etDate: p.date,
+      session: 'closed',
+      nextChange: after.session === 'closed' ? after.nextChange : end,
+      closure: inside.remark,
+    };
+  }
+  if (s.session === 'closed') {
+    // The next open may itself fall inside a timed closure: then the market opens when that ends.
+    const next = usSessionAt(s.nextChange, cal);
+    return next.session === 'closed' ? { ...s, nextChange: next.nextChange } : s;
+  }
+  // An open session ends early when a timed closure starts before its normal end.
+  let nextChange = s.nextChange;
+  for (const date of new Set([p.date, etParts(s.nextChange).date])) {
+    for (const c of cal.partial.get(date) ?? []) {
+      const t = etToUtc(date, Math.floor(c.from / 60), c.from % 60);
+      if (t > ms && t < nextChange) nextChange = t;
+    }
+  }
+  return nextChange === s.nextChange ? s : { ...s, nextChange };
+}
+
+function sessionWithoutTimedClosures(ms: number, cal: MarketCalendarData): SessionState {
   const p = etParts(ms);
   const daylightType = isEasternDst(ms) ? 'dst' : 'standard';
   const m = p.minuteOfDay;
@@ -157,6 +229,27 @@ export function usSessionAt(ms: number, cal: MarketCalendarData = US_CALENDAR): 
   if (m < REGULAR) return { ...base, session: 'pre_market', nextChange: etToUtc(today, 9, 30) };
   if (m < AFTER) return { ...base, session: 'regular', nextChange: etToUtc(today, 16, 0) };
   return { ...base, session: 'after_hours', nextChange: etToUtc(today, 20, 0) };
+}
+
+/**
+ * The regular session of an ET date as Unix ms: 09:30 to 16:00, or to the early close when a timed
+ * closure starts inside it (13:00 on the day after Thanksgiving); undefined on a day without trading.
+ * What a daily stock candle opens and closes at (the backtester decides a daily candle at `close`).
+ */
+export function usRegularSession(
+  date: string,
+  cal: MarketCalendarData = US_CALENDAR,
+): { readonly open: number; readonly close: number } | undefined {
+  if (!isTradingDay(date, cal)) return undefined;
+  let close = AFTER;
+  for (const c of cal.partial?.get(date) ?? []) {
+    if (c.from <= REGULAR && c.to > REGULAR) return undefined; // closed at the open
+    if (c.from > REGULAR && c.from < close) close = c.from;
+  }
+  return {
+    open: etToUtc(date, Math.floor(REGULAR / 60), REGULAR % 60),
+    close: etToUtc(date, Math.floor(close / 60), close % 60),
+  };
 }
 
 function prevDate(date: string): string {

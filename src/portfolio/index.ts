@@ -8,4 +8,11 @@ export {
   type Position,
   type EquitySample,
 } from './portfolio.js';
-export { feeFor, fillFee, type FeeRates, type Liquidity } from './fees.js';
+export {
+  feeFor,
+  fillFee,
+  liquidityOf,
+  type FeeRates,
+  type FillLiquidityContext,
+  type Liquidity,
+} from './fees.js';

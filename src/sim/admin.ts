@@ -67,12 +67,12 @@ function parse<T extends z.ZodType>(schema: T, rawBody: string): z.output<T> {
   try {
     json = rawBody.trim() === '' ? {} : JSON.parse(rawBody);
   } catch {
-    throw new SimError('40017', 'the admin request body must be JSON');
+    throw new SimError('90017', 'the admin request body must be JSON');
   }
   const r = schema.safeParse(json);
   if (!r.success)
     throw new SimError(
-      '40017',
+      '90017',
       r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '),
     );
   return r.data;
@@ -140,7 +140,7 @@ export function handleAdmin(
         return reply(200, engine.fund(f.apiKey, f.coin, f.amount));
       }
       case 'GET /sim/balances':
-        if (!apiKey) throw new SimError('40019', 'apiKey query parameter is required');
+        if (!apiKey) throw new SimError('90019', 'apiKey query parameter is required');
         return reply(200, engine.balances(apiKey));
       case 'GET /sim/orders':
         return reply(200, engine.orders(apiKey).map(orderJson));
@@ -149,7 +149,7 @@ export function handleAdmin(
         return reply(200, { cancelled: engine.cancelOrder(orderId) });
       }
       case 'GET /sim/fills': {
-        if (!apiKey) throw new SimError('40019', 'apiKey query parameter is required');
+        if (!apiKey) throw new SimError('90019', 'apiKey query parameter is required');
         const fills = engine.fills(apiKey, q.get('symbol') ?? undefined);
         return reply(
           200,
@@ -178,7 +178,7 @@ export function handleAdmin(
     }
   } catch (err) {
     if (err instanceof SimError)
-      return reply(err.code === '40006' || err.code === '40034' ? 404 : 400, err.message);
+      return reply(err.code === '90006' || err.code === '40034' ? 404 : 400, err.message);
     return reply(400, err instanceof Error ? err.message : String(err));
   }
 }

@@ -44,44 +44,44 @@ export function authenticate(
 ): AuthResult {
   const key = header(req.headers, HEADERS.key);
   if (key === undefined)
-    return { ok: false, code: '40001', msg: 'ACCESS_KEY cannot be empty: send the ACCESS-KEY header' };
+    return { ok: false, code: '90001', msg: 'ACCESS_KEY cannot be empty: send the ACCESS-KEY header' };
   const signature = header(req.headers, HEADERS.sign);
   if (signature === undefined)
-    return { ok: false, code: '40002', msg: 'ACCESS_SIGN cannot be empty: send the ACCESS-SIGN header' };
+    return { ok: false, code: '90002', msg: 'ACCESS_SIGN cannot be empty: send the ACCESS-SIGN header' };
   const ts = header(req.headers, HEADERS.timestamp);
   if (ts === undefined)
     return {
       ok: false,
-      code: '40003',
+      code: '90003',
       msg: 'ACCESS_TIMESTAMP cannot be empty: send ACCESS-TIMESTAMP in Unix milliseconds',
     };
   const pass = header(req.headers, HEADERS.passphrase);
   if (pass === undefined)
     return {
       ok: false,
-      code: '40011',
+      code: '90011',
       msg: 'ACCESS_PASSPHRASE cannot be empty: send the ACCESS-PASSPHRASE header',
     };
   if (!/^\d{1,16}$/.test(ts))
     return {
       ok: false,
-      code: '40005',
+      code: '90005',
       msg: `Invalid ACCESS_TIMESTAMP ${JSON.stringify(ts)}: it must be Unix milliseconds as digits`,
     };
   if (Math.abs(Number(ts) - now) > TIMESTAMP_WINDOW_MS) {
     return {
       ok: false,
-      code: '40008',
+      code: '90008',
       msg: `Request timestamp expired: ACCESS-TIMESTAMP ${ts} is more than 30 s from server time ${now}`,
     };
   }
   const account = byKey.get(key);
-  if (!account) return { ok: false, code: '40006', msg: 'Invalid ACCESS_KEY' };
+  if (!account) return { ok: false, code: '90006', msg: 'Invalid ACCESS_KEY' };
   if (!signatureMatches(pass, account.passphrase))
-    return { ok: false, code: '40012', msg: 'apikey/password is incorrect' };
+    return { ok: false, code: '90012', msg: 'apikey/password is incorrect' };
   const expected = sign(account.apiSecret, ts, req.method, req.path, req.rawQuery, req.rawBody);
   if (!signatureMatches(expected, signature))
-    return { ok: false, code: '40009', msg: 'sign signature error' };
+    return { ok: false, code: '90009', msg: 'sign signature error' };
   if (!hasPermission(account.permissions, permission)) {
     return {
       ok: false,
@@ -90,6 +90,6 @@ export function authenticate(
     };
   }
   if (whitelist && !account.whitelisted)
-    return { ok: false, code: '40068', msg: 'Whitelist access required for this endpoint' };
+    return { ok: false, code: '90068', msg: 'Whitelist access required for this endpoint' };
   return { ok: true, account };
 }

@@ -18,7 +18,7 @@ import type { Clock } from '../feeds/clock.js';
 import { liveClock } from '../feeds/clock.js';
 import { Decimal, ZERO, toWire } from '../market/decimal.js';
 import { isEasternDst, usSessionAt } from '../market/sessions.js';
-import { US_FULL_DAY_CLOSURES, US_SESSIONS, US_WEEKLY_CLOSURES } from '../market/us-calendar.js';
+import { US_SESSIONS, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES } from '../market/us-calendar.js';
 import { CandleFillModel, type CandleBar } from './candle-fills.js';
 import type { SimCredentials } from './auth.js';
 import type { FaultConfig } from './faults.js';
@@ -102,6 +102,11 @@ export interface EngineOptions {
    * the simulated order book, so paper trading on replayed candles fills exactly as a backtest does.
    */
   readonly candleFills?: { readonly slippageBps?: number | undefined } | undefined;
+  /**
+   * Add orderId and clientOid to each reality-fill (an extension; the venue gives five fields).
+   * Default `DEFAULT_FILL_IDS`.
+   */
+  readonly fillIds?: boolean | undefined;
 }
 
 /** The default demo account. */
@@ -129,11 +134,21 @@ const DAY = 86_400_000;
 const THREE_MONTHS = 90 * DAY;
 const decimals = (s: string): number => (s.split('.')[1] ?? '').replace(/0+$/, '').length;
 
-/** Wire form of an account fill: the spec's fields plus the simulator's orderId/clientOid extension. */
+/**
+ * Wire form of an account fill: the spec's five fields (2.13), plus, when `fillIds` is on, the
+ * simulator's orderId/clientOid extension, which the venue does not give.
+ */
 export interface SimRealityFill extends RealityFill {
-  readonly orderId: string;
-  readonly clientOid: string;
+  readonly orderId?: string;
+  readonly clientOid?: string;
 }
+
+/**
+ * Whether reality-fills carries orderId and clientOid when `fillIds` is not given. The venue gives
+ * only the five fields of spec 2.13; this stays on while the daemon still ties fills to orders by
+ * these ids (issue 15): once it attributes fills without them, set this to false.
+ */
+export const DEFAULT_FILL_IDS = true;
 
 /** What an endpoint answers: data to serialise, or data already serialised (raw JSON numbers). */
 export type HandlerResult = { readonly data: unknown } | { readonly raw: string };
@@ -165,8 +180,10 @@ export class SimEngine {
   private readonly initialSuspended: readonly string[];
   private readonly bookCadenceMs: number;
   private candleFills: { model: CandleFillModel; symbols: ReadonlySet<string> } | undefined;
+  private readonly fillIds: boolean;
 
   constructor(opts: EngineOptions = {}) {
+    this.fillIds = opts.fillIds ?? DEFAULT_FILL_IDS;
     const base = opts.clock ?? liveClock;
     const start = opts.startTime ?? base.now();
     this.seed = opts.seed ?? 42;
@@ -177,7 +194,7 @@ export class SimEngine {
     const replay = Object.fromEntries(Object.entries(opts.replay ?? {}).map(([k, v]) => [k, [...v]]));
     this.market = new MarketModel(this.instruments, this.seed, replay, this.bookCadenceMs);
     if (opts.candleFills !== undefined) this.candleFills = this.candleFillModel(replay, opts.candleFills);
-    this.reality = new RealityData(this.seed);
+    this.reality = new RealityData(this.seed, (code, ms) => this.realityPriceOnDay(code, ms));
     this.faults = new FaultInjector(this.seed, opts.faults ?? {});
     this.rateLimits = opts.rateLimits ?? true;
     this.withdrawalCoolingMs = opts.withdrawalCoolingMs ?? 5 * 60_000;
@@ -244,7 +261,7 @@ export class SimEngine {
 
   private uidOf(apiKey: string): string {
     const a = this.accounts.get(apiKey);
-    if (!a) throw new SimError('40006', `no account with apiKey ${apiKey}`);
+    if (!a) throw new SimError('90006', `no account with apiKey ${apiKey}`);
     return a.uid;
   }
 
@@ -309,10 +326,10 @@ export class SimEngine {
       w.clientOid !== undefined &&
       this.withdrawals.some((x) => x.uid === uid && x.clientOid === w.clientOid)
     ) {
-      throw new SimError('25212', `a withdrawal with clientOid ${w.clientOid} already exists`);
+      throw new SimError('95212', `a withdrawal with clientOid ${w.clientOid} already exists`);
     }
     const amount = new Decimal(w.amount);
-    if (!amount.gt(0)) throw new SimError('40017', 'amount must be greater than zero');
+    if (!amount.gt(0)) throw new SimError('90017', 'amount must be greater than zero');
     try {
       this.core.fund(uid, w.coin, amount.neg());
     } catch {
@@ -455,6 +472,12 @@ export class SimEngine {
     return code;
   }
 
+  /** The price of a company's pair on the UTC day of `ms`, fixed per seed (for dated records). */
+  private realityPriceOnDay(code: string, ms: number): Decimal {
+    const inst = this.instrument('SPOT', `${code}USDT`);
+    return inst ? this.market.of(inst).priceOnDay(ms) : new Decimal(100);
+  }
+
   private realityPrice(code: string, now: number): Decimal {
     const inst = this.instrument('SPOT', `${code}USDT`);
     return inst ? new Decimal(this.market.of(inst).lastPrice(now)) : new Decimal(100);
@@ -491,8 +514,9 @@ export class SimEngine {
             .publicFills(now, p.limit as number),
         };
       case 'candles':
-      case 'historyCandles':
         return { data: this.candles(params as ParamsOut<'candles'>, now) };
+      case 'historyCandles':
+        return { data: this.candles(params as ParamsOut<'candles'>, now, true) };
       case 'innerTrades':
       case 'dividends':
       case 'shareholdDetail':
@@ -540,12 +564,12 @@ export class SimEngine {
           data: this.cancelWithdrawal(params as ParamsOut<'cancelWithdrawal'>, this.needAccount(ctx), now),
         };
       default:
-        throw new SimError('40404', `no handler for ${String(name)}`);
+        throw new SimError('90404', `no handler for ${String(name)}`);
     }
   }
 
   private needAccount(ctx: CallContext): SimCredentials {
-    if (!ctx.account) throw new SimError('40001', 'ACCESS_KEY cannot be empty');
+    if (!ctx.account) throw new SimError('90001', 'ACCESS_KEY cannot be empty');
     return ctx.account;
   }
 
@@ -605,13 +629,25 @@ export class SimEngine {
     return `{"a":[${asks.map(lv).join(',')}],"b":[${bids.map(lv).join(',')}],"ts":"${now}"}`;
   }
 
-  private candles(p: ParamsOut<'candles'>, now: number): WireCandle[] {
+  /**
+   * Candles newest-anchored: the latest `limit` open times up to endTime (or now). History candles
+   * follow spec 4.1 rule 1 as the venue does: startTime bounds the first open time, except that when
+   * endTime passes an interval boundary (is not a multiple of the interval) the answer starts one
+   * interval earlier. Clients must drop what they did not ask for (client/candles-range.ts does).
+   */
+  private candles(p: ParamsOut<'candles'>, now: number, history = false): WireCandle[] {
     const m = this.market.of(this.need(p.category, p.symbol));
     const interval = p.interval as CandleInterval;
     const step = INTERVAL_MS[interval];
     const end = Math.min(p.endTime ?? now, now);
     const lastOpen = Math.floor(end / step) * step;
-    const firstAllowed = p.startTime !== undefined ? Math.floor(p.startTime / step) * step : -Infinity;
+    const extra = history && p.endTime !== undefined && p.endTime % step !== 0 ? step : 0;
+    const firstAllowed =
+      p.startTime === undefined
+        ? -Infinity
+        : history
+          ? Math.ceil(p.startTime / step) * step - extra
+          : Math.floor(p.startTime / step) * step;
     if (lastOpen < firstAllowed) return [];
     const count = Math.min(
       p.limit,
@@ -630,25 +666,29 @@ export class SimEngine {
     now: number,
   ): { list: unknown[]; cursor: string } {
     const code = this.realityCode(codeIn);
-    const all: unknown[] =
-      name === 'innerTrades'
-        ? this.reality.insiderTrades(code, this.realityPrice(code, now), now)
-        : name === 'dividends'
-          ? this.reality.dividends(code, now)
-          : this.reality.shareholders(code);
-    let offset = 0;
-    if (cursor !== undefined && cursor !== '') {
-      if (!/^\d+$/.test(cursor) || Number(cursor) > all.length) {
-        throw new SimError(
-          '40017',
-          `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`,
-        );
-      }
-      offset = Number(cursor);
+    const bad = () =>
+      new SimError(
+        '90017',
+        `cursor ${JSON.stringify(cursor)} is not a cursor returned by a previous response; omit it to start again`,
+      );
+    const given = cursor !== undefined && cursor !== '';
+    if (given && !/^\d+$/.test(cursor)) throw bad();
+    if (name === 'shareholdDetail') {
+      // A fixed list: the cursor is an offset into it.
+      const all = this.reality.shareholders(code);
+      const offset = given ? Number(cursor) : 0;
+      if (offset > all.length) throw bad();
+      const next = offset + limit < all.length ? String(offset + limit) : '';
+      return { list: all.slice(offset, offset + limit), cursor: next };
     }
-    const list = all.slice(offset, offset + limit);
-    const next = offset + limit < all.length ? String(offset + limit) : '';
-    return { list, cursor: next };
+    // A growing history, newest first: the cursor is the index (oldest = 0) below which the next page
+    // starts, so records announced between two page requests do not shift the pages.
+    const all: readonly unknown[] =
+      name === 'innerTrades' ? this.reality.insiderTrades(code, now) : this.reality.dividends(code, now);
+    const end = given ? Number(cursor) : all.length;
+    if (end > all.length) throw bad();
+    const start = Math.max(0, end - limit);
+    return { list: all.slice(start, end).reverse(), cursor: start > 0 ? String(start) : '' };
   }
 
   private marketStates(now: number) {
@@ -669,11 +709,9 @@ export class SimEngine {
   private marketCalendar() {
     return {
       timeZone: 'EST',
-      specificConfig: US_FULL_DAY_CLOSURES.map((c) => ({
-        remark: c.remark,
-        startTime: `${c.date} 00:00`,
-        endTime: `${c.date} 23:59`,
-      })),
+      // Holidays (00:00-23:59) and early closes (13:00-20:00), from the one list the client's
+      // built-in calendar is made of.
+      specificConfig: US_SPECIFIC_CLOSURES.map((c) => ({ ...c })),
       regularConfig: [...US_WEEKLY_CLOSURES],
     };
   }
@@ -688,24 +726,24 @@ export class SimEngine {
     const w = inst.wire;
     if (w.isReality !== 'yes')
       throw new SimError(
-        '25249',
+        '95249',
         `${p.symbol} is not a Reality stock pair; place-reality-order supports only pairs with isReality yes`,
       );
     if (p.clientOid !== undefined && this.core.hasClientOid(acct.uid, p.clientOid)) {
       throw new SimError(
-        '25212',
+        '95212',
         `Duplicate clientOid: ${p.clientOid} was already used by an order of this account`,
       );
     }
     if (w.status !== 'online')
-      throw new SimError('25248', `${p.symbol} has status ${w.status}; only online pairs accept orders`);
+      throw new SimError('95248', `${p.symbol} has status ${w.status}; only online pairs accept orders`);
     const code = inst.realityCode ?? w.baseCoin;
     if (this.suspended.has(code))
-      throw new SimError('25247', `${code} is suspended; see suspension-resumption-info`);
+      throw new SimError('95247', `${code} is suspended; see suspension-resumption-info`);
     const session = usSessionAt(now);
     if (session.session === 'closed') {
       throw new SimError(
-        '25246',
+        '95246',
         `the US market is closed${session.closure ? ` (${session.closure})` : ''}; it opens at ${new Date(session.nextChange).toISOString()}`,
       );
     }
@@ -714,11 +752,11 @@ export class SimEngine {
     const quoteP = Number(w.quotePrecision ?? w.pricePrecision);
     const marketBuy = p.orderType === 'market' && p.side === 'buy';
     if (p.orderType === 'limit' && p.price !== undefined && decimals(p.price) > pp) {
-      throw new SimError('25244', `price ${p.price} has more than pricePrecision ${pp} decimals`);
+      throw new SimError('95244', `price ${p.price} has more than pricePrecision ${pp} decimals`);
     }
     if (marketBuy ? decimals(p.qty) > quoteP : decimals(p.qty) > qp) {
       throw new SimError(
-        '25210',
+        '95210',
         marketBuy
           ? `qty ${p.qty} (quote amount of a market buy) has more than quotePrecision ${quoteP} decimals`
           : `qty ${p.qty} has more than quantityPrecision ${qp} decimals`,
@@ -729,14 +767,14 @@ export class SimEngine {
     const last = new Decimal(m.lastPrice(now));
     const minQty = w.minOrderQty ? new Decimal(w.minOrderQty) : ZERO;
     if (!marketBuy && qty.lt(minQty))
-      throw new SimError('25207', `qty ${p.qty} is below the minimum quantity ${w.minOrderQty}`);
+      throw new SimError('95207', `qty ${p.qty} is below the minimum quantity ${w.minOrderQty}`);
     const minAmount = w.minOrderAmount ? new Decimal(w.minOrderAmount) : ZERO;
     const amount = marketBuy
       ? qty
       : qty.mul(p.price !== undefined && p.orderType === 'limit' ? new Decimal(p.price) : last);
     if (amount.lt(minAmount))
       throw new SimError(
-        '25208',
+        '95208',
         `order amount ${amount.toFixed()} ${w.quoteCoin} is below the minimum ${w.minOrderAmount}`,
       );
     if (p.orderType === 'limit' && p.price !== undefined) {
@@ -745,13 +783,13 @@ export class SimEngine {
       const sellMin = last.mul(new Decimal(1).minus(w.sellLimitPriceRatio ?? '1'));
       if (p.side === 'buy' && price.gt(buyMax)) {
         throw new SimError(
-          '25245',
+          '95245',
           `buy price ${p.price} is above last price ${last.toFixed()} x (1 + buyLimitPriceRatio ${w.buyLimitPriceRatio})`,
         );
       }
       if (p.side === 'sell' && price.lt(sellMin)) {
         throw new SimError(
-          '25245',
+          '95245',
           `sell price ${p.price} is below last price ${last.toFixed()} x (1 - sellLimitPriceRatio ${w.sellLimitPriceRatio})`,
         );
       }
@@ -776,7 +814,7 @@ export class SimEngine {
     const inst = this.instrument('SPOT', p.symbol);
     if (!inst || inst.wire.isReality !== 'yes')
       throw new SimError(
-        '25249',
+        '95249',
         `${p.symbol} is not a Reality stock pair; reality-fills supports only Reality pairs`,
       );
     this.core.advance(now);
@@ -789,8 +827,7 @@ export class SimEngine {
         size: toWire(f.size),
         side: f.side,
         ts: String(f.ts),
-        orderId: f.orderId,
-        clientOid: f.clientOid,
+        ...(this.fillIds ? { orderId: f.orderId, clientOid: f.clientOid } : {}),
       }));
   }
 
@@ -823,7 +860,7 @@ export class SimEngine {
       const v = new Decimal(value);
       if (v.lt(min) || v.gt(max))
         throw new SimError(
-          '40017',
+          '90017',
           `${field} ${value} is outside ${min.toFixed()} to ${max.toFixed()} for ${target}`,
         );
     }
@@ -842,12 +879,12 @@ export class SimEngine {
     const w = this.withdrawals.find(
       (x) => x.uid === acct.uid && (key.by === 'orderId' ? x.orderId === key.id : x.clientOid === key.id),
     );
-    if (!w) throw new SimError('25301', `withdrawal ${key.by} ${key.id} does not exist`);
-    if (w.status === 'cancelled') throw new SimError('25303', `withdrawal ${w.orderId} is already cancelled`);
+    if (!w) throw new SimError('95301', `withdrawal ${key.by} ${key.id} does not exist`);
+    if (w.status === 'cancelled') throw new SimError('95303', `withdrawal ${w.orderId} is already cancelled`);
     if (now >= w.coolingEndsAt) {
       w.status = 'processing';
       throw new SimError(
-        '25302',
+        '95302',
         `the cooling period of withdrawal ${w.orderId} ended at ${new Date(w.coolingEndsAt).toISOString()}; it cannot be cancelled`,
       );
     }

@@ -52,7 +52,7 @@ export class Gateway {
   handle(req: GatewayRequest): GatewayResponse {
     const now = this.engine.now();
     const def = endpointFor(req.method, req.path);
-    if (!def) return this.error('40404', `Request URL NOT FOUND: ${req.method} ${req.path}`, now);
+    if (!def) return this.error('90404', `Request URL NOT FOUND: ${req.method} ${req.path}`, now);
     const name = def.name as EndpointName;
     let account: SimCredentials | undefined;
     if (def.permission !== 'none') {
@@ -65,12 +65,12 @@ export class Gateway {
       if (limited) return limited;
     }
     const params = this.paramsOf(req, def);
-    if (!params.ok) return this.error('40017', params.msg, now);
+    if (!params.ok) return this.error('90017', params.msg, now);
     const v = validateParams(name, params.value, { isRealitySymbol: this.engine.isRealitySymbol });
     if (!v.ok) {
       const missing = v.issues.some((i) => i.value === undefined && i.field !== '');
       const msg = v.issues.map((i) => `${i.field || '(parameters)'}: ${i.rule}`).join('; ');
-      return this.error(missing ? '40019' : '40017', msg, now);
+      return this.error(missing ? '90019' : '90017', msg, now);
     }
     try {
       const locale = req.headers.locale;
@@ -85,7 +85,7 @@ export class Gateway {
       return { status: 200, body, headers: JSON_HEADERS };
     } catch (err) {
       if (err instanceof SimError) return this.error(err.code, err.message, now);
-      return this.error('40015', `System error: ${err instanceof Error ? err.message : String(err)}`, now);
+      return this.error('90015', `System error: ${err instanceof Error ? err.message : String(err)}`, now);
     }
   }
 

@@ -2,9 +2,13 @@
 // recorded 1m candles), and everything derived from it: candles at every interval, tickers, order
 // books, RPI books and public fills. Prices are integer ticks and volumes integer units internally, so
 // aggregating 1m candles into larger ones is exact, and the wire strings are formatted from integers.
+// A Reality pair trades in every US session the venue offers (pre_market, regular, after_hours and
+// overnight: 24 hours on trading days); while the calendar has it closed (weekends, holidays, the
+// afternoon of an early close) it has no trades, no volume and flat candles, and reopens with a gap.
 import type { CandleInterval, CandleType, PublicFill, Ticker, WireCandle } from '../api/index.js';
 import { INTERVAL_MS } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { usSessionAt } from '../market/sessions.js';
 import type { SimInstrument } from './instruments.js';
 import { Prng, hashInts, hashString, unitHash } from './rng.js';
 
@@ -111,6 +115,8 @@ export class InstrumentMarket {
   private readonly markFactor: number;
   private readonly indexFactor: number;
   private readonly rpi: boolean;
+  /** A Reality pair: it trades only while the US market is open (see the module comment). */
+  private readonly sessionsOnly: boolean;
 
   constructor(
     readonly inst: SimInstrument,
@@ -130,6 +136,7 @@ export class InstrumentMarket {
     this.markFactor = 1 + (unitHash(this.key, 11) - 0.5) * 0.0004;
     this.indexFactor = 1 + (unitHash(this.key, 12) - 0.5) * 0.0006;
     this.rpi = inst.rpi;
+    this.sessionsOnly = inst.wire.isReality === 'yes';
     if (replay) {
       this.replay = new Map();
       for (const c of replay) {
@@ -180,12 +187,57 @@ export class InstrumentMarket {
       return b;
     }
     b = this.replay ? this.replayBlock(day) : this.generatedBlock(day);
+    if (this.sessionsOnly && !this.replay) this.holdWhileClosed(day, b);
     this.blocks.set(day, b);
     if (this.blocks.size > 48) {
       const oldest = this.blocks.keys().next().value;
       if (oldest !== undefined) this.blocks.delete(oldest);
     }
     return b;
+  }
+
+  /**
+   * Flattens the minutes in which the US market is closed (no volume, the last traded price carried)
+   * and opens the first minute after a closure at that carried price. Session changes fall on whole
+   * minutes, so a minute is either open or closed.
+   */
+  private holdWhileClosed(day: number, b: DayBlock): void {
+    const start = day * DAY;
+    const closed = new Uint8Array(MPD);
+    let any = false;
+    for (let t = start; t < start + DAY;) {
+      const s = usSessionAt(t);
+      const until = Math.min(s.nextChange, start + DAY);
+      if (s.session === 'closed') {
+        any = true;
+        closed.fill(1, Math.floor((t - start) / MIN), Math.ceil((until - start) / MIN));
+      }
+      t = until;
+    }
+    const prevClosed = usSessionAt(start - 1).session === 'closed';
+    if (!any && !prevClosed) return;
+    // The price before this day: only needed when the day starts closed or just after a closure.
+    let carry =
+      closed[0] === 1 || prevClosed ? (this.block(day - 1).c[MPD - 1] as number) : (b.o[0] as number);
+    for (let i = 0; i < MPD; i++) {
+      if (closed[i] === 1) {
+        b.o[i] = carry;
+        b.h[i] = carry;
+        b.l[i] = carry;
+        b.c[i] = carry;
+        b.v[i] = 0;
+        b.t[i] = 0;
+        continue;
+      }
+      if (i === 0 ? prevClosed : closed[i - 1] === 1) {
+        const close = b.c[i] as number;
+        b.o[i] = carry;
+        b.h[i] = Math.max(b.h[i] as number, carry, close);
+        b.l[i] = Math.min(b.l[i] as number, carry, close);
+        b.t[i] = this.turnoverOf(b.v[i] as number, carry, close);
+      }
+      carry = b.c[i] as number;
+    }
   }
 
   private generatedBlock(day: number): DayBlock {
@@ -331,6 +383,15 @@ export class InstrumentMarket {
   lastTicks(now: number): number {
     const { day, i, sec } = this.locate(now);
     return this.pathAt(this.block(day), i, sec);
+  }
+
+  /**
+   * A reference price for the UTC day of `ms` (the day's opening anchor), O(1) for generated markets
+   * and fixed per seed whatever the clock: company records dated that day take their prices from it.
+   */
+  priceOnDay(ms: number): Decimal {
+    const day = Math.floor(ms / DAY);
+    return this.priceOf(this.replay ? (this.block(day).o[0] as number) : this.toTicks(this.logAnchor(day)));
   }
 
   /** Last traded price as a decimal string. */
@@ -520,7 +581,9 @@ export class InstrumentMarket {
       const ts = sec * 1000 + (h % 1000);
       if (ts > now) continue;
       const { day, i, sec: s } = this.locate(ts);
-      const price = this.pathAt(this.block(day), i, s);
+      const b = this.block(day);
+      if (b.v[i] === 0) continue; // nothing traded in this minute (a closed market, a replay gap)
+      const price = this.pathAt(b, i, s);
       const size = Math.max(1, Math.round(unit * (0.1 + 3 * unitHash(this.key, 32, sec))));
       out.push({
         execId: `${sec}${String(h % 100000).padStart(5, '0')}`,

@@ -125,7 +125,7 @@ export interface PlaceRequest {
 /** A refusal of the core: a venue error code and a sentence. */
 export interface CoreRefusal {
   readonly ok: false;
-  readonly code: '25202' | '25212' | '40034';
+  readonly code: '25202' | '95212' | '40034';
   readonly msg: string;
 }
 
@@ -260,7 +260,7 @@ export class MatchingCore {
     if (req.clientOid !== undefined && acct.clientOids.has(req.clientOid)) {
       return {
         ok: false,
-        code: '25212',
+        code: '95212',
         msg: `clientOid ${req.clientOid} was already used by an order of this account`,
       };
     }

@@ -1,6 +1,9 @@
 // Reality (US stock) company data for the simulator: overview, valuation, earnings forecast,
 // dividends and splits, insider trades, major shareholders and suspension info. Deterministic from
-// the seed and the code; dates are laid out backwards from the simulator's current date.
+// the seed and the code. Dividends and insider trades are one fixed history per seed that starts on
+// HISTORY_START and grows with the clock: a record appears when it is announced and never changes
+// afterwards (its prices come from the market model's price on its own date, not today's), so cursor
+// pages of one listing agree with each other and with one large page.
 import type {
   CompanyOverview,
   Dividend,
@@ -151,6 +154,43 @@ const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const fx = (n: number, d: number): string =>
   new Decimal(n).toDecimalPlaces(d, Decimal.ROUND_HALF_UP).toFixed(d);
 
+/** The first day of every company's generated history (dividends, insider trades). */
+export const HISTORY_START = Date.UTC(2018, 0, 1);
+
+interface Timed<T> {
+  /** When the record becomes visible (its announcement), Unix ms; non-decreasing along a history. */
+  readonly at: number;
+  readonly row: T;
+}
+
+/**
+ * An append-only history drawn from an endless generator: records are generated once, in order, as
+ * the clock reaches them, and kept; the records visible at an instant are a prefix of it.
+ */
+class GrowingHistory<T> {
+  private readonly rows: T[] = [];
+  private readonly at: number[] = [];
+  constructor(private readonly source: Iterator<Timed<T>>) {}
+
+  visible(now: number): readonly T[] {
+    // Generate one record past `now`, so the prefix up to `now` is complete.
+    while (this.at.length === 0 || (this.at[this.at.length - 1] as number) <= now) {
+      const n = this.source.next();
+      if (n.done === true) break;
+      this.rows.push(n.value.row);
+      this.at.push(n.value.at);
+    }
+    let lo = 0;
+    let hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.at[mid] as number) <= now) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.rows.slice(0, lo);
+  }
+}
+
 /** Whether a code is one of the simulator's Reality companies. */
 export const isRealityCode = (code: string): boolean => Object.hasOwn(COMPANIES, code);
 
@@ -162,7 +202,14 @@ function company(code: string): Company {
 
 /** Deterministic company data for the simulator's Reality codes. */
 export class RealityData {
-  constructor(private readonly seed: number) {}
+  /**
+   * @param priceOn the price of a company's pair on a date, fixed per seed (the market model's), so a
+   *   record dated then keeps its price whatever today's is.
+   */
+  constructor(
+    private readonly seed: number,
+    private readonly priceOn: (code: string, ms: number) => Decimal,
+  ) {}
 
   private rng(code: string, salt: number): Prng {
     return new Prng(hashInts(this.seed, hashString(code), salt));
@@ -256,87 +303,119 @@ export class RealityData {
     };
   }
 
-  /** Dividends (quarterly) and one split, newest first. */
-  dividends(code: string, now: number): Dividend[] {
-    const r = this.rng(code, 4);
-    const pays = r.next() < 0.75;
-    const out: Dividend[] = [];
-    const perShare = 0.1 + r.next() * 0.8;
-    const n = 24 + r.int(0, 12);
-    for (let k = 0; k < n; k++) {
-      const ann = now - (30 + k * 91) * DAY;
-      if (pays) {
-        out.push({
-          type: 'cash_dividend',
-          announcementDate: isoDate(ann),
-          recordDate: isoDate(ann + 11 * DAY),
-          exrightDate: isoDate(ann + 10 * DAY),
-          dividendDate: isoDate(ann + 17 * DAY),
-          dividendPerShare: fx(perShare * (1 - k * 0.01), 4),
-          stockDividendPerShare: '',
-          splitValidDate: '',
-          splitNumerator: '',
-          splitDenominator: '',
-        });
-      }
-      if (k === 7) {
-        out.push({
-          type: 'stock_split',
-          announcementDate: isoDate(ann - 20 * DAY),
-          recordDate: isoDate(ann - 5 * DAY),
-          exrightDate: isoDate(ann - 4 * DAY),
-          dividendDate: isoDate(ann - 4 * DAY),
-          dividendPerShare: '',
-          stockDividendPerShare: '',
-          splitValidDate: isoDate(ann - 4 * DAY),
-          splitNumerator: String(r.pick([2, 3, 4, 10])),
-          splitDenominator: '1',
-        });
-      }
-    }
-    return out;
+  /** Dividends and splits visible at `now`, oldest first (page them newest first by index). */
+  dividends(code: string, now: number): readonly Dividend[] {
+    return this.history(`div:${code}`, () => this.dividendHistory(code)).visible(now);
   }
 
-  insiderTrades(code: string, price: Decimal, now: number): InsiderTrade[] {
+  /** Insider trades visible at `now` (announced by then), oldest first. */
+  insiderTrades(code: string, now: number): readonly InsiderTrade[] {
+    return this.history(`inner:${code}`, () => this.insiderHistory(code)).visible(now);
+  }
+
+  private readonly histories = new Map<string, GrowingHistory<unknown>>();
+
+  private history<T>(key: string, make: () => Iterator<Timed<T>>): GrowingHistory<T> {
+    let h = this.histories.get(key) as GrowingHistory<T> | undefined;
+    if (h === undefined) {
+      h = new GrowingHistory(make());
+      this.histories.set(key, h as GrowingHistory<unknown>);
+    }
+    return h;
+  }
+
+  /** Quarterly cash dividends (for the three in four companies that pay) and one split. */
+  private *dividendHistory(code: string): Iterator<Timed<Dividend>> {
+    const r = this.rng(code, 4);
+    const pays = r.next() < 0.75;
+    const perShare = 0.1 + r.next() * 0.8;
+    const phase = r.int(0, 90);
+    const splitAt = 8 + r.int(0, 16);
+    const splitRatio = r.pick([2, 3, 4, 10]);
+    for (let k = 0; ; k++) {
+      const ann = HISTORY_START + (phase + k * 91) * DAY;
+      if (pays) {
+        yield {
+          at: ann,
+          row: {
+            type: 'cash_dividend',
+            announcementDate: isoDate(ann),
+            recordDate: isoDate(ann + 11 * DAY),
+            exrightDate: isoDate(ann + 10 * DAY),
+            dividendDate: isoDate(ann + 17 * DAY),
+            dividendPerShare: fx(perShare * (1 + k * 0.01), 4),
+            stockDividendPerShare: '',
+            splitValidDate: '',
+            splitNumerator: '',
+            splitDenominator: '',
+          },
+        };
+      }
+      if (k === splitAt) {
+        // Mid-quarter, so records stay in announcement order.
+        const sAnn = ann + 45 * DAY;
+        yield {
+          at: sAnn,
+          row: {
+            type: 'stock_split',
+            announcementDate: isoDate(sAnn),
+            recordDate: isoDate(sAnn + 15 * DAY),
+            exrightDate: isoDate(sAnn + 16 * DAY),
+            dividendDate: isoDate(sAnn + 16 * DAY),
+            dividendPerShare: '',
+            stockDividendPerShare: '',
+            splitValidDate: isoDate(sAnn + 16 * DAY),
+            splitNumerator: String(splitRatio),
+            splitDenominator: '1',
+          },
+        };
+      }
+    }
+  }
+
+  /** An insider trade every 4 to 9 days, announced two days after it; holdings carry over. */
+  private *insiderHistory(code: string): Iterator<Timed<InsiderTrade>> {
     const c = company(code);
     const r = this.rng(code, 5);
-    const n = 40 + r.int(0, 25);
-    const out: InsiderTrade[] = [];
     let holding = 50_000 + r.int(0, 2_000_000);
-    for (let k = 0; k < n; k++) {
-      const trade = now - (3 + k * 6 + r.int(0, 4)) * DAY;
+    let trade = HISTORY_START + r.int(0, 6) * DAY;
+    for (;;) {
+      trade += r.int(4, 9) * DAY;
       const [innerType, position] = r.pick(POSITIONS);
       const t = r.pick(TRADE_TYPES);
       const add = t === 'P' || t === 'A' || t === 'M';
       const vol = 500 + r.int(0, 90_000);
       holding = add ? holding + vol : Math.max(vol, holding - vol);
       const indirect = r.next() < 0.2;
-      out.push({
-        reporterName: r.pick(PEOPLE),
-        issueOrgName: c.name,
-        endDate: isoDate(trade),
-        announcementDate: isoDate(trade + 2 * DAY),
-        innerType,
-        position,
-        securityTitle: 'Common Stock',
-        tradeDate: isoDate(trade),
-        designatedExerciseDate: t === 'M' ? isoDate(trade) : '',
-        innerTradeType: t,
-        actionType: add ? 'add' : 'decrease',
-        tradeVolume: String(vol),
-        tradePrice:
-          t === 'A' || t === 'G'
-            ? '0'
-            : price
-                .mul(0.85 + 0.3 * r.next())
-                .toDecimalPlaces(2)
-                .toFixed(2),
-        holdingType: indirect ? 'indirect' : 'direct',
-        indirectHoldingStatement: indirect ? 'By Trust' : '',
-        postTradeQuantity: String(holding),
-      });
+      const announced = trade + 2 * DAY;
+      yield {
+        at: announced,
+        row: {
+          reporterName: r.pick(PEOPLE),
+          issueOrgName: c.name,
+          endDate: isoDate(trade),
+          announcementDate: isoDate(announced),
+          innerType,
+          position,
+          securityTitle: 'Common Stock',
+          tradeDate: isoDate(trade),
+          designatedExerciseDate: t === 'M' ? isoDate(trade) : '',
+          innerTradeType: t,
+          actionType: add ? 'add' : 'decrease',
+          tradeVolume: String(vol),
+          tradePrice:
+            t === 'A' || t === 'G'
+              ? '0'
+              : this.priceOn(code, trade)
+                  .mul(0.97 + 0.06 * r.next())
+                  .toDecimalPlaces(2)
+                  .toFixed(2),
+          holdingType: indirect ? 'indirect' : 'direct',
+          indirectHoldingStatement: indirect ? 'By Trust' : '',
+          postTradeQuantity: String(holding),
+        },
+      };
     }
-    return out;
   }
 
   shareholders(code: string): Shareholder[] {

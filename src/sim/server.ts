@@ -51,7 +51,7 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
     const method = req.method ?? 'GET';
     if (path.startsWith('/sim/')) {
       if (!admin) {
-        send(res, 404, JSON.stringify(fail('40404', 'the admin API is disabled', engine.now())), {
+        send(res, 404, JSON.stringify(fail('90404', 'the admin API is disabled', engine.now())), {
           'content-type': 'application/json',
         });
         return;
@@ -83,8 +83,8 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
           req.socket.destroy();
           return;
         case 'error': {
-          const code = now % 2 === 0 ? '40015' : '45001';
-          const status = code === '40015' ? 500 : 503;
+          const code = now % 2 === 0 ? '90015' : '90016';
+          const status = code === '90015' ? 500 : 503;
           send(res, status, JSON.stringify(fail(code, 'Injected fault: system error', now)), {
             'content-type': 'application/json',
           });
@@ -122,7 +122,7 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY) {
-        send(res, 413, JSON.stringify(fail('40017', 'request body too large', engine.now())), {
+        send(res, 413, JSON.stringify(fail('90017', 'request body too large', engine.now())), {
           'content-type': 'application/json',
         });
         req.destroy();

@@ -146,7 +146,7 @@ describe('against a simulator in another process', () => {
     d.proc.kill('SIGTERM');
     await d.exited;
     const bad = startCli(['run', '--config', f], { ...env, E2E_SECRET: 'wrong-secret-value-123' });
-    await bad.waitFor(/40009|sign signature error|start failed/, 30_000);
+    await bad.waitFor(/90009|sign signature error|start failed/, 30_000);
     bad.proc.kill('SIGTERM');
     await bad.exited;
     const all = d.stdout + d.stderr + bad.stdout + bad.stderr;

@@ -27,6 +27,7 @@ const SimFlags = z.strictObject({
   passphrase: z.string().min(1, '--passphrase must not be empty'),
   whitelisted: z.boolean(),
   rateLimits: z.boolean(),
+  fillIds: z.boolean().optional(),
   errorRate: z.coerce.number().min(0).max(1, '--error-rate must be from 0 to 1').optional(),
   dropRate: z.coerce.number().min(0).max(1, '--drop-rate must be from 0 to 1').optional(),
   malformedRate: z.coerce.number().min(0).max(1, '--malformed-rate must be from 0 to 1').optional(),
@@ -51,6 +52,8 @@ export function register(program: Command): void {
     .option('--passphrase <p>', 'API passphrase of the account', 'sim-passphrase')
     .option('--whitelisted', 'give the account whitelist access (reality-fills, 30 orders/s)', false)
     .option('--no-rate-limits', 'do not enforce the rate limits of spec section 8')
+    .option('--fill-ids', 'add orderId and clientOid to reality-fills (a simulator extension)')
+    .option('--no-fill-ids', "answer reality-fills with the spec's five fields only, as the venue does")
     .option('--error-rate <share>', 'fault injection: share of requests answered with 5xx')
     .option('--drop-rate <share>', 'fault injection: share of connections dropped')
     .option('--malformed-rate <share>', 'fault injection: share of answers with malformed JSON')
@@ -76,6 +79,7 @@ export function register(program: Command): void {
           { apiKey: f.apiKey, apiSecret: f.apiSecret, passphrase: f.passphrase, whitelisted: f.whitelisted },
         ],
         rateLimits: f.rateLimits,
+        ...(f.fillIds !== undefined ? { fillIds: f.fillIds } : {}),
         faults,
       });
       process.stdout.write(`listening on ${sim.baseUrl}\n`);

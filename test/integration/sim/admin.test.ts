@@ -68,7 +68,7 @@ describe('simulator admin API', () => {
       clientOid: 'adm-w2',
     });
     await call('POST', '/sim/clock/advance', { ms: 121_000 });
-    await expect(client.cancelWithdrawal({ clientOid: 'adm-w2' })).rejects.toMatchObject({ code: '25302' });
+    await expect(client.cancelWithdrawal({ clientOid: 'adm-w2' })).rejects.toMatchObject({ code: '95302' });
     const list = (await call('GET', `/sim/withdrawals?apiKey=${CREDS.apiKey}`)).body.data as {
       clientOid: string;
       status: string;

@@ -160,7 +160,7 @@ describe('RestClient against the simulator', () => {
         `${sim.baseUrl}/api/v3/market/history-candles?category=SPOT&interval=3m&symbol=AAPLUSDT`,
       );
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { code: string }).code).toBe('40017');
+      expect(((await res.json()) as { code: string }).code).toBe('90017');
     });
   });
 
@@ -253,7 +253,7 @@ describe('RestClient against the simulator', () => {
           qty: '1',
           price: '100.123',
         }),
-      ).rejects.toMatchObject({ code: '25244' });
+      ).rejects.toMatchObject({ code: '95244' });
       await expect(
         client.placeRealityOrder({
           symbol: 'AAPLUSDT',
@@ -279,7 +279,7 @@ describe('RestClient against the simulator', () => {
           qty: '1',
           price: far,
         }),
-      ).rejects.toMatchObject({ code: '25245' });
+      ).rejects.toMatchObject({ code: '95245' });
     });
 
     it('set-leverage keeps the leverage per account and checks the symbol', async () => {
@@ -313,7 +313,7 @@ describe('RestClient against the simulator', () => {
       });
       clock.advance(61_000);
       await expect(client.cancelWithdrawal({ clientOid: w2.clientOid })).rejects.toMatchObject({
-        code: '25302',
+        code: '95302',
       });
       await expect(client.cancelWithdrawal({ clientOid: w2.clientOid })).rejects.toBeInstanceOf(VenueError);
     });
@@ -324,7 +324,7 @@ describe('RestClient against the simulator', () => {
       const bad = mk({ ...FULL, apiSecret: 'wrong' });
       await expect(
         bad.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
-      ).rejects.toMatchObject({ code: '40009' });
+      ).rejects.toMatchObject({ code: '90009' });
       bad.close();
     });
 
@@ -346,7 +346,7 @@ describe('RestClient against the simulator', () => {
           'Content-Type': 'application/json',
         },
       });
-      expect(((await res.json()) as { code: string }).code).toBe('40008');
+      expect(((await res.json()) as { code: string }).code).toBe('90008');
       const stale = new RestClient({
         baseUrl: sim.baseUrl,
         credentials: FULL,
@@ -363,7 +363,7 @@ describe('RestClient against the simulator', () => {
       const pass = mk({ ...FULL, passphrase: 'nope' });
       await expect(
         pass.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
-      ).rejects.toMatchObject({ code: '40012' });
+      ).rejects.toMatchObject({ code: '90012' });
       const key = mk({ ...FULL, apiKey: 'nobody' });
       await expect(
         key.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),
@@ -379,7 +379,7 @@ describe('RestClient against the simulator', () => {
       await expect(
         limited.placeRealityOrder({ symbol: 'AAPLUSDT', side: 'buy', orderType: 'market', qty: '5' }),
       ).rejects.toBeInstanceOf(PermissionError);
-      await expect(limited.realityFills({ symbol: 'AAPLUSDT' })).rejects.toMatchObject({ code: '40068' });
+      await expect(limited.realityFills({ symbol: 'AAPLUSDT' })).rejects.toMatchObject({ code: '90068' });
     });
 
     it('answers 429 with the envelope over the rate limit', async () => {

@@ -57,7 +57,7 @@ describe('a hand-signed request', () => {
     const r = await send((s) => {
       s.body = s.body.replace('"3"', '"4"');
     });
-    expect(r.body.code).toBe('40009');
+    expect(r.body.code).toBe('90009');
     expect(r.status).toBe(401);
   });
 
@@ -73,6 +73,6 @@ describe('a hand-signed request', () => {
       headers: { 'ACCESS-KEY': 'k1', 'ACCESS-SIGN': sign, 'ACCESS-PASSPHRASE': 'p1', 'ACCESS-TIMESTAMP': ts },
     });
     // Signed correctly; refused only because this account has no whitelist access.
-    expect(((await res.json()) as { code: string }).code).toBe('40068');
+    expect(((await res.json()) as { code: string }).code).toBe('90068');
   });
 });

@@ -1,5 +1,6 @@
-// Time-range chunking of history candles: no gap, no duplicate, at most 100 candles and 90 days a window;
-// and the range helper, against a loopback server that adds the boundary candle of rule 4.1.1.
+// Time-range chunking of history candles: no gap, no duplicate, at most 99 candles and 90 days a window;
+// and the range helper, against loopback servers that add the extra interval of rule 4.1.1 and cut
+// the answer to the limit at either end.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CANDLE_INTERVALS, INTERVAL_MS } from '../../../src/api/index.js';
@@ -10,7 +11,7 @@ import { envelope, startRecordingServer } from '../../helpers/recording-server.j
 const DAY = 86_400_000;
 
 describe('planCandleWindows', () => {
-  it('covers every open time of the range exactly once, 100 candles and 90 days at most per window', () => {
+  it('covers every open time of the range exactly once, 99 candles and 90 days at most per window', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...CANDLE_INTERVALS),
@@ -26,7 +27,8 @@ describe('planCandleWindows', () => {
             expect(w.endTime - w.startTime).toBeLessThanOrEqual(90 * DAY);
             const first = Math.ceil(w.startTime / step) * step;
             const count = first > w.endTime ? 0 : Math.floor((w.endTime - first) / step) + 1;
-            expect(count).toBeLessThanOrEqual(100);
+            // One fewer than the limit, so the extra interval of rule 4.1.1 always fits.
+            expect(count).toBeLessThanOrEqual(99);
             covered += count;
             if (i > 0) expect(w.startTime).toBe(windows[i - 1]!.endTime + 1); // no gap, no overlap
           }
@@ -40,46 +42,56 @@ describe('planCandleWindows', () => {
 });
 
 describe('historyCandlesRange', () => {
-  it('yields each candle once, sorted, even when the venue adds the boundary candle before a window', async () => {
-    const server = await startRecordingServer();
-    const step = 60_000;
-    server.fallback = (req) => {
-      const q = new URLSearchParams(req.query);
-      const s = Number(q.get('startTime'));
-      const e = Number(q.get('endTime'));
-      const rows: string[][] = [];
-      // Rule 4.1.1: the answer may start one interval earlier; answer newest first to test the sort.
-      for (let t = Math.ceil(s / step) * step - step; t <= e; t += step)
-        rows.push([String(t), '1', '1', '1', '1', '1', '1']);
-      return { body: envelope(rows.reverse()) };
-    };
-    const clock = new VirtualClock(0);
-    const client = new RestClient({ baseUrl: server.baseUrl, clock, sleep: async (ms) => clock.advance(ms) });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 1_000 }),
-        fc.integer({ min: 0, max: 700 }),
-        async (startMin, lenMin) => {
-          const start = 1_767_225_600_000 + startMin * step + 17;
-          const end = start + lenMin * step;
-          const seen: number[] = [];
-          for await (const c of historyCandlesRange(client, {
-            category: 'SPOT',
-            symbol: 'BTCUSDT',
-            interval: '1m',
-            startTime: start,
-            endTime: end,
-          }))
-            seen.push(Number(c[0]));
-          const expected: number[] = [];
-          for (let t = Math.ceil(start / step) * step; t <= end; t += step) expected.push(t);
-          expect(seen).toEqual(expected);
-        },
-      ),
-      { numRuns: 25 },
-    );
-    for (const r of server.requests) expect(new URLSearchParams(r.query).get('limit')).toBe('100');
-    client.close();
-    await server.close();
-  });
+  // Rule 4.1.1: when endTime passes a boundary the answer may start one interval earlier. The spec
+  // does not say which end the limit cuts, so both are served; newest first, to test the sort.
+  for (const anchor of ['oldest', 'newest'] as const) {
+    it(`yields each candle once, sorted, when the venue adds the extra interval and keeps the ${anchor} 100`, async () => {
+      const server = await startRecordingServer();
+      const step = 60_000;
+      server.fallback = (req) => {
+        const q = new URLSearchParams(req.query);
+        const s = Number(q.get('startTime'));
+        const e = Number(q.get('endTime'));
+        const limit = Number(q.get('limit'));
+        let rows: string[][] = [];
+        const first = Math.ceil(s / step) * step - (e % step !== 0 ? step : 0);
+        for (let t = first; t <= e; t += step) rows.push([String(t), '1', '1', '1', '1', '1', '1']);
+        rows = anchor === 'oldest' ? rows.slice(0, limit) : rows.slice(-limit);
+        return { body: envelope(rows.reverse()) };
+      };
+      const clock = new VirtualClock(0);
+      const client = new RestClient({
+        baseUrl: server.baseUrl,
+        clock,
+        sleep: async (ms) => clock.advance(ms),
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 1_000 }),
+          fc.integer({ min: 0, max: 700 }),
+          fc.integer({ min: 0, max: step - 1 }),
+          async (startMin, lenMin, jitter) => {
+            const start = 1_767_225_600_000 + startMin * step + jitter;
+            const end = start + lenMin * step;
+            const seen: number[] = [];
+            for await (const c of historyCandlesRange(client, {
+              category: 'SPOT',
+              symbol: 'BTCUSDT',
+              interval: '1m',
+              startTime: start,
+              endTime: end,
+            }))
+              seen.push(Number(c[0]));
+            const expected: number[] = [];
+            for (let t = Math.ceil(start / step) * step; t <= end; t += step) expected.push(t);
+            expect(seen).toEqual(expected);
+          },
+        ),
+        { numRuns: 25 },
+      );
+      for (const r of server.requests) expect(new URLSearchParams(r.query).get('limit')).toBe('100');
+      client.close();
+      await server.close();
+    });
+  }
 });

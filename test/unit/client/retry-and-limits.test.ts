@@ -71,10 +71,10 @@ describe('retry policy', () => {
 
   it('retries 5xx and dropped connections with exponential backoff, then gives up with the typed error', async () => {
     server.script(
-      { status: 503, body: fail('45001') },
+      { status: 503, body: fail('90016') },
       { drop: true },
       { status: 500, body: 'oops' },
-      { status: 502, body: fail('40015') },
+      { status: 502, body: fail('90015') },
     );
     await expect(client.tickers({ category: 'SPOT' })).rejects.toBeInstanceOf(VenueError);
     expect(server.requests).toHaveLength(4);
@@ -96,8 +96,8 @@ describe('retry policy', () => {
 
   it('retries an order under the same clientOid and takes a duplicate answer to the retry as success', async () => {
     server.script(
-      { status: 504, body: fail('40010') },
-      { status: 400, body: fail('25212', 'Duplicate clientOid') },
+      { status: 504, body: fail('90010') },
+      { status: 400, body: fail('95212', 'Duplicate clientOid') },
     );
     const ack = await client.placeRealityOrder({
       symbol: 'AAPLUSDT',
@@ -113,7 +113,7 @@ describe('retry policy', () => {
   });
 
   it('reports a duplicate clientOid on the first send as DuplicateOrderError', async () => {
-    server.script({ status: 400, body: fail('25212', 'Duplicate clientOid') });
+    server.script({ status: 400, body: fail('95212', 'Duplicate clientOid') });
     await expect(
       client.placeRealityOrder({
         symbol: 'AAPLUSDT',
@@ -146,7 +146,7 @@ describe('retry policy', () => {
     server.script(
       {
         status: 400,
-        body: { code: '40008', msg: 'Request timestamp expired', requestTime: venueTime, data: null },
+        body: { code: '90008', msg: 'Request timestamp expired', requestTime: venueTime, data: null },
       },
       { body: envelope('success', venueTime) },
     );

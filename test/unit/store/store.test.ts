@@ -211,7 +211,7 @@ describe('order journal', () => {
     expect(acked).toMatchObject({ state: 'acked', orderId: 'O-42', attempts: 2, updatedTs: clock.now() });
     expect(s.orders.markAcked(order.clientOid, 'O-42').state).toBe('acked'); // idempotent
     expect(() => s.orders.markAcked(order.clientOid, 'O-43')).toThrow(/already acknowledged as orderId O-42/);
-    expect(() => s.orders.markRejected(order.clientOid, '40001', 'x')).toThrow(/cannot become rejected/);
+    expect(() => s.orders.markRejected(order.clientOid, '90001', 'x')).toThrow(/cannot become rejected/);
     expect(s.orders.pendingOrders()).toEqual([]);
     expect(s.orders.byOrderId('O-42')?.clientOid).toBe(order.clientOid);
   });

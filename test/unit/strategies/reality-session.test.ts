@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Candle } from '../../../src/market/candle.js';
 import { Decimal } from '../../../src/market/decimal.js';
-import { etToUtc, usSessionAt } from '../../../src/market/sessions.js';
+import { etToUtc, usRegularSession, usSessionAt } from '../../../src/market/sessions.js';
 import type { SessionState } from '../../../src/market/sessions.js';
 import { MemoryStrategyState } from '../../../src/strategy/state.js';
 import { MemoryLogger, MemoryPortfolio, runStrategy } from '../../../src/strategy/testing.js';
@@ -88,6 +88,13 @@ describe('reality-session', () => {
     const late = (m: number): number =>
       m < OPEN + 15 ? ([100, 101, 99][m % 3] as number) : m < 15 * 60 + 52 ? 100 : 110;
     expect(runStrategy(realitySession, dayCandles('AAPLUSDT', date, late), { params }).intents).toEqual([]);
+  });
+
+  it('flattens before the 13:00 ET early close on the day after Thanksgiving', () => {
+    const date = '2026-11-27';
+    const r = runStrategy(realitySession, dayCandles('AAPLUSDT', date, breakoutDay), { params });
+    expect(r.intents.map((i) => `${i.side}:${i.tag}`)).toEqual(['buy:breakout', 'sell:flatten']);
+    expect(r.emittedAt[1]).toBe(etToUtc(date, 12, 50));
   });
 
   it('does nothing on a market holiday or a weekend', () => {
@@ -193,7 +200,9 @@ describe('reality-session', () => {
           };
           const candles = days.flatMap((d) => dayCandles('TSLAUSDT', d, walk, OPEN - 30, CLOSE + 30));
           const portfolio = new MemoryPortfolio();
-          const closes = new Set(days.map((d) => etToUtc(d, 16, 0)));
+          // 16:00 ET, or 13:00 on the early close of 2026-11-27.
+          const closeOf = (d: string) => usRegularSession(d)?.close as number;
+          const closes = new Set(days.map(closeOf));
           let flatAtEveryClose = true;
           const r = runStrategy(realitySession, candles, {
             params: { rangeMinutes, flattenMinutes, quoteAmount: '100', stopAtRangeLow },
@@ -205,12 +214,12 @@ describe('reality-session', () => {
             const t = r.emittedAt[n] as number;
             if (i.side === 'buy') {
               const date = days.find((d) => t > etToUtc(d, 0, 0) && t < etToUtc(d, 23, 59)) as string;
-              expect(t).toBeLessThan(etToUtc(date, 16, 0) - flattenMinutes * MIN);
+              expect(t).toBeLessThan(closeOf(date) - flattenMinutes * MIN);
               expect(t).toBeGreaterThanOrEqual(etToUtc(date, 9, 30) + rangeMinutes * MIN);
             }
           });
           // Replaying the fills (at the close of the emitting candle, as the harness did) up to each
-          // 16:00 ET shows a flat book there.
+          // regular close shows a flat book there.
           const closeAt = new Map(candles.map((c) => [c.openTime + MIN, c.close]));
           const book = new MemoryPortfolio();
           let n = 0;

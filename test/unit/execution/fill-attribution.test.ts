@@ -1,0 +1,270 @@
+// Attributing fills that carry only the spec's five fields to the bots' open orders: one table row per
+// part of the rule, a property (never more than an order's remainder; the same answer whatever the
+// input order), the baseline that keeps the account's earlier fills out, and the fee estimate.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  attributeFills,
+  createFillBaseline,
+  excludeBaseline,
+  type AttributableOrder,
+  type VenueFill,
+} from '../../../src/execution/fill-attribution.js';
+import { Decimal } from '../../../src/market/decimal.js';
+import { fillFee, liquidityOf } from '../../../src/portfolio/fees.js';
+
+const D = (s: string | number) => new Decimal(String(s));
+const fill = (execId: string, side: string, size: string, ts: number, price = '100'): VenueFill => ({
+  execId,
+  side,
+  size: D(size),
+  price: D(price),
+  ts,
+});
+const order = (o: Partial<AttributableOrder> & Pick<AttributableOrder, 'clientOid'>): AttributableOrder => ({
+  bot: 'a',
+  side: 'buy',
+  orderType: 'limit',
+  placedAt: 1000,
+  size: D(10),
+  sizeUnit: 'base',
+  filled: D(0),
+  ...o,
+});
+const owners = (fills: VenueFill[], orders: AttributableOrder[]) => {
+  const r = attributeFills(fills, orders);
+  return {
+    to: Object.fromEntries(r.assignments.map((x) => [x.fill.execId, `${x.bot}/${x.clientOid}`])),
+    not: Object.fromEntries(r.unattributed.map((x) => [x.fill.execId, x.reason])),
+  };
+};
+
+describe('attributeFills', () => {
+  const rows: { rule: string; fills: VenueFill[]; orders: AttributableOrder[]; to: object; not: object }[] = [
+    {
+      rule: 'matches the side',
+      fills: [fill('f1', 'sell', '1', 2000)],
+      orders: [order({ clientOid: 'b1', side: 'buy' }), order({ clientOid: 's1', bot: 'b', side: 'sell' })],
+      to: { f1: 'b/s1' },
+      not: {},
+    },
+    {
+      rule: 'never gives a fill to an order placed after it',
+      fills: [fill('f1', 'buy', '1', 999)],
+      orders: [order({ clientOid: 'o1', placedAt: 1000 })],
+      to: {},
+      not: { f1: 'no_matching_order' },
+    },
+    {
+      rule: 'takes a fill at the placement instant',
+      fills: [fill('f1', 'buy', '1', 1000)],
+      orders: [order({ clientOid: 'o1', placedAt: 1000 })],
+      to: { f1: 'a/o1' },
+      not: {},
+    },
+    {
+      rule: 'is first placed, first filled among limit orders (FIFO)',
+      fills: [fill('f1', 'buy', '4', 5000), fill('f2', 'buy', '4', 5001)],
+      orders: [
+        order({ clientOid: 'late', bot: 'b', placedAt: 2000, size: D(4) }),
+        order({ clientOid: 'early', placedAt: 1000, size: D(4) }),
+      ],
+      to: { f1: 'a/early', f2: 'b/late' },
+      not: {},
+    },
+    {
+      rule: 'prefers a market order over a resting limit order',
+      fills: [fill('f1', 'buy', '2', 3000)],
+      orders: [
+        order({ clientOid: 'lim', placedAt: 1000 }),
+        order({
+          clientOid: 'mkt',
+          bot: 'b',
+          orderType: 'market',
+          placedAt: 3000,
+          size: D(500),
+          sizeUnit: 'quote',
+        }),
+      ],
+      to: { f1: 'b/mkt' },
+      not: {},
+    },
+    {
+      rule: "counts a market buy's remainder in quote coin",
+      fills: [fill('f1', 'buy', '3', 3000), fill('f2', 'buy', '3', 3001)],
+      orders: [order({ clientOid: 'mkt', orderType: 'market', size: D(500), sizeUnit: 'quote' })],
+      to: { f1: 'a/mkt' },
+      not: { f2: 'exceeds_remaining' },
+    },
+    {
+      rule: 'respects the limit price',
+      fills: [fill('f1', 'buy', '1', 2000, '101'), fill('f2', 'sell', '1', 2000, '99')],
+      orders: [
+        order({ clientOid: 'b', limitPrice: D(100) }),
+        order({ clientOid: 's', side: 'sell', limitPrice: D(100) }),
+      ],
+      to: {},
+      not: { f1: 'no_matching_order', f2: 'no_matching_order' },
+    },
+    {
+      rule: 'uses what is already filled, and never splits a fill',
+      fills: [fill('f1', 'buy', '3', 2000), fill('f2', 'buy', '2', 2001)],
+      orders: [
+        order({ clientOid: 'o1', size: D(5), filled: D(3) }),
+        order({ clientOid: 'o2', size: D(1), placedAt: 900 }),
+      ],
+      to: { f2: 'a/o1' },
+      not: { f1: 'exceeds_remaining' },
+    },
+    {
+      rule: 'skips a full order for the next in line',
+      fills: [fill('f1', 'buy', '2', 2000)],
+      orders: [
+        order({ clientOid: 'full', placedAt: 500, size: D(2), filled: D(2) }),
+        order({ clientOid: 'next', bot: 'b' }),
+      ],
+      to: { f1: 'b/next' },
+      not: {},
+    },
+    {
+      rule: 'leaves a fill of an unknown side',
+      fills: [fill('f1', 'cross', '1', 2000)],
+      orders: [order({ clientOid: 'o1' })],
+      to: {},
+      not: { f1: 'unknown_side' },
+    },
+  ];
+  for (const r of rows) {
+    it(r.rule, () => {
+      expect(owners(r.fills, r.orders)).toEqual({ to: r.to, not: r.not });
+    });
+  }
+
+  it('refuses two orders with one clientOid', () => {
+    expect(() => attributeFills([], [order({ clientOid: 'x' }), order({ clientOid: 'x' })])).toThrow(/x/);
+  });
+
+  const arbOrder = fc.record({
+    bot: fc.constantFrom('a', 'b', 'c'),
+    side: fc.constantFrom('buy' as const, 'sell' as const),
+    orderType: fc.constantFrom('limit' as const, 'market' as const),
+    placedAt: fc.integer({ min: 0, max: 100 }),
+    size: fc.integer({ min: 1, max: 50 }),
+    filled: fc.integer({ min: 0, max: 50 }),
+    limit: fc.option(fc.integer({ min: 90, max: 110 }), { nil: undefined }),
+  });
+  const arbFill = fc.record({
+    side: fc.constantFrom('buy', 'sell'),
+    size: fc.integer({ min: 1, max: 20 }),
+    price: fc.integer({ min: 90, max: 110 }),
+    ts: fc.integer({ min: 0, max: 120 }),
+  });
+
+  it('never assigns more than an order has left, and answers the same whatever the input order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(arbOrder, { maxLength: 8 }),
+        fc.array(arbFill, { maxLength: 25 }),
+        fc.integer(),
+        (os, fs, seed) => {
+          const orders = os.map((o, i) =>
+            order({
+              clientOid: `o${i}`,
+              bot: o.bot,
+              side: o.side,
+              orderType: o.orderType,
+              placedAt: o.placedAt,
+              size: D(o.size),
+              filled: D(Math.min(o.filled, o.size)),
+              sizeUnit: o.orderType === 'market' && o.side === 'buy' ? 'quote' : 'base',
+              limitPrice: o.orderType === 'limit' && o.limit !== undefined ? D(o.limit) : undefined,
+            }),
+          );
+          const fills = fs.map((f, i) => fill(`e${i}`, f.side, String(f.size), f.ts, String(f.price)));
+          const r = attributeFills(fills, orders);
+          expect(r.assignments.length + r.unattributed.length).toBe(fills.length);
+          for (const o of orders) {
+            const used = r.assignments
+              .filter((a) => a.clientOid === o.clientOid)
+              .reduce(
+                (s, a) => s.plus(o.sizeUnit === 'quote' ? a.fill.price.mul(a.fill.size) : a.fill.size),
+                D(0),
+              );
+            expect(used.lte(o.size.minus(o.filled))).toBe(true);
+            expect(r.remaining.get(o.clientOid)?.toFixed()).toBe(
+              o.size.minus(o.filled).minus(used).toFixed(),
+            );
+          }
+          for (const a of r.assignments) {
+            const o = orders.find((x) => x.clientOid === a.clientOid)!;
+            expect(o.side).toBe(a.fill.side);
+            expect(o.placedAt).toBeLessThanOrEqual(a.fill.ts);
+          }
+          // Shuffled inputs, same answer.
+          const shuffle = <T>(xs: T[]) =>
+            xs
+              .map((x, i) => ({ x, k: Math.imul(i + 1, seed | 1) >>> 0 }))
+              .sort((p, q) => p.k - q.k)
+              .map((p) => p.x);
+          const again = attributeFills(shuffle([...fills]), shuffle([...orders]));
+          expect(again.assignments.map((a) => [a.fill.execId, a.clientOid])).toEqual(
+            r.assignments.map((a) => [a.fill.execId, a.clientOid]),
+          );
+          expect(again.unattributed).toEqual(r.unattributed);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('fill baseline', () => {
+  it('never books a fill at or before the first start, nor one the account already had then', () => {
+    const firstStart = 10_000;
+    const baseline = createFillBaseline(firstStart, [{ execId: 'manual-2' }]);
+    const fills = [
+      fill('manual-1', 'buy', '1', 9_000),
+      fill('at-start', 'buy', '1', 10_000),
+      fill('manual-2', 'buy', '1', 10_050), // seen at the first start although its ts is later (skew)
+      fill('bot-1', 'buy', '1', 10_001),
+    ];
+    const r = excludeBaseline(fills, baseline);
+    expect(r.bookable.map((f) => f.execId)).toEqual(['bot-1']);
+    expect(r.baseline.map((f) => f.execId)).toEqual(['manual-1', 'at-start', 'manual-2']);
+  });
+});
+
+describe('fees by liquidity', () => {
+  const rates = { maker: new Decimal('0.0008'), taker: new Decimal('0.001') };
+  it('charges the taker rate for a market order', () => {
+    const l = liquidityOf({ orderType: 'market', side: 'buy' });
+    expect([l, fillFee('190', '2', l, rates).toFixed()]).toEqual(['taker', '0.38']);
+  });
+  it('charges the maker rate for a limit order that rested', () => {
+    const l = liquidityOf({
+      orderType: 'limit',
+      side: 'buy',
+      limitPrice: '190',
+      bookAtPlacement: { bid: '189.9', ask: '190.1' },
+      ackedAt: 1000,
+      fillTs: 5000,
+    });
+    expect([l, fillFee('190', '2', l, rates).toFixed()]).toEqual(['maker', '0.304']);
+  });
+  it('takes a limit order that crossed the book at placement as taker', () => {
+    expect(
+      liquidityOf({ orderType: 'limit', side: 'buy', limitPrice: '191', bookAtPlacement: { ask: '190.1' } }),
+    ).toBe('taker');
+    expect(
+      liquidityOf({ orderType: 'limit', side: 'sell', limitPrice: '189', bookAtPlacement: { bid: '189.9' } }),
+    ).toBe('taker');
+    expect(
+      liquidityOf({ orderType: 'limit', side: 'sell', limitPrice: '191', bookAtPlacement: { bid: '189.9' } }),
+    ).toBe('maker');
+  });
+  it('takes a limit fill stamped before the acknowledgement arrived as taker (it matched on arrival)', () => {
+    expect(
+      liquidityOf({ orderType: 'limit', side: 'sell', limitPrice: '191', ackedAt: 5000, fillTs: 4990 }),
+    ).toBe('taker');
+  });
+});
