@@ -153,6 +153,9 @@ export const DEFAULT_FILL_IDS = true;
 /** What an endpoint answers: data to serialise, or data already serialised (raw JSON numbers). */
 export type HandlerResult = { readonly data: unknown } | { readonly raw: string };
 
+/** The simulator's answer to one endpoint, with its validated parameters. */
+type Handler<N extends EndpointName> = (params: ParamsOut<N>, ctx: CallContext, now: number) => HandlerResult;
+
 export interface CallContext {
   readonly account?: SimCredentials | undefined;
   readonly locale?: string | undefined;
@@ -487,86 +490,61 @@ export class SimEngine {
 
   /** Answers one endpoint with validated parameters. Throws SimError for a venue error. */
   handle<N extends EndpointName>(name: N, params: ParamsOut<N>, ctx: CallContext = {}): HandlerResult {
-    const now = this.now();
-    const p = params as Record<string, unknown>;
-    switch (name) {
-      case 'instruments':
-        return { data: this.instrumentsOf(p.category as Category, p.symbol as string | undefined) };
-      case 'rpiSymbols':
-        return { data: this.rpiSymbols() };
-      case 'tickers':
-        return { data: this.tickers(p.category as Category, p.symbol as string | undefined, now) };
-      case 'orderbook':
-      case 'rpiOrderbook':
-        return {
-          raw: this.bookJson(
-            p.category as Category,
-            p.symbol as string,
-            p.limit as number,
-            name === 'rpiOrderbook',
-            now,
-          ),
-        };
-      case 'fills':
-        return {
-          data: this.market
-            .of(this.need(p.category as Category, p.symbol as string))
-            .publicFills(now, p.limit as number),
-        };
-      case 'candles':
-        return { data: this.candles(params as ParamsOut<'candles'>, now) };
-      case 'historyCandles':
-        return { data: this.candles(params as ParamsOut<'candles'>, now, true) };
-      case 'innerTrades':
-      case 'dividends':
-      case 'shareholdDetail':
-        return {
-          data: this.page(name, p.code as string, p.limit as number, p.cursor as string | undefined, now),
-        };
-      case 'valuationIndicators': {
-        const code = this.realityCode(p.code as string);
-        return { data: this.reality.valuation(code, this.realityPrice(code, now), now) };
-      }
-      case 'earningsForecast': {
-        const code = this.realityCode(p.code as string);
-        return { data: this.reality.earningsForecast(code, this.realityPrice(code, now), now) };
-      }
-      case 'suspensionResumptionInfo': {
-        const code = this.realityCode(p.code as string);
-        return {
-          data: this.reality.suspension(
-            code,
-            this.suspended.has(code),
-            this.realityPrice(code, now),
-            now,
-            ctx.locale,
-          ),
-        };
-      }
-      case 'companyOverview': {
-        const code = this.realityCode(p.code as string);
-        return { data: this.reality.overview(code, this.realityPrice(code, now)) };
-      }
-      case 'marketStates':
-        return { data: this.marketStates(now) };
-      case 'marketCalendar':
-        return { data: this.marketCalendar() };
-      case 'placeRealityOrder':
-        return {
-          data: this.placeRealityOrder(params as ParamsOut<'placeRealityOrder'>, this.needAccount(ctx), now),
-        };
-      case 'realityFills':
-        return { data: this.realityFills(params as ParamsOut<'realityFills'>, this.needAccount(ctx), now) };
-      case 'setLeverage':
-        return { data: this.setLeverage(params as ParamsOut<'setLeverage'>, this.needAccount(ctx)) };
-      case 'cancelWithdrawal':
-        return {
-          data: this.cancelWithdrawal(params as ParamsOut<'cancelWithdrawal'>, this.needAccount(ctx), now),
-        };
-      default:
-        throw new SimError('90404', `no handler for ${String(name)}`);
-    }
+    const h = this.handlers[name] as Handler<N> | undefined;
+    if (h === undefined) throw new SimError('90404', `no handler for ${String(name)}`);
+    return h(params, ctx, this.now());
   }
+
+  /** One handler per endpoint of the catalogue; the type makes a missing one a compile error. */
+  private readonly handlers: { readonly [N in EndpointName]: Handler<N> } = {
+    instruments: (p) => ({ data: this.instrumentsOf(p.category as Category, p.symbol) }),
+    rpiSymbols: () => ({ data: this.rpiSymbols() }),
+    tickers: (p, _c, now) => ({ data: this.tickers(p.category as Category, p.symbol, now) }),
+    orderbook: (p, _c, now) => ({
+      raw: this.bookJson(p.category as Category, p.symbol, p.limit, false, now),
+    }),
+    rpiOrderbook: (p, _c, now) => ({
+      raw: this.bookJson(p.category as Category, p.symbol, p.limit, true, now),
+    }),
+    fills: (p, _c, now) => ({
+      data: this.market.of(this.need(p.category as Category, p.symbol)).publicFills(now, p.limit),
+    }),
+    candles: (p, _c, now) => ({ data: this.candles(p, now) }),
+    historyCandles: (p, _c, now) => ({ data: this.candles(p, now, true) }),
+    innerTrades: (p, _c, now) => ({ data: this.page('innerTrades', p.code, p.limit, p.cursor, now) }),
+    dividends: (p, _c, now) => ({ data: this.page('dividends', p.code, p.limit, p.cursor, now) }),
+    shareholdDetail: (p, _c, now) => ({ data: this.page('shareholdDetail', p.code, p.limit, p.cursor, now) }),
+    valuationIndicators: (p, _c, now) => {
+      const code = this.realityCode(p.code);
+      return { data: this.reality.valuation(code, this.realityPrice(code, now), now) };
+    },
+    earningsForecast: (p, _c, now) => {
+      const code = this.realityCode(p.code);
+      return { data: this.reality.earningsForecast(code, this.realityPrice(code, now), now) };
+    },
+    suspensionResumptionInfo: (p, ctx, now) => {
+      const code = this.realityCode(p.code);
+      return {
+        data: this.reality.suspension(
+          code,
+          this.suspended.has(code),
+          this.realityPrice(code, now),
+          now,
+          ctx.locale,
+        ),
+      };
+    },
+    companyOverview: (p, _c, now) => {
+      const code = this.realityCode(p.code);
+      return { data: this.reality.overview(code, this.realityPrice(code, now)) };
+    },
+    marketStates: (_p, _c, now) => ({ data: this.marketStates(now) }),
+    marketCalendar: () => ({ data: this.marketCalendar() }),
+    placeRealityOrder: (p, ctx, now) => ({ data: this.placeRealityOrder(p, this.needAccount(ctx), now) }),
+    realityFills: (p, ctx, now) => ({ data: this.realityFills(p, this.needAccount(ctx), now) }),
+    setLeverage: (p, ctx) => ({ data: this.setLeverage(p, this.needAccount(ctx)) }),
+    cancelWithdrawal: (p, ctx, now) => ({ data: this.cancelWithdrawal(p, this.needAccount(ctx), now) }),
+  };
 
   private needAccount(ctx: CallContext): SimCredentials {
     if (!ctx.account) throw new SimError('90001', 'ACCESS_KEY cannot be empty');
