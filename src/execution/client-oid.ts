@@ -18,11 +18,42 @@ export function deriveClientOid(i: ClientOidInput): string {
   const h = createHash('sha256')
     .update([i.bot, i.symbol, i.side, i.tag, String(i.triggerTime), String(i.seq)].join('\u001f'))
     .digest();
-  return `tb${BigInt(`0x${h.subarray(0, 20).toString('hex')}`)
-    .toString(36)
-    .padStart(31, '0')
-    .slice(0, 30)}`;
+  return `tb${base36Of160(h).padStart(31, '0').slice(0, 30)}`;
 }
+
+/**
+ * The first 160 bits of `bytes` as a base-36 number, without BigInt: five 32-bit limbs divided by 36 in
+ * turn (a backtest derives one id per order, and BigInt's toString(36) was its largest cost). Equal to
+ * `BigInt('0x' + hex).toString(36)` (tested).
+ */
+export function base36Of160(bytes: Uint8Array): string {
+  const limbs = new Array<number>(5);
+  for (let k = 0; k < 5; k++)
+    limbs[k] =
+      (((bytes[4 * k] as number) << 24) |
+        ((bytes[4 * k + 1] as number) << 16) |
+        ((bytes[4 * k + 2] as number) << 8) |
+        (bytes[4 * k + 3] as number)) >>>
+      0;
+  let out = '';
+  let nonZero = limbs.some((x) => x !== 0);
+  while (nonZero) {
+    let rem = 0;
+    nonZero = false;
+    for (let k = 0; k < 5; k++) {
+      // rem < 36, so rem * 2^32 + limb < 2^38: exact in a double.
+      const cur = rem * 4294967296 + (limbs[k] as number);
+      const q = Math.floor(cur / 36);
+      rem = cur - q * 36;
+      limbs[k] = q;
+      if (q !== 0) nonZero = true;
+    }
+    out = DIGITS[rem] + out;
+  }
+  return out === '' ? '0' : out;
+}
+
+const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /** Hands out `seq` per (bot, trigger time) so two intents of one candle never share an id. */
 export class IntentSequencer {

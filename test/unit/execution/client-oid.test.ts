@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateParams } from '../../../src/api/index.js';
-import { IntentSequencer, deriveClientOid } from '../../../src/execution/client-oid.js';
+import { IntentSequencer, base36Of160, deriveClientOid } from '../../../src/execution/client-oid.js';
 
 const base = {
   bot: 'sma',
@@ -50,5 +50,17 @@ describe('IntentSequencer', () => {
   it('numbers the intents of one trigger time and starts again at the next', () => {
     const s = new IntentSequencer();
     expect([s.next(1), s.next(1), s.next(1), s.next(2), s.next(2), s.next(3)]).toEqual([0, 1, 2, 0, 1, 0]);
+  });
+});
+
+describe('base36Of160', () => {
+  it('equals BigInt base-36 of the first 160 bits', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 20, maxLength: 32 }), (bytes) => {
+        const hex = Buffer.from(bytes.subarray(0, 20)).toString('hex');
+        expect(base36Of160(bytes)).toBe(BigInt(`0x${hex}`).toString(36));
+      }),
+    );
+    expect(base36Of160(new Uint8Array(20))).toBe('0');
   });
 });
