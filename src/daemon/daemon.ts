@@ -4,7 +4,13 @@
 // journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Writable } from 'node:stream';
-import { ConfigError, loadConfig, type BotConfig, type Deployment } from '../config/index.js';
+import {
+  ConfigError,
+  loadDeployment,
+  strategyLookupFor,
+  type BotConfig,
+  type Deployment,
+} from '../config/index.js';
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
 import type { Clock } from '../feeds/clock.js';
@@ -52,7 +58,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   const stop = o.stopSignal ?? signalPromise();
   let cfg: Deployment;
   try {
-    const loaded = loadConfig(file, o.env ?? process.env);
+    const loaded = await loadDeployment(file, o.env ?? process.env);
     registerSecrets(loaded.secrets);
     cfg = loaded.config;
   } catch (e) {
@@ -235,7 +241,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
 
     const startBot = async (slot: BotSlot): Promise<void> => {
       const b = slot.cfg;
-      const strategy = await loadStrategy(b.strategy);
+      const strategy = await loadStrategy(b.strategy, strategyLookupFor(file));
       parseStrategyParams(strategy, b.params);
       const { bot, reconciled } = await createLiveBot({
         runtime: rt,
