@@ -206,6 +206,11 @@ export const DeploymentSchema = z
         path: z
           .string()
           .min(1)
+          // Checked again at start, with the disk (see checkJournalPath); a kernel file system is never right.
+          .refine(
+            (p) => !/^\/(?:proc|sys|dev)(?:\/|$)/.test(p),
+            'store.path must be a file on a disk, not under /proc, /sys or /dev (e.g. .tradebot/tradebot.db)',
+          )
           .default('.tradebot/tradebot.db')
           .describe('SQLite journal file, one per deployment'),
       })

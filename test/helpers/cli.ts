@@ -25,6 +25,8 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, c
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  let closed = false;
+  proc.on('close', () => (closed = true));
   const r: Running = {
     proc,
     stdout: '',
@@ -32,15 +34,28 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, c
     exited: new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal }))),
     waitFor(re, ms) {
       return new Promise((resolve, reject) => {
-        const check = () => {
+        const check = (): boolean => {
           const m = r.stderr.match(re) ?? r.stdout.match(re);
           if (m) {
             clearInterval(t);
             clearTimeout(to);
             resolve(m);
           }
+          return m !== null;
         };
-        const t = setInterval(check, 50);
+        const t = setInterval(() => {
+          if (check()) return;
+          // A command whose output has closed will never print the line: fail now, not at the cap.
+          if (closed) {
+            clearInterval(t);
+            clearTimeout(to);
+            reject(
+              new Error(
+                `the command exited (${String(proc.exitCode ?? proc.signalCode)}) before printing ${re}; stderr tail:\n${r.stderr.slice(-2000)}`,
+              ),
+            );
+          }
+        }, 50);
         const to = setTimeout(() => {
           clearInterval(t);
           reject(

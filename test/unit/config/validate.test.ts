@@ -202,6 +202,25 @@ bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
   });
 });
 
+describe('run refuses what validate refuses', () => {
+  it('a bad strategy parameter stops run before anything starts, with exit 2 and file:line:col', async () => {
+    const f = write(deployment(`strategy: ma-crossover\nparams: { fast: 10, slow: 5 }`));
+    const r = await runCli(['run', '--config', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the daemon did not start/);
+    expect(r.stderr).toContain(`${f}:7:31 bots[0].params.slow`);
+  });
+
+  it('store.path under /proc is a problem of the file, for validate too', async () => {
+    const f = write(
+      `venue: { kind: simulator }\nstore: { path: /proc/x/j.db }\nbots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]\n`,
+    );
+    const p = await only(f);
+    expect(p).toMatchObject({ line: 2, path: 'store.path' });
+    expect(p.message).toMatch(/not under \/proc/);
+  });
+});
+
 describe("the README's YAML examples", () => {
   it('each ```yaml block of the README parses and loads (env and secret files supplied)', async () => {
     const blocks = [...readFileSync('README.md', 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map(
