@@ -19,12 +19,43 @@ export interface Running {
   waitFor(re: RegExp, ms: number): Promise<RegExpMatchArray>;
 }
 
-export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = root): Running {
-  const proc = spawn(process.execPath, [...cliCommand(), ...args], {
+export interface StartOptions {
+  /**
+   * Caps the size of every file the command writes (RLIMIT_FSIZE, in 512-byte blocks), with SIGXFSZ
+   * ignored so a write past it fails with EFBIG: a full disk injected below the store, for machines that
+   * cannot mount a tiny tmpfs.
+   */
+  readonly maxFileBlocks?: number | undefined;
+  /** Runs the command as this user and group (root only), e.g. so that file permissions apply. */
+  readonly user?: { readonly uid: number; readonly gid: number } | undefined;
+}
+
+export function startCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd = root,
+  opts: StartOptions = {},
+): Running {
+  const argv = [...cliCommand(), ...args];
+  const spawnOpts = {
     cwd,
     env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+    stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+    ...(opts.user ?? {}),
+  };
+  const proc =
+    opts.maxFileBlocks === undefined
+      ? spawn(process.execPath, argv, spawnOpts)
+      : spawn(
+          '/bin/sh',
+          [
+            '-c',
+            `trap '' XFSZ; ulimit -f ${Math.trunc(opts.maxFileBlocks)}; exec "$0" "$@"`,
+            process.execPath,
+            ...argv,
+          ],
+          spawnOpts,
+        );
   let closed = false;
   proc.on('close', () => (closed = true));
   const r: Running = {
