@@ -51,6 +51,8 @@ const signalPromise = (): Promise<string> =>
   });
 
 const JOURNAL_FAILED = 'journal failed';
+const sqliteCode = (e: unknown): boolean =>
+  /^SQLITE_/.test(String((e as { code?: unknown } | null)?.code ?? ''));
 
 /** Runs a deployment until stopped; answers the process exit code. */
 export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<number> {
@@ -305,7 +307,8 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     const restart = async (slot: BotSlot, err: unknown): Promise<void> => {
       if (slot.stopping) return;
       // A journal that cannot be written stops every bot: trading on would send orders it cannot record.
-      const fault = describeJournalFault(err, cfg.store.path);
+      // Only SQLite's own errors count: an EACCES of a socket is not the journal's.
+      const fault = sqliteCode(err) ? describeJournalFault(err, cfg.store.path) : undefined;
       if (fault !== undefined) {
         logger.error('the journal failed; stopping', { bot: slot.cfg.name, error: fault.message });
         failJournal();
@@ -365,7 +368,8 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     o.onReady?.({ metricsPort: http?.port, venueUrl: baseUrl });
     logger.info('running', { bots: cfg.bots.length, journal: cfg.store.path });
   } catch (e) {
-    const fault = describeJournalFault(e, cfg.store.path);
+    // The journal step already turned its faults into sentences; other errors keep their own message.
+    const fault = e instanceof JournalFileError ? e : undefined;
     logger.error('start failed', {
       error: fault?.message ?? (e instanceof Error ? e.message : String(e)),
     });
