@@ -62,6 +62,8 @@ function readDocument(
   file: string,
   env: NodeJS.ProcessEnv,
   problems: ConfigProblem[],
+  /** Literal credentials: reported together with the schema's problems (they do not stop parsing). */
+  literalSecrets: ConfigProblem[] = problems,
 ): { doc: Document; lc: LineCounter } | undefined {
   let text: string;
   try {
@@ -89,14 +91,23 @@ function readDocument(
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  for (const err of doc.errors) {
-    const pos = lc.linePos(err.pos[0]);
+  // One syntax error makes the parser stumble over everything after it: the first is the one to fix.
+  const [first] = doc.errors;
+  if (first !== undefined) {
+    const pos = lc.linePos(first.pos[0]);
+    const line = text.split('\n')[pos.line - 1] ?? '';
+    // An unquoted ${VAR} inside { ... } reads as a nested mapping: the README's own example once did this.
+    const hint = /\{[^}]*:\s*\$\{/.test(line)
+      ? '; a ${VAR} inside { ... } must be quoted, e.g. apiKey: "${TRADEBOT_API_KEY}", or written on its own line'
+      : '';
+    const more =
+      doc.errors.length > 1 ? ` (${doc.errors.length - 1} more error(s) after it follow from this one)` : '';
     problems.push({
       file,
       line: pos.line,
       col: pos.col,
       path: '',
-      message: `YAML syntax: ${err.message.split('\n')[0]}`,
+      message: `YAML syntax: ${first.message.split('\n')[0]}${hint}${more}`,
     });
   }
   if (doc.errors.length > 0) return undefined;
@@ -111,7 +122,7 @@ function readDocument(
     if (!isScalar(node)) continue;
     if (typeof node.value === 'string' && /\$\{[A-Za-z_]/.test(node.value)) continue;
     const key = String(path[2]);
-    problems.push({
+    literalSecrets.push({
       file,
       ...at(node),
       path: path.join('.'),
@@ -202,8 +213,10 @@ export function loadYaml<S extends z.ZodType>(
   env: NodeJS.ProcessEnv = process.env,
 ): LoadedConfig<z.output<S>> {
   const problems: ConfigProblem[] = [];
-  const read = readDocument(file, env, problems);
-  if (!read || problems.length > 0) throw new ConfigError(problems);
+  const literalSecrets: ConfigProblem[] = [];
+  const read = readDocument(file, env, problems, literalSecrets);
+  if (!read || problems.length > 0) throw new ConfigError([...literalSecrets, ...problems]);
+  problems.push(...literalSecrets);
   const { doc, lc } = read;
   let raw: unknown;
   try {
@@ -236,7 +249,12 @@ export function loadYaml<S extends z.ZodType>(
         continue;
       }
       const got = issue.path.length > 0 ? doc.getIn(issue.path as (string | number)[]) : undefined;
-      const shown = got === undefined || typeof got === 'object' ? '' : ` — got ${JSON.stringify(got)}`;
+      // A secret is never echoed, not even a malformed one.
+      const secret = (SECRET_KEYS as readonly PropertyKey[]).includes(
+        issue.path[issue.path.length - 1] ?? '',
+      );
+      const shown =
+        got === undefined || typeof got === 'object' || secret ? '' : ` — got ${JSON.stringify(got)}`;
       problems.push({
         file,
         ...locate(doc, lc, issue.path),
@@ -246,6 +264,7 @@ export function loadYaml<S extends z.ZodType>(
     }
     throw new ConfigError(problems);
   }
+  if (problems.length > 0) throw new ConfigError(problems);
   const secrets: string[] = [];
   collectSecrets(raw, secrets);
   return {

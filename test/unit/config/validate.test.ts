@@ -185,6 +185,30 @@ bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
     expect(p.message).not.toContain('plaintextkey123');
   });
 
+  it('a literal credential that is not even a string is refused without echoing it', async () => {
+    const f = write(`venue:
+  kind: remote
+  baseUrl: https://api.example.com
+  credentials: { apiKey: 987654321, apiSecret: "\${S}", passphrase: "\${S}" }
+bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
+`);
+    const ps = await problemsOf(f, { S: 'from-env' });
+    expect(ps.map((p) => p.path)).toContain('venue.credentials.apiKey');
+    expect(JSON.stringify(ps)).not.toContain('987654321');
+  });
+
+  it("the README's old example (an unquoted ${VAR} inside { ... }) is one problem with the fix, not a cascade", async () => {
+    const f = write(
+      'venue: { kind: remote, baseUrl: https://x.example, credentials: { apiKey: ${TRADEBOT_API_KEY}, apiSecret: ${TRADEBOT_API_SECRET}, passphrase: { file: ./p.txt } } }\nbots: []\n',
+    );
+    const p = await only(f);
+    expect(p.line).toBe(1);
+    expect(p.message).toMatch(
+      /^YAML syntax: .*a \$\{VAR\} inside \{ \.\.\. \} must be quoted, e\.g\. apiKey: "\$\{TRADEBOT_API_KEY\}"/,
+    );
+    expect(p.message).toMatch(/more error\(s\) after it follow from this one/);
+  });
+
   it('an alias bomb ends in a problem with the file name, not a crash', async () => {
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
     for (let i = 1; i < 9; i++) {
