@@ -64,7 +64,32 @@ export async function loadDeployment(
   file: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<LoadedConfig<Deployment>> {
-  const loaded = loadConfig(file, env);
+  let loaded: LoadedConfig<Deployment>;
+  try {
+    loaded = loadConfig(file, env);
+  } catch (e) {
+    // The schema refused the file: still check the strategies it names, so every problem shows at once.
+    if (!(e instanceof ConfigError) || e.parsed === undefined) throw e;
+    const bots = (e.parsed.raw as { bots?: unknown } | null)?.bots;
+    const more: ConfigProblem[] = [];
+    if (Array.isArray(bots)) {
+      for (const [i, bot] of bots.entries()) {
+        const b = bot as { strategy?: unknown; params?: unknown } | null;
+        if (typeof b?.strategy !== 'string') continue;
+        more.push(
+          ...(await strategyProblems({ file, locate: e.parsed.locate }, ['bots', i], {
+            strategy: b.strategy,
+            params: b.params ?? {},
+          })),
+        );
+      }
+    }
+    if (more.length === 0) throw e;
+    throw new ConfigError(
+      [...e.problems, ...more].sort((a, b) => a.line - b.line || a.col - b.col),
+      e.parsed,
+    );
+  }
   const problems: ConfigProblem[] = [];
   for (const [i, bot] of loaded.config.bots.entries())
     problems.push(...(await strategyProblems(loaded, ['bots', i], bot)));

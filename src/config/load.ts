@@ -17,7 +17,11 @@ export interface ConfigProblem {
 
 /** A configuration that cannot be used; `problems` holds every one found. */
 export class ConfigError extends Error {
-  constructor(readonly problems: readonly ConfigProblem[]) {
+  constructor(
+    readonly problems: readonly ConfigProblem[],
+    /** The parsed file when only the schema refused it, so later checks can still report their problems. */
+    readonly parsed?: { readonly raw: unknown; readonly locate: LoadedConfig<unknown>['locate'] } | undefined,
+  ) {
     super(problems.map(formatProblem).join('\n'));
     this.name = 'ConfigError';
   }
@@ -262,9 +266,10 @@ export function loadYaml<S extends z.ZodType>(
         message: `${issue.message}${shown}`,
       });
     }
-    throw new ConfigError(problems);
+    throw new ConfigError(problems, { raw, locate: (path, key) => locate(doc, lc, path, key) });
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0)
+    throw new ConfigError(problems, { raw, locate: (path, key) => locate(doc, lc, path, key) });
   const secrets: string[] = [];
   collectSecrets(raw, secrets);
   return {

@@ -139,6 +139,13 @@ bots:
     expect(ps.map((p) => p.path)).toEqual(['bots[0].strategy', 'bots[1].params.period']);
   });
 
+  it('strategy problems show together with the schema problems of the same file', async () => {
+    const ps = await problemsOf(
+      write(deployment(`strategy: ma-crossover\ncapital: "0"\nparams: { fast: -1 }`)),
+    );
+    expect(ps.map((p) => p.path)).toEqual(['bots[0].capital', 'bots[0].params.fast']);
+  });
+
   it('validate --backtest checks the strategy of a backtest definition too', async () => {
     const f = write(`dataset: synthetic-1m:1:100\nstrategy: ma-crossover\nparams: { fast: 10, slow: 5 }\n`);
     await expect(checkBacktestStrategy(loadYaml(BacktestConfigSchema, f, {}))).rejects.toThrow(
