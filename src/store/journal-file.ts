@@ -7,7 +7,6 @@ import {
   copyFileSync,
   existsSync,
   linkSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readSync,
@@ -78,7 +77,7 @@ export function checkJournalPath(path: string): JournalFileState {
   }
   let st;
   try {
-    st = lstatSync(file);
+    st = statSync(file); // a symlinked journal is followed, as SQLite does
   } catch (e) {
     if (errno(e) !== 'ENOENT') throw describeAccess(file, e);
     for (const ext of ['-wal', '-shm']) {
