@@ -2,3 +2,4 @@
 export * from './schema.js';
 export * from './load.js';
 export * from './backtest-schema.js';
+export * from './deployment.js';

@@ -1,6 +1,6 @@
 // YAML -> ${ENV} interpolation and { file: path } secrets -> schema -> frozen config. Every problem is
 // reported with the file, line and column, the field path and what to do.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
@@ -17,7 +17,11 @@ export interface ConfigProblem {
 
 /** A configuration that cannot be used; `problems` holds every one found. */
 export class ConfigError extends Error {
-  constructor(readonly problems: readonly ConfigProblem[]) {
+  constructor(
+    readonly problems: readonly ConfigProblem[],
+    /** The parsed file when only the schema refused it, so later checks can still report their problems. */
+    readonly parsed?: { readonly raw: unknown; readonly locate: LoadedConfig<unknown>['locate'] } | undefined,
+  ) {
     super(problems.map(formatProblem).join('\n'));
     this.name = 'ConfigError';
   }
@@ -31,7 +35,25 @@ export interface LoadedConfig<T> {
   readonly file: string;
   /** Secret values found in the file (after interpolation), for log redaction. */
   readonly secrets: readonly string[];
+  /** Line and column of the value at a path (or of the key `key` of the mapping there), for later checks. */
+  readonly locate: (path: readonly (string | number)[], key?: string) => { line: number; col: number };
 }
+
+/** A deployment file is a few kilobytes; anything this large is a mistake or an attack. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** Aliases a file may expand; the YAML library's own limit, stated so that it is not silently lost. */
+const MAX_ALIAS_COUNT = 100;
+/** Fields that hold real credentials: a literal value there is refused (the simulator's account is not one). */
+const CREDENTIAL_PATHS = (['apiKey', 'apiSecret', 'passphrase'] as const).map((k) => [
+  'venue',
+  'credentials',
+  k,
+]);
+const ENV_NAMES: Record<string, string> = {
+  apiKey: 'TRADEBOT_API_KEY',
+  apiSecret: 'TRADEBOT_API_SECRET',
+  passphrase: 'TRADEBOT_PASSPHRASE',
+};
 
 const formatPath = (path: readonly PropertyKey[]): string =>
   path.reduce<string>(
@@ -44,9 +66,22 @@ function readDocument(
   file: string,
   env: NodeJS.ProcessEnv,
   problems: ConfigProblem[],
+  /** Literal credentials: reported together with the schema's problems (they do not stop parsing). */
+  literalSecrets: ConfigProblem[] = problems,
 ): { doc: Document; lc: LineCounter } | undefined {
   let text: string;
   try {
+    const size = statSync(file).size;
+    if (size > MAX_CONFIG_BYTES) {
+      problems.push({
+        file,
+        line: 1,
+        col: 1,
+        path: '',
+        message: `the file is ${size} bytes, above the limit of ${MAX_CONFIG_BYTES}: a deployment file is a few kilobytes; check that this is the right file`,
+      });
+      return undefined;
+    }
     text = readFileSync(file, 'utf8');
   } catch (e) {
     problems.push({
@@ -60,14 +95,23 @@ function readDocument(
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  for (const err of doc.errors) {
-    const pos = lc.linePos(err.pos[0]);
+  // One syntax error makes the parser stumble over everything after it: the first is the one to fix.
+  const [first] = doc.errors;
+  if (first !== undefined) {
+    const pos = lc.linePos(first.pos[0]);
+    const line = text.split('\n')[pos.line - 1] ?? '';
+    // An unquoted ${VAR} inside { ... } reads as a nested mapping: the README's own example once did this.
+    const hint = /\{[^}]*:\s*\$\{/.test(line)
+      ? '; a ${VAR} inside { ... } must be quoted, e.g. apiKey: "${TRADEBOT_API_KEY}", or written on its own line'
+      : '';
+    const more =
+      doc.errors.length > 1 ? ` (${doc.errors.length - 1} more error(s) after it follow from this one)` : '';
     problems.push({
       file,
       line: pos.line,
       col: pos.col,
       path: '',
-      message: `YAML syntax: ${err.message.split('\n')[0]}`,
+      message: `YAML syntax: ${first.message.split('\n')[0]}${hint}${more}`,
     });
   }
   if (doc.errors.length > 0) return undefined;
@@ -75,6 +119,20 @@ function readDocument(
     const p = lc.linePos(node?.range?.[0] ?? 0);
     return { line: p.line, col: p.col };
   };
+  // Credentials come from the environment or a file, never from the file itself (the README's promise);
+  // checked before interpolation, when a literal is still told apart from ${VAR}. The value is not echoed.
+  for (const path of CREDENTIAL_PATHS) {
+    const node = doc.getIn(path, true);
+    if (!isScalar(node)) continue;
+    if (typeof node.value === 'string' && /\$\{[A-Za-z_]/.test(node.value)) continue;
+    const key = String(path[2]);
+    literalSecrets.push({
+      file,
+      ...at(node),
+      path: path.join('.'),
+      message: `a secret written in the file is refused: use \${${ENV_NAMES[key] ?? 'ENV_VAR'}} (from the environment) or { file: ./secrets/${key}.txt }`,
+    });
+  }
   // ${VAR} and ${VAR:-default} in any string.
   visit(doc, {
     Scalar(_key, node) {
@@ -159,10 +217,26 @@ export function loadYaml<S extends z.ZodType>(
   env: NodeJS.ProcessEnv = process.env,
 ): LoadedConfig<z.output<S>> {
   const problems: ConfigProblem[] = [];
-  const read = readDocument(file, env, problems);
-  if (!read || problems.length > 0) throw new ConfigError(problems);
+  const literalSecrets: ConfigProblem[] = [];
+  const read = readDocument(file, env, problems, literalSecrets);
+  if (!read || problems.length > 0) throw new ConfigError([...literalSecrets, ...problems]);
+  problems.push(...literalSecrets);
   const { doc, lc } = read;
-  const raw = doc.toJS() as unknown;
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+  } catch (e) {
+    // The yaml library refuses an alias bomb ("billion laughs") while expanding it.
+    throw new ConfigError([
+      {
+        file,
+        line: 1,
+        col: 1,
+        path: '',
+        message: `YAML resource limit: ${(e as Error).message}; a deployment file needs no more than ${MAX_ALIAS_COUNT} alias expansions`,
+      },
+    ]);
+  }
   const parsed = schema.safeParse(raw ?? {});
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -179,7 +253,12 @@ export function loadYaml<S extends z.ZodType>(
         continue;
       }
       const got = issue.path.length > 0 ? doc.getIn(issue.path as (string | number)[]) : undefined;
-      const shown = got === undefined || typeof got === 'object' ? '' : ` — got ${JSON.stringify(got)}`;
+      // A secret is never echoed, not even a malformed one.
+      const secret = (SECRET_KEYS as readonly PropertyKey[]).includes(
+        issue.path[issue.path.length - 1] ?? '',
+      );
+      const shown =
+        got === undefined || typeof got === 'object' || secret ? '' : ` — got ${JSON.stringify(got)}`;
       problems.push({
         file,
         ...locate(doc, lc, issue.path),
@@ -187,11 +266,18 @@ export function loadYaml<S extends z.ZodType>(
         message: `${issue.message}${shown}`,
       });
     }
-    throw new ConfigError(problems);
+    throw new ConfigError(problems, { raw, locate: (path, key) => locate(doc, lc, path, key) });
   }
+  if (problems.length > 0)
+    throw new ConfigError(problems, { raw, locate: (path, key) => locate(doc, lc, path, key) });
   const secrets: string[] = [];
   collectSecrets(raw, secrets);
-  return { config: deepFreeze(parsed.data), file, secrets };
+  return {
+    config: deepFreeze(parsed.data),
+    file,
+    secrets,
+    locate: (path, key) => locate(doc, lc, path, key),
+  };
 }
 
 /** Loads and validates a deployment file. */

@@ -10,6 +10,20 @@ const decimal = (what: string) =>
   z
     .string({ error: `${what} must be a decimal string such as "100" (quote it so YAML keeps it exact)` })
     .regex(DECIMAL_RE, `${what} must be a plain decimal string such as "100"`);
+const positiveDecimal = (what: string) =>
+  decimal(what).refine(
+    (v) => !DECIMAL_RE.test(v) || /[1-9]/.test(v),
+    `${what} must be above zero, such as "10000"`,
+  );
+/** Whether the tz database (through Intl) knows a zone; `Mars/Olympus` and typos are refused. */
+const knownTimeZone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
 const secret = (what: string) =>
   z
     .string({ error: `${what} must be a string (use \${ENV_VAR} or { file: path })` })
@@ -110,7 +124,14 @@ export const ScheduleSchema = z
       .string()
       .refine((c) => cron.validate(c), 'cron must be a valid cron expression such as "0 21 * * 1-5"')
       .describe('when the task runs (node-cron syntax)'),
-    timezone: z.string().default('America/New_York').describe('IANA time zone of the cron expression'),
+    timezone: z
+      .string()
+      .refine(
+        knownTimeZone,
+        'timezone must be a time zone of the tz database, such as America/New_York or Europe/London',
+      )
+      .default('America/New_York')
+      .describe('IANA time zone of the cron expression'),
     task: z
       .enum(['report', 'flatten', 'set-leverage'], { error: 'task must be report, flatten or set-leverage' })
       .describe('what to do'),
@@ -142,7 +163,7 @@ export const BotSchema = z
       .describe('Reality pairs the bot trades'),
     interval: z.enum(CANDLE_INTERVALS).default('1m').describe('candle interval fed to the strategy'),
     quoteCoin: z.string().default('USDT').describe('coin the bot accounts in'),
-    capital: decimal('capital')
+    capital: positiveDecimal('capital')
       .default('10000')
       .describe("the bot's share of the account, in the quote coin"),
     maxSignalAgeMs: z
@@ -185,6 +206,11 @@ export const DeploymentSchema = z
         path: z
           .string()
           .min(1)
+          // Checked again at start, with the disk (see checkJournalPath); a kernel file system is never right.
+          .refine(
+            (p) => !/^\/(?:proc|sys|dev)(?:\/|$)/.test(p),
+            'store.path must be a file on a disk, not under /proc, /sys or /dev (e.g. .tradebot/tradebot.db)',
+          )
           .default('.tradebot/tradebot.db')
           .describe('SQLite journal file, one per deployment'),
       })

@@ -2,20 +2,25 @@
 // the journal, start the venue (embedded simulator or remote), reconcile, start feeds and bots, cron
 // jobs and the health/metrics server. SIGINT/SIGTERM: no new intents, orders in flight finished, the
 // journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
-import { existsSync, renameSync } from 'node:fs';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Writable } from 'node:stream';
-import { ConfigError, loadConfig, type BotConfig, type Deployment } from '../config/index.js';
+import {
+  ConfigError,
+  loadDeployment,
+  strategyLookupFor,
+  type BotConfig,
+  type Deployment,
+} from '../config/index.js';
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { VenueClock } from '../feeds/venue-clock.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { startHttp } from './http.js';
-import { lockJournal } from './lock.js';
+import { openDeploymentJournal } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
 import { pipelineEvents } from './pipeline-events.js';
@@ -27,6 +32,8 @@ export interface DaemonOptions {
   readonly stderr?: Writable | undefined;
   /** Resolves when the daemon should stop (default: SIGINT or SIGTERM). */
   readonly stopSignal?: Promise<string> | undefined;
+  /** Start a new journal, keeping an existing one beside it under a timestamped name (`run --fresh`). */
+  readonly fresh?: boolean | undefined;
   /** Called once everything runs, with the ports in use. */
   readonly onReady?: ((info: { metricsPort?: number | undefined; venueUrl: string }) => void) | undefined;
 }
@@ -44,13 +51,17 @@ const signalPromise = (): Promise<string> =>
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
 
+const JOURNAL_FAILED = 'journal failed';
+const sqliteCode = (e: unknown): boolean =>
+  /^SQLITE_/.test(String((e as { code?: unknown } | null)?.code ?? ''));
+
 /** Runs a deployment until stopped; answers the process exit code. */
 export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<number> {
   const stderr = o.stderr ?? process.stderr;
   const stop = o.stopSignal ?? signalPromise();
   let cfg: Deployment;
   try {
-    const loaded = loadConfig(file, o.env ?? process.env);
+    const loaded = await loadDeployment(file, o.env ?? process.env);
     registerSecrets(loaded.secrets);
     cfg = loaded.config;
   } catch (e) {
@@ -74,6 +85,8 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   let status: StatusLine | undefined;
   let lastPollOk = 0;
   let clock: Clock = liveClock;
+  let failJournal: () => void = () => undefined;
+  const journalFailed = new Promise<string>((r) => (failJournal = () => r(JOURNAL_FAILED)));
 
   const shutdown = async (why: string): Promise<number> => {
     logger.info('stopping', { reason: why });
@@ -108,17 +121,20 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   };
 
   try {
-    unlock = lockJournal(cfg.store.path);
     const v = cfg.venue;
-    if (v.kind === 'simulator') {
-      // The embedded simulator starts a new account every time: a journal of an earlier run would not
-      // match it, so the run starts a fresh journal (the previous one is kept beside it).
-      for (const ext of ['', '-wal', '-shm']) {
-        if (existsSync(cfg.store.path + ext))
-          renameSync(cfg.store.path + ext, `${cfg.store.path}.previous${ext}`);
-      }
-    }
-    store = openStore(cfg.store.path);
+    const journal = openDeploymentJournal({
+      path: cfg.store.path,
+      fresh: o.fresh === true,
+      embeddedSimulator: v.kind === 'simulator',
+      now: clock.now(),
+    });
+    store = journal.store;
+    unlock = journal.unlock;
+    if (journal.keptAt !== undefined)
+      logger.info('started a fresh journal; the previous one is kept', {
+        journal: journal.store.path,
+        previous: journal.keptAt,
+      });
     let baseUrl: string;
     let credentials: { apiKey: string; apiSecret: string; passphrase: string };
     let speed = 1;
@@ -228,7 +244,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
 
     const startBot = async (slot: BotSlot): Promise<void> => {
       const b = slot.cfg;
-      const strategy = await loadStrategy(b.strategy);
+      const strategy = await loadStrategy(b.strategy, strategyLookupFor(file));
       parseStrategyParams(strategy, b.params);
       const { bot, reconciled } = await createLiveBot({
         runtime: rt,
@@ -271,6 +287,14 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
 
     const restart = async (slot: BotSlot, err: unknown): Promise<void> => {
       if (slot.stopping) return;
+      // A journal that cannot be written stops every bot: trading on would send orders it cannot record.
+      // Only SQLite's own errors count: an EACCES of a socket is not the journal's.
+      const fault = sqliteCode(err) ? describeJournalFault(err, cfg.store.path) : undefined;
+      if (fault !== undefined) {
+        logger.error('the journal failed; stopping', { bot: slot.cfg.name, error: fault.message });
+        failJournal();
+        return;
+      }
       slot.restarts++;
       metrics.botRestarts.inc({ bot: slot.cfg.name });
       const delay = Math.min(60_000, 1000 * 2 ** Math.min(slot.restarts - 1, 6));
@@ -325,12 +349,17 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     o.onReady?.({ metricsPort: http?.port, venueUrl: baseUrl });
     logger.info('running', { bots: cfg.bots.length, journal: cfg.store.path });
   } catch (e) {
-    logger.error('start failed', { error: e instanceof Error ? e.message : String(e) });
+    // The journal step already turned its faults into sentences; other errors keep their own message.
+    const fault = e instanceof JournalFileError ? e : undefined;
+    logger.error('start failed', {
+      error: fault?.message ?? (e instanceof Error ? e.message : String(e)),
+    });
     await shutdown('start failed');
-    return 1;
+    return fault instanceof JournalFileError && fault.invalidInput ? 2 : 1;
   }
-  const why = await stop;
-  return shutdown(why);
+  const why = await Promise.race([stop, journalFailed]);
+  const code = await shutdown(why);
+  return why === JOURNAL_FAILED ? 1 : code;
 }
 
 export type { Logger };

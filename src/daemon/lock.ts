@@ -1,8 +1,7 @@
 // One daemon per journal: a lock file beside the SQLite journal holds the owner's pid. A lock left by a
 // process that died (kill -9) is taken over; a lock held by a live process stops the second daemon
 // before it touches anything.
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 
 const alive = (pid: number): boolean => {
   try {
@@ -13,14 +12,20 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** Takes the lock of a journal; answers the function that releases it. */
+/** Takes the lock of a journal whose folder exists (see `ensureJournalFolder`); answers the function that releases it. */
 export function lockJournal(storePath: string): () => void {
   const path = `${storePath}.lock`;
-  mkdirSync(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
+      try {
+        writeSync(fd, String(process.pid));
+      } catch (e) {
+        // A full disk: leave no empty lock behind.
+        closeSync(fd);
+        unlinkSync(path);
+        throw e;
+      }
       closeSync(fd);
       return () => {
         try {

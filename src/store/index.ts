@@ -9,6 +9,14 @@ export {
   type Migration,
 } from './migrations.js';
 export { StoreError } from './columns.js';
+export {
+  JournalFileError,
+  checkJournalPath,
+  describeJournalFault,
+  ensureJournalFolder,
+  keepJournalAside,
+  type JournalFileState,
+} from './journal-file.js';
 export { encodeIntent, decodeIntent } from './intent-codec.js';
 export {
   IntentRepository,

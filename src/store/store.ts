@@ -1,13 +1,12 @@
 // Opens the one SQLite file of a deployment: WAL journal, synchronous=FULL, migrations applied, and the
 // typed repositories over it. Every repository write commits before it returns (crash safety, kill -9).
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { StoreError } from './columns.js';
 import { FillRepository } from './fills.js';
 import { DenialRepository, IntentRepository } from './intents.js';
+import { checkJournalPath, describeJournalFault, ensureJournalFolder } from './journal-file.js';
 import { migrate } from './migrations.js';
 import { OrderRepository } from './orders.js';
 import {
@@ -58,7 +57,9 @@ export interface Store {
 
 /**
  * Opens (creating it and its folder when missing) the store file at `path`, upgrades an older schema,
- * and refuses a newer one with `SchemaTooNewError`.
+ * and refuses a newer one with `SchemaTooNewError`. A path that exists and is not a tradebot journal, a
+ * damaged journal, or a path that cannot be written is refused with a `JournalFileError` sentence
+ * before anything is written; a fault of the disk while opening (full, read-only) becomes one too.
  *
  * @example
  * const store = openStore('var/demo.sqlite', { clock });
@@ -67,9 +68,14 @@ export interface Store {
 export function openStore(path: string, options: StoreOptions = {}): Store {
   const clock = options.clock ?? liveClock;
   const memory = path === ':memory:';
-  const file = memory ? path : resolve(path);
-  if (!memory) mkdirSync(dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file);
+  const file = memory ? path : checkJournalPath(path).file;
+  if (!memory) ensureJournalFolder(file);
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file);
+  } catch (e) {
+    throw describeJournalFault(e, file) ?? e;
+  }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     if (!memory) {
@@ -110,6 +116,6 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     };
   } catch (e) {
     db.close();
-    throw e;
+    throw memory ? e : (describeJournalFault(e, file) ?? e);
   }
 }

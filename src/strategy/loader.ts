@@ -1,7 +1,7 @@
 // Loads a strategy module by name (from strategies/, or dist/strategies/ when running the build) or by
 // file path, and checks that it exports a strategy that follows the contract.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Strategy, StrategySpec } from './contract.js';
 import { createStrategy, isStrategy, strategyProblems } from './contract.js';
@@ -42,14 +42,47 @@ export function listStrategies(dir: string = DEFAULT_STRATEGIES_DIR): string[] {
   return [...names].sort();
 }
 
-/** Where a name or path points to; throws a StrategyLoadError when nothing is there. */
-export function resolveStrategyFile(nameOrPath: string, opts: { dir?: string; cwd?: string } = {}): string {
+/** Where names and relative paths are looked up. */
+export interface StrategyLookup {
+  /** The bundled strategies (default `strategies/` of this package). */
+  readonly dir?: string | undefined;
+  /** Relative paths start here (default: the process's working directory). */
+  readonly cwd?: string | undefined;
+  /** More folders a relative path may reach into (e.g. the deployment file's own folder). */
+  readonly allowedDirs?: readonly string[] | undefined;
+}
+
+const MODULE_EXT_RE = /\.(?:ts|js|mjs)$/;
+const inside = (file: string, folder: string): boolean => {
+  const rel = relative(folder, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+};
+
+/**
+ * Where a name or path points to; throws a StrategyLoadError when nothing is there. A path must name a
+ * .ts, .js or .mjs module, and a relative one must stay inside the working directory, the bundled
+ * strategies or an allowed folder: reaching anywhere else takes an absolute path, so a config file
+ * cannot make tradebot import an arbitrary file by accident.
+ */
+export function resolveStrategyFile(nameOrPath: string, opts: StrategyLookup = {}): string {
   const dir = opts.dir ?? DEFAULT_STRATEGIES_DIR;
   if (isStrategyPath(nameOrPath)) {
-    const file = isAbsolute(nameOrPath) ? nameOrPath : resolve(opts.cwd ?? process.cwd(), nameOrPath);
+    const cwd = opts.cwd ?? process.cwd();
+    const file = isAbsolute(nameOrPath) ? nameOrPath : resolve(cwd, nameOrPath);
+    if (!MODULE_EXT_RE.test(file) || file.endsWith('.d.ts')) {
+      throw new StrategyLoadError(
+        `strategy ${JSON.stringify(nameOrPath)} is not a strategy module: a path must name a .ts, .js or .mjs file (or give a strategy name such as "ma-crossover")`,
+      );
+    }
+    const roots = [cwd, dir, ...(opts.allowedDirs ?? [])];
+    if (!isAbsolute(nameOrPath) && !roots.some((r) => inside(file, resolve(r)))) {
+      throw new StrategyLoadError(
+        `strategy path ${JSON.stringify(nameOrPath)} leads to ${file}, outside ${roots.join(', ')}: move the strategy into one of them, or give its absolute path if you mean it`,
+      );
+    }
     if (!existsSync(file) || !statSync(file).isFile()) {
       throw new StrategyLoadError(
-        `strategy file ${file} does not exist: check the path (relative paths start at ${opts.cwd ?? process.cwd()})`,
+        `strategy file ${file} does not exist: check the path (relative paths start at ${cwd})`,
       );
     }
     return file;
@@ -117,10 +150,7 @@ export function strategyFromModule(mod: Record<string, unknown>, file: string): 
  *
  * @example const s = await loadStrategy('ma-crossover'); const params = parseStrategyParams(s, { fast: 5 });
  */
-export async function loadStrategy(
-  nameOrPath: string,
-  opts: { dir?: string; cwd?: string } = {},
-): Promise<Strategy> {
+export async function loadStrategy(nameOrPath: string, opts: StrategyLookup = {}): Promise<Strategy> {
   const file = resolveStrategyFile(nameOrPath, opts);
   let mod: Record<string, unknown>;
   try {

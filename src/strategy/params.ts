@@ -84,17 +84,18 @@ export function paramsSchemaProblems(schema: unknown): string[] {
 export function decimalParam(defaultValue: string, description: string, opts: { allowZero?: boolean } = {}) {
   if (!DECIMAL_RE.test(defaultValue))
     throw new TypeError(`decimalParam default must be a decimal string, got ${defaultValue}`);
+  // A YAML number is refused with the quoted spelling to write instead; a sign with "above zero".
+  const wrong = (input: unknown): string =>
+    typeof input === 'number' || typeof input === 'bigint'
+      ? `must be a decimal string, got the number ${String(input)}: quote it as "${String(input)}" so it stays exact`
+      : typeof input === 'string' && input.trim().startsWith('-')
+        ? `must be above zero, got ${JSON.stringify(input)}`
+        : `must be a decimal string such as "${defaultValue}", got ${JSON.stringify(input)}`;
   return (
     z
-      .string({
-        error: (iss) =>
-          `must be a decimal string such as "${defaultValue}", got ${JSON.stringify(iss.input)}`,
-      })
+      .string({ error: (iss) => wrong(iss.input) })
       .trim()
-      .regex(DECIMAL_RE, {
-        error: (iss) =>
-          `must be a decimal string such as "${defaultValue}", got ${JSON.stringify(iss.input)}`,
-      })
+      .regex(DECIMAL_RE, { error: (iss) => wrong(iss.input) })
       // The regex issue already covers a malformed string; only a well-formed one is compared to zero.
       .refine((s) => !DECIMAL_RE.test(s) || opts.allowZero === true || new Decimal(s).gt(0), {
         error: 'must be above zero',

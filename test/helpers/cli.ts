@@ -19,12 +19,45 @@ export interface Running {
   waitFor(re: RegExp, ms: number): Promise<RegExpMatchArray>;
 }
 
-export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd = root): Running {
-  const proc = spawn(process.execPath, [...cliCommand(), ...args], {
+export interface StartOptions {
+  /**
+   * Caps the size of every file the command writes (RLIMIT_FSIZE, in 512-byte blocks), with SIGXFSZ
+   * ignored so a write past it fails with EFBIG: a full disk injected below the store, for machines that
+   * cannot mount a tiny tmpfs.
+   */
+  readonly maxFileBlocks?: number | undefined;
+  /** Runs the command as this user and group (root only), e.g. so that file permissions apply. */
+  readonly user?: { readonly uid: number; readonly gid: number } | undefined;
+}
+
+export function startCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd = root,
+  opts: StartOptions = {},
+): Running {
+  const argv = [...cliCommand(), ...args];
+  const spawnOpts = {
     cwd,
     env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+    stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+    ...(opts.user ?? {}),
+  };
+  const proc =
+    opts.maxFileBlocks === undefined
+      ? spawn(process.execPath, argv, spawnOpts)
+      : spawn(
+          '/bin/sh',
+          [
+            '-c',
+            `trap '' XFSZ; ulimit -f ${Math.trunc(opts.maxFileBlocks)}; exec "$0" "$@"`,
+            process.execPath,
+            ...argv,
+          ],
+          spawnOpts,
+        );
+  let closed = false;
+  proc.on('close', () => (closed = true));
   const r: Running = {
     proc,
     stdout: '',
@@ -32,15 +65,28 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, c
     exited: new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal }))),
     waitFor(re, ms) {
       return new Promise((resolve, reject) => {
-        const check = () => {
+        const check = (): boolean => {
           const m = r.stderr.match(re) ?? r.stdout.match(re);
           if (m) {
             clearInterval(t);
             clearTimeout(to);
             resolve(m);
           }
+          return m !== null;
         };
-        const t = setInterval(check, 50);
+        const t = setInterval(() => {
+          if (check()) return;
+          // A command whose output has closed will never print the line: fail now, not at the cap.
+          if (closed) {
+            clearInterval(t);
+            clearTimeout(to);
+            reject(
+              new Error(
+                `the command exited (${String(proc.exitCode ?? proc.signalCode)}) before printing ${re}; stderr tail:\n${r.stderr.slice(-2000)}`,
+              ),
+            );
+          }
+        }, 50);
         const to = setTimeout(() => {
           clearInterval(t);
           reject(

@@ -7,11 +7,17 @@ export function register(program: Command): void {
     .command('run')
     .description('Run the bots of a YAML deployment as a daemon until SIGINT/SIGTERM')
     .requiredOption('-c, --config <file>', 'deployment file, e.g. config/demo.yaml')
+    .option(
+      '--fresh',
+      'start a new journal; an existing one is kept beside it under a timestamped name (needed to rerun an embedded-simulator deployment)',
+      false,
+    )
     .addHelpText(
       'after',
-      '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.',
+      '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.\n' +
+        'A journal is never moved or overwritten without --fresh.',
     )
-    .action(async (opts: { config: string }) => {
-      process.exitCode = await runDaemon(opts.config);
+    .action(async (opts: { config: string; fresh: boolean }) => {
+      process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh });
     });
 }

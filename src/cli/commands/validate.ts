@@ -1,23 +1,29 @@
 // `tradebot validate FILE`: checks a deployment (or backtest) file without starting anything.
 import type { Command } from 'commander';
-import { BacktestConfigSchema, ConfigError, DeploymentSchema, loadYaml } from '../../config/index.js';
+import {
+  BacktestConfigSchema,
+  ConfigError,
+  checkBacktestStrategy,
+  loadDeployment,
+  loadYaml,
+} from '../../config/index.js';
 
 export function register(program: Command): void {
   program
     .command('validate')
     .description(
-      'Check a deployment file (or a backtest file with --backtest); prints every problem with file:line:col',
+      'Check a deployment file (or a backtest file with --backtest): the schema, each strategy and its parameters; prints every problem with file:line:col',
     )
     .argument('<file>', 'YAML file')
     .option('--backtest', 'the file is a backtest definition', false)
     .addHelpText('after', '\nExit codes: 0 valid, 2 invalid.')
-    .action((file: string, opts: { backtest: boolean }) => {
+    .action(async (file: string, opts: { backtest: boolean }) => {
       try {
         if (opts.backtest) {
-          loadYaml(BacktestConfigSchema, file);
+          await checkBacktestStrategy(loadYaml(BacktestConfigSchema, file));
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
-          const { config } = loadYaml(DeploymentSchema, file);
+          const { config } = await loadDeployment(file);
           process.stdout.write(
             `${file}: ok (${config.bots.length} bot${config.bots.length === 1 ? '' : 's'})\n`,
           );

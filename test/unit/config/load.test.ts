@@ -113,8 +113,9 @@ describe('mistakes are reported with line and column', () => {
     const [p] = problemsOf(
       write(
         'file.yaml',
-        `venue:\n  kind: remote\n  baseUrl: https://x.example\n  credentials:\n    apiKey: k123\n    apiSecret: { file: nope.txt }\n    passphrase: p123\nbots: [{ name: a, strategy: x, symbols: [AAPLUSDT] }]\n`,
+        `venue:\n  kind: remote\n  baseUrl: https://x.example\n  credentials:\n    apiKey: \${K}\n    apiSecret: { file: nope.txt }\n    passphrase: \${P}\nbots: [{ name: a, strategy: x, symbols: [AAPLUSDT] }]\n`,
       ),
+      { K: 'k123', P: 'p123' },
     );
     expect(p).toMatchObject({
       line: 6,

@@ -62,7 +62,7 @@ describe('rsi-mean-reversion', () => {
       /parameter "overbought": overbought must be above oversold/,
     );
     expect(() => runStrategy(rsiMeanReversion, [], { params: { quoteAmount: 40 } })).toThrow(
-      /parameter "quoteAmount": must be a decimal string such as "100", got 40/,
+      /parameter "quoteAmount": must be a decimal string, got the number 40: quote it as "40"/,
     );
   });
 });

@@ -106,9 +106,7 @@ describe('parseStrategyParams', () => {
       expect(err.message).toMatch(
         /parameter "period": .*expected number.* — got "fourteen" \(RSI period, in candles; default 14\)/,
       );
-      expect(err.message).toMatch(
-        /parameter "quoteAmount": must be a decimal string such as "100", got "-5"/,
-      );
+      expect(err.message).toMatch(/parameter "quoteAmount": must be above zero, got "-5"/);
     }
   });
 

@@ -36,7 +36,7 @@ describe('strategy parameters', () => {
       new Decimal('0.1000000000000000055511151231257827'),
     );
     for (const [raw, why] of [
-      [100, /must be a decimal string such as "100", got 100/],
+      [100, /must be a decimal string, got the number 100: quote it as "100"/],
       ['0', /must be above zero/],
       ['-1', /got "-1"/],
       ['1e3', /got "1e3"/],

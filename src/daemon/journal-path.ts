@@ -1,0 +1,57 @@
+// The daemon's journal at start: the path checked before anything is written (a refusal is a sentence,
+// never a hang), the lock taken, an older journal kept when a fresh one is asked for, then the store.
+import {
+  checkJournalPath,
+  describeJournalFault,
+  ensureJournalFolder,
+  JournalFileError,
+  keepJournalAside,
+  openStore,
+  type Store,
+} from '../store/index.js';
+import { lockJournal } from './lock.js';
+
+export interface DeploymentJournal {
+  readonly store: Store;
+  /** Releases the lock; call after closing the store. */
+  readonly unlock: () => void;
+  /** Where the previous journal is kept, when `fresh` set one aside. */
+  readonly keptAt?: string | undefined;
+}
+
+/**
+ * Opens the journal of a deployment. Without `fresh` an existing journal is continued, except behind
+ * an embedded simulator, whose account does not survive a restart: that run is refused (nothing is
+ * moved). With `fresh` an existing journal is kept beside the new one under a timestamped name.
+ * Throws `JournalFileError` with the sentence to show.
+ */
+export function openDeploymentJournal(o: {
+  readonly path: string;
+  readonly fresh: boolean;
+  readonly embeddedSimulator: boolean;
+  readonly now: number;
+}): DeploymentJournal {
+  const { file, exists } = checkJournalPath(o.path);
+  ensureJournalFolder(file);
+  let unlock: () => void;
+  try {
+    unlock = lockJournal(file);
+  } catch (e) {
+    throw describeJournalFault(e, file) ?? e;
+  }
+  try {
+    let keptAt: string | undefined;
+    if (o.fresh) keptAt = keepJournalAside(file, o.now);
+    else if (exists && o.embeddedSimulator) {
+      throw new JournalFileError(
+        `the journal ${file} holds an earlier run on the embedded simulator, whose account starts anew on every run: ` +
+          `run with --fresh to start a new journal (the old one is kept beside it under a timestamped name), or point store.path at another file`,
+        true,
+      );
+    }
+    return { store: openStore(file), unlock, keptAt };
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+}
