@@ -15,6 +15,7 @@ import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { startSimulator } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import scripted, { SCRIPT } from './fixtures/scripted.js';
 
 const MIN = 60_000;
@@ -66,14 +67,6 @@ function describeEvent(e: TraderEvent): string | undefined {
       return `fill ${e.fill.tag} ${e.fill.side} ${e.fill.price.toFixed()} ${e.fill.size.toFixed()} fee ${e.fill.fee.toFixed()} ${e.fill.liquidity}`;
     default:
       return undefined;
-  }
-}
-
-async function until(what: string, cond: () => boolean, capMs: number): Promise<void> {
-  const started = performance.now();
-  while (!cond()) {
-    if (performance.now() - started > capMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -184,7 +177,10 @@ describe('parity between the backtester and paper trading on the simulator', () 
       },
     });
     bot.start();
-    await until('the last candle', () => (bot.status().lastCandle ?? 0) >= START + (N - 1) * MIN, 60_000);
+    await waitFor(() => (bot.status().lastCandle ?? 0) >= START + (N - 1) * MIN, {
+      timeoutMs: 60_000,
+      what: 'the paper bot to see the last candle',
+    });
     await bot.trader.idle();
     await bot.trader.syncFills();
     await bot.stop();
@@ -209,7 +205,6 @@ describe('parity between the backtester and paper trading on the simulator', () 
     expect(backtestSeen.filter((l) => l.endsWith(' maker'))).toHaveLength(2);
     expect(backtestSeen.filter((l) => l.startsWith('fill') && l.endsWith(' taker'))).toHaveLength(2);
 
-    if (process.env.PARITY_PRINT) console.log(backtestSeen.join('\n'));
     // The same chain, event for event.
     expect(paperSeen).toEqual(backtestSeen);
 

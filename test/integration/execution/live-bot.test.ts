@@ -11,6 +11,7 @@ import { startSimulator } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'bot-key', apiSecret: 'bot-secret', passphrase: 'bot-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
@@ -77,13 +78,10 @@ describe('live bot against the simulator', () => {
       },
     });
     bot.start();
-    const deadline = Date.now() + 20_000;
-    while (
-      Date.now() < deadline &&
-      store.fills.list({ bot: 'flip' }).filter((f) => f.side === 'sell').length < 2
-    ) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => store.fills.list({ bot: 'flip' }).filter((f) => f.side === 'sell').length >= 2, {
+      timeoutMs: 20_000,
+      what: 'two round trips of the bot',
+    });
     await bot.stop();
     await bot.syncFills();
     const fills = store.fills.list({ bot: 'flip' });
