@@ -85,18 +85,20 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 <h1>${esc(r.meta.strategy)} on ${esc(r.meta.symbol)} (${esc(r.meta.interval)})</h1>
 <p>${esc(r.meta.dataset)}: ${r.meta.candles.toLocaleString('en-US')} candles, ${day(r.meta.from)} to ${day(r.meta.to)}; parameters ${esc(JSON.stringify(r.meta.params))}; fee rate ${esc(r.meta.feeRate)}, slippage ${r.meta.slippageBps} bps.</p>
 <div class="grid">${rows.map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`).join('')}</div>
-<h2>Price, entries and exits</h2><div id="candles" class="chart"></div>
-<h2>Equity</h2><div id="equity" class="chart small"></div>
-<h2>Drawdown (%)</h2><div id="drawdown" class="chart small"></div>
+<h2>Price, entries and exits</h2><div id="candles" data-chart class="chart"></div>
+<h2>Equity</h2><div id="equity" data-chart class="chart small"></div>
+<h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>
 <h2>Trades (latest ${trades.length} of ${r.trades.length})</h2>
-<table><thead><tr><th>Entry</th><th>Exit</th><th>Entry price</th><th>Exit price</th><th>Quantity</th><th>Fees</th><th>PnL</th></tr></thead><tbody>
+<table id="trades"><thead><tr><th>Entry</th><th>Exit</th><th>Entry price</th><th>Exit price</th><th>Quantity</th><th>Fees</th><th>PnL</th></tr></thead><tbody>
 ${trades.map((t) => `<tr><td>${day(t.entryTime)}</td><td>${day(t.exitTime)}</td><td>${esc(t.entryPrice)}</td><td>${esc(t.exitPrice)}</td><td>${esc(t.quantity)}</td><td>${esc(t.fees)}</td><td class="${Number(t.pnl) >= 0 ? 'pos' : 'neg'}">${esc(t.pnl)}</td></tr>`).join('\n')}
 </tbody></table>
 <script>${chartLibrary()}</script>
 <script>
 try {
   var LC = window.LightweightCharts;
-  var opts = { autoSize: true, layout: { background: { color: '#ffffff' }, textColor: '#333' }, timeScale: { timeVisible: true } };
+  // A fixed locale: the browser's default follows LANG, and under LANG=C.UTF-8 Chromium reports
+  // "en-US@posix", which Intl refuses, so every chart would stay blank.
+  var opts = { autoSize: true, localization: { locale: 'en-US' }, layout: { background: { color: '#ffffff' }, textColor: '#333' }, timeScale: { timeVisible: true } };
   var c1 = LC.createChart(document.getElementById('candles'), opts);
   var candles = c1.addSeries(LC.CandlestickSeries, {});
   candles.setData(${safeJson(bars)});
