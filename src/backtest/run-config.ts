@@ -82,3 +82,15 @@ export async function runJob(
   });
   return { result, metrics: metricsOf(result) };
 }
+
+/** Whether `source` has a candle with openTime in [from, to]; stops at the first one it finds. */
+export async function hasCandlesIn(source: CandleSource, from = -Infinity, to = Infinity): Promise<boolean> {
+  for await (const b of source.batches()) {
+    for (let i = 0; i < b.length; i++) {
+      const t = b.openTime[i] as number;
+      if (t >= from && t <= to) return true;
+      if (t > to) return false; // sorted: nothing later can be inside
+    }
+  }
+  return false;
+}

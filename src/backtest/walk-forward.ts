@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { openDataset } from './datasets.js';
 import { computeMetrics, type Metrics } from './metrics.js';
 import type { CandleSource } from './format.js';
+import { BacktestInputError } from './grid.js';
 import type { EquityPoint } from './result.js';
 import type { BacktestJob } from './run-config.js';
 import { sharedCandleSource } from './shared-candles.js';
@@ -22,7 +23,8 @@ export function walkForwardWindows(
   isMs: number,
   oosMs: number,
 ): WalkForwardWindow[] {
-  if (!(isMs > 0 && oosMs > 0)) throw new RangeError('in-sample and out-of-sample lengths must be positive');
+  if (!(isMs > 0 && oosMs > 0))
+    throw new BacktestInputError('in-sample and out-of-sample lengths must be positive, e.g. 730d and 180d');
   const out: WalkForwardWindow[] = [];
   // Each window needs some out-of-sample time after its in-sample period.
   for (let s = start; s + isMs < end; s += oosMs) {
@@ -31,7 +33,9 @@ export function walkForwardWindows(
     out.push({ inSample: { from: s, to: oosFrom - 1 }, outOfSample: { from: oosFrom, to: oosTo } });
   }
   if (out.length === 0)
-    throw new RangeError('the data is shorter than one in-sample plus out-of-sample window');
+    throw new BacktestInputError(
+      `the data (${new Date(start).toISOString().slice(0, 10)} to ${new Date(end).toISOString().slice(0, 10)}) is shorter than one in-sample plus out-of-sample window: shorten --in-sample/--out-of-sample or widen --from/--to`,
+    );
   return out;
 }
 
@@ -68,13 +72,15 @@ export async function walkForward(o: {
   outOfSampleMs: number;
   sortBy?: SortKey | undefined;
   workers?: number | undefined;
+  /** The parameter sets to try in each window (checkGrid's); default: the whole grid. */
+  sets?: readonly Record<string, unknown>[] | undefined;
   onStep?: ((done: number, total: number) => void) | undefined;
 }): Promise<WalkForwardResult> {
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
   const pool = await SweepPool.open({
     dataset: o.base.dataset,
-    workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length),
+    workers: Math.min(o.workers ?? availableParallelism(), (o.sets ?? expandGrid(o.grid)).length),
   });
   const capital = Number(o.base.capital);
   const steps: WalkForwardStep[] = [];
@@ -94,6 +100,7 @@ export async function walkForward(o: {
       const rows = await runSweep({
         base: { ...o.base, from: w.inSample.from, to: w.inSample.to },
         grid: o.grid,
+        sets: o.sets,
         sortBy: o.sortBy,
         pool,
       });

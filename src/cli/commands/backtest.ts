@@ -10,7 +10,8 @@ import { formatSummary } from '../../backtest/metrics.js';
 import { renderReport } from '../../backtest/report.js';
 import { jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
 import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
-import { FlagError, parseFlags } from '../flags.js';
+import { EXIT_CODES_HELP } from '../exit-codes.js';
+import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 
 const Flags = z.strictObject({
   config: z.string().optional(),
@@ -30,6 +31,8 @@ const Flags = z.strictObject({
     }),
   out: z.string().default('backtest/results'),
   name: z.string().optional(),
+  from: dateFlag('--from'),
+  to: dateFlag('--to'),
 });
 
 export function register(program: Command): void {
@@ -44,9 +47,11 @@ export function register(program: Command): void {
     .option('--params <json>', 'strategy parameters as JSON')
     .option('--name <name>', 'name of the run (results folder)')
     .option('--out <dir>', 'results folder', 'backtest/results')
+    .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
+    .option('--to <date>', 'last candle time (inclusive), same forms as --from')
     .addHelpText(
       'after',
-      '\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params \'{"fast":20,"slow":100}\'\nExit codes: 0 done, 1 failed, 2 invalid input.',
+      `\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --config config/backtest.yaml --from 2008-01-01 --to 2012-12-31\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params '{"fast":20,"slow":100}'\n${EXIT_CODES_HELP}`,
     )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
@@ -74,7 +79,10 @@ export function register(program: Command): void {
         dataset: f.dataset ?? base.dataset,
         strategy: f.strategy ?? base.strategy,
         params: { ...base.params, ...f.params },
+        from: f.from ?? base.from,
+        to: f.to ?? base.to,
       };
+      checkRange(job.from, job.to);
       openDataset(job.dataset); // fails early, with a sentence, on a bad dataset
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
@@ -89,6 +97,7 @@ export function register(program: Command): void {
         bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
       });
       bar?.stop();
+      if (result.meta.candles === 0) throw noCandles(job);
       const dir = join(f.out, f.name ?? cfg.name);
       mkdirSync(dir, { recursive: true });
       writeFileSync(
