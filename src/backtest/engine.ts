@@ -49,6 +49,8 @@ export interface BacktestOptions {
   /** Only candles with openTime in [from, to]. */
   readonly from?: number | undefined;
   readonly to?: number | undefined;
+  /** Warm-up: candles before this time reach the strategy, but its intents are dropped before the gate. */
+  readonly tradeFrom?: number | undefined;
   /** Sample equity every N candles (default: about once a day). */
   readonly equityEvery?: number | undefined;
   /** Keep downsampled bars for the HTML report (default true). */
@@ -196,6 +198,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
 
   const onIntent = (intent: OrderIntent) => {
     const now = clock.now();
+    if (o.tradeFrom !== undefined && now < o.tradeFrom) return;
     const d = gate.check(intent, {
       now,
       rules,

@@ -3,40 +3,80 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDataset } from '../../src/backtest/datasets.js';
-import { runBacktest } from '../../src/backtest/engine.js';
 import { metricsOf } from '../../src/backtest/metrics.js';
-import { renderReport } from '../../src/backtest/report.js';
-import { RiskLimitsSchema } from '../../src/risk/index.js';
-import { loadStrategy } from '../../src/strategy/loader.js';
+import { MAX_MARKERS, TRADES_PER_PAGE, exchangeTimeZone, renderReport } from '../../src/backtest/report.js';
+import { analyseRun, runJob, type BacktestJob } from '../../src/backtest/run-config.js';
 import { afterPaint, drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const risk = RiskLimitsSchema.parse({
-  allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+const risk = {
+  allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'] as (
+    'pre_market' | 'regular' | 'after_hours' | 'overnight'
+  )[],
   maxDataAgeMs: 604_800_000,
-});
+};
+
+/** The report as `tradebot backtest` writes it: run, second pass for benchmark and excursions, render. */
+async function writeReport(job: BacktestJob, file: string): Promise<{ trades: number; fills: number }> {
+  const { result } = await runJob(job);
+  const source = openDataset(job.dataset);
+  const analysis = await analyseRun(source, result);
+  const instrument = source.meta.instrument;
+  const m = metricsOf(result, { benchmark: analysis.benchmark, timeZone: exchangeTimeZone(instrument).zone });
+  writeFileSync(
+    file,
+    renderReport(result, m, { instrument, benchmark: analysis.benchmark, excursions: analysis.excursions }),
+  );
+  return { trades: result.trades.length, fills: result.fills.length };
+}
+
+/** What the page shows, read in the browser. */
+async function readPage(page: Page) {
+  return (await page.evaluate(`({
+    markers: Number(document.body.dataset.markers),
+    total: Number(document.querySelector('#trades').dataset.total),
+    rows: document.querySelectorAll('#trades tbody tr').length,
+    firstNo: document.querySelector('#trades tbody tr td') ? document.querySelector('#trades tbody tr td').textContent : '',
+    monthlyYears: document.querySelectorAll('#monthly tbody tr').length,
+    header: document.querySelector('#header').textContent,
+    tiles: document.querySelector('.grid').textContent,
+    bars: candles.data().length,
+    range: c1.timeScale().getVisibleLogicalRange(),
+  })`)) as {
+    markers: number;
+    total: number;
+    rows: number;
+    firstNo: string;
+    monthlyYears: number;
+    header: string;
+    tiles: string;
+    bars: number;
+    range: { from: number; to: number } | null;
+  };
+}
 
 describe('backtest report in Chromium', () => {
   let file: string;
   let trades: number;
   beforeAll(async () => {
-    const r = await runBacktest({
-      source: openDataset('sp500-daily'),
-      dataset: 'sp500-daily',
-      strategy: await loadStrategy('ma-crossover'),
-      params: { fast: 20, slow: 100, quoteAmount: '5000' },
-      risk,
-      capital: '10000',
-      slippageBps: 2,
-    });
-    trades = r.trades.length;
     file = join(dir, 'report.html');
-    writeFileSync(file, renderReport(r, metricsOf(r)));
+    ({ trades } = await writeReport(
+      {
+        dataset: 'sp500-daily',
+        strategy: 'ma-crossover',
+        params: { fast: 20, slow: 100, quoteAmount: '5000' },
+        capital: '10000',
+        feeRate: '0.001',
+        slippageBps: 2,
+        risk,
+      },
+      file,
+    ));
   });
 
   it('is one self-contained file (no CDN, no external script)', () => {
@@ -46,7 +86,7 @@ describe('backtest report in Chromium', () => {
   // C.UTF-8 is the default of most Docker images and CI machines: Chromium then reports the language
   // "en-US@posix", which Intl refuses; the report must not depend on the browser's locale.
   for (const lang of ['C.UTF-8', 'C', 'en_US.UTF-8']) {
-    it(`draws every chart and lists every trade under LANG=${lang}`, async () => {
+    it(`draws every chart, the benchmark, the monthly table and the trades under LANG=${lang}`, async () => {
       let browser: Browser | undefined;
       try {
         browser = await launchBrowser({ lang });
@@ -58,10 +98,61 @@ describe('backtest report in Chromium', () => {
         expect(Object.keys(pixels).sort()).toEqual(['candles', 'drawdown', 'equity']);
         for (const [chart, n] of Object.entries(pixels))
           expect(n, `chart ${chart} has drawn pixels`).toBeGreaterThan(1000);
-        expect(await page.$$eval('#trades tbody tr', (rows) => rows.length)).toBe(trades);
+        const p = await readPage(page);
+        expect(p.monthlyYears).toBe(21); // 2000 to 2020
+        expect(p.tiles).toMatch(/Buy & hold return\s*95\.\d\d%/);
+        expect(p.tiles).toMatch(/Alpha \(annual\)/);
+        expect(p.header).toMatch(/span\s+2000-01-03 09:30 ET to 2020-04-17 09:30 ET \(America\/New_York\)/);
+        expect(p.header).toMatch(/trade hash [0-9a-f]{64}/);
+        expect(p.total).toBe(trades);
+        expect(p.rows).toBe(Math.min(TRADES_PER_PAGE, trades));
+        expect(p.firstNo).toBe(String(trades)); // newest first
+        expect(p.markers).toBeGreaterThan(0);
+        expect(p.markers).toBeLessThanOrEqual(MAX_MARKERS);
+        // The price chart shows the whole run, not its last years.
+        expect(p.range?.from).toBeLessThanOrEqual(0.5);
+        expect(p.range?.to).toBeGreaterThanOrEqual(p.bars - 1.5);
       } finally {
         await browser?.close();
       }
     }, 90_000);
   }
+
+  it('on a 2M-candle run with tens of thousands of fills: at most MAX_MARKERS markers, the whole span, every trade paged', async () => {
+    const big = join(dir, 'big.html');
+    const { trades: n, fills } = await writeReport(
+      {
+        dataset: 'synthetic-1m:7:2000000',
+        strategy: 'ma-crossover',
+        params: { fast: 10, slow: 30 },
+        capital: '10000',
+        feeRate: '0.001',
+        slippageBps: 0,
+        risk: {},
+      },
+      big,
+    );
+    expect(fills).toBeGreaterThan(10 * MAX_MARKERS);
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser({ lang: 'C.UTF-8' });
+      const { page, errors } = await openPage(browser, `file://${big}`, 60_000);
+      await afterPaint(page);
+      expect(errors).toEqual([]);
+      const p = await readPage(page);
+      expect(p.markers).toBeGreaterThan(0);
+      expect(p.markers).toBeLessThanOrEqual(MAX_MARKERS);
+      expect(p.total).toBe(n);
+      expect(p.range?.from).toBeLessThanOrEqual(0.5);
+      expect(p.range?.to).toBeGreaterThanOrEqual(p.bars - 1.5);
+      // The last page holds the first trade.
+      await page.evaluate(`showTradesPage(${Math.ceil(n / TRADES_PER_PAGE) - 1})`);
+      const last = (await page.evaluate(
+        `Array.from(document.querySelectorAll('#trades tbody tr')).map((r) => r.cells[0].textContent)`,
+      )) as string[];
+      expect(last[last.length - 1]).toBe('1');
+    } finally {
+      await browser?.close();
+    }
+  }, 180_000);
 });

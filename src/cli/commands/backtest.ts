@@ -6,9 +6,10 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { openDataset } from '../../backtest/datasets.js';
-import { formatSummary } from '../../backtest/metrics.js';
-import { renderReport } from '../../backtest/report.js';
-import { jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
+import { formatSummary, metricsOf } from '../../backtest/metrics.js';
+import { exchangeTimeZone, renderReport } from '../../backtest/report.js';
+import { resultJson } from '../../backtest/result.js';
+import { analyseRun, jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
 import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
@@ -92,32 +93,34 @@ export function register(program: Command): void {
         : undefined;
       const t0 = Date.now();
       bar?.start(0, 0, { speed: 0 });
-      const { result, metrics } = await runJob(job, (n) => {
+      const { result } = await runJob(job, (n) => {
         bar?.setTotal(n);
         bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
       });
       bar?.stop();
       if (result.meta.candles === 0) throw noCandles(job);
+      // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
+      const source = openDataset(job.dataset);
+      const instrument = source.meta.instrument;
+      const analysis = await analyseRun(source, result);
+      const { zone } = exchangeTimeZone(instrument);
+      const full = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
       const dir = join(f.out, f.name ?? cfg.name);
       mkdirSync(dir, { recursive: true });
       writeFileSync(
         join(dir, 'result.json'),
-        JSON.stringify(
-          {
-            meta: result.meta,
-            metrics,
-            denials: result.denials,
-            trades: result.trades,
-            fills: result.fills,
-            equity: result.equity,
-          },
-          null,
-          1,
-        ),
+        JSON.stringify(resultJson(result, full, Number(instrument.quotePrecision ?? 8)), null, 1),
       );
-      writeFileSync(join(dir, 'report.html'), renderReport(result, metrics));
+      writeFileSync(
+        join(dir, 'report.html'),
+        renderReport(result, full, {
+          instrument,
+          benchmark: analysis.benchmark,
+          excursions: analysis.excursions,
+        }),
+      );
       process.stdout.write(
-        `${formatSummary(result, metrics)}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
+        `${formatSummary(result, full, Number(instrument.quotePrecision ?? 8))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
       );
     });
 }

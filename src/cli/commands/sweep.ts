@@ -6,7 +6,8 @@ import cliProgress from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
-import { walkForward } from '../../backtest/walk-forward.js';
+import { walkForward, walkForwardJson } from '../../backtest/walk-forward.js';
+import { renderSweepReport, renderWalkForwardReport } from '../../backtest/report.js';
 import { BacktestConfigSchema, loadYaml } from '../../config/index.js';
 import { hasCandlesIn, jobFromConfig } from '../../backtest/run-config.js';
 import { checkGrid, formatSkipped } from '../../backtest/grid.js';
@@ -37,6 +38,14 @@ const Flags = z.strictObject({
   walkForward: z.boolean().default(false),
   inSample: duration('--in-sample').optional(),
   outOfSample: duration('--out-of-sample').optional(),
+  warmUp: z
+    .string()
+    .regex(/^\d+[dhm]$/, '--warm-up must be a length such as 365d, 12h or 0d')
+    .transform(
+      (s) =>
+        Number(s.slice(0, -1)) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[s.slice(-1) as 'd' | 'h' | 'm'],
+    )
+    .optional(),
   out: z.string().default('backtest/results'),
   from: dateFlag('--from'),
   to: dateFlag('--to'),
@@ -54,6 +63,10 @@ export function register(program: Command): void {
     .option('--walk-forward', 'rolling in-sample optimisation and out-of-sample evaluation', false)
     .option('--in-sample <length>', 'walk-forward in-sample length, e.g. 365d')
     .option('--out-of-sample <length>', 'walk-forward out-of-sample length, e.g. 90d')
+    .option(
+      '--warm-up <length>',
+      'walk-forward: candles before each out-of-sample window the strategy sees without trading (default: the in-sample length)',
+    )
     .option('--out <dir>', 'results folder', 'backtest/results')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
     .option('--to <date>', 'last candle time (inclusive), same forms as --from')
@@ -84,7 +97,9 @@ export function register(program: Command): void {
       const checked = checkGrid(strategy, base.params, grid);
       if (checked.skipped.length > 0) process.stderr.write(`${formatSkipped(checked.skipped)}\n`);
       // A bad dataset or an empty range fails here, with a sentence, not in every worker.
-      if (!(await hasCandlesIn(openDataset(base.dataset), base.from, base.to))) throw noCandles(base);
+      const source = openDataset(base.dataset);
+      const instrument = source.meta.instrument;
+      if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
             { format: '{task} {bar} {value}/{total}', stream: process.stderr },
@@ -100,20 +115,29 @@ export function register(program: Command): void {
           base,
           grid,
           ...wfLengths,
+          warmupMs: f.warmUp,
           sets: checked.sets,
           sortBy: metric,
           workers: f.workers,
           onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
         });
         bar?.stop();
-        writeFileSync(join(dir, 'walk-forward.json'), JSON.stringify(wf, null, 1));
+        writeFileSync(
+          join(dir, 'walk-forward.json'),
+          JSON.stringify(walkForwardJson(wf, Number(instrument.quotePrecision ?? 8)), null, 1),
+        );
+        writeFileSync(
+          join(dir, 'walk-forward.html'),
+          renderWalkForwardReport(wf, `walk-forward: ${config.name} (${base.strategy})`, instrument),
+        );
+        const pctOf = (x: number) => `${(x * 100).toFixed(2)}%`;
         for (const s of wf.steps) {
           process.stdout.write(
-            `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  out-of-sample return ${(s.outOfSample.totalReturn * 100).toFixed(2)}%\n`,
+            `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} trades\n`,
           );
         }
         process.stdout.write(
-          `stitched out-of-sample: return ${(wf.metrics.totalReturn * 100).toFixed(2)}%, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${(wf.metrics.maxDrawdown * 100).toFixed(2)}%\nwrote ${join(dir, 'walk-forward.json')}\n`,
+          `stitched out-of-sample: return ${pctOf(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${pctOf(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades}\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
         );
         return;
       }
@@ -127,9 +151,15 @@ export function register(program: Command): void {
         onProgress: (d, t) => (bar?.setTotal(t), bar?.update(d)),
       });
       bar?.stop();
+      if (rows.every((r) => r.metrics === undefined))
+        throw new Error(`every run of the sweep failed; the first: ${rows[0]?.error ?? 'no answer'}`);
       writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
+      writeFileSync(
+        join(dir, 'sweep.html'),
+        renderSweepReport(rows, metric, `sweep: ${config.name} (${base.strategy}) on ${base.dataset}`),
+      );
       process.stdout.write(
-        `${formatSweep(rows, metric)}\n${rows.length} runs on ${f.workers} workers in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')}\n`,
+        `${formatSweep(rows, metric)}\n${rows.length} runs on ${f.workers} workers in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
       );
     });
 }
