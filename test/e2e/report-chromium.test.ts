@@ -10,6 +10,7 @@ import { metricsOf } from '../../src/backtest/metrics.js';
 import { MAX_MARKERS, TRADES_PER_PAGE, exchangeTimeZone, renderReport } from '../../src/backtest/report.js';
 import { analyseRun, runJob, type BacktestJob } from '../../src/backtest/run-config.js';
 import { afterPaint, drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -155,4 +156,80 @@ describe('backtest report in Chromium', () => {
       await browser?.close();
     }
   }, 180_000);
+});
+
+describe('sweep.html and walk-forward.html in Chromium', () => {
+  it('sweep.html: a heatmap of the chosen metric for two parameters and a table that sorts on click', async () => {
+    const out = join(dir, 'sweeps');
+    const r = await runCli(
+      [
+        ...[
+          'sweep',
+          '-c',
+          'config/backtest.yaml',
+          '--grid',
+          'fast=10,20 slow=100,150',
+          '--metric',
+          'totalReturn',
+        ],
+        ...['--workers', '2', '--out', out],
+      ],
+      {},
+      120_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const file = join(out, 'sp500-ma-sweep', 'sweep.html');
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser({ lang: 'C.UTF-8' });
+      const { page, errors } = await openPage(browser, `file://${file}`);
+      expect(errors).toEqual([]);
+      const heat = (await page.evaluate(
+        `Array.from(document.querySelectorAll('#heatmap tbody td')).map((td) => td.textContent)`,
+      )) as string[];
+      expect(heat).toHaveLength(4);
+      for (const v of heat) expect(v).toMatch(/^-?\d+\.\d\d%$/);
+      const column = `Array.from(document.querySelectorAll('#runs tbody tr')).map((r) => Number(r.cells[0].dataset.v))`;
+      // Ranked by the metric first; a click on "fast" sorts by it, a second click reverses.
+      await page.click('#runs th:nth-child(1)');
+      const desc = (await page.evaluate(column)) as number[];
+      expect(desc).toEqual([20, 20, 10, 10]);
+      await page.click('#runs th:nth-child(1)');
+      expect(await page.evaluate(column)).toEqual([10, 10, 20, 20]);
+    } finally {
+      await browser?.close();
+    }
+  }, 180_000);
+
+  it('walk-forward.html: the stitched equity drawn and one row of in-sample against out-of-sample per window', async () => {
+    const out = join(dir, 'wf');
+    const r = await runCli(
+      [
+        ...['sweep', '-c', 'config/backtest.yaml', '--grid', 'fast=20,50 slow=200', '--walk-forward'],
+        ...['--in-sample', '730d', '--out-of-sample', '730d', '--workers', '2', '--out', out],
+      ],
+      {},
+      180_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const windows = r.stdout.split('\n').filter((l) => /^\d{4}-\d\d-\d\d\.\.\d{4}/.test(l));
+    expect(windows.length).toBeGreaterThanOrEqual(8);
+    expect(r.stdout).toMatch(/stitched out-of-sample: .* trades \d+/);
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser({ lang: 'C' });
+      const { page, errors } = await openPage(
+        browser,
+        `file://${join(out, 'sp500-ma-walk-forward', 'walk-forward.html')}`,
+      );
+      await afterPaint(page);
+      expect(errors).toEqual([]);
+      expect((await drawnPixels(page, '[data-chart]')).equity).toBeGreaterThan(1000);
+      expect(await page.evaluate(`document.querySelectorAll('#windows tbody tr').length`)).toBe(
+        windows.length,
+      );
+    } finally {
+      await browser?.close();
+    }
+  }, 240_000);
 });
