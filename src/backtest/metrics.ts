@@ -6,7 +6,9 @@
 // - max drawdown = largest fall from a running peak, as a fraction; its duration = longest time from a
 //   peak to the recovery of that peak (or to the end);
 // - win rate, profit factor (gross profit / gross loss) and expectancy (mean PnL per trade) use the round
-//   trips; exposure = share of equity samples with an open position.
+//   trips; exposure = share of equity samples with an open position;
+// - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
+//   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
 import { Decimal } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityPoint } from './result.js';
 
