@@ -518,10 +518,12 @@ export function renderWalkForwardReport(
   const { zone, label } = exchangeTimeZone(instrument);
   const clock = new ZoneClock(zone, label);
   const day = (ms: number) => clock.text(ms).slice(0, 10);
+  const qdp = Number(instrument?.quotePrecision ?? 2);
+  const money = (x: string) => new Decimal(x).toDecimalPlaces(qdp).toFixed(qdp);
   const rows = wf.steps
     .map(
       (s) =>
-        `<tr><td>${day(s.window.inSample.from)} to ${day(s.window.inSample.to)}</td><td>${day(s.window.outOfSample.from)} to ${day(s.window.outOfSample.to)}</td><td>${esc(JSON.stringify(s.best))}</td><td>${s.inSample ? pct(s.inSample.totalReturn) : ''}</td><td>${s.inSample ? num(s.inSample.sharpe) : ''}</td><td>${s.inSample ? s.inSample.trades : ''}</td><td>${pct(s.outOfSample.totalReturn)}</td><td>${num(s.outOfSample.sharpe)}</td><td>${s.outOfSample.trades}</td></tr>`,
+        `<tr><td>${day(s.window.inSample.from)} to ${day(s.window.inSample.to)}</td><td>${day(s.window.outOfSample.from)} to ${day(s.window.outOfSample.to)}</td><td>${esc(JSON.stringify(s.best))}</td><td>${s.inSample ? pct(s.inSample.totalReturn) : ''}</td><td>${s.inSample ? num(s.inSample.sharpe) : ''}</td><td>${s.inSample ? s.inSample.trades : ''}</td><td>${pct(s.outOfSample.totalReturn)}</td><td>${num(s.outOfSample.sharpe)}</td><td>${s.outOfSample.trades}</td><td>${pct(s.outOfSample.exposure)}</td></tr>`,
     )
     .join('\n');
   const equity = wf.equity
@@ -537,14 +539,14 @@ export function renderWalkForwardReport(
       ['Max drawdown', pct(m.maxDrawdown)],
       ['Trades (all windows)', String(m.trades)],
       ['Win rate', pct(m.winRate)],
-      ['Final equity', `${m.finalEquity} (from ${wf.capital})`],
+      ['Final equity', `${money(m.finalEquity)} (from ${wf.capital})`],
     ] as [string, string][]
   )
     .map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`)
     .join('')}</div>
 <h2>Stitched out-of-sample equity</h2><div id="equity" data-chart class="chart small"></div>
 <h2>Windows: in-sample against out-of-sample</h2>
-<table id="windows"><thead><tr><th>In-sample</th><th>Out-of-sample</th><th>Chosen parameters</th><th>IS return</th><th>IS Sharpe</th><th>IS trades</th><th>OOS return</th><th>OOS Sharpe</th><th>OOS trades</th></tr></thead><tbody>
+<table id="windows"><thead><tr><th>In-sample</th><th>Out-of-sample</th><th>Chosen parameters</th><th>IS return</th><th>IS Sharpe</th><th>IS trades</th><th>OOS return</th><th>OOS Sharpe</th><th>OOS closed trades</th><th>OOS in the market</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 <script>${chartLibrary()}</script>
