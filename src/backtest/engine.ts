@@ -45,6 +45,8 @@ export interface BacktestOptions {
   /** Only candles with openTime in [from, to]. */
   readonly from?: number | undefined;
   readonly to?: number | undefined;
+  /** Warm-up: candles before this time reach the strategy, but its intents are dropped before the gate. */
+  readonly tradeFrom?: number | undefined;
   /** Sample equity every N candles (default: about once a day). */
   readonly equityEvery?: number | undefined;
   /** Keep downsampled bars for the HTML report (default true). */
@@ -266,7 +268,14 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   });
   const sub = o.strategy
     .run(ctx, { candles$: candles$.observable, session$: session$.observable, tickers$: tickers$.observable })
-    .subscribe({ next: (i) => void trader.submit(i, clock.now()), error: (e: unknown) => (failure = e) });
+    .subscribe({
+      next: (i) => {
+        // A warm-up (walk-forward's out-of-sample windows): the strategy sees the candles, nothing trades.
+        if (o.tradeFrom !== undefined && clock.now() < o.tradeFrom) return;
+        void trader.submit(i, clock.now());
+      },
+      error: (e: unknown) => (failure = e),
+    });
 
   /**
    * The strategy decides on a closed candle; its intents go through the pipeline at the venue's time.

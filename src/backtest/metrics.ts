@@ -6,9 +6,39 @@
 // - max drawdown = largest fall from a running peak, as a fraction; its duration = longest time from a
 //   peak to the recovery of that peak (or to the end);
 // - win rate, profit factor (gross profit / gross loss) and expectancy (mean PnL per trade) use the round
-//   trips; exposure = share of equity samples with an open position.
+//   trips; exposure = share of equity samples with an open position;
+// - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
+//   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
 import { Decimal } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityPoint } from './result.js';
+
+/** Per-symbol figures; money as decimal strings. */
+export interface SymbolMetrics {
+  readonly trades: number;
+  readonly pnl: string;
+  readonly fees: string;
+  readonly winRate: number;
+}
+
+/** The run against buying the instrument at the first open and holding it (fees not charged). */
+export interface BenchmarkMetrics {
+  readonly totalReturn: number;
+  readonly cagr: number;
+  readonly maxDrawdown: number;
+  /** Strategy total return minus the benchmark's. */
+  readonly excessReturn: number;
+  /** cov(strategy, benchmark) / var(benchmark) of the per-sample returns. */
+  readonly beta: number;
+  /** Jensen's alpha, annualised: (mean strategy return - beta x mean benchmark return) x periods per year. */
+  readonly alpha: number;
+}
+
+/** One calendar month (in the exchange's time zone): its return from the previous month's last sample. */
+export interface MonthlyReturn {
+  /** YYYY-MM */
+  readonly month: string;
+  readonly return: number;
+}
 
 export interface Metrics {
   readonly totalReturn: number;
@@ -20,12 +50,25 @@ export interface Metrics {
   readonly maxDrawdownDurationMs: number;
   readonly winRate: number;
   readonly profitFactor: number;
-  readonly expectancy: number;
+  /** Mean PnL per round trip, quote coin (decimal string). */
+  readonly expectancy: string;
   readonly exposure: number;
   readonly trades: number;
-  readonly fees: number;
-  readonly finalEquity: number;
-  readonly bySymbol: Readonly<Record<string, { trades: number; pnl: number; winRate: number }>>;
+  /** Quote coin, decimal strings. */
+  readonly fees: string;
+  readonly finalEquity: string;
+  readonly bySymbol: Readonly<Record<string, SymbolMetrics>>;
+  readonly monthly: readonly MonthlyReturn[];
+  readonly benchmark?: BenchmarkMetrics | undefined;
+}
+
+export interface MetricsOptions {
+  /** The exact final equity (decimal string); default: the last equity sample. */
+  readonly finalEquity?: string | undefined;
+  /** The benchmark's equity at each equity sample (same length as the curve). */
+  readonly benchmark?: readonly number[] | undefined;
+  /** IANA zone of the monthly table (default UTC). */
+  readonly timeZone?: string | undefined;
 }
 
 const YEAR_MS = 365.25 * 86_400_000;
@@ -35,6 +78,15 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/** Simple returns of consecutive values. */
+function simpleReturns(values: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < values.length; i++) out.push((values[i] as number) / (values[i - 1] as number) - 1);
+  return out;
 }
 
 export function drawdown(equity: readonly EquityPoint[]): { max: number; durationMs: number } {
@@ -56,23 +108,92 @@ export function drawdown(equity: readonly EquityPoint[]): { max: number; duratio
   return { max, durationMs: max === 0 ? 0 : longest };
 }
 
-export function computeMetrics(
+/** YYYY-MM of an instant in a time zone. */
+export function monthOf(ts: number, timeZone = 'UTC'): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+  }).formatToParts(new Date(ts));
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}`;
+}
+
+/** Monthly returns: each month's last sample over the previous month's last (the first over `initial`). */
+export function monthlyReturns(
   initial: number,
   equity: readonly EquityPoint[],
+  timeZone = 'UTC',
+): MonthlyReturn[] {
+  const out: MonthlyReturn[] = [];
+  let prev = initial;
+  let month: string | undefined;
+  let last = initial;
+  for (const p of equity) {
+    const m = monthOf(p.ts, timeZone);
+    if (month !== undefined && m !== month) {
+      out.push({ month, return: last / prev - 1 });
+      prev = last;
+    }
+    month = m;
+    last = p.equity;
+  }
+  if (month !== undefined) out.push({ month, return: last / prev - 1 });
+  return out;
+}
+
+function benchmarkMetrics(
+  initial: number,
+  curve: readonly EquityPoint[],
+  bench: readonly number[],
+  periodsPerYear: number,
+  spanYears: number,
+  totalReturn: number,
+): BenchmarkMetrics {
+  const rs = simpleReturns([initial, ...curve.map((p) => p.equity)]);
+  const rb = simpleReturns([initial, ...bench]);
+  const mb = mean(rb);
+  const ms = mean(rs);
+  let cov = 0;
+  let varB = 0;
+  for (let i = 0; i < rb.length; i++) {
+    cov += ((rs[i] as number) - ms) * ((rb[i] as number) - mb);
+    varB += ((rb[i] as number) - mb) ** 2;
+  }
+  const beta = varB > 0 ? cov / varB : 0;
+  const final = bench[bench.length - 1] ?? initial;
+  const bTotal = final / initial - 1;
+  return {
+    totalReturn: bTotal,
+    cagr: spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0,
+    maxDrawdown: drawdown(bench.map((equity, i) => ({ ts: curve[i]?.ts ?? i, equity, exposed: true }))).max,
+    excessReturn: totalReturn - bTotal,
+    beta,
+    alpha: (ms - beta * mb) * periodsPerYear,
+  };
+}
+
+/**
+ * Metrics of an equity curve and its round trips. `capital` and `fees` are decimal strings; money in the
+ * answer stays decimal strings, ratios are numbers.
+ */
+export function computeMetrics(
+  capital: string,
+  equity: readonly EquityPoint[],
   trades: readonly BacktestTrade[],
-  fees: number,
+  fees: string,
+  o: MetricsOptions = {},
 ): Metrics {
+  const initial = Number(capital);
   const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial, exposed: false }];
   const final = (curve[curve.length - 1] as EquityPoint).equity;
-  const values = [initial, ...curve.map((p) => p.equity)];
-  const returns: number[] = [];
-  for (let i = 1; i < values.length; i++) returns.push((values[i] as number) / (values[i - 1] as number) - 1);
+  const returns = simpleReturns([initial, ...curve.map((p) => p.equity)]);
   const gaps: number[] = [];
   for (let i = 1; i < curve.length; i++)
     gaps.push((curve[i] as EquityPoint).ts - (curve[i - 1] as EquityPoint).ts);
   const periodsPerYear = gaps.length > 0 && median(gaps) > 0 ? YEAR_MS / median(gaps) : 252;
-  const mean = returns.reduce((a, b) => a + b, 0) / Math.max(1, returns.length);
-  const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, returns.length - 1));
+  const mu = mean(returns);
+  const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mu) ** 2, 0) / Math.max(1, returns.length - 1));
   const downside = Math.sqrt(
     returns.reduce((a, r) => a + Math.min(0, r) ** 2, 0) / Math.max(1, returns.length),
   );
@@ -83,47 +204,58 @@ export function computeMetrics(
   const totalReturn = final / initial - 1;
   const cagr = spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0;
   const dd = drawdown(curve);
-  const pnls = trades.map((t) => Number(t.pnl));
-  const wins = pnls.filter((p) => p > 0);
-  const losses = pnls.filter((p) => p < 0);
-  const grossProfit = wins.reduce((a, b) => a + b, 0);
-  const grossLoss = -losses.reduce((a, b) => a + b, 0);
-  const bySymbol: Record<string, { trades: number; pnl: number; winRate: number }> = {};
-  for (const t of trades) {
-    const s = (bySymbol[t.symbol] ??= { trades: 0, pnl: 0, winRate: 0 });
-    s.trades++;
-    s.pnl += Number(t.pnl);
+  // Trade money in Decimal; the ratios from it are numbers.
+  const pnls = trades.map((t) => new Decimal(t.pnl));
+  const wins = pnls.filter((p) => p.gt(0));
+  const grossProfit = wins.reduce((a, b) => a.plus(b), new Decimal(0));
+  const grossLoss = pnls.filter((p) => p.lt(0)).reduce((a, b) => a.minus(b), new Decimal(0));
+  const net = pnls.reduce((a, b) => a.plus(b), new Decimal(0));
+  const bySymbol: Record<string, SymbolMetrics> = {};
+  const symbols = [...new Set(trades.map((t) => t.symbol))];
+  for (const sym of symbols) {
+    const ts = trades.filter((t) => t.symbol === sym);
+    bySymbol[sym] = {
+      trades: ts.length,
+      pnl: ts.reduce((a, t) => a.plus(t.pnl), new Decimal(0)).toFixed(),
+      fees: ts.reduce((a, t) => a.plus(t.fees), new Decimal(0)).toFixed(),
+      winRate: ts.filter((t) => new Decimal(t.pnl).gt(0)).length / ts.length,
+    };
   }
-  for (const [sym, s] of Object.entries(bySymbol))
-    s.winRate = trades.filter((t) => t.symbol === sym && Number(t.pnl) > 0).length / s.trades;
   return {
     totalReturn,
     cagr,
-    sharpe: sd > 0 ? (mean / sd) * Math.sqrt(periodsPerYear) : 0,
-    sortino: downside > 0 ? (mean / downside) * Math.sqrt(periodsPerYear) : 0,
+    sharpe: sd > 0 ? (mu / sd) * Math.sqrt(periodsPerYear) : 0,
+    sortino: downside > 0 ? (mu / downside) * Math.sqrt(periodsPerYear) : 0,
     calmar: dd.max > 0 ? cagr / dd.max : 0,
     maxDrawdown: dd.max,
     maxDrawdownDurationMs: dd.durationMs,
     winRate: trades.length > 0 ? wins.length / trades.length : 0,
-    profitFactor: grossLoss > 0 ? grossProfit / grossLoss : grossProfit > 0 ? Infinity : 0,
-    expectancy: trades.length > 0 ? pnls.reduce((a, b) => a + b, 0) / trades.length : 0,
+    profitFactor: grossLoss.gt(0) ? grossProfit.div(grossLoss).toNumber() : grossProfit.gt(0) ? Infinity : 0,
+    // Eight places: a mean of money needs no more than the venue's finest precision.
+    expectancy: trades.length > 0 ? net.div(trades.length).toDecimalPlaces(8).toFixed() : '0',
     exposure: curve.length > 0 ? curve.filter((p) => p.exposed).length / curve.length : 0,
     trades: trades.length,
-    fees,
-    finalEquity: final,
+    fees: new Decimal(fees).toFixed(),
+    finalEquity: o.finalEquity ?? new Decimal(final).toFixed(),
     bySymbol,
+    monthly: equity.length > 0 ? monthlyReturns(initial, equity, o.timeZone) : [],
+    ...(o.benchmark !== undefined && o.benchmark.length === equity.length && equity.length > 0
+      ? { benchmark: benchmarkMetrics(initial, equity, o.benchmark, periodsPerYear, spanYears, totalReturn) }
+      : {}),
   };
 }
 
-export const metricsOf = (r: BacktestResult): Metrics =>
-  computeMetrics(Number(r.meta.capital), r.equity, r.trades, new Decimal(r.fees).toNumber());
+export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquity'> = {}): Metrics =>
+  computeMetrics(r.meta.capital, r.equity, r.trades, r.fees, { ...o, finalEquity: r.finalEquity });
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
 const days = (ms: number) => `${(ms / 86_400_000).toFixed(1)} days`;
 
 /** A terminal summary table. */
-export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r)): string {
+export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quoteDp = 2): string {
+  const money = (s: string) => new Decimal(s).toDecimalPlaces(quoteDp).toFixed(quoteDp);
+  const b = m.benchmark;
   const rows: [string, string][] = [
     ['strategy', `${r.meta.strategy} ${JSON.stringify(r.meta.params)}`],
     [
@@ -134,15 +266,23 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r)): str
       'period',
       `${new Date(r.meta.from).toISOString().slice(0, 10)} to ${new Date(r.meta.to).toISOString().slice(0, 10)}`,
     ],
-    ['final equity', `${num(m.finalEquity)} (from ${r.meta.capital})`],
+    ['final equity', `${money(m.finalEquity)} (from ${r.meta.capital})`],
     ['total return', pct(m.totalReturn)],
     ['CAGR', pct(m.cagr)],
     ['Sharpe / Sortino / Calmar', `${num(m.sharpe)} / ${num(m.sortino)} / ${num(m.calmar)}`],
     ['max drawdown', `${pct(m.maxDrawdown)} over ${days(m.maxDrawdownDurationMs)}`],
     ['trades / win rate', `${m.trades} / ${pct(m.winRate)}`],
-    ['profit factor / expectancy', `${num(m.profitFactor)} / ${num(m.expectancy)}`],
+    ['profit factor / expectancy', `${num(m.profitFactor)} / ${money(m.expectancy)}`],
     ['exposure', pct(m.exposure)],
-    ['fees', num(m.fees)],
+    ['fees', money(m.fees)],
+    ...(b
+      ? ([
+          [
+            'buy & hold',
+            `${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
+          ],
+        ] as [string, string][])
+      : []),
     [
       'denials',
       Object.entries(r.denials)

@@ -1,11 +1,31 @@
-// One self-contained HTML report: candles with entry and exit markers, equity and drawdown curves, the
-// metrics and the trade table. The chart library (lightweight-charts, Apache-2.0) is embedded in the
-// file, so it opens offline, with no CDN.
+// Self-contained HTML reports: a backtest tearsheet (report.html), a sweep table and heatmap (sweep.html)
+// and a walk-forward report (walk-forward.html). One file each, the chart library (lightweight-charts,
+// Apache-2.0) embedded, so they open offline with no CDN. Rules the pages follow:
+// - locale: the charts use a fixed en-US locale; the browser's default follows LANG, and under
+//   LANG=C.UTF-8 Chromium answers "en-US@posix", which Intl refuses (every chart stayed blank);
+// - time: every time is shown in the instrument's exchange time zone (America/New_York for Reality
+//   tokens, UTC otherwise), named on the page; the charts are shifted by the zone's offset at each instant
+//   because the chart library draws UTC;
+// - money: rounded to the quote coin's precision (prices to the price precision) for display only;
+// - the price chart shows the whole run as downsampled candles (the engine keeps 3,000 to 6,000 bars by
+//   merging neighbours, so each bar spans 2^k candles), and at most MAX_MARKERS entry/exit markers:
+//   fills on the same bar, or when there are too many on neighbouring bars, merge into one marker that
+//   counts them. Every trade is still in the trade table.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { Instrument } from '../api/index.js';
+import { Decimal } from '../market/decimal.js';
 import type { Metrics } from './metrics.js';
-import type { BacktestResult } from './result.js';
+import type { BacktestFill, BacktestResult, ChartBar, EquityPoint } from './result.js';
+import type { Excursion } from './run-config.js';
+import type { SortKey, SweepRow } from './sweep.js';
+import type { WalkForwardResult } from './walk-forward.js';
+
+/** The most markers the price chart draws (documented in backtest/README.md). */
+export const MAX_MARKERS = 150;
+/** Rows of the trade table drawn at once; the pager walks through all of them. */
+export const TRADES_PER_PAGE = 250;
 
 function chartLibrary(): string {
   // The package exports only ESM entry points and its package.json; the standalone build sits in dist/.
@@ -17,102 +37,531 @@ const esc = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 // JSON inside <script>: keep "</script>" and friends from closing the tag.
 const safeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : '—');
+const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : x > 0 ? '∞' : '—');
 
-export function renderReport(r: BacktestResult, m: Metrics): string {
-  const sec = (ms: number) => Math.floor(ms / 1000);
-  const bars = r.chart.map((b) => ({
-    time: sec(b.time),
-    open: b.open,
-    high: b.high,
-    low: b.low,
-    close: b.close,
-  }));
-  const barTimes = bars.map((b) => b.time);
-  const snap = (ms: number) => {
-    const t = sec(ms);
+/** The exchange's time zone of an instrument: Reality tokens trade on US hours. */
+export function exchangeTimeZone(instrument: Instrument | undefined): { zone: string; label: string } {
+  return instrument?.isReality === 'yes'
+    ? { zone: 'America/New_York', label: 'ET' }
+    : { zone: 'UTC', label: 'UTC' };
+}
+
+/** Formats instants in one time zone, and gives the zone's offset for the charts. */
+class ZoneClock {
+  private readonly fmt: Intl.DateTimeFormat;
+  constructor(
+    readonly zone: string,
+    readonly label: string,
+  ) {
+    this.fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+  }
+  /** Wall-clock fields of an instant in the zone, as if it were UTC (for the chart and the text). */
+  private local(ms: number): number {
+    const p: Record<string, number> = {};
+    for (const x of this.fmt.formatToParts(new Date(ms)))
+      if (x.type !== 'literal') p[x.type] = Number(x.value);
+    return Date.UTC(
+      p.year as number,
+      (p.month as number) - 1,
+      p.day as number,
+      p.hour as number,
+      p.minute as number,
+      p.second as number,
+    );
+  }
+  /** "2008-01-02 09:30 ET" */
+  text(ms: number): string {
+    return `${new Date(this.local(ms)).toISOString().slice(0, 16).replace('T', ' ')} ${this.label}`;
+  }
+  /** Chart time (seconds) that the UTC-drawing chart shows as the zone's wall clock. */
+  chart(ms: number): number {
+    return Math.floor(this.local(ms) / 1000);
+  }
+}
+
+const duration = (ms: number) => {
+  const d = Math.floor(ms / 86_400_000);
+  const h = Math.floor((ms % 86_400_000) / 3_600_000);
+  const m = Math.round((ms % 3_600_000) / 60_000);
+  return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : `${m}m`;
+};
+
+interface Marker {
+  readonly time: number;
+  readonly position: 'belowBar' | 'aboveBar';
+  readonly color: string;
+  readonly shape: 'arrowUp' | 'arrowDown';
+  readonly text: string;
+}
+
+/**
+ * Entry and exit markers on the chart's bars: fills of one side on one bar merge into one marker, and
+ * neighbouring bars merge (in groups of 2, 4, 8 ... bars) until at most `cap` markers remain.
+ */
+export function chartMarkers(
+  bars: readonly ChartBar[],
+  fills: readonly BacktestFill[],
+  toChart: (ms: number) => number,
+  cap = MAX_MARKERS,
+): Marker[] {
+  if (bars.length === 0 || fills.length === 0) return [];
+  const barOf = (ts: number) => {
     let lo = 0;
-    let hi = barTimes.length - 1;
+    let hi = bars.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((barTimes[mid] as number) <= t) lo = mid;
+      if ((bars[mid] as ChartBar).time <= ts) lo = mid;
       else hi = mid - 1;
     }
-    return barTimes[lo] ?? t;
+    return lo;
   };
-  const markers = r.fills.slice(-2000).map((f) => ({
-    time: snap(f.ts),
-    position: f.side === 'buy' ? 'belowBar' : 'aboveBar',
-    color: f.side === 'buy' ? '#2e7d32' : '#c62828',
-    shape: f.side === 'buy' ? 'arrowUp' : 'arrowDown',
-    text: f.side === 'buy' ? 'entry' : 'exit',
-  }));
-  const dedupe = <T extends { time: number }>(xs: T[]) =>
-    xs.filter((x, i) => i === 0 || x.time > (xs[i - 1] as T).time);
-  const equity = dedupe(r.equity.map((p) => ({ time: sec(p.ts), value: Math.round(p.equity * 100) / 100 })));
-  let peak = -Infinity;
-  const dd = equity.map((p) => {
-    peak = Math.max(peak, p.value);
-    return { time: p.time, value: Math.round(((p.value - peak) / peak) * 10000) / 100 };
+  const idx = fills.map((f) => barOf(f.ts));
+  let k = 1;
+  const groupsAt = (size: number) =>
+    new Set(fills.map((f, i) => `${Math.floor((idx[i] as number) / size)}:${f.side}`));
+  while (groupsAt(k).size > cap) k *= 2;
+  const groups = new Map<string, { bar: number; side: 'buy' | 'sell'; n: number; tags: Set<string> }>();
+  fills.forEach((f, i) => {
+    const key = `${Math.floor((idx[i] as number) / k)}:${f.side}`;
+    const g = groups.get(key) ?? { bar: idx[i] as number, side: f.side, n: 0, tags: new Set<string>() };
+    g.n++;
+    if (f.tag) g.tags.add(f.tag);
+    groups.set(key, g);
   });
-  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
-  const rows: [string, string][] = [
-    ['Total return', pct(m.totalReturn)],
-    ['CAGR', pct(m.cagr)],
-    ['Sharpe', m.sharpe.toFixed(2)],
-    ['Sortino', m.sortino.toFixed(2)],
-    ['Calmar', m.calmar.toFixed(2)],
-    ['Max drawdown', `${pct(m.maxDrawdown)} (${(m.maxDrawdownDurationMs / 86_400_000).toFixed(1)} days)`],
-    ['Trades', String(m.trades)],
-    ['Win rate', pct(m.winRate)],
-    ['Profit factor', Number.isFinite(m.profitFactor) ? m.profitFactor.toFixed(2) : '∞'],
-    ['Expectancy', m.expectancy.toFixed(2)],
-    ['Exposure', pct(m.exposure)],
-    ['Fees', m.fees.toFixed(2)],
-    ['Final equity', m.finalEquity.toFixed(2)],
-    ['Trade hash', r.meta.tradeHash.slice(0, 16)],
-  ];
-  const trades = r.trades.slice(-500).reverse();
-  const day = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>tradebot backtest: ${esc(r.meta.strategy)} on ${esc(r.meta.symbol)}</title>
+  return [...groups.values()]
+    .sort((a, b) => a.bar - b.bar || (a.side === 'buy' ? -1 : 1))
+    .map((g) => ({
+      time: toChart((bars[g.bar] as ChartBar).time),
+      position: g.side === 'buy' ? 'belowBar' : 'aboveBar',
+      color: g.side === 'buy' ? '#2e7d32' : '#c62828',
+      shape: g.side === 'buy' ? 'arrowUp' : 'arrowDown',
+      // One fill: its reason (the fill's tag). Merged fills: how many (reasons are in the tables below).
+      text: g.n === 1 ? ([...g.tags][0] ?? (g.side === 'buy' ? 'entry' : 'exit')) : `${g.n}`,
+    }));
+}
+
+/** Extra inputs of the tearsheet that the engine's result does not hold. */
+export interface ReportOptions {
+  /** The dataset's instrument: quote/price precision and the exchange's time zone. */
+  readonly instrument?: Instrument | undefined;
+  /** Buy-and-hold equity at each equity sample (analyseRun). */
+  readonly benchmark?: readonly number[] | undefined;
+  /** MAE/MFE per trade, in the order of the trades (analyseRun). */
+  readonly excursions?: readonly Excursion[] | undefined;
+  readonly version?: string | undefined;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Green for gains, red for losses, the stronger the larger (full at 10% a month). */
+function heat(r: number, full = 0.1): string {
+  const a = Math.min(1, Math.abs(r) / full) * 0.75 + 0.05;
+  return r >= 0 ? `rgba(46,125,50,${a.toFixed(2)})` : `rgba(198,40,40,${a.toFixed(2)})`;
+}
+
+function monthlyTable(m: Metrics): string {
+  const years = new Map<string, (number | undefined)[]>();
+  for (const x of m.monthly) {
+    const [y, mo] = x.month.split('-') as [string, string];
+    const row = years.get(y) ?? new Array<number | undefined>(12).fill(undefined);
+    row[Number(mo) - 1] = x.return;
+    years.set(y, row);
+  }
+  const cell = (r: number | undefined) =>
+    r === undefined ? '<td></td>' : `<td style="background:${heat(r)}">${pct(r)}</td>`;
+  const rows = [...years.entries()].map(([y, row]) => {
+    const year = row.reduce<number>((a, r) => a * (1 + (r ?? 0)), 1) - 1;
+    return `<tr><th>${y}</th>${row.map(cell).join('')}<td style="background:${heat(year, 0.3)}"><b>${pct(year)}</b></td></tr>`;
+  });
+  return `<table id="monthly" class="heat"><thead><tr><th>Year</th>${MONTHS.map((x) => `<th>${x}</th>`).join('')}<th>Year</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+const page = (title: string, style: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>
 body{font:14px system-ui,sans-serif;margin:24px;color:#222}h1{font-size:20px}h2{font-size:16px;margin-top:28px}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(170px,1fr));gap:8px}.m{background:#f4f6f8;padding:8px;border-radius:6px}
 .m b{display:block;font-size:16px}.chart{height:360px;margin-top:8px}.small{height:200px}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}th:first-child,td:first-child{text-align:left}
-.pos{color:#2e7d32}.neg{color:#c62828}
+.pos{color:#2e7d32}.neg{color:#c62828}pre{background:#f4f6f8;padding:10px;border-radius:6px;white-space:pre-wrap}
+.heat td{text-align:center;font-size:12px}.scroll{max-height:600px;overflow:auto}
+${style}
 </style></head><body>
-<h1>${esc(r.meta.strategy)} on ${esc(r.meta.symbol)} (${esc(r.meta.interval)})</h1>
-<p>${esc(r.meta.dataset)}: ${r.meta.candles.toLocaleString('en-US')} candles, ${day(r.meta.from)} to ${day(r.meta.to)}; parameters ${esc(JSON.stringify(r.meta.params))}; fee rate ${esc(r.meta.feeRate)}, slippage ${r.meta.slippageBps} bps.</p>
-<div class="grid">${rows.map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`).join('')}</div>
-<h2>Price, entries and exits</h2><div id="candles" class="chart"></div>
-<h2>Equity</h2><div id="equity" class="chart small"></div>
-<h2>Drawdown (%)</h2><div id="drawdown" class="chart small"></div>
-<h2>Trades (latest ${trades.length} of ${r.trades.length})</h2>
-<table><thead><tr><th>Entry</th><th>Exit</th><th>Entry price</th><th>Exit price</th><th>Quantity</th><th>Fees</th><th>PnL</th></tr></thead><tbody>
-${trades.map((t) => `<tr><td>${day(t.entryTime)}</td><td>${day(t.exitTime)}</td><td>${esc(t.entryPrice)}</td><td>${esc(t.exitPrice)}</td><td>${esc(t.quantity)}</td><td>${esc(t.fees)}</td><td class="${Number(t.pnl) >= 0 ? 'pos' : 'neg'}">${esc(t.pnl)}</td></tr>`).join('\n')}
+${body}
+</body></html>
+`;
+
+/** The backtest tearsheet. */
+export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {}): string {
+  const { zone, label } = exchangeTimeZone(o.instrument);
+  const clock = new ZoneClock(zone, label);
+  const quote = o.instrument?.quoteCoin ?? '';
+  const qdp = Number(o.instrument?.quotePrecision ?? 2);
+  const pdp = Number(o.instrument?.pricePrecision ?? 8);
+  const money = (s: string) => new Decimal(s).toDecimalPlaces(qdp).toFixed(qdp);
+  const price = (s: string) => new Decimal(s).toDecimalPlaces(pdp).toFixed();
+  const t = (ms: number) => clock.chart(ms);
+  const ascending = <T extends { time: number }>(xs: T[]) =>
+    xs.filter((x, i) => i === 0 || x.time > (xs[i - 1] as T).time);
+
+  const bars = ascending(
+    r.chart.map((b) => ({ time: t(b.time), open: b.open, high: b.high, low: b.low, close: b.close })),
+  );
+  const markers = chartMarkers(r.chart, r.fills, t);
+  const equity = ascending(r.equity.map((p) => ({ time: t(p.ts), value: Math.round(p.equity * 100) / 100 })));
+  const bench =
+    o.benchmark && o.benchmark.length === r.equity.length
+      ? ascending(
+          r.equity.map((p, i) => ({
+            time: t(p.ts),
+            value: Math.round((o.benchmark?.[i] as number) * 100) / 100,
+          })),
+        )
+      : [];
+  let peak = -Infinity;
+  const dd = equity.map((p) => {
+    peak = Math.max(peak, p.value);
+    return { time: p.time, value: Math.round(((p.value - peak) / peak) * 10000) / 100 };
+  });
+
+  // Tags of the fills that opened and closed each round trip: its entry and exit reasons.
+  const tagAt = new Map<string, string>();
+  for (const f of r.fills) tagAt.set(`${f.ts}:${f.side}`, f.tag);
+  const trades = r.trades.map((x, i) => {
+    const cost = new Decimal(x.entryPrice).mul(x.quantity);
+    return {
+      ...x,
+      n: i + 1,
+      entryReason: tagAt.get(`${x.entryTime}:buy`) ?? '',
+      exitReason: tagAt.get(`${x.exitTime}:sell`) ?? '',
+      pnlPct: cost.gt(0) ? new Decimal(x.pnl).div(cost).toNumber() : 0,
+      excursion: o.excursions?.[i],
+    };
+  });
+  const reasons = new Map<string, { n: number; wins: number; pnl: Decimal; pct: number }>();
+  for (const x of trades) {
+    const g = reasons.get(x.exitReason) ?? { n: 0, wins: 0, pnl: new Decimal(0), pct: 0 };
+    g.n++;
+    if (new Decimal(x.pnl).gt(0)) g.wins++;
+    g.pnl = g.pnl.plus(x.pnl);
+    g.pct += x.pnlPct;
+    reasons.set(x.exitReason, g);
+  }
+
+  const b = m.benchmark;
+  const tiles: [string, string][] = [
+    ['Total return', pct(m.totalReturn)],
+    ['CAGR', pct(m.cagr)],
+    ['Sharpe', num(m.sharpe)],
+    ['Sortino', num(m.sortino)],
+    ['Calmar', num(m.calmar)],
+    ['Max drawdown', `${pct(m.maxDrawdown)} (${(m.maxDrawdownDurationMs / 86_400_000).toFixed(1)} days)`],
+    ['Trades', String(m.trades)],
+    ['Win rate', pct(m.winRate)],
+    ['Profit factor', num(m.profitFactor)],
+    ['Expectancy', `${money(m.expectancy)} ${quote}`],
+    ['Exposure', pct(m.exposure)],
+    ['Fees', `${money(m.fees)} ${quote}`],
+    ['Final equity', `${money(m.finalEquity)} ${quote}`],
+    ...(b
+      ? ([
+          ['Buy & hold return', pct(b.totalReturn)],
+          ['Excess return', pct(b.excessReturn)],
+          ['Alpha (annual)', pct(b.alpha)],
+          ['Beta', num(b.beta)],
+          ['Buy & hold max DD', pct(b.maxDrawdown)],
+        ] as [string, string][])
+      : []),
+  ];
+  const header = [
+    `tradebot ${o.version ?? ''} backtest`.replace('  ', ' '),
+    `strategy   ${r.meta.strategy} ${JSON.stringify(r.meta.params)}`,
+    `dataset    ${r.meta.dataset}: ${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles`,
+    `span       ${clock.text(r.meta.from)} to ${clock.text(r.meta.to)} (${zone})`,
+    `costs      capital ${r.meta.capital} ${quote}, fee rate ${r.meta.feeRate}, slippage ${r.meta.slippageBps} bps`,
+    `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${m.trades} trades, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,
+    ...(b
+      ? [
+          `benchmark  buy & hold ${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
+        ]
+      : []),
+    `trade hash ${r.meta.tradeHash}`,
+  ].join('\n');
+
+  // Rows as data, drawn a page at a time: 40,000 trades as HTML rows would take the browser a minute.
+  const tradeRows = trades.map((x) => {
+    const e = x.excursion;
+    return [
+      String(x.n),
+      clock.text(x.entryTime),
+      clock.text(x.exitTime),
+      duration(x.exitTime - x.entryTime),
+      x.entryReason,
+      x.exitReason,
+      price(x.entryPrice),
+      price(x.exitPrice),
+      x.quantity,
+      money(x.fees),
+      money(x.pnl),
+      pct(x.pnlPct),
+      e ? pct(e.mae) : '',
+      e ? pct(e.mfe) : '',
+    ];
+  });
+  const symbolRows = Object.entries(m.bySymbol)
+    .map(
+      ([s, x]) =>
+        `<tr><td>${esc(s)}</td><td>${x.trades}</td><td>${pct(x.winRate)}</td><td>${money(x.fees)}</td><td class="${new Decimal(x.pnl).gte(0) ? 'pos' : 'neg'}">${money(x.pnl)}</td></tr>`,
+    )
+    .join('');
+  const reasonRows = [...reasons.entries()]
+    .map(
+      ([k, g]) =>
+        `<tr><td>${esc(k || '(untagged)')}</td><td>${g.n}</td><td>${pct(g.wins / g.n)}</td><td>${pct(g.pct / g.n)}</td><td class="${g.pnl.gte(0) ? 'pos' : 'neg'}">${money(g.pnl.toFixed())}</td></tr>`,
+    )
+    .join('');
+
+  const body = `<h1>${esc(r.meta.strategy)} on ${esc(r.meta.symbol)} (${esc(r.meta.interval)})</h1>
+<p>Times in ${esc(label)} (${esc(zone)}); money in ${esc(quote || 'the quote coin')}, rounded to ${qdp} places. Paste the block below into an issue to describe this run.</p>
+<pre id="header">${esc(header)}</pre>
+<div class="grid">${tiles.map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`).join('')}</div>
+<h2>Price, entries and exits</h2>
+<p>${bars.length.toLocaleString('en-US')} bars for ${r.meta.candles.toLocaleString('en-US')} candles${r.chart.length > 0 && r.meta.candles > r.chart.length ? ` (each bar merges ${Math.round(r.meta.candles / r.chart.length)} candles)` : ''}; ${markers.length} markers for ${r.fills.length} fills (at most ${MAX_MARKERS}: fills on neighbouring bars merge into one marker that shows their count; the reasons are in the tables below).</p>
+<div id="candles" data-chart class="chart"></div>
+<h2>Equity${bench.length > 0 ? ' against buy &amp; hold' : ''}</h2><div id="equity" data-chart class="chart small"></div>
+<h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>
+<h2>Monthly returns (${esc(label)})</h2>${monthlyTable(m)}
+<h2>By symbol</h2>
+<table id="symbols"><thead><tr><th>Symbol</th><th>Trades</th><th>Win rate</th><th>Fees</th><th>PnL</th></tr></thead><tbody>${symbolRows}</tbody></table>
+<h2>Exit reasons</h2>
+<table id="reasons"><thead><tr><th>Exit reason</th><th>Trades</th><th>Win rate</th><th>Mean PnL %</th><th>PnL</th></tr></thead><tbody>${reasonRows}</tbody></table>
+<h2>Trades (all ${trades.length})</h2>
+<p id="pager"><button id="prev">&larr; newer</button> <span id="page"></span> <button id="next">older &rarr;</button></p>
+<div class="scroll"><table id="trades" data-total="${trades.length}"><thead><tr><th>#</th><th>Entry</th><th>Exit</th><th>Duration</th><th>Entry reason</th><th>Exit reason</th><th>Entry price</th><th>Exit price</th><th>Quantity</th><th>Fees</th><th>PnL</th><th>PnL %</th><th>MAE</th><th>MFE</th></tr></thead><tbody></tbody></table></div>
+<script>
+// The trade table: every trade, newest first, ${TRADES_PER_PAGE} to a page.
+(function () {
+  var rows = ${safeJson(tradeRows)};
+  var size = ${TRADES_PER_PAGE};
+  var pages = Math.max(1, Math.ceil(rows.length / size));
+  var at = 0;
+  var tbody = document.querySelector('#trades tbody');
+  function cell(text, cls) {
+    var td = document.createElement('td');
+    td.textContent = text;
+    if (cls) td.className = cls;
+    return td;
+  }
+  function show(p) {
+    at = Math.min(pages - 1, Math.max(0, p));
+    tbody.textContent = '';
+    for (var i = rows.length - 1 - at * size; i >= 0 && i > rows.length - 1 - (at + 1) * size; i--) {
+      var tr = document.createElement('tr');
+      rows[i].forEach(function (v, j) {
+        tr.appendChild(cell(v, j === 10 ? (v.charAt(0) === '-' ? 'neg' : 'pos') : ''));
+      });
+      tbody.appendChild(tr);
+    }
+    document.getElementById('page').textContent = 'page ' + (at + 1) + ' of ' + pages;
+  }
+  document.getElementById('prev').onclick = function () { show(at - 1); };
+  document.getElementById('next').onclick = function () { show(at + 1); };
+  window.showTradesPage = show;
+  show(0);
+})();
+</script>
+<script>${chartLibrary()}</script>
+<script>
+try {
+  var LC = window.LightweightCharts;
+  // A fixed locale: see the note at the top of src/backtest/report.ts.
+  // minBarSpacing: the library's default (0.5 px a bar) cannot fit thousands of bars, and fitContent then
+  // showed only the run's last years; the whole run must fit.
+  var opts = { autoSize: true, localization: { locale: 'en-US' }, layout: { background: { color: '#ffffff' }, textColor: '#333' }, timeScale: { timeVisible: true, minBarSpacing: 0.001, fixLeftEdge: true, fixRightEdge: true } };
+  var c1 = LC.createChart(document.getElementById('candles'), opts);
+  var candles = c1.addSeries(LC.CandlestickSeries, {});
+  candles.setData(${safeJson(bars)});
+  // Markers never stretch the price axis (thousands of them once pushed it to -250).
+  LC.createSeriesMarkers(candles, ${safeJson(markers)}, { autoScale: false });
+  c1.timeScale().fitContent();
+  var c2 = LC.createChart(document.getElementById('equity'), opts);
+  c2.addSeries(LC.LineSeries, { color: '#1565c0', title: 'strategy' }).setData(${safeJson(equity)});
+  var bench = ${safeJson(bench)};
+  if (bench.length > 0) c2.addSeries(LC.LineSeries, { color: '#9e9e9e', lineWidth: 1, title: 'buy & hold' }).setData(bench);
+  c2.timeScale().fitContent();
+  var c3 = LC.createChart(document.getElementById('drawdown'), opts);
+  c3.addSeries(LC.AreaSeries, { lineColor: '#c62828', topColor: 'rgba(198,40,40,0.1)', bottomColor: 'rgba(198,40,40,0.4)' }).setData(${safeJson(dd)});
+  c3.timeScale().fitContent();
+  document.body.dataset.markers = ${markers.length};
+  // autoSize measures the containers on the next frame: fit again once they have their width.
+  requestAnimationFrame(function () {
+    [c1, c2, c3].forEach(function (c) { c.timeScale().fitContent(); });
+    document.body.dataset.rendered = 'ok';
+  });
+} catch (e) {
+  document.body.dataset.rendered = 'error: ' + (e && e.message ? e.message : String(e));
+}
+</script>`;
+  return page(`tradebot backtest: ${r.meta.strategy} on ${r.meta.symbol}`, '', body);
+}
+
+/** A sortable table of the sweep's runs and, for two parameters, a heatmap of the chosen metric. */
+export function renderSweepReport(rows: readonly SweepRow[], metric: SortKey, title: string): string {
+  const keys = Object.keys(rows[0]?.params ?? {});
+  const cols: [string, (r: SweepRow) => number | undefined, (x: number) => string][] = [
+    ['sharpe', (r) => r.metrics?.sharpe, num],
+    ['sortino', (r) => r.metrics?.sortino, num],
+    ['calmar', (r) => r.metrics?.calmar, num],
+    ['totalReturn', (r) => r.metrics?.totalReturn, pct],
+    ['cagr', (r) => r.metrics?.cagr, pct],
+    ['maxDrawdown', (r) => r.metrics?.maxDrawdown, pct],
+    ['trades', (r) => r.metrics?.trades, String],
+    ['winRate', (r) => r.metrics?.winRate, pct],
+    ['profitFactor', (r) => r.metrics?.profitFactor, num],
+  ];
+  const td = (v: number | undefined, f: (x: number) => string) =>
+    v === undefined
+      ? '<td data-v="">error</td>'
+      : `<td data-v="${Number.isFinite(v) ? v : v > 0 ? 1e308 : -1e308}">${f(v)}</td>`;
+  const body = rows
+    .map(
+      (r) =>
+        `<tr>${keys.map((k) => `<td data-v="${esc(String(r.params[k]))}">${esc(String(r.params[k]))}</td>`).join('')}${cols.map(([, get, f]) => td(get(r), f)).join('')}</tr>`,
+    )
+    .join('\n');
+  let heatmap = '';
+  if (keys.length === 2) {
+    const [kx, ky] = keys as [string, string];
+    const xs = [...new Set(rows.map((r) => String(r.params[kx])))].sort(
+      (a, b) => Number(a) - Number(b) || a.localeCompare(b),
+    );
+    const ys = [...new Set(rows.map((r) => String(r.params[ky])))].sort(
+      (a, b) => Number(a) - Number(b) || a.localeCompare(b),
+    );
+    const value = (x: string, y: string) => {
+      const v = rows.find((r) => String(r.params[kx]) === x && String(r.params[ky]) === y)?.metrics?.[metric];
+      return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+    };
+    const vals = rows
+      .map((r) => r.metrics?.[metric])
+      .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    const lo = Math.min(...vals);
+    const hi = Math.max(...vals);
+    const color = (v: number) => {
+      const f = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+      return `rgb(${Math.round(198 - f * 152)},${Math.round(40 + f * 85)},${Math.round(40 + f * 10)})`;
+    };
+    const fmt = cols.find(([n]) => n === metric)?.[2] ?? num;
+    heatmap = `<h2>${esc(metric)} by ${esc(kx)} and ${esc(ky)}</h2>
+<table id="heatmap" class="heat"><thead><tr><th>${esc(ky)} \\ ${esc(kx)}</th>${xs.map((x) => `<th>${esc(x)}</th>`).join('')}</tr></thead><tbody>
+${ys
+  .map(
+    (y) =>
+      `<tr><th>${esc(y)}</th>${xs
+        .map((x) => {
+          const v = value(x, y);
+          return v === undefined
+            ? '<td>—</td>'
+            : `<td style="background:${color(v)};color:#fff">${fmt(v)}</td>`;
+        })
+        .join('')}</tr>`,
+  )
+  .join('\n')}
+</tbody></table>`;
+  }
+  const html = `<h1>${esc(title)}</h1>
+<p>${rows.length} runs, ranked by ${esc(metric)}. Click a column to sort.</p>
+${heatmap}
+<h2>Runs</h2>
+<table id="runs"><thead><tr>${[...keys, ...cols.map(([n]) => n)].map((h) => `<th data-sort>${esc(h)}</th>`).join('')}</tr></thead><tbody>
+${body}
+</tbody></table>
+<script>
+// Sort by a column on click; again to reverse. Numbers compare as numbers, the rest as text.
+document.querySelectorAll('#runs th').forEach(function (th, i) {
+  th.style.cursor = 'pointer';
+  th.addEventListener('click', function () {
+    var tbody = document.querySelector('#runs tbody');
+    var dir = th.dataset.dir === 'desc' ? 1 : -1;
+    th.dataset.dir = dir === 1 ? 'asc' : 'desc';
+    var rows = Array.prototype.slice.call(tbody.rows);
+    rows.sort(function (a, b) {
+      var x = a.cells[i].dataset.v, y = b.cells[i].dataset.v;
+      var nx = parseFloat(x), ny = parseFloat(y);
+      var c = !isNaN(nx) && !isNaN(ny) ? nx - ny : String(x).localeCompare(String(y));
+      return c * dir;
+    });
+    rows.forEach(function (r) { tbody.appendChild(r); });
+  });
+});
+document.body.dataset.rendered = 'ok';
+</script>`;
+  return page(title, '', html);
+}
+
+/** In-sample against out-of-sample per window, the chosen parameters, and the stitched equity. */
+export function renderWalkForwardReport(
+  wf: WalkForwardResult,
+  title: string,
+  instrument?: Instrument,
+): string {
+  const { zone, label } = exchangeTimeZone(instrument);
+  const clock = new ZoneClock(zone, label);
+  const day = (ms: number) => clock.text(ms).slice(0, 10);
+  const qdp = Number(instrument?.quotePrecision ?? 2);
+  const money = (x: string) => new Decimal(x).toDecimalPlaces(qdp).toFixed(qdp);
+  const rows = wf.steps
+    .map(
+      (s) =>
+        `<tr><td>${day(s.window.inSample.from)} to ${day(s.window.inSample.to)}</td><td>${day(s.window.outOfSample.from)} to ${day(s.window.outOfSample.to)}</td><td>${esc(JSON.stringify(s.best))}</td><td>${s.inSample ? pct(s.inSample.totalReturn) : ''}</td><td>${s.inSample ? num(s.inSample.sharpe) : ''}</td><td>${s.inSample ? s.inSample.trades : ''}</td><td>${pct(s.outOfSample.totalReturn)}</td><td>${num(s.outOfSample.sharpe)}</td><td>${s.outOfSample.trades}</td><td>${pct(s.outOfSample.exposure)}</td></tr>`,
+    )
+    .join('\n');
+  const equity = wf.equity
+    .map((p: EquityPoint) => ({ time: clock.chart(p.ts), value: Math.round(p.equity * 100) / 100 }))
+    .filter((x, i, xs) => i === 0 || x.time > (xs[i - 1] as { time: number }).time);
+  const m = wf.metrics;
+  const html = `<h1>${esc(title)}</h1>
+<p>Each out-of-sample window is warmed up on the ${(wf.warmupMs / 86_400_000).toFixed(0)} days before it (candles the strategy sees but never trades). Times in ${esc(label)} (${esc(zone)}).</p>
+<div class="grid">${(
+    [
+      ['Stitched return', pct(m.totalReturn)],
+      ['Sharpe', num(m.sharpe)],
+      ['Max drawdown', pct(m.maxDrawdown)],
+      ['Trades (all windows)', String(m.trades)],
+      ['Win rate', pct(m.winRate)],
+      ['Final equity', `${money(m.finalEquity)} (from ${wf.capital})`],
+    ] as [string, string][]
+  )
+    .map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`)
+    .join('')}</div>
+<h2>Stitched out-of-sample equity</h2><div id="equity" data-chart class="chart small"></div>
+<h2>Windows: in-sample against out-of-sample</h2>
+<table id="windows"><thead><tr><th>In-sample</th><th>Out-of-sample</th><th>Chosen parameters</th><th>IS return</th><th>IS Sharpe</th><th>IS trades</th><th>OOS return</th><th>OOS Sharpe</th><th>OOS closed trades</th><th>OOS in the market</th></tr></thead><tbody>
+${rows}
 </tbody></table>
 <script>${chartLibrary()}</script>
 <script>
 try {
   var LC = window.LightweightCharts;
-  var opts = { autoSize: true, layout: { background: { color: '#ffffff' }, textColor: '#333' }, timeScale: { timeVisible: true } };
-  var c1 = LC.createChart(document.getElementById('candles'), opts);
-  var candles = c1.addSeries(LC.CandlestickSeries, {});
-  candles.setData(${safeJson(bars)});
-  LC.createSeriesMarkers(candles, ${safeJson(markers)});
-  c1.timeScale().fitContent();
-  var c2 = LC.createChart(document.getElementById('equity'), opts);
-  c2.addSeries(LC.LineSeries, { color: '#1565c0' }).setData(${safeJson(equity)});
-  c2.timeScale().fitContent();
-  var c3 = LC.createChart(document.getElementById('drawdown'), opts);
-  c3.addSeries(LC.AreaSeries, { lineColor: '#c62828', topColor: 'rgba(198,40,40,0.1)', bottomColor: 'rgba(198,40,40,0.4)' }).setData(${safeJson(dd)});
-  c3.timeScale().fitContent();
-  document.body.dataset.rendered = 'ok';
+  var c = LC.createChart(document.getElementById('equity'), { autoSize: true, localization: { locale: 'en-US' }, timeScale: { timeVisible: true, minBarSpacing: 0.001, fixLeftEdge: true, fixRightEdge: true } });
+  c.addSeries(LC.LineSeries, { color: '#1565c0' }).setData(${safeJson(equity)});
+  requestAnimationFrame(function () {
+    c.timeScale().fitContent();
+    document.body.dataset.rendered = 'ok';
+  });
 } catch (e) {
   document.body.dataset.rendered = 'error: ' + (e && e.message ? e.message : String(e));
 }
-</script>
-</body></html>
-`;
+</script>`;
+  return page(title, '', html);
 }

@@ -1,5 +1,8 @@
 // What a backtest produces: the fills, the round-trip trades, the sampled equity curve and the meta.
-// Money is in decimal strings; the equity curve is numbers (it feeds statistics and charts).
+// Money is in decimal strings; the sampled equity curve is numbers in memory (it feeds statistics and
+// charts) and decimal strings, rounded to the quote coin's precision, in result.json.
+import { Decimal } from '../market/decimal.js';
+import type { Metrics } from './metrics.js';
 
 export interface BacktestFill {
   readonly ts: number;
@@ -86,4 +89,25 @@ export interface BacktestResult {
   readonly chart: readonly ChartBar[];
   /** Wall-clock timings of the run, ms. */
   readonly timing: { readonly runMs: number };
+}
+
+/**
+ * result.json: every money figure as a decimal string. The equity samples are rounded to `quoteDp`
+ * places of the quote coin (exact for any balance below 10^13: a float carries 15 significant digits).
+ */
+export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number): unknown {
+  return {
+    meta: r.meta,
+    finalEquity: r.finalEquity,
+    fees: r.fees,
+    metrics,
+    denials: r.denials,
+    trades: r.trades,
+    fills: r.fills,
+    equity: r.equity.map((p) => ({
+      ts: p.ts,
+      equity: new Decimal(p.equity).toDecimalPlaces(quoteDp).toFixed(),
+      exposed: p.exposed,
+    })),
+  };
 }

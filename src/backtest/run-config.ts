@@ -7,7 +7,7 @@ import { openDataset } from './datasets.js';
 import { runBacktest } from './engine.js';
 import type { CandleSource } from './format.js';
 import { metricsOf, type Metrics } from './metrics.js';
-import type { BacktestResult } from './result.js';
+import type { BacktestResult, BacktestTrade, EquityPoint } from './result.js';
 
 export interface BacktestJob {
   readonly dataset: string;
@@ -20,6 +20,8 @@ export interface BacktestJob {
   readonly risk: RiskLimitsInput;
   readonly from?: number | undefined;
   readonly to?: number | undefined;
+  /** Warm-up until this time: the strategy sees the candles from `from`, trades from here (walk-forward). */
+  readonly tradeFrom?: number | undefined;
   readonly chart?: boolean | undefined;
 }
 
@@ -77,8 +79,77 @@ export async function runJob(
     risk: RiskLimitsSchema.parse(job.risk),
     from: job.from,
     to: job.to,
+    tradeFrom: job.tradeFrom,
     chart: job.chart,
     onProgress,
   });
   return { result, metrics: metricsOf(result) };
+}
+
+/** Whether `source` has a candle with openTime in [from, to]; stops at the first one it finds. */
+export async function hasCandlesIn(source: CandleSource, from = -Infinity, to = Infinity): Promise<boolean> {
+  for await (const b of source.batches()) {
+    for (let i = 0; i < b.length; i++) {
+      const t = b.openTime[i] as number;
+      if (t >= from && t <= to) return true;
+      if (t > to) return false; // sorted: nothing later can be inside
+    }
+  }
+  return false;
+}
+
+/** How far a round trip went against (MAE) and for (MFE) the position, as fractions of its entry price. */
+export interface Excursion {
+  readonly mae: number;
+  readonly mfe: number;
+}
+
+export interface RunAnalysis {
+  /** Buy-and-hold equity at each equity sample: capital x (last close at or before it) / first open. */
+  readonly benchmark: number[];
+  /** One per trade, in the order of `result.trades`, from every candle the trade was open through. */
+  readonly excursions: Excursion[];
+}
+
+/**
+ * One more pass over the run's candles for what the engine does not keep: the buy-and-hold benchmark and
+ * the trades' excursions (exact, from every candle's high and low, not from the downsampled chart).
+ */
+export async function analyseRun(source: CandleSource, result: BacktestResult): Promise<RunAnalysis> {
+  const { from, to } = result.meta;
+  const capital = Number(result.meta.capital);
+  const samples = result.equity;
+  const trades = result.trades;
+  const benchmark: number[] = [];
+  const lows = trades.map((t) => Math.min(Number(t.entryPrice), Number(t.exitPrice)));
+  const highs = trades.map((t) => Math.max(Number(t.entryPrice), Number(t.exitPrice)));
+  let firstOpen = Number.NaN;
+  let lastClose = Number.NaN;
+  let si = 0;
+  let ti = 0;
+  for await (const b of source.batches()) {
+    for (let i = 0; i < b.length; i++) {
+      const t = b.openTime[i] as number;
+      if (t < from || t > to) continue;
+      if (Number.isNaN(firstOpen)) firstOpen = b.open[i] as number;
+      // Samples are taken after their candle closed: those before this candle's open see the previous close.
+      while (si < samples.length && (samples[si] as EquityPoint).ts < t) {
+        benchmark.push((capital * lastClose) / firstOpen);
+        si++;
+      }
+      lastClose = b.close[i] as number;
+      // A trade is exposed to every candle from its entry fill's candle to the one before its exit fill.
+      while (ti < trades.length && (trades[ti] as BacktestTrade).exitTime <= t) ti++;
+      for (let k = ti; k < trades.length && (trades[k] as BacktestTrade).entryTime <= t; k++) {
+        lows[k] = Math.min(lows[k] as number, b.low[i] as number);
+        highs[k] = Math.max(highs[k] as number, b.high[i] as number);
+      }
+    }
+  }
+  while (si++ < samples.length) benchmark.push((capital * lastClose) / firstOpen);
+  const excursions = trades.map((t, k) => {
+    const entry = Number(t.entryPrice);
+    return { mae: (lows[k] as number) / entry - 1, mfe: (highs[k] as number) / entry - 1 };
+  });
+  return { benchmark, excursions };
 }

@@ -5,6 +5,7 @@ import type { Metrics } from './metrics.js';
 import type { EquityPoint } from './result.js';
 import type { BacktestJob } from './run-config.js';
 import { openDataset } from './datasets.js';
+import { GridError } from './grid.js';
 import { shareCandles, type SharedCandles } from './shared-candles.js';
 
 export type Grid = Readonly<Record<string, readonly (number | string | boolean)[]>>;
@@ -17,11 +18,13 @@ export function parseGrid(spec: string): Grid {
   const grid: Record<string, string[]> = {};
   for (const part of spec.trim().split(/\s+/).filter(Boolean)) {
     const m = /^([A-Za-z_][\w]*)=(.+)$/.exec(part);
-    if (!m) throw new Error(`grid entry ${JSON.stringify(part)} must look like name=1,2,3`);
+    if (!m) throw new GridError(`grid entry ${JSON.stringify(part)} must look like name=1,2,3`);
+    if ((m[1] as string) in grid)
+      throw new GridError(`${m[1]} appears twice in the grid; list its values once, e.g. ${m[1]}=10,20`);
     grid[m[1] as string] = (m[2] as string).split(',');
   }
   if (Object.keys(grid).length === 0)
-    throw new Error('the grid is empty: pass e.g. --grid "fast=5,10 slow=50,100"');
+    throw new GridError('the grid is empty: pass e.g. --grid "fast=5,10 slow=50,100"');
   return grid;
 }
 
@@ -170,8 +173,10 @@ export async function runSweep(o: {
   onProgress?: ((done: number, total: number) => void) | undefined;
   /** An open pool on the same dataset (walk-forward reuses one); by default one is opened and closed. */
   pool?: SweepPool | undefined;
+  /** The parameter sets to run (checkGrid's, without the combinations it skipped); default: the whole grid. */
+  sets?: readonly Record<string, unknown>[] | undefined;
 }): Promise<SweepRow[]> {
-  const sets = expandGrid(o.grid);
+  const sets = o.sets ?? expandGrid(o.grid);
   const jobs = sets.map((p) => ({ ...o.base, params: { ...o.base.params, ...p } }));
   const pool =
     o.pool ??

@@ -1,12 +1,16 @@
 // Walk-forward analysis: on rolling windows, optimise the parameters in-sample (a sweep), evaluate the
 // best ones out-of-sample on the following, unseen period, and stitch the out-of-sample equity into one
-// curve. Each out-of-sample run starts with cold indicators (no in-sample data reaches it).
+// curve. Each out-of-sample run first warms the strategy up on the candles before its window (by default
+// the in-sample length) without trading them, so indicators are ready when the window opens; only the
+// window's own candles are evaluated.
 import { availableParallelism } from 'node:os';
+import { Decimal } from '../market/decimal.js';
 import { openDataset } from './datasets.js';
 import { computeMetrics, type Metrics } from './metrics.js';
 import type { CandleSource } from './format.js';
-import type { EquityPoint } from './result.js';
-import type { BacktestJob } from './run-config.js';
+import { BacktestInputError } from './grid.js';
+import type { BacktestTrade, EquityPoint } from './result.js';
+import { runJob, type BacktestJob } from './run-config.js';
 import { sharedCandleSource } from './shared-candles.js';
 import { SweepPool, expandGrid, runSweep, type Grid, type SortKey } from './sweep.js';
 
@@ -22,7 +26,8 @@ export function walkForwardWindows(
   isMs: number,
   oosMs: number,
 ): WalkForwardWindow[] {
-  if (!(isMs > 0 && oosMs > 0)) throw new RangeError('in-sample and out-of-sample lengths must be positive');
+  if (!(isMs > 0 && oosMs > 0))
+    throw new BacktestInputError('in-sample and out-of-sample lengths must be positive, e.g. 730d and 180d');
   const out: WalkForwardWindow[] = [];
   // Each window needs some out-of-sample time after its in-sample period.
   for (let s = start; s + isMs < end; s += oosMs) {
@@ -31,21 +36,33 @@ export function walkForwardWindows(
     out.push({ inSample: { from: s, to: oosFrom - 1 }, outOfSample: { from: oosFrom, to: oosTo } });
   }
   if (out.length === 0)
-    throw new RangeError('the data is shorter than one in-sample plus out-of-sample window');
+    throw new BacktestInputError(
+      `the data (${new Date(start).toISOString().slice(0, 10)} to ${new Date(end).toISOString().slice(0, 10)}) is shorter than one in-sample plus out-of-sample window: shorten --in-sample/--out-of-sample or widen --from/--to`,
+    );
   return out;
 }
 
 export interface WalkForwardStep {
   readonly window: WalkForwardWindow;
+  /** The parameters chosen in-sample (the best by the sweep's metric), with the base ones. */
   readonly best: Record<string, unknown>;
   readonly inSample: Metrics | undefined;
   readonly outOfSample: Metrics;
+  /** Round trips of the out-of-sample window (after its warm-up). */
+  readonly trades: readonly BacktestTrade[];
+  /** Equity of the window's run at its end (decimal string), from `capital`. */
+  readonly finalEquity: string;
   readonly tradeHash: string;
 }
 
 export interface WalkForwardResult {
+  /** The capital each window starts from (decimal string). */
+  readonly capital: string;
+  /** Warm-up before each out-of-sample window, ms (candles seen by the strategy, never traded). */
+  readonly warmupMs: number;
   readonly steps: readonly WalkForwardStep[];
   readonly equity: readonly EquityPoint[];
+  /** Stitched out-of-sample metrics: the chained curve, and the trades of every window. */
   readonly metrics: Metrics;
 }
 
@@ -66,24 +83,34 @@ export async function walkForward(o: {
   grid: Grid;
   inSampleMs: number;
   outOfSampleMs: number;
+  /**
+   * Candles before each out-of-sample window that warm the strategy up without trading (default: the
+   * in-sample length, which covers any indicator period the in-sample runs could use).
+   */
+  warmupMs?: number | undefined;
   sortBy?: SortKey | undefined;
   workers?: number | undefined;
+  /** The parameter sets to try in each window (checkGrid's); default: the whole grid. */
+  sets?: readonly Record<string, unknown>[] | undefined;
   onStep?: ((done: number, total: number) => void) | undefined;
 }): Promise<WalkForwardResult> {
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
   const pool = await SweepPool.open({
     dataset: o.base.dataset,
-    workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length),
+    workers: Math.min(o.workers ?? availableParallelism(), (o.sets ?? expandGrid(o.grid)).length),
   });
-  const capital = Number(o.base.capital);
+  const warmupMs = o.warmupMs ?? o.inSampleMs;
+  if (!(warmupMs >= 0)) throw new BacktestInputError('the warm-up length must be zero or more, e.g. 365d');
+  const capital = new Decimal(o.base.capital);
   const steps: WalkForwardStep[] = [];
   const stitched: EquityPoint[] = [];
+  const trades: BacktestTrade[] = [];
+  let fees = new Decimal(0);
   let level = capital;
+  const source = () => (pool.shared ? sharedCandleSource(pool.shared) : openDataset(o.base.dataset));
   try {
-    const span = await datasetSpan(
-      pool.shared ? sharedCandleSource(pool.shared) : openDataset(o.base.dataset),
-    );
+    const span = await datasetSpan(source());
     const windows = walkForwardWindows(
       o.base.from ?? span.from,
       o.base.to ?? span.to,
@@ -94,6 +121,7 @@ export async function walkForward(o: {
       const rows = await runSweep({
         base: { ...o.base, from: w.inSample.from, to: w.inSample.to },
         grid: o.grid,
+        sets: o.sets,
         sortBy: o.sortBy,
         pool,
       });
@@ -103,32 +131,63 @@ export async function walkForward(o: {
           `walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`,
         );
       const params = { ...o.base.params, ...best.params };
-      const [oos] = await pool.run([
-        { ...o.base, params, from: w.outOfSample.from, to: w.outOfSample.to, chart: false },
-      ]);
-      if (oos?.metrics === undefined || oos.equity === undefined || oos.finalEquity === undefined) {
-        throw new Error(
-          `walk-forward window ${new Date(w.outOfSample.from).toISOString()}: the out-of-sample run failed (${oos?.error ?? 'no answer'})`,
-        );
-      }
+      // Out-of-sample in this thread (one run per window): the strategy sees the warm-up candles before the
+      // window, and trades only inside it.
+      const { result } = await runJob(
+        {
+          ...o.base,
+          params,
+          from: w.outOfSample.from - warmupMs,
+          to: w.outOfSample.to,
+          tradeFrom: w.outOfSample.from,
+          chart: false,
+        },
+        undefined,
+        source(),
+      );
+      const equity = result.equity.filter((p) => p.ts >= w.outOfSample.from);
       // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
-      if (oos.candles === 0) continue;
+      if (equity.length === 0) continue;
+      const windowFees = result.trades.reduce((a, t) => a.plus(t.fees), new Decimal(0));
+      const outOfSample = computeMetrics(o.base.capital, equity, result.trades, windowFees.toFixed(), {
+        finalEquity: result.finalEquity,
+      });
       // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
       const startLevel = level;
-      for (const p of oos.equity)
-        stitched.push({ ts: p.ts, equity: (startLevel * p.equity) / capital, exposed: p.exposed });
-      level = (startLevel * Number(oos.finalEquity)) / capital;
+      const scale = startLevel.div(capital).toNumber();
+      for (const p of equity) stitched.push({ ts: p.ts, equity: p.equity * scale, exposed: p.exposed });
+      level = startLevel.mul(result.finalEquity).div(capital);
+      trades.push(...result.trades);
+      fees = fees.plus(windowFees);
       steps.push({
         window: w,
         best: params,
         inSample: best.metrics,
-        outOfSample: oos.metrics,
-        tradeHash: oos.tradeHash ?? '',
+        outOfSample,
+        trades: result.trades,
+        finalEquity: result.finalEquity,
+        tradeHash: result.meta.tradeHash,
       });
       o.onStep?.(steps.length, windows.length);
     }
   } finally {
     await pool.close();
   }
-  return { steps, equity: stitched, metrics: computeMetrics(capital, stitched, [], 0) };
+  return {
+    capital: capital.toFixed(),
+    warmupMs,
+    steps,
+    equity: stitched,
+    metrics: computeMetrics(o.base.capital, stitched, trades, fees.toFixed(), {
+      finalEquity: level.toDecimalPlaces(8).toFixed(),
+    }),
+  };
+}
+
+/** walk-forward.json: money as decimal strings (the curve rounded to `dp` places, the quote coin's). */
+export function walkForwardJson(wf: WalkForwardResult, dp: number): unknown {
+  return {
+    ...wf,
+    equity: wf.equity.map((p) => ({ ...p, equity: new Decimal(p.equity).toDecimalPlaces(dp).toFixed() })),
+  };
 }

@@ -1,5 +1,5 @@
 // Validation of command-line flags at the boundary: every problem names the flag and the fix.
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** A flag problem; the CLI prints it and exits 2. */
 export class FlagError extends Error {
@@ -18,4 +18,74 @@ export function parseFlags<T extends z.ZodType>(schema: T, raw: Record<string, u
     return `  ${msg} (got ${JSON.stringify(raw[key])})`;
   });
   throw new FlagError(`invalid options:\n${lines.join('\n')}`);
+}
+
+const DATE_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * A date or date-time flag, strictly: `2026-01-31` (midnight UTC) or an ISO date-time such as
+ * `2026-01-31T14:30:00Z`. Refuses what `Date.parse` would quietly roll over or accept (`2026-02-30`,
+ * `99999-01-01`, `tomorrow`), naming the flag. Answers Unix milliseconds.
+ */
+export function parseDateFlag(flag: string, s: string): number {
+  const m = DATE_RE.exec(s.trim());
+  const fix = `${flag} must be a date such as 2026-01-31 (UTC) or 2026-01-31T14:30:00Z`;
+  if (!m) throw new FlagError(fix);
+  const [y, mo, d, h = '0', mi = '0', sec = '0', zone] = m.slice(1) as [string, string, string, ...string[]];
+  // The calendar check is on the date as written, before any zone shift: 2026-02-30 does not exist.
+  const probe = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec)));
+  if (
+    probe.getUTCFullYear() !== Number(y) ||
+    probe.getUTCMonth() !== Number(mo) - 1 ||
+    probe.getUTCDate() !== Number(d) ||
+    probe.getUTCHours() !== Number(h) ||
+    probe.getUTCMinutes() !== Number(mi) ||
+    probe.getUTCSeconds() !== Number(sec)
+  )
+    throw new FlagError(`${flag}: ${s} is not a date of the calendar (${fix})`);
+  if (Number(y) < 1970) throw new FlagError(`${flag}: ${s} is before 1970 (${fix})`);
+  // A date-time without a zone would be read in the machine's zone by Date.parse: make it UTC as documented.
+  return Date.parse(m[4] !== undefined && zone === undefined ? `${s.trim()}Z` : s.trim());
+}
+
+const toDate =
+  (flag: string) =>
+  (s: string, ctx: z.RefinementCtx): number => {
+    try {
+      return parseDateFlag(flag, s);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      return z.NEVER;
+    }
+  };
+
+/** A zod field for an optional date flag (see parseDateFlag); the issue names the flag and the fix. */
+export const dateFlag = (flag: string) => z.string().transform(toDate(flag)).optional();
+
+/** A zod field for a required date flag. */
+export const requiredDateFlag = (flag: string) =>
+  z.string({ error: `${flag} is required` }).transform(toDate(flag));
+
+const day = (t: number) => new Date(t).toISOString().replace('T00:00:00.000Z', '').replace('.000Z', 'Z');
+
+/** `--to` must come after `--from` when both are given. */
+export function checkRange(from: number | undefined, to: number | undefined): void {
+  if (from !== undefined && to !== undefined && to <= from)
+    throw new FlagError(`--to (${day(to)}) must be after --from (${day(from)})`);
+}
+
+/** A run that found no candle: the dataset is empty or the range misses it. Invalid input, not a failure. */
+export function noCandles(o: {
+  dataset: string;
+  from?: number | undefined;
+  to?: number | undefined;
+}): FlagError {
+  const range =
+    o.from !== undefined || o.to !== undefined
+      ? ` between ${o.from !== undefined ? day(o.from) : 'its start'} and ${o.to !== undefined ? day(o.to) : 'its end'}`
+      : '';
+  return new FlagError(
+    `dataset ${o.dataset} has no candles${range}: pick a range inside the data (--from/--to) or another dataset`,
+  );
 }

@@ -2,7 +2,7 @@
 // The `tradebot` command. Each sub-command lives in commands/<name>.ts and registers itself here.
 import { Command, CommanderError } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
-import { FlagError } from './flags.js';
+import { EXIT_CODES_HELP, exitCodeOf } from './exit-codes.js';
 
 // Runs from src/cli (tsx) or dist/src/cli (built): the package root is two or three levels up.
 const pkgUrl = ['../../package.json', '../../../package.json']
@@ -29,19 +29,28 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/record.js'),
   ]);
   for (const c of commands) c.register(program);
+  program.addHelpText('after', `\n${EXIT_CODES_HELP}`);
+  // Commander exits by itself (code 1) on a missing required option unless every command, not only the
+  // root, hands its errors back: then the one exit-code rule (exit-codes.ts) decides.
+  const handBack = (c: Command): void => {
+    c.exitOverride();
+    for (const sub of c.commands) handBack(sub);
+  };
+  handBack(program);
   return program;
 }
 
 async function main(): Promise<void> {
   const program = await buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
-    if (err instanceof CommanderError) process.exit(err.exitCode);
-    const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`tradebot: ${msg}\n`);
-    process.exit(err instanceof FlagError || (err as { name?: string }).name === 'ValidationError' ? 2 : 1);
+    // Commander has already printed its own message (and the help hint).
+    if (!(err instanceof CommanderError)) {
+      const msg = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`tradebot: ${msg}\n`);
+    }
+    process.exit(exitCodeOf(err));
   }
 }
 

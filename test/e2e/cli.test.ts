@@ -71,6 +71,169 @@ describe('tradebot CLI', () => {
   });
 });
 
+// One exit-code rule for every command (src/cli/exit-codes.ts): 0 done, 1 failed while running, 2 invalid
+// input. Each row runs the built command with bad input and names what the message must say.
+describe('exit codes: invalid input exits 2 with a sentence, for every command', () => {
+  const bt = ['backtest', '--dataset', 'sp500-daily', '--strategy', 'ma-crossover'];
+  const sweep = ['sweep', '-c', 'config/backtest.yaml', '--workers', '1', '--out', join(dir, 'sweeps')];
+  const rec = ['record', '--sim', '--category', 'SPOT', '--symbol', 'BTCUSDT', '--interval', '1m'];
+  const out = ['--out', join(dir, 'rec.csv')];
+  const rows: [string, string[], RegExp][] = [
+    ['no command', [], /Usage: tradebot/],
+    ['an unknown command', ['nosuch'], /unknown command 'nosuch'/],
+    ['run without its required --config', ['run'], /required option '-c, --config <file>'/],
+    ['run with a missing file', ['run', '--config', join(dir, 'nosuch.yaml')], /nosuch\.yaml/],
+    ['sim with a port that is not a number', ['sim', '--port', 'x'], /--port must be a number/],
+    [
+      'sim with a latency range upside down',
+      ['sim', '--latency-ms', '50-10'],
+      /--latency-ms MIN-MAX needs MIN <= MAX/,
+    ],
+    [
+      'sim with a date not in the calendar',
+      ['sim', '--start-time', '2026-02-30'],
+      /--start-time: 2026-02-30 is not a date/,
+    ],
+    ['validate without its file', ['validate'], /missing required argument 'file'/],
+    ['validate with a missing file', ['validate', join(dir, 'nosuch.yaml')], /cannot read the file/],
+    ['schema with an unknown option', ['schema', '--bogus'], /unknown option '--bogus'/],
+    ['api with an unknown endpoint', ['api', 'nosuch'], /unknown endpoint nosuch/],
+    ['account without a sub-command', ['account'], /Usage: tradebot account/],
+    [
+      'account set-leverage without --category',
+      ['account', 'set-leverage'],
+      /required option '--category <c>'/,
+    ],
+    ['backtest with an unknown option', ['backtest', '--bogus'], /unknown option '--bogus'/],
+    [
+      'backtest with neither config nor dataset',
+      ['backtest'],
+      /give --config FILE, or --dataset and --strategy/,
+    ],
+    [
+      'backtest with a missing dataset file',
+      ['backtest', '--dataset', join(dir, 'nosuch.csv'), '--strategy', 'ma-crossover'],
+      /nosuch\.csv: no such file/,
+    ],
+    [
+      'backtest with an unknown strategy',
+      ['backtest', '--dataset', 'sp500-daily', '--strategy', 'nosuch'],
+      /strategy "nosuch" not found/,
+    ],
+    ['backtest with a parameter out of range', [...bt, '--params', '{"fast":-1}'], /parameter "fast"/],
+    ['backtest with parameters that are not JSON', [...bt, '--params', '{fast'], /--params must be JSON/],
+    [
+      'backtest on an empty synthetic dataset',
+      ['backtest', '--dataset', 'synthetic-1m:1:0', '--strategy', 'ma-crossover'],
+      /has no candles/,
+    ],
+    [
+      'backtest with a range outside the data',
+      [...bt, '--from', '2030-01-01'],
+      /no candles between 2030-01-01/,
+    ],
+    [
+      'backtest with --to before --from',
+      [...bt, '--from', '2010-01-01', '--to', '2009-01-01'],
+      /--to \(2009-01-01\) must be after --from/,
+    ],
+    [
+      'backtest with a date not in the calendar',
+      [...bt, '--from', '2010-02-30'],
+      /--from: 2010-02-30 is not a date/,
+    ],
+    [
+      'sweep without its required --config',
+      ['sweep', '--grid', 'fast=5'],
+      /required option '-c, --config <file>'/,
+    ],
+    [
+      'sweep with a value that is not a number',
+      [...sweep, '--grid', 'fast=10,abc'],
+      /fast=abc is not valid: must be a number/,
+    ],
+    [
+      'sweep with an unknown parameter',
+      [...sweep, '--grid', 'bogus=1,2'],
+      /"bogus" is not a parameter of ma-crossover/,
+    ],
+    [
+      'sweep with a parameter given twice',
+      [...sweep, '--grid', 'fast=10 fast=20'],
+      /fast appears twice in the grid/,
+    ],
+    ['sweep with a value listed twice', [...sweep, '--grid', 'fast=10,10'], /fast=10 is listed twice/],
+    [
+      'sweep with a fraction for a whole number',
+      [...sweep, '--grid', 'fast=10.5'],
+      /fast=10\.5 is not valid: must be a whole number/,
+    ],
+    [
+      'sweep with a value below the minimum',
+      [...sweep, '--grid', 'fast=-1'],
+      /fast=-1 is not valid: Too small/,
+    ],
+    ['sweep with an empty value', [...sweep, '--grid', 'fast=10,'], /fast has an empty value/],
+    [
+      'sweep whose every combination breaks a rule',
+      [...sweep, '--grid', 'fast=300 slow=100'],
+      /no combination of the grid is valid for ma-crossover: fast=300 slow=100: .*slow must be above fast/,
+    ],
+    ['sweep with a malformed grid', [...sweep, '--grid', 'fast'], /must look like name=1,2,3/],
+    [
+      'sweep with an unknown metric',
+      [...sweep, '--grid', 'fast=5', '--metric', 'nope'],
+      /--metric must be one of sharpe/,
+    ],
+    [
+      'sweep with a range outside the data',
+      [...sweep, '--grid', 'fast=5', '--from', '2030-01-01'],
+      /no candles between 2030-01-01/,
+    ],
+    [
+      'walk-forward without window lengths',
+      [...sweep, '--grid', 'fast=5', '--walk-forward'],
+      /--walk-forward needs --in-sample and --out-of-sample/,
+    ],
+    [
+      'walk-forward with a malformed length',
+      [...sweep, '--grid', 'fast=5', '--walk-forward', '--in-sample', '1y', '--out-of-sample', '90d'],
+      /--in-sample must be a length such as 90d/,
+    ],
+    [
+      'walk-forward windows longer than the data',
+      [...sweep, '--grid', 'fast=5', '--walk-forward', '--in-sample', '9000d', '--out-of-sample', '900d'],
+      /shorter than one in-sample plus out-of-sample window/,
+    ],
+    [
+      'record with a date not in the calendar',
+      [...rec, '--from', '2026-02-30', '--to', '2026-03-01', ...out],
+      /--from: 2026-02-30 is not a date of the calendar/,
+    ],
+    [
+      'record with a five-digit year',
+      [...rec, '--from', '99999-01-01', '--to', '2026-03-01', ...out],
+      /--from must be a date such as 2026-01-31/,
+    ],
+    [
+      'record with --to before --from',
+      [...rec, '--from', '2026-03-01', '--to', '2026-02-01', ...out],
+      /--to \(2026-02-01\) must be after --from/,
+    ],
+    ['record without its required options', ['record'], /required option/],
+  ];
+  it.each(rows)('%s', async (_name, args, message) => {
+    const r = await runCli(args);
+    expect(r.stderr + r.stdout).toMatch(message);
+    expect(r.code, r.stderr).toBe(2);
+  });
+
+  it('help and version exit 0', async () => {
+    for (const args of [['--help'], ['--version'], ['sweep', '--help']])
+      expect((await runCli(args)).code).toBe(0);
+  });
+});
+
 describe('one daemon per journal', () => {
   it('refuses a second daemon on the same journal, and takes over a lock left by a dead process', async () => {
     const { startCli } = await import('../helpers/cli.js');

@@ -6,11 +6,13 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { openDataset } from '../../backtest/datasets.js';
-import { formatSummary } from '../../backtest/metrics.js';
-import { renderReport } from '../../backtest/report.js';
-import { jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
+import { formatSummary, metricsOf } from '../../backtest/metrics.js';
+import { exchangeTimeZone, renderReport } from '../../backtest/report.js';
+import { resultJson } from '../../backtest/result.js';
+import { analyseRun, jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
 import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
-import { FlagError, parseFlags } from '../flags.js';
+import { EXIT_CODES_HELP } from '../exit-codes.js';
+import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 
 const Flags = z.strictObject({
   config: z.string().optional(),
@@ -30,6 +32,8 @@ const Flags = z.strictObject({
     }),
   out: z.string().default('backtest/results'),
   name: z.string().optional(),
+  from: dateFlag('--from'),
+  to: dateFlag('--to'),
 });
 
 export function register(program: Command): void {
@@ -44,9 +48,11 @@ export function register(program: Command): void {
     .option('--params <json>', 'strategy parameters as JSON')
     .option('--name <name>', 'name of the run (results folder)')
     .option('--out <dir>', 'results folder', 'backtest/results')
+    .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
+    .option('--to <date>', 'last candle time (inclusive), same forms as --from')
     .addHelpText(
       'after',
-      '\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params \'{"fast":20,"slow":100}\'\nExit codes: 0 done, 1 failed, 2 invalid input.',
+      `\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --config config/backtest.yaml --from 2008-01-01 --to 2012-12-31\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params '{"fast":20,"slow":100}'\n${EXIT_CODES_HELP}`,
     )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
@@ -74,7 +80,10 @@ export function register(program: Command): void {
         dataset: f.dataset ?? base.dataset,
         strategy: f.strategy ?? base.strategy,
         params: { ...base.params, ...f.params },
+        from: f.from ?? base.from,
+        to: f.to ?? base.to,
       };
+      checkRange(job.from, job.to);
       openDataset(job.dataset); // fails early, with a sentence, on a bad dataset
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
@@ -84,31 +93,34 @@ export function register(program: Command): void {
         : undefined;
       const t0 = Date.now();
       bar?.start(0, 0, { speed: 0 });
-      const { result, metrics } = await runJob(job, (n) => {
+      const { result } = await runJob(job, (n) => {
         bar?.setTotal(n);
         bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
       });
       bar?.stop();
+      if (result.meta.candles === 0) throw noCandles(job);
+      // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
+      const source = openDataset(job.dataset);
+      const instrument = source.meta.instrument;
+      const analysis = await analyseRun(source, result);
+      const { zone } = exchangeTimeZone(instrument);
+      const full = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
       const dir = join(f.out, f.name ?? cfg.name);
       mkdirSync(dir, { recursive: true });
       writeFileSync(
         join(dir, 'result.json'),
-        JSON.stringify(
-          {
-            meta: result.meta,
-            metrics,
-            denials: result.denials,
-            trades: result.trades,
-            fills: result.fills,
-            equity: result.equity,
-          },
-          null,
-          1,
-        ),
+        JSON.stringify(resultJson(result, full, Number(instrument.quotePrecision ?? 8)), null, 1),
       );
-      writeFileSync(join(dir, 'report.html'), renderReport(result, metrics));
+      writeFileSync(
+        join(dir, 'report.html'),
+        renderReport(result, full, {
+          instrument,
+          benchmark: analysis.benchmark,
+          excursions: analysis.excursions,
+        }),
+      );
       process.stdout.write(
-        `${formatSummary(result, metrics)}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
+        `${formatSummary(result, full, Number(instrument.quotePrecision ?? 8))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
       );
     });
 }

@@ -7,15 +7,10 @@ import { CANDLE_INTERVALS, INTERVAL_MS } from '../../api/index.js';
 import { CandleFileWriter, lastOpenTime, metaFor } from '../../backtest/format.js';
 import { RestClient, historyCandlesRange } from '../../client/index.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import { parseFlags } from '../flags.js';
+import { EXIT_CODES_HELP } from '../exit-codes.js';
+import { checkRange, parseFlags, requiredDateFlag } from '../flags.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-
-const date = (flag: string) =>
-  z
-    .string({ error: `${flag} is required` })
-    .refine((s) => !Number.isNaN(Date.parse(s)), `${flag} must be a date such as 2026-01-01`)
-    .transform((s) => Date.parse(s));
 
 const Flags = z.strictObject({
   category: z.enum(['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'], {
@@ -25,8 +20,8 @@ const Flags = z.strictObject({
     .string({ error: '--symbol is required' })
     .regex(/^[A-Z0-9]+$/, '--symbol is upper case, e.g. BTCUSDT'),
   interval: z.enum(CANDLE_INTERVALS, { error: `--interval must be one of ${CANDLE_INTERVALS.join(', ')}` }),
-  from: date('--from'),
-  to: date('--to'),
+  from: requiredDateFlag('--from'),
+  to: requiredDateFlag('--to'),
   out: z
     .string({ error: '--out is required, e.g. backtest/data/btc-1m.csv' })
     .regex(/\.(csv|jsonl)$/, '--out must end in .csv or .jsonl'),
@@ -48,11 +43,12 @@ export function register(program: Command): void {
     .option('--sim', 'record from an embedded simulator', false)
     .addHelpText(
       'after',
-      '\nExample: tradebot record --sim --category SPOT --symbol BTCUSDT --interval 1m --from 2026-01-01 --to 2026-01-08 --out backtest/data/btc-1m.csv\nExit codes: 0 done, 1 failed, 2 invalid input.',
+      '\nExample: tradebot record --sim --category SPOT --symbol BTCUSDT --interval 1m --from 2026-01-01 --to 2026-01-08 --out backtest/data/btc-1m.csv\n' +
+        EXIT_CODES_HELP,
     )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
-      if (f.to <= f.from) throw new Error('--to must be after --from');
+      checkRange(f.from, f.to);
       let sim: Simulator | undefined;
       try {
         if (f.sim) sim = await startSimulator({ seed: 42, startTime: Math.max(Date.now(), f.to) });

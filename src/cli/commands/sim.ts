@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { FaultConfigSchema, startSimulator } from '../../sim/index.js';
-import { parseFlags } from '../flags.js';
+import { dateFlag, parseFlags } from '../flags.js';
 
 const SimFlags = z.strictObject({
   port: z.coerce
@@ -15,13 +15,7 @@ const SimFlags = z.strictObject({
   speed: z.coerce
     .number({ error: '--speed must be a number' })
     .positive('--speed must be greater than 0 (1 = real time)'),
-  startTime: z
-    .string()
-    .refine(
-      (s) => !Number.isNaN(Date.parse(s)),
-      '--start-time must be an ISO date such as 2026-11-23T14:25:00Z',
-    )
-    .optional(),
+  startTime: dateFlag('--start-time'),
   apiKey: z.string().min(1, '--api-key must not be empty'),
   apiSecret: z.string().min(1, '--api-secret must not be empty'),
   passphrase: z.string().min(1, '--passphrase must not be empty'),
@@ -35,6 +29,10 @@ const SimFlags = z.strictObject({
   latencyMs: z
     .string()
     .regex(/^\d+(-\d+)?$/, '--latency-ms must be N or MIN-MAX milliseconds')
+    .refine((s) => {
+      const [lo, hi] = s.split('-').map(Number);
+      return hi === undefined || (lo as number) <= hi;
+    }, '--latency-ms MIN-MAX needs MIN <= MAX, e.g. 10-50')
     .optional(),
 });
 
@@ -74,7 +72,7 @@ export function register(program: Command): void {
         host: f.host,
         seed: f.seed,
         speed: f.speed,
-        ...(f.startTime !== undefined ? { startTime: Date.parse(f.startTime) } : {}),
+        ...(f.startTime !== undefined ? { startTime: f.startTime } : {}),
         accounts: [
           { apiKey: f.apiKey, apiSecret: f.apiSecret, passphrase: f.passphrase, whitelisted: f.whitelisted },
         ],

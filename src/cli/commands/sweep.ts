@@ -3,13 +3,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
-import { walkForward } from '../../backtest/walk-forward.js';
+import { walkForward, walkForwardJson } from '../../backtest/walk-forward.js';
+import { renderSweepReport, renderWalkForwardReport } from '../../backtest/report.js';
 import { BacktestConfigSchema, loadYaml } from '../../config/index.js';
-import { jobFromConfig } from '../../backtest/run-config.js';
-import { parseFlags } from '../flags.js';
+import { hasCandlesIn, jobFromConfig } from '../../backtest/run-config.js';
+import { checkGrid, formatSkipped } from '../../backtest/grid.js';
+import { openDataset } from '../../backtest/datasets.js';
+import { loadStrategy } from '../../strategy/loader.js';
+import { EXIT_CODES_HELP } from '../exit-codes.js';
+import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 
 const duration = (flag: string) =>
   z
@@ -20,17 +25,30 @@ const duration = (flag: string) =>
         Number(s.slice(0, -1)) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[s.slice(-1) as 'd' | 'h' | 'm'],
     );
 
+const metricFlag = (flag: string) =>
+  z.enum(SORT_KEYS as [SortKey, ...SortKey[]], { error: `${flag} must be one of ${SORT_KEYS.join(', ')}` });
+
 const Flags = z.strictObject({
   config: z.string({ error: '--config is required (a backtest file such as config/backtest.yaml)' }),
   grid: z.string({ error: '--grid is required, e.g. --grid "fast=5,10,20 slow=50,100"' }),
-  sort: z
-    .enum(SORT_KEYS as [SortKey, ...SortKey[]], { error: `--sort must be one of ${SORT_KEYS.join(', ')}` })
-    .default('sharpe'),
+  metric: metricFlag('--metric').optional(),
+  // The flag's former name, kept so existing scripts run.
+  sort: metricFlag('--sort').optional(),
   workers: z.coerce.number().int().min(1).default(availableParallelism()),
   walkForward: z.boolean().default(false),
   inSample: duration('--in-sample').optional(),
   outOfSample: duration('--out-of-sample').optional(),
+  warmUp: z
+    .string()
+    .regex(/^\d+[dhm]$/, '--warm-up must be a length such as 365d, 12h or 0d')
+    .transform(
+      (s) =>
+        Number(s.slice(0, -1)) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[s.slice(-1) as 'd' | 'h' | 'm'],
+    )
+    .optional(),
   out: z.string().default('backtest/results'),
+  from: dateFlag('--from'),
+  to: dateFlag('--to'),
 });
 
 export function register(program: Command): void {
@@ -39,21 +57,49 @@ export function register(program: Command): void {
     .description('Run a grid of strategy parameters on all cores, or a walk-forward analysis')
     .requiredOption('-c, --config <file>', 'backtest definition (dataset, strategy, fees, risk)')
     .requiredOption('--grid <spec>', 'parameter grid, e.g. "fast=5,10,20 slow=50,100"')
-    .option('--sort <metric>', `metric to sort by (${SORT_KEYS.join(', ')})`, 'sharpe')
+    .option('--metric <name>', `metric to rank by and to colour the heatmap (${SORT_KEYS.join(', ')})`)
+    .addOption(new Option('--sort <name>', 'former name of --metric').hideHelp())
     .option('--workers <n>', 'worker threads (default: all cores)')
     .option('--walk-forward', 'rolling in-sample optimisation and out-of-sample evaluation', false)
     .option('--in-sample <length>', 'walk-forward in-sample length, e.g. 365d')
     .option('--out-of-sample <length>', 'walk-forward out-of-sample length, e.g. 90d')
+    .option(
+      '--warm-up <length>',
+      'walk-forward: candles before each out-of-sample window the strategy sees without trading (default: the in-sample length)',
+    )
     .option('--out <dir>', 'results folder', 'backtest/results')
+    .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
+    .option('--to <date>', 'last candle time (inclusive), same forms as --from')
     .addHelpText(
       'after',
-      '\nExample: tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --sort sharpe\nExit codes: 0 done, 1 failed, 2 invalid input.',
+      `\nExamples:\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --metric sharpe\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --walk-forward --in-sample 1460d --out-of-sample 365d\nEvery grid value is checked against the strategy's parameters before any run; combinations that break a\nrule across parameters (e.g. slow must be above fast) are skipped and listed.\n${EXIT_CODES_HELP}`,
     )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
+      if (f.metric !== undefined && f.sort !== undefined && f.metric !== f.sort)
+        throw new FlagError(`--metric ${f.metric} and --sort ${f.sort} disagree: give --metric only`);
+      const metric: SortKey = f.metric ?? f.sort ?? 'sharpe';
+      const wfLengths =
+        f.inSample !== undefined && f.outOfSample !== undefined
+          ? { inSampleMs: f.inSample, outOfSampleMs: f.outOfSample }
+          : undefined;
+      if (f.walkForward && wfLengths === undefined)
+        throw new FlagError(
+          '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
+        );
       const { config } = loadYaml(BacktestConfigSchema, f.config);
+      const fromConfig = jobFromConfig(config);
+      const base = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
+      checkRange(base.from, base.to);
       const grid = parseGrid(f.grid);
-      const base = jobFromConfig(config);
+      const strategy = await loadStrategy(base.strategy);
+      // Before any worker starts: a value no run could use ends here with the parameter and its rule.
+      const checked = checkGrid(strategy, base.params, grid);
+      if (checked.skipped.length > 0) process.stderr.write(`${formatSkipped(checked.skipped)}\n`);
+      // A bad dataset or an empty range fails here, with a sentence, not in every worker.
+      const source = openDataset(base.dataset);
+      const instrument = source.meta.instrument;
+      if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
             { format: '{task} {bar} {value}/{total}', stream: process.stderr },
@@ -63,30 +109,35 @@ export function register(program: Command): void {
       const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
       mkdirSync(dir, { recursive: true });
       const t0 = Date.now();
-      if (f.walkForward) {
-        if (f.inSample === undefined || f.outOfSample === undefined)
-          throw new Error(
-            '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
-          );
+      if (f.walkForward && wfLengths !== undefined) {
         bar?.start(1, 0, { task: 'walk-forward windows' });
         const wf = await walkForward({
           base,
           grid,
-          inSampleMs: f.inSample,
-          outOfSampleMs: f.outOfSample,
-          sortBy: f.sort,
+          ...wfLengths,
+          warmupMs: f.warmUp,
+          sets: checked.sets,
+          sortBy: metric,
           workers: f.workers,
           onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
         });
         bar?.stop();
-        writeFileSync(join(dir, 'walk-forward.json'), JSON.stringify(wf, null, 1));
+        writeFileSync(
+          join(dir, 'walk-forward.json'),
+          JSON.stringify(walkForwardJson(wf, Number(instrument.quotePrecision ?? 8)), null, 1),
+        );
+        writeFileSync(
+          join(dir, 'walk-forward.html'),
+          renderWalkForwardReport(wf, `walk-forward: ${config.name} (${base.strategy})`, instrument),
+        );
+        const pctOf = (x: number) => `${(x * 100).toFixed(2)}%`;
         for (const s of wf.steps) {
           process.stdout.write(
-            `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  out-of-sample return ${(s.outOfSample.totalReturn * 100).toFixed(2)}%\n`,
+            `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${pctOf(s.outOfSample.exposure)}\n`,
           );
         }
         process.stdout.write(
-          `stitched out-of-sample: return ${(wf.metrics.totalReturn * 100).toFixed(2)}%, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${(wf.metrics.maxDrawdown * 100).toFixed(2)}%\nwrote ${join(dir, 'walk-forward.json')}\n`,
+          `stitched out-of-sample: return ${pctOf(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${pctOf(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window)\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
         );
         return;
       }
@@ -94,14 +145,21 @@ export function register(program: Command): void {
       const rows = await runSweep({
         base,
         grid,
-        sortBy: f.sort,
+        sets: checked.sets,
+        sortBy: metric,
         workers: f.workers,
         onProgress: (d, t) => (bar?.setTotal(t), bar?.update(d)),
       });
       bar?.stop();
+      if (rows.every((r) => r.metrics === undefined))
+        throw new Error(`every run of the sweep failed; the first: ${rows[0]?.error ?? 'no answer'}`);
       writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
+      writeFileSync(
+        join(dir, 'sweep.html'),
+        renderSweepReport(rows, metric, `sweep: ${config.name} (${base.strategy}) on ${base.dataset}`),
+      );
       process.stdout.write(
-        `${formatSweep(rows, f.sort)}\n${rows.length} runs on ${f.workers} workers in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')}\n`,
+        `${formatSweep(rows, metric)}\n${rows.length} runs on ${f.workers} workers in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
       );
     });
 }

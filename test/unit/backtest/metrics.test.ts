@@ -1,6 +1,7 @@
 // Metrics against values computed by hand on small series.
 import { describe, expect, it } from 'vitest';
-import { computeMetrics, drawdown } from '../../../src/backtest/metrics.js';
+import { computeMetrics, drawdown, monthlyReturns } from '../../../src/backtest/metrics.js';
+import { Decimal } from '../../../src/market/decimal.js';
 import type { BacktestTrade, EquityPoint } from '../../../src/backtest/result.js';
 
 const DAY = 86_400_000;
@@ -31,7 +32,7 @@ describe('metrics', () => {
     // mean = 0.1/3 = 0.033333; sample sd = sqrt(((0.0667)^2*2 + (0.1333)^2)/2) = 0.115470
     // daily samples -> 365.25 periods a year; Sharpe = 0.033333/0.115470*sqrt(365.25) = 5.5171
     // downside dev = sqrt(0.01/3) = 0.057735; Sortino = 0.033333/0.057735*sqrt(365.25) = 11.0341
-    const m = computeMetrics(100, curve([110, 99, 108.9], [true, false, true]), [], 0);
+    const m = computeMetrics('100', curve([110, 99, 108.9], [true, false, true]), [], '0');
     expect(m.totalReturn).toBeCloseTo(0.089, 10);
     expect(m.sharpe).toBeCloseTo(5.5171, 3);
     expect(m.sortino).toBeCloseTo(11.0341, 3);
@@ -47,7 +48,7 @@ describe('metrics', () => {
       { ts: 365.25 * DAY, equity: 90, exposed: true },
       { ts: 730.5 * DAY, equity: 121, exposed: true },
     ];
-    const m = computeMetrics(100, pts, [], 0);
+    const m = computeMetrics('100', pts, [], '0');
     expect(m.cagr).toBeCloseTo(0.1, 10); // sqrt(1.21) - 1
     expect(m.maxDrawdown).toBeCloseTo(0.1, 10);
     expect(m.calmar).toBeCloseTo(1, 10);
@@ -55,11 +56,60 @@ describe('metrics', () => {
 
   it('win rate, profit factor and expectancy from round trips', () => {
     // wins 30 + 10 = 40, losses 20 -> PF 2; expectancy (30 + 10 - 20)/3 = 6.6667; win rate 2/3
-    const m = computeMetrics(100, curve([100]), [trade('30'), trade('-20'), trade('10')], 1.5);
+    const m = computeMetrics('100', curve([100]), [trade('30'), trade('-20'), trade('10')], '1.5');
     expect(m.profitFactor).toBeCloseTo(2, 12);
-    expect(m.expectancy).toBeCloseTo(20 / 3, 12);
+    expect(m.expectancy).toBe(new Decimal(20).div(3).toDecimalPlaces(8).toFixed()); // a decimal string
     expect(m.winRate).toBeCloseTo(2 / 3, 12);
     expect(m.trades).toBe(3);
-    expect(m.bySymbol.X).toEqual({ trades: 3, pnl: 20, winRate: 2 / 3 });
+    expect(m.fees).toBe('1.5');
+    expect(m.bySymbol.X).toEqual({ trades: 3, pnl: '20', fees: '0', winRate: 2 / 3 });
+  });
+
+  it('money is exact decimal strings: final equity, fees and per-symbol PnL', () => {
+    // 0.1 + 0.2 in floats is 0.30000000000000004; in Decimal it is 0.3.
+    const m = computeMetrics('100', curve([100.3]), [trade('0.1'), trade('0.2')], '0.000001', {
+      finalEquity: '100.3',
+    });
+    expect(m.bySymbol.X?.pnl).toBe('0.3');
+    expect(m.finalEquity).toBe('100.3');
+    expect(m.fees).toBe('0.000001');
+    expect(m.expectancy).toBe('0.15');
+  });
+
+  it('buy-and-hold benchmark: its return, drawdown, excess return, beta and alpha', () => {
+    // strategy 100 -> 110, 99, 108.9: returns rs = +10%, -10%, +10% (mean 1/30)
+    // benchmark 100 -> 105, 94.5, 103.95: returns rb = +5%, -10%, +10% (mean 1/60)
+    // deviations rs: 1/15, -2/15, 1/15; rb: 1/30, -7/60, 1/12
+    // cov = 1/450 + 14/900 + 1/180 = 0.0233333; var(rb) = 1/900 + 49/3600 + 1/144 = 0.0216667
+    // beta = 0.0233333 / 0.0216667 = 14/13; alpha = (1/30 - 14/13 * 1/60) * 365.25 = 365.25/65 = 5.619231
+    // excess = 0.089 - 0.0395 = 0.0495; benchmark drawdown 105 -> 94.5 = 10%
+    const m = computeMetrics('100', curve([110, 99, 108.9]), [], '0', { benchmark: [105, 94.5, 103.95] });
+    expect(m.benchmark?.totalReturn).toBeCloseTo(0.0395, 12);
+    expect(m.benchmark?.excessReturn).toBeCloseTo(0.0495, 12);
+    expect(m.benchmark?.beta).toBeCloseTo(14 / 13, 10);
+    expect(m.benchmark?.alpha).toBeCloseTo(365.25 / 65, 8);
+    expect(m.benchmark?.maxDrawdown).toBeCloseTo(0.1, 12);
+    // no benchmark when its series does not match the curve
+    expect(computeMetrics('100', curve([110, 99]), [], '0', { benchmark: [1] }).benchmark).toBeUndefined();
+  });
+
+  it('monthly returns: each month from the previous month-end, in the exchange time zone', () => {
+    // samples at 00:00 UTC on Jan 30, Jan 31, Feb 1, Feb 2: 110, 99, 108.9, 120 (initial 100)
+    const pts = [110, 99, 108.9, 120].map((equity, i) => ({
+      ts: Date.UTC(2024, 0, 30 + i),
+      equity,
+      exposed: true,
+    }));
+    // UTC: January ends at 99 (-1%), February 120/99 - 1
+    expect(monthlyReturns(100, pts, 'UTC').map((x) => [x.month, x.return])).toEqual([
+      ['2024-01', expect.closeTo(-0.01, 12)],
+      ['2024-02', expect.closeTo(120 / 99 - 1, 12)],
+    ]);
+    // New York: Feb 1 00:00 UTC is still Jan 31 (19:00 EST), so January ends at 108.9
+    const ny = computeMetrics('100', pts, [], '0', { timeZone: 'America/New_York' }).monthly;
+    expect(ny.map((x) => [x.month, x.return])).toEqual([
+      ['2024-01', expect.closeTo(0.089, 12)],
+      ['2024-02', expect.closeTo(120 / 108.9 - 1, 12)],
+    ]);
   });
 });
