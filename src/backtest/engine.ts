@@ -18,7 +18,8 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import { TradingStateMachine } from '../risk/trading-state.js';
-import { CandleFillModel } from '../sim/candle-fills.js';
+import { CandleFillModel, type CandleBar } from '../sim/candle-fills.js';
+import type { FeeRates } from '../portfolio/fees.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
@@ -149,36 +150,44 @@ function candleTicker(symbol: string, c: Candle, pricePrecision: number, ts: num
   };
 }
 
-/**
- * Runs one backtest: the replay loop feeds the candles to the strategy and the market state to the one
- * trading pipeline (Trader), whose orders go to the in-process venue. Same inputs, same trades:
- * `meta.tradeHash` pins the fill list.
- */
-export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
-  const meta = o.source.meta;
-  const rules: InstrumentRules = parseInstrument(meta.instrument);
-  const step = INTERVAL_MS[meta.interval];
-  const symbol = meta.symbol;
-  const quote = rules.quoteCoin;
-  const capital = o.capital ?? '10000';
-  const feeRate = new Decimal(o.feeRate ?? '0.001');
-  const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
-  const fees = { maker: makerRate, taker: feeRate };
-  const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
-  const dailyStock = meta.interval === '1D' && rules.isReality;
-  // A daily stock candle is decided at the regular close (16:00 ET) of its date, other candles at their close.
-  const decisionTime = (openTime: number): number =>
-    dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step;
+/** The mutable current candle that the in-process venue fills against (no allocation per candle). */
+interface CurrentBar extends CandleBar {
+  t: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** False before the first candle and after the last: no market, nothing fills. */
+  known: boolean;
+}
 
-  // The in-process venue: the matching core over the current candle, by the shared candle fill model.
-  const cur = { t: 0, open: 0, high: 0, low: 0, close: 0 };
-  let curKnown = false;
+/**
+ * Step 1: the trading pipeline of a backtest: the one Trader, on the in-process venue (the matching core
+ * over the current candle, by the shared candle fill model), a memory journal and a virtual clock.
+ */
+function backtestPipeline(
+  o: BacktestOptions,
+  rules: InstrumentRules,
+  step: number,
+  capital: string,
+  fees: FeeRates,
+): {
+  trader: Trader;
+  venue: InProcessVenue;
+  cur: CurrentBar;
+  portfolio: Portfolio;
+  clock: VirtualClock;
+  market: MarketState;
+} {
+  const symbol = o.source.meta.symbol;
+  const quote = rules.quoteCoin;
+  const cur: CurrentBar = { t: 0, open: 0, high: 0, low: 0, close: 0, known: false };
   const venue = new InProcessVenue({
     market: new CandleFillModel({
       slippageBps: o.slippageBps,
       intervalMs: step,
       pricePrecision: () => rules.pricePrecision,
-      barAt: (_s, t) => (curKnown && t >= cur.t && t < cur.t + step ? cur : undefined),
+      barAt: (_s, t) => (cur.known && t >= cur.t && t < cur.t + step ? cur : undefined),
     }),
     pairs: [
       { symbol, baseCoin: rules.baseCoin, quoteCoin: quote, quantityPrecision: rules.quantityPrecision },
@@ -186,12 +195,10 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     balances: { [quote]: new Decimal(capital) },
     fees,
   });
-
   const clock = new VirtualClock(0);
   const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
   const market = new MarketState();
   market.setRules(symbol, rules);
-  const q = market.quote(symbol);
   const trader = new Trader({
     bot: o.bot ?? 'backtest',
     pairs: [{ symbol, baseCoin: rules.baseCoin, quoteCoin: quote }],
@@ -205,9 +212,16 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     fees,
     maxAttempts: 1,
   });
-
   if (o.onEvent) trader.subscribe(o.onEvent);
-  // The result is a subscriber of the pipeline's events.
+  return { trader, venue, cur, portfolio, clock, market };
+}
+
+/** Step 2: the backtest's records, as a subscriber of the pipeline's events. */
+function collectResult(trader: Trader): {
+  intents: IntentRecord[];
+  denials: Record<string, number>;
+  fills: BacktestFill[];
+} {
   const intents: { -readonly [K in keyof IntentRecord]: IntentRecord[K] }[] = [];
   const denials: Record<string, number> = {};
   const fills: BacktestFill[] = [];
@@ -254,6 +268,34 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         break;
     }
   });
+  return { intents, denials, fills };
+}
+
+/**
+ * Runs one backtest: the replay loop feeds the candles to the strategy and the market state to the one
+ * trading pipeline (Trader), whose orders go to the in-process venue. Same inputs, same trades:
+ * `meta.tradeHash` pins the fill list.
+ */
+export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
+  const meta = o.source.meta;
+  const rules: InstrumentRules = parseInstrument(meta.instrument);
+  const step = INTERVAL_MS[meta.interval];
+  const symbol = meta.symbol;
+  const quote = rules.quoteCoin;
+  const capital = o.capital ?? '10000';
+  const feeRate = new Decimal(o.feeRate ?? '0.001');
+  const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
+  const fees = { maker: makerRate, taker: feeRate };
+  const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
+  const dailyStock = meta.interval === '1D' && rules.isReality;
+  // A daily stock candle is decided at the regular close (16:00 ET) of its date, other candles at their close.
+  const decisionTime = (openTime: number): number =>
+    dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step;
+
+  const { trader, venue, cur, portfolio, clock, market } = backtestPipeline(o, rules, step, capital, fees);
+  const q = market.quote(symbol);
+  // The result is a subscriber of the pipeline's events.
+  const { intents, denials, fills } = collectResult(trader);
 
   const candles$ = new ReplaySource<Candle>();
   const session$ = new ReplaySource<SessionState>();
@@ -335,7 +377,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       cur.high = high[i] as number;
       cur.low = low[i] as number;
       cur.close = close[i] as number;
-      curKnown = true;
+      cur.known = true;
       venue.setTime(t);
       // Orders resting from before fill first if this candle opens through them.
       if (venue.advance() > 0) await trader.syncFills();
@@ -363,16 +405,14 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     o.onProgress?.(n);
   }
   // The last candle is decided too; nothing trades after the data ends, so its orders do not fill.
-  curKnown = false;
+  cur.known = false;
   if (prev !== undefined && decide(prev)) await settle();
   sub.unsubscribe();
   if (n % every !== 0 && n > 0) sample(clock.now());
   const runMs = performance.now() - started;
 
   const trades = roundTrips(fills);
-  const tradeHash = createHash('sha256')
-    .update(fills.map((f) => `${f.ts},${f.side},${f.price},${f.size},${f.fee}`).join('\n'))
-    .digest('hex');
+  const tradeHash = tradeHashOf(fills);
   portfolio.mark(symbol, new Decimal(lastClose || 0));
   return {
     meta: {
@@ -397,11 +437,23 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     finalEquity: portfolio.equity().toFixed(),
     fees: portfolio.fees().toFixed(),
     chart: chart.bars,
-    portfolio: {
-      cash: Object.fromEntries(Object.entries(portfolio.allCash()).map(([c, v]) => [c, v.toFixed()])),
-      positions: Object.fromEntries(portfolio.positions().map((p) => [p.symbol, p.quantity.toFixed()])),
-    },
+    portfolio: finalHoldings(portfolio),
     timing: { runMs },
+  };
+}
+
+/** The trade hash: SHA-256 of the fill list (time, side, price, size, fee). Same inputs, same hash. */
+export function tradeHashOf(fills: readonly BacktestFill[]): string {
+  return createHash('sha256')
+    .update(fills.map((f) => `${f.ts},${f.side},${f.price},${f.size},${f.fee}`).join('\n'))
+    .digest('hex');
+}
+
+/** Balances by coin and positions by symbol, as decimal strings. */
+function finalHoldings(portfolio: Portfolio): BacktestResult['portfolio'] {
+  return {
+    cash: Object.fromEntries(Object.entries(portfolio.allCash()).map(([c, v]) => [c, v.toFixed()])),
+    positions: Object.fromEntries(portfolio.positions().map((p) => [p.symbol, p.quantity.toFixed()])),
   };
 }
 
