@@ -84,9 +84,18 @@ function readFirstLine(path: string): string {
   const n = readSync(fd, buf, 0, buf.length, 0);
   closeSync(fd);
   const head = buf.subarray(0, n);
-  const text = (isGz(path) ? gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : head).toString(
-    'utf8',
-  );
+  let text: string;
+  try {
+    text = (isGz(path) ? gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : head).toString(
+      'utf8',
+    );
+  } catch (e) {
+    throw new CandleFileError(
+      `${path}: not a gzip file (${e instanceof Error ? e.message : String(e)}); a name ending in .gz must hold gzip data`,
+    );
+  }
+  // A byte-order mark (spreadsheets write one) is not part of the header.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const nl = text.indexOf('\n');
   return nl < 0 ? text : text.slice(0, nl);
 }
@@ -119,6 +128,32 @@ export function openCandleFile(path: string): CandleSource {
   return { meta, batches: () => readBatches(path, meta) };
 }
 
+const FIELDS = CSV_HEADER.split(',');
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * One unsigned decimal of `s[start, end)` as the venue writes it (digits with at most one '.', no sign, no
+ * exponent), or NaN when it is anything else. Up to 15 significant digits the value is an exact integer
+ * divided by an exact power of ten, which IEEE division rounds exactly as Number() would, without the
+ * substring Number() needs; longer fields take Number().
+ */
+export function parseDecimalField(s: string, start: number, end: number): number {
+  let m = 0;
+  let digits = 0;
+  let dot = -1;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+    } else if (c === 46 && dot < 0) dot = i;
+    else return Number.NaN;
+  }
+  if (digits === 0 || dot === start || dot === end - 1) return Number.NaN;
+  if (digits > 15) return Number(s.slice(start, end));
+  return dot < 0 ? m : m / (POW10[end - dot - 1] as number);
+}
+
 async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<CandleBatch> {
   const step = INTERVAL_MS[meta.interval];
   const jsonl = isJsonl(path);
@@ -127,6 +162,7 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
   let batch = newBatch();
   let rest = '';
   let lineNo = 0;
+  let rows = 0;
   let prev = -Infinity;
   const fields = new Array<number>(7);
   const fail = (msg: string): never => {
@@ -144,14 +180,20 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
     let start = 0;
     for (let k = 0; k < 7; k++) {
       let end = s.indexOf(',', start);
-      if (end < 0) end = s.length;
-      const v = +s.slice(start, end);
-      if (!Number.isFinite(v) || end === start)
-        fail(`field ${k + 1} (${CSV_HEADER.split(',')[k]}) is not a number`);
+      if (end < 0) {
+        if (k < 6) fail(`${k + 1} fields where a candle has 7 (${CSV_HEADER})`);
+        end = s.length;
+      } else if (k === 6) fail(`${s.split(',').length} fields where a candle has 7 (${CSV_HEADER})`);
+      const v = parseDecimalField(s, start, end);
+      if (Number.isNaN(v))
+        fail(
+          `field ${k + 1} (${FIELDS[k]}) ${JSON.stringify(s.slice(start, end))} is not a plain decimal: digits with at most one '.', no sign, no exponent (as the venue writes it)`,
+        );
       fields[k] = v;
       start = end + 1;
     }
     const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
+    if (!Number.isSafeInteger(t)) fail(`openTime ${t} must be whole Unix milliseconds`);
     if (t <= prev)
       fail(
         t === prev
@@ -159,9 +201,11 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
           : `openTime ${t} is before the previous ${prev}: the file must be sorted`,
       );
     if (t % step !== 0) fail(`openTime ${t} is not on a ${meta.interval} boundary`);
+    if (!(o > 0 && h > 0 && l > 0 && c > 0)) fail('open, high, low and close must be positive');
     if (h < Math.max(o, c) || l > Math.min(o, c) || l > h)
       fail('high must be >= open, close and low; low must be <= open and close');
     prev = t;
+    rows++;
     const i = batch.length++;
     batch.openTime[i] = t;
     batch.open[i] = o;
@@ -171,20 +215,38 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
     batch.volume[i] = v;
     batch.turnover[i] = q;
   };
-  for await (const chunk of stream) {
-    const text = rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
-    let pos = 0;
-    for (let nl = text.indexOf('\n', pos); nl >= 0; nl = text.indexOf('\n', pos)) {
-      take(text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl));
-      pos = nl + 1;
-      if (batch.length === BATCH_SIZE) {
-        yield batch;
-        batch = newBatch();
+  try {
+    for await (const chunk of stream) {
+      const text = rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
+      let pos = 0;
+      for (let nl = text.indexOf('\n', pos); nl >= 0; nl = text.indexOf('\n', pos)) {
+        take(text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl));
+        pos = nl + 1;
+        if (batch.length === BATCH_SIZE) {
+          yield batch;
+          batch = newBatch();
+        }
       }
+      rest = text.slice(pos);
     }
-    rest = text.slice(pos);
+  } catch (e) {
+    if (e instanceof CandleFileError) throw e;
+    // zlib's own words ("unexpected end of file", "incorrect header check") say what, not which file.
+    throw new CandleFileError(
+      `${path}: ${isGz(path) ? 'not a complete gzip file' : 'unreadable'} (${e instanceof Error ? e.message : String(e)}); ${isGz(path) ? 'download or compress it again' : 'check the file'}`,
+    );
   }
-  if (rest.trim() !== '') take(rest);
+  if (rest.trim() !== '') {
+    lineNo++;
+    // The writer ends every line: a last line without one is what an interrupted download or recording leaves.
+    fail(
+      'the last line has no end of line, so the file looks cut off; delete that line (or, if it is whole, end it with a newline) and resume with `tradebot record`',
+    );
+  }
+  if (rows === 0)
+    throw new CandleFileError(
+      `${path}: no candles after the header; record some with \`tradebot record\` or pick another file`,
+    );
   if (batch.length > 0) yield batch;
 }
 
