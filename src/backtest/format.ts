@@ -154,6 +154,36 @@ export function parseDecimalField(s: string, start: number, end: number): number
   return dot < 0 ? m : m / (POW10[end - dot - 1] as number);
 }
 
+/**
+ * What is wrong with one candle given the previous open time, or undefined: the checks every reader applies
+ * (CSV, JSONL, Arrow, Parquet), so a file is refused for the same reasons whatever its format.
+ */
+export function candleProblem(
+  t: number,
+  o: number,
+  h: number,
+  l: number,
+  c: number,
+  v: number,
+  q: number,
+  prev: number,
+  step: number,
+  interval: CandleInterval,
+): string | undefined {
+  if (!Number.isSafeInteger(t)) return `openTime ${t} must be whole Unix milliseconds`;
+  if (t <= prev)
+    return t === prev
+      ? `duplicate openTime ${t}`
+      : `openTime ${t} is before the previous ${prev}: the file must be sorted`;
+  if (t % step !== 0) return `openTime ${t} is not on a ${interval} boundary`;
+  if (!(o > 0 && h > 0 && l > 0 && c > 0 && Number.isFinite(o + h + l + c)))
+    return 'open, high, low and close must be positive';
+  if (!(v >= 0 && q >= 0 && Number.isFinite(v + q))) return 'volume and turnover must be zero or more';
+  if (h < Math.max(o, c) || l > Math.min(o, c) || l > h)
+    return 'high must be >= open, close and low; low must be <= open and close';
+  return undefined;
+}
+
 async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<CandleBatch> {
   const step = INTERVAL_MS[meta.interval];
   const jsonl = isJsonl(path);
@@ -193,17 +223,8 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
       start = end + 1;
     }
     const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
-    if (!Number.isSafeInteger(t)) fail(`openTime ${t} must be whole Unix milliseconds`);
-    if (t <= prev)
-      fail(
-        t === prev
-          ? `duplicate openTime ${t}`
-          : `openTime ${t} is before the previous ${prev}: the file must be sorted`,
-      );
-    if (t % step !== 0) fail(`openTime ${t} is not on a ${meta.interval} boundary`);
-    if (!(o > 0 && h > 0 && l > 0 && c > 0)) fail('open, high, low and close must be positive');
-    if (h < Math.max(o, c) || l > Math.min(o, c) || l > h)
-      fail('high must be >= open, close and low; low must be <= open and close');
+    const problem = candleProblem(t, o, h, l, c, v, q, prev, step, meta.interval);
+    if (problem !== undefined) fail(problem);
     prev = t;
     rows++;
     const i = batch.length++;

@@ -5,6 +5,7 @@ import type { Strategy } from '../strategy/contract.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { openDataset } from './datasets.js';
 import { runBacktest } from './engine.js';
+import type { InstrumentOverride } from './columnar.js';
 import type { CandleSource } from './format.js';
 import { metricsOf, type Metrics } from './metrics.js';
 import type { BacktestResult } from './result.js';
@@ -21,6 +22,8 @@ export interface BacktestJob {
   readonly from?: number | undefined;
   readonly to?: number | undefined;
   readonly chart?: boolean | undefined;
+  /** Instrument rules for a dataset file that carries none (a freqtrade Feather file, say). */
+  readonly instrument?: InstrumentOverride | undefined;
 }
 
 /** The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form. */
@@ -66,7 +69,7 @@ export async function runJob(
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
   const strategy = await loadStrategy(job.strategy);
   const result = await runBacktest({
-    source: source ?? openDataset(job.dataset),
+    source: source ?? openDataset(job.dataset, { instrument: job.instrument }),
     dataset: job.dataset,
     strategy,
     params: coerceParams(strategy, job.params),
