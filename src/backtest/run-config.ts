@@ -39,6 +39,7 @@ export function jobFromConfig(c: BacktestConfig): BacktestJob {
     risk: riskLimitsToInput(c.risk),
     from: c.from ? Date.parse(c.from) : undefined,
     to: c.to ? Date.parse(c.to) : undefined,
+    instrument: c.instrument,
   };
 }
 

@@ -11,6 +11,7 @@ import { renderReport } from '../../backtest/report.js';
 import { jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
 import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
 import { FlagError, parseFlags } from '../flags.js';
+import { asInput, parseInstrumentFlag } from './data.js';
 
 const Flags = z.strictObject({
   config: z.string().optional(),
@@ -30,6 +31,7 @@ const Flags = z.strictObject({
     }),
   out: z.string().default('backtest/results'),
   name: z.string().optional(),
+  instrument: z.string().optional(),
 });
 
 export function register(program: Command): void {
@@ -39,10 +41,17 @@ export function register(program: Command): void {
       'Replay recorded candles through a strategy and the risk gate; writes result.json and report.html',
     )
     .option('-c, --config <file>', 'backtest definition (e.g. config/backtest.yaml)')
-    .option('--dataset <ref>', 'a recorded file, sp500-daily, or synthetic-1m:<seed>:<count>')
+    .option(
+      '--dataset <ref>',
+      'a recorded file (.csv, .jsonl, .feather, .parquet), sp500-daily, or synthetic-1m:<seed>:<count>',
+    )
     .option('--strategy <name>', 'strategy name or path')
     .option('--params <json>', 'strategy parameters as JSON')
     .option('--name <name>', 'name of the run (results folder)')
+    .option(
+      '--instrument <json|file>',
+      'instrument rules for a dataset file without tradebot metadata (freqtrade)',
+    )
     .option('--out <dir>', 'results folder', 'backtest/results')
     .addHelpText(
       'after',
@@ -74,8 +83,10 @@ export function register(program: Command): void {
         dataset: f.dataset ?? base.dataset,
         strategy: f.strategy ?? base.strategy,
         params: { ...base.params, ...f.params },
+        instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
       };
-      openDataset(job.dataset); // fails early, with a sentence, on a bad dataset
+      // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
+      const source = await asInput(() => openDataset(job.dataset, { instrument: job.instrument }));
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
             { format: 'backtest {bar} {value} candles | {speed} candles/s', stream: process.stderr },
@@ -84,10 +95,14 @@ export function register(program: Command): void {
         : undefined;
       const t0 = Date.now();
       bar?.start(0, 0, { speed: 0 });
-      const { result, metrics } = await runJob(job, (n) => {
-        bar?.setTotal(n);
-        bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
-      });
+      const { result, metrics } = await runJob(
+        job,
+        (n) => {
+          bar?.setTotal(n);
+          bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
+        },
+        source,
+      );
       bar?.stop();
       const dir = join(f.out, f.name ?? cfg.name);
       mkdirSync(dir, { recursive: true });
