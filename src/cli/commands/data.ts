@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
 import { InstrumentOverrideSchema, type InstrumentOverride } from '../../backtest/columnar.js';
 import { OUTPUT_FORMATS, outputFormatOf, writeCandles } from '../../backtest/convert.js';
 import { openDataset } from '../../backtest/datasets.js';
