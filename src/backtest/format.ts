@@ -175,7 +175,7 @@ export function candleProblem(
     return t === prev
       ? `duplicate openTime ${t}`
       : `openTime ${t} is before the previous ${prev}: the file must be sorted`;
-  if (t % step !== 0) return `openTime ${t} is not on a ${interval} boundary`;
+  if (Math.floor(t / step) * step !== t) return `openTime ${t} is not on a ${interval} boundary`;
   if (!(o > 0 && h > 0 && l > 0 && c > 0 && Number.isFinite(o + h + l + c)))
     return 'open, high, low and close must be positive';
   if (!(v >= 0 && q >= 0 && Number.isFinite(v + q))) return 'volume and turnover must be zero or more';
