@@ -73,6 +73,19 @@ export interface JobOutcome {
   readonly candles?: number | undefined;
 }
 
+/** Runs backtest jobs of one dataset somewhere (worker threads here, or workers on a queue) in job order. */
+export interface JobRunner {
+  /** The dataset every job must name. */
+  readonly dataset: string;
+  /** The dataset in this process's shared memory, when the runner holds it. */
+  readonly shared: SharedCandles | undefined;
+  run(
+    jobs: readonly BacktestJob[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<JobOutcome[]>;
+  close(): Promise<void>;
+}
+
 /**
  * Worker threads that stay up across runs (a walk-forward runs one grid per window on the same pool),
  * with the dataset loaded once into shared memory when it fits in `sharedLimitBytes` (each job then
@@ -82,7 +95,7 @@ export interface JobOutcome {
  * const pool = await SweepPool.open({ dataset: 'synthetic-1m:7:1000000', workers: 4 });
  * try { const outcomes = await pool.run(jobs); } finally { await pool.close(); }
  */
-export class SweepPool {
+export class SweepPool implements JobRunner {
   private busy = false;
   private constructor(
     /** The dataset every job of this pool must name (the shared memory holds it). */
@@ -168,8 +181,9 @@ export async function runSweep(o: {
   sortBy?: SortKey | undefined;
   keepEquity?: boolean | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
-  /** An open pool on the same dataset (walk-forward reuses one); by default one is opened and closed. */
-  pool?: SweepPool | undefined;
+  /** An open runner on the same dataset (walk-forward reuses one; a QueueRunner runs on a queue); by default a
+   * SweepPool is opened and closed. */
+  pool?: JobRunner | undefined;
 }): Promise<SweepRow[]> {
   const sets = expandGrid(o.grid);
   const jobs = sets.map((p) => ({ ...o.base, params: { ...o.base.params, ...p } }));

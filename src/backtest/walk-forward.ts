@@ -8,7 +8,7 @@ import type { CandleSource } from './format.js';
 import type { EquityPoint } from './result.js';
 import type { BacktestJob } from './run-config.js';
 import { sharedCandleSource } from './shared-candles.js';
-import { SweepPool, expandGrid, runSweep, type Grid, type SortKey } from './sweep.js';
+import { SweepPool, expandGrid, runSweep, type Grid, type JobRunner, type SortKey } from './sweep.js';
 
 export interface WalkForwardWindow {
   readonly inSample: { readonly from: number; readonly to: number };
@@ -69,13 +69,17 @@ export async function walkForward(o: {
   sortBy?: SortKey | undefined;
   workers?: number | undefined;
   onStep?: ((done: number, total: number) => void) | undefined;
+  /** Where the runs go (a QueueRunner for workers on other machines); closed at the end. Default: a SweepPool. */
+  runner?: JobRunner | undefined;
 }): Promise<WalkForwardResult> {
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
-  const pool = await SweepPool.open({
-    dataset: o.base.dataset,
-    workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length),
-  });
+  const pool =
+    o.runner ??
+    (await SweepPool.open({
+      dataset: o.base.dataset,
+      workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length),
+    }));
   const capital = Number(o.base.capital);
   const steps: WalkForwardStep[] = [];
   const stitched: EquityPoint[] = [];

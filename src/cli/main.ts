@@ -28,6 +28,7 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/sweep.js'),
     import('./commands/record.js'),
     import('./commands/data.js'),
+    import('./commands/worker.js'),
   ]);
   for (const c of commands) c.register(program);
   return program;

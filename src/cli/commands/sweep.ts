@@ -6,6 +6,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
+import { QueueRunner } from '../../backtest/sweep-queue.js';
 import { walkForward } from '../../backtest/walk-forward.js';
 import { BacktestConfigSchema, loadYaml } from '../../config/index.js';
 import { jobFromConfig } from '../../backtest/run-config.js';
@@ -31,6 +32,10 @@ const Flags = z.strictObject({
   inSample: duration('--in-sample').optional(),
   outOfSample: duration('--out-of-sample').optional(),
   out: z.string().default('backtest/results'),
+  queue: z
+    .string()
+    .regex(/^redis:\/\/[^/:]+(:\d+)?(\/\d+)?$/, '--queue must look like redis://HOST:PORT')
+    .optional(),
 });
 
 export function register(program: Command): void {
@@ -45,6 +50,10 @@ export function register(program: Command): void {
     .option('--in-sample <length>', 'walk-forward in-sample length, e.g. 365d')
     .option('--out-of-sample <length>', 'walk-forward out-of-sample length, e.g. 90d')
     .option('--out <dir>', 'results folder', 'backtest/results')
+    .option(
+      '--queue <url>',
+      'run on `tradebot worker` processes through Redis (BullMQ), e.g. redis://127.0.0.1:6379',
+    )
     .addHelpText(
       'after',
       '\nExample: tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --sort sharpe\nExit codes: 0 done, 1 failed, 2 invalid input.',
@@ -63,45 +72,58 @@ export function register(program: Command): void {
       const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
       mkdirSync(dir, { recursive: true });
       const t0 = Date.now();
-      if (f.walkForward) {
-        if (f.inSample === undefined || f.outOfSample === undefined)
-          throw new Error(
-            '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
+      // On a queue the runs go to `tradebot worker` processes; the table and files are the same as local.
+      const runner = f.queue ? await QueueRunner.open({ url: f.queue, dataset: base.dataset }) : undefined;
+      try {
+        if (f.walkForward) {
+          if (f.inSample === undefined || f.outOfSample === undefined)
+            throw new Error(
+              '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
+            );
+          bar?.start(1, 0, { task: 'walk-forward windows' });
+          const wf = await walkForward({
+            base,
+            grid,
+            inSampleMs: f.inSample,
+            outOfSampleMs: f.outOfSample,
+            sortBy: f.sort,
+            workers: f.workers,
+            onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
+            runner,
+          });
+          bar?.stop();
+          writeFileSync(join(dir, 'walk-forward.json'), JSON.stringify(wf, null, 1));
+          for (const s of wf.steps) {
+            process.stdout.write(
+              `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  out-of-sample return ${(s.outOfSample.totalReturn * 100).toFixed(2)}%\n`,
+            );
+          }
+          process.stdout.write(
+            `stitched out-of-sample: return ${(wf.metrics.totalReturn * 100).toFixed(2)}%, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${(wf.metrics.maxDrawdown * 100).toFixed(2)}%\nwrote ${join(dir, 'walk-forward.json')}\n`,
           );
-        bar?.start(1, 0, { task: 'walk-forward windows' });
-        const wf = await walkForward({
+          return;
+        }
+        bar?.start(1, 0, { task: 'parameter sets' });
+        const rows = await runSweep({
           base,
           grid,
-          inSampleMs: f.inSample,
-          outOfSampleMs: f.outOfSample,
           sortBy: f.sort,
           workers: f.workers,
-          onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
+          onProgress: (d, t) => {
+            bar?.setTotal(t);
+            bar?.update(d);
+            // Without a terminal, a queued sweep still shows progress: workers may be far away and slow.
+            if (!bar && runner) process.stderr.write(`${d}/${t} runs done\n`);
+          },
+          pool: runner,
         });
         bar?.stop();
-        writeFileSync(join(dir, 'walk-forward.json'), JSON.stringify(wf, null, 1));
-        for (const s of wf.steps) {
-          process.stdout.write(
-            `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  out-of-sample return ${(s.outOfSample.totalReturn * 100).toFixed(2)}%\n`,
-          );
-        }
+        writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
         process.stdout.write(
-          `stitched out-of-sample: return ${(wf.metrics.totalReturn * 100).toFixed(2)}%, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${(wf.metrics.maxDrawdown * 100).toFixed(2)}%\nwrote ${join(dir, 'walk-forward.json')}\n`,
+          `${formatSweep(rows, f.sort)}\n${rows.length} runs on ${runner ? `the queue ${f.queue}` : `${f.workers} workers`} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')}\n`,
         );
-        return;
+      } finally {
+        await runner?.close();
       }
-      bar?.start(1, 0, { task: 'parameter sets' });
-      const rows = await runSweep({
-        base,
-        grid,
-        sortBy: f.sort,
-        workers: f.workers,
-        onProgress: (d, t) => (bar?.setTotal(t), bar?.update(d)),
-      });
-      bar?.stop();
-      writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
-      process.stdout.write(
-        `${formatSweep(rows, f.sort)}\n${rows.length} runs on ${f.workers} workers in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')}\n`,
-      );
     });
 }
