@@ -83,6 +83,11 @@ export function register(program: Command): void {
           const start = resumeFrom !== undefined ? resumeFrom + step : f.from;
           const end = f.to - 1;
           if (start > end) {
+            // A recording that was complete but not yet written whole (stopped right before the conversion).
+            if (columnar) {
+              await writeCandles(finalOut, openCandleFile(out));
+              rmSync(out);
+            }
             process.stdout.write(
               `${out} is complete up to ${new Date(resumeFrom ?? f.from).toISOString()}\n`,
             );

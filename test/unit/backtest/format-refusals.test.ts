@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { candlesOf, openCandleFile, parseDecimalField } from '../../../src/backtest/format.js';
 import { SYNTHETIC_INSTRUMENT } from '../../../src/backtest/synthetic.js';
@@ -128,5 +129,16 @@ describe('candle files refused precisely', () => {
       expect(parseDecimalField(s, 0, s.length)).toBe(Number(s));
     for (const s of ['1e3', '-1', '+1', '.5', '5.', '1.2.3', '', ' 1', '0x10', 'Infinity'])
       expect(parseDecimalField(s, 0, s.length)).toBeNaN();
+  });
+
+  it('parses any plain decimal of up to 20 digits exactly as Number() (property)', () => {
+    const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(digits, fc.option(digits, { nil: undefined }), (int, frac) => {
+        const s = frac === undefined ? int : `${int}.${frac}`;
+        expect(parseDecimalField(s, 0, s.length)).toBe(Number(s));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
