@@ -98,6 +98,8 @@ suite(title, () => {
     const byParams = (rows: SweepRow[]) =>
       Object.fromEntries(rows.map((r) => [JSON.stringify(r.params), r.tradeHash]));
     expect(byParams(queued)).toEqual(byParams(local));
+    // The same sweep.json as a local sweep writes: every row, metrics included, in the same order.
+    expect(queued).toEqual(JSON.parse(JSON.stringify(local)));
     expect(queued.every((r) => r.metrics !== undefined && (r.metrics.trades ?? 0) > 0)).toBe(true);
     // The same table as a local sweep prints.
     expect(sweep.stdout).toContain(formatSweep(local, 'sharpe'));
