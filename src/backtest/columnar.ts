@@ -394,7 +394,9 @@ function openParquet(path: string, o: ColumnarOptions): CandleSource {
           const v = columnData[i] as unknown;
           let x: number;
           if (typeof v === 'number') x = isTime ? v * timeScale : v;
-          else if (typeof v === 'bigint') x = isTime ? Number(v) * timeScale : Number(v);
+          else if (typeof v === 'bigint')
+            // Nanoseconds since 1970 exceed 2^53: divide as bigints first, then convert exactly.
+            x = isTime && timeScale < 1 ? Number(v / BigInt(Math.round(1 / timeScale))) : Number(v);
           else if (v instanceof Date) x = v.getTime();
           else
             throw new CandleFileError(

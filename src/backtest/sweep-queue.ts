@@ -57,14 +57,21 @@ export async function datasetIdentity(ref: string): Promise<DatasetIdentity> {
 }
 
 const hashMemo = new Map<string, { key: string; sha256: string }>();
-/** SHA-256 of a worker's file, recomputed whenever its size or modification time changes. */
+/**
+ * SHA-256 of a worker's file, hashed again whenever its status-change time (ctime: the kernel moves it on every
+ * write and no tool sets it back), size or inode changes, rather than per job (hashing costs a fair share of a
+ * run). As git does with racy index entries, a file changed in the last seconds before it was hashed is not
+ * memoised: file times are coarse, so a second write within the same tick would not move them.
+ */
 async function localSha256(path: string): Promise<string> {
-  const st = statSync(path);
-  const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  const st = statSync(path, { bigint: true });
+  const key = `${st.size}:${st.ctimeNs}:${st.mtimeNs}:${st.ino}`;
   const hit = hashMemo.get(path);
   if (hit?.key === key) return hit.sha256;
+  // File-system time, compared with the file-system's own clock (the wall clock), not the trading clock.
+  const hashedAt = Date.now();
   const sha256 = await fileSha256(path);
-  hashMemo.set(path, { key, sha256 });
+  if (hashedAt - Number(st.ctimeMs) > 2000) hashMemo.set(path, { key, sha256 });
   return sha256;
 }
 

@@ -170,3 +170,30 @@ async function rows2(src: ReturnType<typeof openDataset>) {
   for await (const b of src.batches()) n += b.length;
   return n;
 }
+
+describe('Parquet without tradebot metadata', () => {
+  it('reads a freqtrade-layout Parquet file (date as a TIMESTAMP column) with the instrument given', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const csv = join(dir, 'pq-twin.csv');
+    await writeCandles(csv, syntheticSource({ seed: 8, count: 500, symbol: 'ETHUSDT' }));
+    const c = await rows(csv);
+    const col = (k: number) => Float64Array.from(c, (r) => r[k] as number);
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'date', data: c.map((r) => new Date(r[0] as number)), type: 'TIMESTAMP' },
+        { name: 'open', data: col(1), type: 'DOUBLE' },
+        { name: 'high', data: col(2), type: 'DOUBLE' },
+        { name: 'low', data: col(3), type: 'DOUBLE' },
+        { name: 'close', data: col(4), type: 'DOUBLE' },
+        { name: 'volume', data: col(5), type: 'DOUBLE' },
+      ],
+    });
+    const path = join(dir, 'ETH_USDT-1m.parquet');
+    writeFileSync(path, new Uint8Array(buf));
+    const src = openDataset(path, { instrument: { pricePrecision: '2', quantityPrecision: '4' } });
+    expect(src.meta).toMatchObject({ symbol: 'ETHUSDT', interval: '1m' });
+    const got: number[][] = [];
+    for await (const k of candlesOf(src)) got.push([k.openTime, k.open, k.high, k.low, k.close, k.volume]);
+    expect(got).toEqual(c.map((r) => r.slice(0, 6)));
+  });
+});
