@@ -9,6 +9,7 @@ import {
   openSync,
   readSync,
   statSync,
+  truncateSync,
   type WriteStream,
 } from 'node:fs';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
@@ -302,6 +303,8 @@ export class CandleFileWriter {
     if (isGz(path)) throw new CandleFileError(`${path}: write plain CSV or JSONL, then gzip it`);
     this.jsonl = isJsonl(path);
     const fresh = !existsSync(path);
+    // An interrupted recording may end in half a line: drop it, so the resumed lines follow a whole one.
+    if (!fresh) truncateSync(path, completeLength(path));
     this.out = createWriteStream(path, { flags: 'a' });
     if (fresh)
       this.out.write(
@@ -319,10 +322,24 @@ export class CandleFileWriter {
   }
 }
 
-/** Open time of the last candle of a file, to resume a recording (undefined when empty or missing). */
+/** Bytes of a file up to and including its last end of line (its whole size when it ends in one). */
+function completeLength(path: string): number {
+  const size = statSync(path).size;
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(size, 1 << 16));
+    readSync(fd, buf, 0, buf.length, size - buf.length);
+    const nl = buf.lastIndexOf(10);
+    return nl < 0 ? (size > buf.length ? size : 0) : size - buf.length + nl + 1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Open time of the last whole candle line of a file, to resume a recording (undefined when empty or missing). */
 export function lastOpenTime(path: string): number | undefined {
   if (!existsSync(path)) return undefined;
-  const size = statSync(path).size;
+  const size = completeLength(path);
   const fd = openSync(path, 'r');
   const buf = Buffer.alloc(Math.min(size, 1 << 16));
   readSync(fd, buf, 0, buf.length, size - buf.length);

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { candlesOf, openCandleFile, parseDecimalField } from '../../../src/backtest/format.js';
+import {
+  CandleFileMetaSchema,
+  CandleFileWriter,
+  candlesOf,
+  lastOpenTime,
+  openCandleFile,
+  parseDecimalField,
+} from '../../../src/backtest/format.js';
 import { SYNTHETIC_INSTRUMENT } from '../../../src/backtest/synthetic.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-refusals-'));
@@ -140,5 +147,17 @@ describe('candle files refused precisely', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('resuming a recording cut mid-line', () => {
+  it('resumes after the last whole line and drops the half line, so the file reads again', async () => {
+    const p = join(dir, 'cut-recording.csv');
+    writeFileSync(p, `${HEAD}${OK1}\n1767225660000,100.75,100.9`);
+    expect(lastOpenTime(p)).toBe(1767225600000);
+    const w = new CandleFileWriter(p, CandleFileMetaSchema.parse(meta));
+    w.write(OK2.split(','));
+    await w.close();
+    expect((await read(p)).map((c) => c.openTime)).toEqual([1767225600000, 1767225660000]);
   });
 });
