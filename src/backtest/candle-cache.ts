@@ -51,7 +51,7 @@ export function cachedCandleSource(
     async *batches(): AsyncGenerator<CandleBatch> {
       const entry = cacheEntryPath(dir, await fileSha256(path));
       if (existsSync(entry)) {
-        yield* openColumnarFile(entry).batches();
+        yield* openColumnarFile(entry, { checked: true }).batches();
         return;
       }
       const limit = Math.floor(limitBytes / SHARED_BYTES_PER_CANDLE);

@@ -65,6 +65,11 @@ export type InstrumentOverride = z.infer<typeof InstrumentOverrideSchema>;
 export interface ColumnarOptions {
   /** Instrument rules for a file without tradebot metadata; symbol, coins and category default from the name. */
   readonly instrument?: InstrumentOverride | undefined;
+  /**
+   * The rows were checked when the file was written (the columnar cache writes only validated candles, and its
+   * name is their source's content hash): skip the row checks. Never set for a file a user gives.
+   */
+  readonly checked?: boolean | undefined;
 }
 
 // The column mapping: first name found wins (case-insensitive). freqtrade: date, open, high, low, close, volume.
@@ -218,7 +223,12 @@ interface Columns {
 }
 
 /** Checks every row (same rules as the CSV reader) and yields engine batches; `rowBase` numbers rows across parts. */
-function* validated(path: string, meta: CandleFileMeta, parts: Iterable<Columns>): Generator<CandleBatch> {
+function* validated(
+  path: string,
+  meta: CandleFileMeta,
+  parts: Iterable<Columns>,
+  checked = false,
+): Generator<CandleBatch> {
   const step = INTERVAL_MS[meta.interval];
   let prev = -Infinity;
   let row = 0;
@@ -232,7 +242,7 @@ function* validated(path: string, meta: CandleFileMeta, parts: Iterable<Columns>
       for (let i = 0; i < p.length; i++) turnover[i] = (volume[i] as number) * (close[i] as number);
     }
     const t = p.time;
-    for (let i = 0; i < p.length; i++) {
+    for (let i = checked ? p.length : 0; i < p.length; i++) {
       const ti = t[i] as number;
       const o = open[i] as number;
       const h = high[i] as number;
@@ -349,6 +359,7 @@ function openArrow(path: string, o: ColumnarOptions): CandleSource {
         (function* () {
           for (const b of table.batches) yield partOf(b);
         })(),
+        o.checked,
       );
     },
   };
