@@ -208,10 +208,13 @@ export async function startSweepWorker(o: {
         o.onEvent?.(`refused job ${job.id ?? ''}: ${(e as Error).message}`);
         throw new UnrecoverableError((e as Error).message);
       }
-      const key = `${path}\0${job.data.dataset.sha256 ?? ''}`;
+      const key = `${path}\0${job.data.dataset.sha256 ?? ''}\0${JSON.stringify(job.data.job.instrument ?? {})}`;
       if (pool?.key !== key) {
         await pool?.pool.close();
-        pool = { key, pool: await SweepPool.open({ dataset: path, workers: 1 }) };
+        pool = {
+          key,
+          pool: await SweepPool.open({ dataset: path, workers: 1, instrument: job.data.job.instrument }),
+        };
       }
       const [out] = await pool.pool.run([{ ...job.data.job, dataset: path }]);
       if (!out) throw new Error('the sweep pool answered nothing');

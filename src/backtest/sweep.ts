@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Metrics } from './metrics.js';
 import type { EquityPoint } from './result.js';
+import type { InstrumentOverride } from './columnar.js';
 import type { BacktestJob } from './run-config.js';
 import { openDataset } from './datasets.js';
 import { shareCandles, type SharedCandles } from './shared-candles.js';
@@ -109,9 +110,14 @@ export class SweepPool implements JobRunner {
     dataset: string;
     workers?: number | undefined;
     sharedLimitBytes?: number | undefined;
+    /** Instrument rules for a dataset file that carries none (the jobs' `instrument`). */
+    instrument?: InstrumentOverride | undefined;
   }): Promise<SweepPool> {
     const n = Math.max(1, o.workers ?? availableParallelism());
-    const shared = await shareCandles(openDataset(o.dataset), o.sharedLimitBytes);
+    const shared = await shareCandles(
+      openDataset(o.dataset, { instrument: o.instrument }),
+      o.sharedLimitBytes,
+    );
     return new SweepPool(o.dataset, Array.from({ length: n }, newWorker), shared);
   }
 
@@ -192,6 +198,7 @@ export async function runSweep(o: {
     (await SweepPool.open({
       dataset: o.base.dataset,
       workers: Math.min(o.workers ?? availableParallelism(), sets.length),
+      instrument: o.base.instrument,
     }));
   let outcomes: JobOutcome[];
   try {

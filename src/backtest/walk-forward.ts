@@ -79,6 +79,7 @@ export async function walkForward(o: {
     (await SweepPool.open({
       dataset: o.base.dataset,
       workers: Math.min(o.workers ?? availableParallelism(), expandGrid(o.grid).length),
+      instrument: o.base.instrument,
     }));
   const capital = Number(o.base.capital);
   const steps: WalkForwardStep[] = [];
@@ -86,7 +87,9 @@ export async function walkForward(o: {
   let level = capital;
   try {
     const span = await datasetSpan(
-      pool.shared ? sharedCandleSource(pool.shared) : openDataset(o.base.dataset),
+      pool.shared
+        ? sharedCandleSource(pool.shared)
+        : openDataset(o.base.dataset, { instrument: o.base.instrument }),
     );
     const windows = walkForwardWindows(
       o.base.from ?? span.from,

@@ -22,6 +22,7 @@ import { writeCandles } from '../../../src/backtest/convert.js';
 import { openDataset } from '../../../src/backtest/datasets.js';
 import { candlesOf } from '../../../src/backtest/format.js';
 import { runJob, type BacktestJob } from '../../../src/backtest/run-config.js';
+import { runSweep } from '../../../src/backtest/sweep.js';
 import { syntheticSource } from '../../../src/backtest/synthetic.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-columnar-'));
@@ -140,6 +141,14 @@ describe('Feather and Parquet candle files', () => {
       })(),
     );
     expect(await hashOf(path, { instrument: { ...src.meta.instrument } })).toBe(await hashOf(csv));
+    // A sweep's worker threads open the file with the same instrument.
+    const [row] = await runSweep({
+      base: job(path, { instrument: { ...src.meta.instrument } }),
+      grid: { fast: ['10'] },
+      workers: 1,
+    });
+    expect(row?.error).toBeUndefined();
+    expect(row?.tradeHash).toBe(await hashOf(csv));
   });
 
   it('refuses a columnar file with the row number of the bad candle', async () => {
