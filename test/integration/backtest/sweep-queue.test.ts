@@ -32,7 +32,7 @@ beforeAll(async () => {
   redis = await startRedis();
   mkdirSync(join(dir, 'data'));
   // Long enough that a run is still going when its worker is killed.
-  await writeCandles(join(dir, 'data', 'syn.csv'), syntheticSource({ seed: 11, count: 150_000 }));
+  await writeCandles(join(dir, 'data', 'syn.csv'), syntheticSource({ seed: 11, count: 100_000 }));
   writeFileSync(
     join(dir, 'bt.yaml'),
     `name: q\ndataset: data/syn.csv\nstrategy: ma-crossover\nparams: { quoteAmount: '1000' }\ncapital: '100000'\nrisk:\n  allowedSessions: [pre_market, regular, after_hours, overnight]\n  maxDataAgeMs: 604800000\n`,
