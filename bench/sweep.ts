@@ -1,10 +1,15 @@
 // Sweep throughput scaling with cores: the same grid on a pool of 1 worker and on a pool of all cores, in
 // the same run. Pool start-up (workers loading the code, the dataset loaded once into shared memory) is
 // timed apart from the grid, because it is paid once per sweep, not per run.
+// Then the same grid through a BullMQ queue on a local redis-server, with as many queue workers as cores (each
+// on a one-thread SweepPool, as `tradebot worker` runs), to show the queue's overhead per job.
 //   npx tsx bench/sweep.ts [--candles 1000000] [--runs 8]
 import { availableParallelism } from 'node:os';
 import type { BacktestJob } from '../src/backtest/run-config.js';
+import { QueueRunner, startSweepWorker } from '../src/backtest/sweep-queue.js';
 import { SweepPool } from '../src/backtest/sweep.js';
+// The tests' redis-server launcher (free loopback port, no persistence): one helper, not a second copy.
+import { redisMissing, startRedis } from '../test/helpers/redis.js';
 import { numberFlag } from './lib/flags.js';
 
 const N = numberFlag('candles', 1_000_000);
@@ -57,3 +62,28 @@ for (const r of [one, all]) {
   );
 }
 console.log(`scaling ${cores} workers / 1 worker: ${(one.ms / all.ms).toFixed(2)}x (same trade hashes)`);
+
+if (redisMissing) console.log(`queue: ${redisMissing}`);
+else {
+  const redis = await startRedis();
+  try {
+    const ws = await Promise.all(Array.from({ length: cores }, () => startSweepWorker({ url: redis.url })));
+    const runner = await QueueRunner.open({ url: redis.url, dataset });
+    try {
+      await runner.run(jobs.slice(0, cores)); // each worker's pool opens and warms up
+      const t1 = performance.now();
+      const out = await runner.run(jobs);
+      const ms = performance.now() - t1;
+      if (out.map((o) => o.tradeHash).join() !== all.hashes.join())
+        throw new Error('the queue traded differently from the local pool');
+      console.log(
+        `${String(cores).padStart(2)} queue worker(s) on redis: grid ${fmt(ms)} ms, ${fmt(((RUNS * N) / ms) * 1000)} candles/s; ${(all.ms / ms).toFixed(2)}x the local pool, overhead ${fmt((ms - all.ms) / RUNS)} ms per job (same trade hashes)`,
+      );
+    } finally {
+      await runner.close();
+      await Promise.all(ws.map((w) => w.close()));
+    }
+  } finally {
+    await redis.stop();
+  }
+}

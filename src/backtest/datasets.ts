@@ -1,7 +1,7 @@
 // Bundled datasets: the real S&P 500 daily series 2000-2020 shipped by the vega-datasets package
 // (BSD-3-Clause), mapped onto a Reality stock token, and seeded synthetic series of any length.
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { etToUtc } from '../market/sessions.js';
@@ -14,6 +14,8 @@ import {
   type CandleSource,
 } from './format.js';
 import { syntheticSource } from './synthetic.js';
+import { cachedCandleSource, candleCacheDir } from './candle-cache.js';
+import { columnarKind, openColumnarFile, type ColumnarOptions } from './columnar.js';
 
 /** The Reality token the S&P 500 series is mapped onto. */
 export const SPX_INSTRUMENT: Instrument = {
@@ -90,8 +92,16 @@ export function sp500Source(): CandleSource {
   };
 }
 
-/** Opens a bundled dataset by name, or a recorded file by path. */
-export function openDataset(ref: string): CandleSource {
+export interface DatasetOptions extends ColumnarOptions {
+  /** The columnar cache folder for text files (default `candleCacheDir()`; undefined turns it off). */
+  readonly cacheDir?: string | undefined;
+}
+
+/**
+ * Opens a bundled dataset by name, or a recorded file by path: CSV or JSONL (through the columnar cache),
+ * Feather/Arrow IPC or Parquet (read as columns; `instrument` fills in the rules of a file that has none).
+ */
+export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleCacheDir() }): CandleSource {
   if (ref === 'sp500-daily') return sp500Source();
   const m = /^synthetic-1m:(\d+):(\d+)$/.exec(ref);
   if (m) return syntheticSource({ seed: Number(m[1]), count: Number(m[2]) });
@@ -99,5 +109,12 @@ export function openDataset(ref: string): CandleSource {
     throw new CandleFileError(
       `dataset ${ref}: write synthetic-1m:<seed>:<count>, e.g. synthetic-1m:42:1000000`,
     );
-  return openCandleFile(ref);
+  if (columnarKind(ref) !== undefined) {
+    if (!existsSync(ref))
+      throw new CandleFileError(
+        `${ref}: no such file; check the path (freqtrade keeps its data in user_data/data/<exchange>/)`,
+      );
+    return openColumnarFile(ref, o);
+  }
+  return cachedCandleSource(ref, openCandleFile(ref), 'cacheDir' in o ? o.cacheDir : candleCacheDir());
 }

@@ -281,7 +281,6 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const rules: InstrumentRules = parseInstrument(meta.instrument);
   const step = INTERVAL_MS[meta.interval];
   const symbol = meta.symbol;
-  const quote = rules.quoteCoin;
   const capital = o.capital ?? '10000';
   const feeRate = new Decimal(o.feeRate ?? '0.001');
   const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');

@@ -9,6 +9,7 @@ import {
   openSync,
   readSync,
   statSync,
+  truncateSync,
   type WriteStream,
 } from 'node:fs';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
@@ -84,9 +85,18 @@ function readFirstLine(path: string): string {
   const n = readSync(fd, buf, 0, buf.length, 0);
   closeSync(fd);
   const head = buf.subarray(0, n);
-  const text = (isGz(path) ? gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : head).toString(
-    'utf8',
-  );
+  let text: string;
+  try {
+    text = (isGz(path) ? gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : head).toString(
+      'utf8',
+    );
+  } catch (e) {
+    throw new CandleFileError(
+      `${path}: not a gzip file (${e instanceof Error ? e.message : String(e)}); a name ending in .gz must hold gzip data`,
+    );
+  }
+  // A byte-order mark (spreadsheets write one) is not part of the header.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const nl = text.indexOf('\n');
   return nl < 0 ? text : text.slice(0, nl);
 }
@@ -119,6 +129,62 @@ export function openCandleFile(path: string): CandleSource {
   return { meta, batches: () => readBatches(path, meta) };
 }
 
+const FIELDS = CSV_HEADER.split(',');
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * One unsigned decimal of `s[start, end)` as the venue writes it (digits with at most one '.', no sign, no
+ * exponent), or NaN when it is anything else. Up to 15 significant digits the value is an exact integer
+ * divided by an exact power of ten, which IEEE division rounds exactly as Number() would, without the
+ * substring Number() needs; longer fields take Number().
+ */
+export function parseDecimalField(s: string, start: number, end: number): number {
+  let m = 0;
+  let digits = 0;
+  let dot = -1;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+    } else if (c === 46 && dot < 0) dot = i;
+    else return Number.NaN;
+  }
+  if (digits === 0 || dot === start || dot === end - 1) return Number.NaN;
+  if (digits > 15) return Number(s.slice(start, end));
+  return dot < 0 ? m : m / (POW10[end - dot - 1] as number);
+}
+
+/**
+ * What is wrong with one candle given the previous open time, or undefined: the checks every reader applies
+ * (CSV, JSONL, Arrow, Parquet), so a file is refused for the same reasons whatever its format.
+ */
+export function candleProblem(
+  t: number,
+  o: number,
+  h: number,
+  l: number,
+  c: number,
+  v: number,
+  q: number,
+  prev: number,
+  step: number,
+  interval: CandleInterval,
+): string | undefined {
+  if (!Number.isSafeInteger(t)) return `openTime ${t} must be whole Unix milliseconds`;
+  if (t <= prev)
+    return t === prev
+      ? `duplicate openTime ${t}`
+      : `openTime ${t} is before the previous ${prev}: the file must be sorted`;
+  if (Math.floor(t / step) * step !== t) return `openTime ${t} is not on a ${interval} boundary`;
+  if (!(o > 0 && h > 0 && l > 0 && c > 0 && Number.isFinite(o + h + l + c)))
+    return 'open, high, low and close must be positive';
+  if (!(v >= 0 && q >= 0 && Number.isFinite(v + q))) return 'volume and turnover must be zero or more';
+  if (h < Math.max(o, c) || l > Math.min(o, c) || l > h)
+    return 'high must be >= open, close and low; low must be <= open and close';
+  return undefined;
+}
+
 async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<CandleBatch> {
   const step = INTERVAL_MS[meta.interval];
   const jsonl = isJsonl(path);
@@ -127,6 +193,7 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
   let batch = newBatch();
   let rest = '';
   let lineNo = 0;
+  let rows = 0;
   let prev = -Infinity;
   const fields = new Array<number>(7);
   const fail = (msg: string): never => {
@@ -144,24 +211,23 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
     let start = 0;
     for (let k = 0; k < 7; k++) {
       let end = s.indexOf(',', start);
-      if (end < 0) end = s.length;
-      const v = +s.slice(start, end);
-      if (!Number.isFinite(v) || end === start)
-        fail(`field ${k + 1} (${CSV_HEADER.split(',')[k]}) is not a number`);
+      if (end < 0) {
+        if (k < 6) fail(`${k + 1} fields where a candle has 7 (${CSV_HEADER})`);
+        end = s.length;
+      } else if (k === 6) fail(`${s.split(',').length} fields where a candle has 7 (${CSV_HEADER})`);
+      const v = parseDecimalField(s, start, end);
+      if (Number.isNaN(v))
+        fail(
+          `field ${k + 1} (${FIELDS[k]}) ${JSON.stringify(s.slice(start, end))} is not a plain decimal: digits with at most one '.', no sign, no exponent (as the venue writes it)`,
+        );
       fields[k] = v;
       start = end + 1;
     }
     const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
-    if (t <= prev)
-      fail(
-        t === prev
-          ? `duplicate openTime ${t}`
-          : `openTime ${t} is before the previous ${prev}: the file must be sorted`,
-      );
-    if (t % step !== 0) fail(`openTime ${t} is not on a ${meta.interval} boundary`);
-    if (h < Math.max(o, c) || l > Math.min(o, c) || l > h)
-      fail('high must be >= open, close and low; low must be <= open and close');
+    const problem = candleProblem(t, o, h, l, c, v, q, prev, step, meta.interval);
+    if (problem !== undefined) fail(problem);
     prev = t;
+    rows++;
     const i = batch.length++;
     batch.openTime[i] = t;
     batch.open[i] = o;
@@ -171,20 +237,38 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
     batch.volume[i] = v;
     batch.turnover[i] = q;
   };
-  for await (const chunk of stream) {
-    const text = rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
-    let pos = 0;
-    for (let nl = text.indexOf('\n', pos); nl >= 0; nl = text.indexOf('\n', pos)) {
-      take(text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl));
-      pos = nl + 1;
-      if (batch.length === BATCH_SIZE) {
-        yield batch;
-        batch = newBatch();
+  try {
+    for await (const chunk of stream) {
+      const text = rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
+      let pos = 0;
+      for (let nl = text.indexOf('\n', pos); nl >= 0; nl = text.indexOf('\n', pos)) {
+        take(text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl));
+        pos = nl + 1;
+        if (batch.length === BATCH_SIZE) {
+          yield batch;
+          batch = newBatch();
+        }
       }
+      rest = text.slice(pos);
     }
-    rest = text.slice(pos);
+  } catch (e) {
+    if (e instanceof CandleFileError) throw e;
+    // zlib's own words ("unexpected end of file", "incorrect header check") say what, not which file.
+    throw new CandleFileError(
+      `${path}: ${isGz(path) ? 'not a complete gzip file' : 'unreadable'} (${e instanceof Error ? e.message : String(e)}); ${isGz(path) ? 'download or compress it again' : 'check the file'}`,
+    );
   }
-  if (rest.trim() !== '') take(rest);
+  if (rest.trim() !== '') {
+    lineNo++;
+    // The writer ends every line: a last line without one is what an interrupted download or recording leaves.
+    fail(
+      'the last line has no end of line, so the file looks cut off; delete that line (or, if it is whole, end it with a newline) and resume with `tradebot record`',
+    );
+  }
+  if (rows === 0)
+    throw new CandleFileError(
+      `${path}: no candles after the header; record some with \`tradebot record\` or pick another file`,
+    );
   if (batch.length > 0) yield batch;
 }
 
@@ -219,6 +303,8 @@ export class CandleFileWriter {
     if (isGz(path)) throw new CandleFileError(`${path}: write plain CSV or JSONL, then gzip it`);
     this.jsonl = isJsonl(path);
     const fresh = !existsSync(path);
+    // An interrupted recording may end in half a line: drop it, so the resumed lines follow a whole one.
+    if (!fresh) truncateSync(path, completeLength(path));
     this.out = createWriteStream(path, { flags: 'a' });
     if (fresh)
       this.out.write(
@@ -236,10 +322,24 @@ export class CandleFileWriter {
   }
 }
 
-/** Open time of the last candle of a file, to resume a recording (undefined when empty or missing). */
+/** Bytes of a file up to and including its last end of line (its whole size when it ends in one). */
+function completeLength(path: string): number {
+  const size = statSync(path).size;
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(size, 1 << 16));
+    readSync(fd, buf, 0, buf.length, size - buf.length);
+    const nl = buf.lastIndexOf(10);
+    return nl < 0 ? (size > buf.length ? size : 0) : size - buf.length + nl + 1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Open time of the last whole candle line of a file, to resume a recording (undefined when empty or missing). */
 export function lastOpenTime(path: string): number | undefined {
   if (!existsSync(path)) return undefined;
-  const size = statSync(path).size;
+  const size = completeLength(path);
   const fd = openSync(path, 'r');
   const buf = Buffer.alloc(Math.min(size, 1 << 16));
   readSync(fd, buf, 0, buf.length, size - buf.length);

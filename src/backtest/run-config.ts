@@ -5,6 +5,7 @@ import type { Strategy } from '../strategy/contract.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { openDataset } from './datasets.js';
 import { runBacktest } from './engine.js';
+import type { InstrumentOverride } from './columnar.js';
 import type { CandleSource } from './format.js';
 import { metricsOf, type Metrics } from './metrics.js';
 import type { BacktestResult, BacktestTrade, EquityPoint } from './result.js';
@@ -23,6 +24,8 @@ export interface BacktestJob {
   /** Warm-up until this time: the strategy sees the candles from `from`, trades from here (walk-forward). */
   readonly tradeFrom?: number | undefined;
   readonly chart?: boolean | undefined;
+  /** Instrument rules for a dataset file that carries none (a freqtrade Feather file, say). */
+  readonly instrument?: InstrumentOverride | undefined;
 }
 
 /** The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form. */
@@ -38,6 +41,7 @@ export function jobFromConfig(c: BacktestConfig): BacktestJob {
     risk: riskLimitsToInput(c.risk),
     from: c.from ? Date.parse(c.from) : undefined,
     to: c.to ? Date.parse(c.to) : undefined,
+    instrument: c.instrument,
   };
 }
 
@@ -68,7 +72,7 @@ export async function runJob(
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
   const strategy = await loadStrategy(job.strategy);
   const result = await runBacktest({
-    source: source ?? openDataset(job.dataset),
+    source: source ?? openDataset(job.dataset, { instrument: job.instrument }),
     dataset: job.dataset,
     strategy,
     params: coerceParams(strategy, job.params),

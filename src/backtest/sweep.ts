@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Metrics } from './metrics.js';
 import type { EquityPoint } from './result.js';
+import type { InstrumentOverride } from './columnar.js';
 import type { BacktestJob } from './run-config.js';
 import { openDataset } from './datasets.js';
 import { GridError } from './grid.js';
@@ -76,6 +77,19 @@ export interface JobOutcome {
   readonly candles?: number | undefined;
 }
 
+/** Runs backtest jobs of one dataset somewhere (worker threads here, or workers on a queue) in job order. */
+export interface JobRunner {
+  /** The dataset every job must name. */
+  readonly dataset: string;
+  /** The dataset in this process's shared memory, when the runner holds it. */
+  readonly shared: SharedCandles | undefined;
+  run(
+    jobs: readonly BacktestJob[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<JobOutcome[]>;
+  close(): Promise<void>;
+}
+
 /**
  * Worker threads that stay up across runs (a walk-forward runs one grid per window on the same pool),
  * with the dataset loaded once into shared memory when it fits in `sharedLimitBytes` (each job then
@@ -85,7 +99,7 @@ export interface JobOutcome {
  * const pool = await SweepPool.open({ dataset: 'synthetic-1m:7:1000000', workers: 4 });
  * try { const outcomes = await pool.run(jobs); } finally { await pool.close(); }
  */
-export class SweepPool {
+export class SweepPool implements JobRunner {
   private busy = false;
   private constructor(
     /** The dataset every job of this pool must name (the shared memory holds it). */
@@ -99,9 +113,14 @@ export class SweepPool {
     dataset: string;
     workers?: number | undefined;
     sharedLimitBytes?: number | undefined;
+    /** Instrument rules for a dataset file that carries none (the jobs' `instrument`). */
+    instrument?: InstrumentOverride | undefined;
   }): Promise<SweepPool> {
     const n = Math.max(1, o.workers ?? availableParallelism());
-    const shared = await shareCandles(openDataset(o.dataset), o.sharedLimitBytes);
+    const shared = await shareCandles(
+      openDataset(o.dataset, { instrument: o.instrument }),
+      o.sharedLimitBytes,
+    );
     return new SweepPool(o.dataset, Array.from({ length: n }, newWorker), shared);
   }
 
@@ -171,8 +190,9 @@ export async function runSweep(o: {
   sortBy?: SortKey | undefined;
   keepEquity?: boolean | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
-  /** An open pool on the same dataset (walk-forward reuses one); by default one is opened and closed. */
-  pool?: SweepPool | undefined;
+  /** An open runner on the same dataset (walk-forward reuses one; a QueueRunner runs on a queue); by default a
+   * SweepPool is opened and closed. */
+  pool?: JobRunner | undefined;
   /** The parameter sets to run (checkGrid's, without the combinations it skipped); default: the whole grid. */
   sets?: readonly Record<string, unknown>[] | undefined;
 }): Promise<SweepRow[]> {
@@ -183,6 +203,7 @@ export async function runSweep(o: {
     (await SweepPool.open({
       dataset: o.base.dataset,
       workers: Math.min(o.workers ?? availableParallelism(), sets.length),
+      instrument: o.base.instrument,
     }));
   let outcomes: JobOutcome[];
   try {

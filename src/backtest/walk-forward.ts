@@ -12,7 +12,7 @@ import { BacktestInputError } from './grid.js';
 import type { BacktestTrade, EquityPoint } from './result.js';
 import { runJob, type BacktestJob } from './run-config.js';
 import { sharedCandleSource } from './shared-candles.js';
-import { SweepPool, expandGrid, runSweep, type Grid, type SortKey } from './sweep.js';
+import { SweepPool, expandGrid, runSweep, type Grid, type JobRunner, type SortKey } from './sweep.js';
 
 export interface WalkForwardWindow {
   readonly inSample: { readonly from: number; readonly to: number };
@@ -93,13 +93,18 @@ export async function walkForward(o: {
   /** The parameter sets to try in each window (checkGrid's); default: the whole grid. */
   sets?: readonly Record<string, unknown>[] | undefined;
   onStep?: ((done: number, total: number) => void) | undefined;
+  /** Where the runs go (a QueueRunner for workers on other machines); closed at the end. Default: a SweepPool. */
+  runner?: JobRunner | undefined;
 }): Promise<WalkForwardResult> {
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
-  const pool = await SweepPool.open({
-    dataset: o.base.dataset,
-    workers: Math.min(o.workers ?? availableParallelism(), (o.sets ?? expandGrid(o.grid)).length),
-  });
+  const pool =
+    o.runner ??
+    (await SweepPool.open({
+      dataset: o.base.dataset,
+      workers: Math.min(o.workers ?? availableParallelism(), (o.sets ?? expandGrid(o.grid)).length),
+      instrument: o.base.instrument,
+    }));
   const warmupMs = o.warmupMs ?? o.inSampleMs;
   if (!(warmupMs >= 0)) throw new BacktestInputError('the warm-up length must be zero or more, e.g. 365d');
   const capital = new Decimal(o.base.capital);
@@ -108,7 +113,10 @@ export async function walkForward(o: {
   const trades: BacktestTrade[] = [];
   let fees = new Decimal(0);
   let level = capital;
-  const source = () => (pool.shared ? sharedCandleSource(pool.shared) : openDataset(o.base.dataset));
+  const source = () =>
+    pool.shared
+      ? sharedCandleSource(pool.shared)
+      : openDataset(o.base.dataset, { instrument: o.base.instrument });
   try {
     const span = await datasetSpan(source());
     const windows = walkForwardWindows(

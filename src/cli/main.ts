@@ -27,6 +27,8 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/backtest.js'),
     import('./commands/sweep.js'),
     import('./commands/record.js'),
+    import('./commands/data.js'),
+    import('./commands/worker.js'),
   ]);
   for (const c of commands) c.register(program);
   program.addHelpText('after', `\n${EXIT_CODES_HELP}`);

@@ -1,6 +1,6 @@
 // A backtest definition (config/backtest.yaml): dataset, strategy, parameters and the fill model.
 import { z } from 'zod';
-import { CANDLE_INTERVALS, DECIMAL_RE } from '../api/index.js';
+import { CANDLE_INTERVALS, DECIMAL_RE, InstrumentSchema } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 
 const decimal = (what: string) =>
@@ -19,7 +19,7 @@ export const BacktestConfigSchema = z
       .string()
       .min(1)
       .describe(
-        'a recorded candle file (CSV/JSONL, .gz allowed) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>',
+        'a recorded candle file (CSV/JSONL, .gz allowed; Feather/Arrow; Parquet) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>',
       ),
     strategy: z.string().min(1).describe('strategy name or path'),
     params: z.record(z.string(), z.unknown()).default({}).describe('strategy parameters'),
@@ -27,6 +27,11 @@ export const BacktestConfigSchema = z
       .enum(CANDLE_INTERVALS)
       .optional()
       .describe('interval of the dataset (default: from its metadata)'),
+    instrument: InstrumentSchema.partial()
+      .optional()
+      .describe(
+        'instrument rules (spec 2.1) for a dataset file without tradebot metadata, e.g. a freqtrade Feather file: at least pricePrecision and quantityPrecision',
+      ),
     capital: decimal('capital').default('10000').describe('starting cash in the quote coin'),
     feeRate: decimal('feeRate').default('0.001').describe('taker fee rate'),
     makerFeeRate: decimal('makerFeeRate').optional().describe('maker fee rate (default: feeRate)'),

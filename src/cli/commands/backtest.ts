@@ -13,6 +13,7 @@ import { analyseRun, jobFromConfig, runJob, type BacktestJob } from '../../backt
 import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
+import { asInput, parseInstrumentFlag } from './data.js';
 
 const Flags = z.strictObject({
   config: z.string().optional(),
@@ -34,6 +35,7 @@ const Flags = z.strictObject({
   name: z.string().optional(),
   from: dateFlag('--from'),
   to: dateFlag('--to'),
+  instrument: z.string().optional(),
 });
 
 export function register(program: Command): void {
@@ -43,10 +45,17 @@ export function register(program: Command): void {
       'Replay recorded candles through a strategy and the risk gate; writes result.json and report.html',
     )
     .option('-c, --config <file>', 'backtest definition (e.g. config/backtest.yaml)')
-    .option('--dataset <ref>', 'a recorded file, sp500-daily, or synthetic-1m:<seed>:<count>')
+    .option(
+      '--dataset <ref>',
+      'a recorded file (.csv, .jsonl, .feather, .parquet), sp500-daily, or synthetic-1m:<seed>:<count>',
+    )
     .option('--strategy <name>', 'strategy name or path')
     .option('--params <json>', 'strategy parameters as JSON')
     .option('--name <name>', 'name of the run (results folder)')
+    .option(
+      '--instrument <json|file>',
+      'instrument rules for a dataset file without tradebot metadata (freqtrade)',
+    )
     .option('--out <dir>', 'results folder', 'backtest/results')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
     .option('--to <date>', 'last candle time (inclusive), same forms as --from')
@@ -82,9 +91,11 @@ export function register(program: Command): void {
         params: { ...base.params, ...f.params },
         from: f.from ?? base.from,
         to: f.to ?? base.to,
+        instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
       };
       checkRange(job.from, job.to);
-      openDataset(job.dataset); // fails early, with a sentence, on a bad dataset
+      // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
+      const source = await asInput(() => openDataset(job.dataset, { instrument: job.instrument }));
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
             { format: 'backtest {bar} {value} candles | {speed} candles/s', stream: process.stderr },
@@ -93,16 +104,20 @@ export function register(program: Command): void {
         : undefined;
       const t0 = Date.now();
       bar?.start(0, 0, { speed: 0 });
-      const { result } = await runJob(job, (n) => {
-        bar?.setTotal(n);
-        bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
-      });
+      const { result } = await runJob(
+        job,
+        (n) => {
+          bar?.setTotal(n);
+          bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
+        },
+        source,
+      );
       bar?.stop();
       if (result.meta.candles === 0) throw noCandles(job);
       // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
-      const source = openDataset(job.dataset);
-      const instrument = source.meta.instrument;
-      const analysis = await analyseRun(source, result);
+      const again = openDataset(job.dataset, { instrument: job.instrument });
+      const instrument = again.meta.instrument;
+      const analysis = await analyseRun(again, result);
       const { zone } = exchangeTimeZone(instrument);
       const full = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
       const dir = join(f.out, f.name ?? cfg.name);

@@ -4,12 +4,13 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CANDLE_INTERVALS, INTERVAL_MS } from '../../api/index.js';
-import { CandleFileWriter, lastOpenTime, metaFor } from '../../backtest/format.js';
+import { OUTPUT_FORMATS, outputFormatOf, writeCandles } from '../../backtest/convert.js';
+import { CandleFileWriter, lastOpenTime, metaFor, openCandleFile } from '../../backtest/format.js';
 import { RestClient, historyCandlesRange } from '../../client/index.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { checkRange, parseFlags, requiredDateFlag } from '../flags.js';
-import { mkdirSync } from 'node:fs';
+import { FlagError, checkRange, parseFlags, requiredDateFlag } from '../flags.js';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const Flags = z.strictObject({
@@ -24,7 +25,10 @@ const Flags = z.strictObject({
   to: requiredDateFlag('--to'),
   out: z
     .string({ error: '--out is required, e.g. backtest/data/btc-1m.csv' })
-    .regex(/\.(csv|jsonl)$/, '--out must end in .csv or .jsonl'),
+    .regex(/\.(csv|jsonl|parquet|feather|arrow)$/, '--out must end in .csv, .jsonl, .parquet or .feather'),
+  format: z
+    .enum(OUTPUT_FORMATS, { error: `--format must be one of ${OUTPUT_FORMATS.join(', ')}` })
+    .optional(),
   baseUrl: z.string().optional(),
   sim: z.boolean().default(false),
 });
@@ -38,7 +42,8 @@ export function register(program: Command): void {
     .requiredOption('--interval <i>', `one of ${CANDLE_INTERVALS.join(', ')}`)
     .requiredOption('--from <date>', 'first day, e.g. 2026-01-01')
     .requiredOption('--to <date>', 'end (exclusive), e.g. 2026-03-01')
-    .requiredOption('--out <file>', 'output .csv or .jsonl')
+    .requiredOption('--out <file>', 'output .csv, .jsonl, .parquet or .feather')
+    .option('--format <f>', `${OUTPUT_FORMATS.join(', ')} (default: from the --out extension)`)
     .option('--base-url <url>', 'venue base URL (default $TRADEBOT_BASE_URL)')
     .option('--sim', 'record from an embedded simulator', false)
     .addHelpText(
@@ -49,6 +54,17 @@ export function register(program: Command): void {
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
       checkRange(f.from, f.to);
+      const format = f.format ?? outputFormatOf(f.out);
+      if (format !== outputFormatOf(f.out))
+        throw new FlagError(`--format ${f.format} and --out ${f.out} disagree: name the file .${format}`);
+      // Feather and Parquet are written whole: record (resumably) into a CSV beside it, then convert.
+      const columnar = format === 'parquet' || format === 'feather';
+      const finalOut = f.out;
+      if (columnar && existsSync(finalOut))
+        throw new FlagError(
+          `${finalOut} exists; a ${format} file is written whole: remove it or pick another name`,
+        );
+      const out = columnar ? `${finalOut}.partial.csv` : finalOut;
       let sim: Simulator | undefined;
       try {
         if (f.sim) sim = await startSimulator({ seed: 42, startTime: Math.max(Date.now(), f.to) });
@@ -59,17 +75,22 @@ export function register(program: Command): void {
           const [instrument] = await client.instruments({ category: f.category, symbol: f.symbol });
           if (!instrument) throw new Error(`${f.symbol} is not an instrument of ${f.category} at ${baseUrl}`);
           const step = INTERVAL_MS[f.interval];
-          const resumeFrom = lastOpenTime(f.out);
+          const resumeFrom = lastOpenTime(out);
           const start = resumeFrom !== undefined ? resumeFrom + step : f.from;
           const end = f.to - 1;
           if (start > end) {
+            // A recording that was complete but not yet written whole (stopped right before the conversion).
+            if (columnar) {
+              await writeCandles(finalOut, openCandleFile(out));
+              rmSync(out);
+            }
             process.stdout.write(
-              `${f.out} is complete up to ${new Date(resumeFrom ?? f.from).toISOString()}\n`,
+              `${out} is complete up to ${new Date(resumeFrom ?? f.from).toISOString()}\n`,
             );
             return;
           }
-          mkdirSync(dirname(f.out), { recursive: true });
-          const w = new CandleFileWriter(f.out, metaFor(instrument, f.interval, baseUrl));
+          mkdirSync(dirname(out), { recursive: true });
+          const w = new CandleFileWriter(out, metaFor(instrument, f.interval, baseUrl));
           const bar = process.stderr.isTTY
             ? new cliProgress.SingleBar(
                 { format: 'record {bar} {percentage}% | {value}/{total} windows', stream: process.stderr },
@@ -94,8 +115,12 @@ export function register(program: Command): void {
             bar?.stop();
             await w.close();
           }
+          if (columnar) {
+            await writeCandles(finalOut, openCandleFile(out));
+            rmSync(out);
+          }
           process.stdout.write(
-            `${resumeFrom !== undefined ? 'resumed; ' : ''}wrote ${n} candles to ${f.out}\n`,
+            `${resumeFrom !== undefined ? 'resumed; ' : ''}wrote ${n} candles to ${finalOut}\n`,
           );
         } finally {
           client.close();

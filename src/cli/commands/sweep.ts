@@ -6,6 +6,7 @@ import cliProgress from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
+import { QueueRunner } from '../../backtest/sweep-queue.js';
 import { walkForward, walkForwardJson } from '../../backtest/walk-forward.js';
 import { renderSweepReport, renderWalkForwardReport } from '../../backtest/report.js';
 import { BacktestConfigSchema, loadYaml } from '../../config/index.js';
@@ -49,6 +50,10 @@ const Flags = z.strictObject({
   out: z.string().default('backtest/results'),
   from: dateFlag('--from'),
   to: dateFlag('--to'),
+  queue: z
+    .string()
+    .regex(/^redis:\/\/[^/:]+(:\d+)?(\/\d+)?$/, '--queue must look like redis://HOST:PORT')
+    .optional(),
 });
 
 export function register(program: Command): void {
@@ -70,6 +75,10 @@ export function register(program: Command): void {
     .option('--out <dir>', 'results folder', 'backtest/results')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
     .option('--to <date>', 'last candle time (inclusive), same forms as --from')
+    .option(
+      '--queue <url>',
+      'run on `tradebot worker` processes through Redis (BullMQ), e.g. redis://127.0.0.1:6379',
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --metric sharpe\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --walk-forward --in-sample 1460d --out-of-sample 365d\nEvery grid value is checked against the strategy's parameters before any run; combinations that break a\nrule across parameters (e.g. slow must be above fast) are skipped and listed.\n${EXIT_CODES_HELP}`,
@@ -97,7 +106,7 @@ export function register(program: Command): void {
       const checked = checkGrid(strategy, base.params, grid);
       if (checked.skipped.length > 0) process.stderr.write(`${formatSkipped(checked.skipped)}\n`);
       // A bad dataset or an empty range fails here, with a sentence, not in every worker.
-      const source = openDataset(base.dataset);
+      const source = openDataset(base.dataset, { instrument: base.instrument });
       const instrument = source.meta.instrument;
       if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
       const bar = process.stderr.isTTY
@@ -109,57 +118,70 @@ export function register(program: Command): void {
       const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
       mkdirSync(dir, { recursive: true });
       const t0 = Date.now();
-      if (f.walkForward && wfLengths !== undefined) {
-        bar?.start(1, 0, { task: 'walk-forward windows' });
-        const wf = await walkForward({
+      // On a queue the runs go to `tradebot worker` processes; the table and files are the same as local.
+      const runner = f.queue ? await QueueRunner.open({ url: f.queue, dataset: base.dataset }) : undefined;
+      try {
+        if (f.walkForward && wfLengths !== undefined) {
+          bar?.start(1, 0, { task: 'walk-forward windows' });
+          const wf = await walkForward({
+            base,
+            grid,
+            ...wfLengths,
+            warmupMs: f.warmUp,
+            sets: checked.sets,
+            sortBy: metric,
+            workers: f.workers,
+            onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
+            runner,
+          });
+          bar?.stop();
+          writeFileSync(
+            join(dir, 'walk-forward.json'),
+            JSON.stringify(walkForwardJson(wf, Number(instrument.quotePrecision ?? 8)), null, 1),
+          );
+          writeFileSync(
+            join(dir, 'walk-forward.html'),
+            renderWalkForwardReport(wf, `walk-forward: ${config.name} (${base.strategy})`, instrument),
+          );
+          const pctOf = (x: number) => `${(x * 100).toFixed(2)}%`;
+          for (const s of wf.steps) {
+            process.stdout.write(
+              `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${pctOf(s.outOfSample.exposure)}\n`,
+            );
+          }
+          process.stdout.write(
+            `stitched out-of-sample: return ${pctOf(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${pctOf(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window)\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
+          );
+          return;
+        }
+        bar?.start(1, 0, { task: 'parameter sets' });
+        const rows = await runSweep({
           base,
           grid,
-          ...wfLengths,
-          warmupMs: f.warmUp,
           sets: checked.sets,
           sortBy: metric,
           workers: f.workers,
-          onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
+          onProgress: (d, t) => {
+            bar?.setTotal(t);
+            bar?.update(d);
+            // Without a terminal, a queued sweep still shows progress: workers may be far away and slow.
+            if (!bar && runner) process.stderr.write(`${d}/${t} runs done\n`);
+          },
+          pool: runner,
         });
         bar?.stop();
+        if (rows.every((r) => r.metrics === undefined))
+          throw new Error(`every run of the sweep failed; the first: ${rows[0]?.error ?? 'no answer'}`);
+        writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
         writeFileSync(
-          join(dir, 'walk-forward.json'),
-          JSON.stringify(walkForwardJson(wf, Number(instrument.quotePrecision ?? 8)), null, 1),
+          join(dir, 'sweep.html'),
+          renderSweepReport(rows, metric, `sweep: ${config.name} (${base.strategy}) on ${base.dataset}`),
         );
-        writeFileSync(
-          join(dir, 'walk-forward.html'),
-          renderWalkForwardReport(wf, `walk-forward: ${config.name} (${base.strategy})`, instrument),
-        );
-        const pctOf = (x: number) => `${(x * 100).toFixed(2)}%`;
-        for (const s of wf.steps) {
-          process.stdout.write(
-            `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${pctOf(s.outOfSample.exposure)}\n`,
-          );
-        }
         process.stdout.write(
-          `stitched out-of-sample: return ${pctOf(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${pctOf(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window)\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
+          `${formatSweep(rows, metric)}\n${rows.length} runs on ${runner ? `the queue ${f.queue}` : `${f.workers} workers`} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
         );
-        return;
+      } finally {
+        await runner?.close();
       }
-      bar?.start(1, 0, { task: 'parameter sets' });
-      const rows = await runSweep({
-        base,
-        grid,
-        sets: checked.sets,
-        sortBy: metric,
-        workers: f.workers,
-        onProgress: (d, t) => (bar?.setTotal(t), bar?.update(d)),
-      });
-      bar?.stop();
-      if (rows.every((r) => r.metrics === undefined))
-        throw new Error(`every run of the sweep failed; the first: ${rows[0]?.error ?? 'no answer'}`);
-      writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
-      writeFileSync(
-        join(dir, 'sweep.html'),
-        renderSweepReport(rows, metric, `sweep: ${config.name} (${base.strategy}) on ${base.dataset}`),
-      );
-      process.stdout.write(
-        `${formatSweep(rows, metric)}\n${rows.length} runs on ${f.workers} workers in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
-      );
     });
 }

@@ -68,7 +68,7 @@ describe('recorded candle files', () => {
     ).rejects.toThrow(/:3: high must be >=/);
     await expect(
       all(await bad('nan.csv', [['1767225600000', 'x', '1', '1', '1', '1', '1']])),
-    ).rejects.toThrow(/field 2 \(open\) is not a number/);
+    ).rejects.toThrow(/field 2 \(open\) "x" is not a plain decimal/);
     writeFileSync(join(dir, 'nohead.csv'), 'openTime,open\n1,2\n');
     expect(() => openCandleFile(join(dir, 'nohead.csv'))).toThrow(/first line must be the metadata header/);
     expect(() => openCandleFile(join(dir, 'missing.csv'))).toThrow(
