@@ -37,6 +37,12 @@ export interface RateLimit {
   readonly perSecond: number;
   /** place-reality-order: the higher limit of whitelisted accounts. */
   readonly whitelistedPerSecond?: number;
+  /**
+   * Name of a budget shared by several endpoints; absent: the endpoint has a budget of its own.
+   * Spec section 8 gives one row "All GET /api/v3/reality/market/* endpoints 1/sec/IP": the only
+   * reading that can never exceed it is one budget for the whole group.
+   */
+  readonly shared?: string;
 }
 
 export interface EndpointDef<
@@ -75,7 +81,7 @@ const reality = {
   permission: 'none',
   whitelist: false,
   method: 'GET',
-  rateLimit: ipLimit(1),
+  rateLimit: { scope: 'ip', perSecond: 1, shared: 'reality-market' },
 } as const;
 
 /** The catalogue, keyed by method name. */
@@ -300,6 +306,11 @@ export function rateFor(e: Pick<EndpointDef, 'rateLimit'>, whitelisted = false):
   return whitelisted && e.rateLimit.whitelistedPerSecond !== undefined
     ? e.rateLimit.whitelistedPerSecond
     : e.rateLimit.perSecond;
+}
+
+/** The budget an endpoint's requests count against: its own, or the group it shares (spec section 8). */
+export function rateGroupOf(e: Pick<EndpointDef, 'name' | 'rateLimit'>): string {
+  return e.rateLimit.shared ?? e.name;
 }
 
 /** What the validator knows beyond the parameters themselves. */
