@@ -12,6 +12,7 @@ import {
   rateGroupOf,
   validateParams,
 } from '../api/index.js';
+import { liveClock } from '../feeds/clock.js';
 import { authenticate } from './auth.js';
 import type { SimCredentials } from './auth.js';
 import type { SimEngine } from './engine.js';
@@ -67,7 +68,14 @@ export class Gateway {
     const name = def.name as EndpointName;
     let account: SimCredentials | undefined;
     if (def.permission !== 'none') {
-      const auth = authenticate(req, now, this.engine.credentials, def.permission, def.whitelist);
+      const auth = authenticate(
+        req,
+        now,
+        this.engine.credentials,
+        def.permission,
+        def.whitelist,
+        liveClock.now(),
+      );
       if (!auth.ok) return this.error(auth.code, auth.msg, now);
       account = auth.account;
     }
