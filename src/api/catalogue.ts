@@ -3,6 +3,7 @@
 // The client's methods, the simulator's routes and the docs are all derived from this table.
 import { z } from 'zod';
 import * as P from './params.js';
+import { HISTORY_CANDLES_MAX_RANGE_MS } from './params.js';
 import {
   CandleSchema,
   CompanyOverviewSchema,
@@ -317,6 +318,8 @@ export function rateGroupOf(e: Pick<EndpointDef, 'name' | 'rateLimit'>): string 
 export interface ValidationContext {
   /** Whether a symbol is a Reality stock token (isReality yes); unknown symbols answer false. */
   readonly isRealitySymbol?: (symbol: string) => boolean;
+  /** The venue's time now, for rules relative to it (history-candles with startTime alone). */
+  readonly now?: number;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
@@ -350,6 +353,25 @@ export function validateParams<N extends EndpointName>(
     };
   }
   const value = parsed.data as Record<string, unknown>;
+  if (
+    name === 'historyCandles' &&
+    ctx.now !== undefined &&
+    typeof value.startTime === 'number' &&
+    value.endTime === undefined &&
+    ctx.now - value.startTime > HISTORY_CANDLES_MAX_RANGE_MS
+  ) {
+    // Spec 4.1: at most 90 days per query; without endTime the range runs from startTime to now.
+    return {
+      ok: false,
+      issues: [
+        {
+          field: 'startTime',
+          value: value.startTime,
+          rule: 'the time range of one history-candles query is at most 90 days, and without endTime it runs to now; give endTime too',
+        },
+      ],
+    };
+  }
   if (def.realityCandleRules && ctx.isRealitySymbol?.(String(value.symbol))) {
     if (!(REALITY_CANDLE_INTERVALS as readonly string[]).includes(String(value.interval))) {
       return {

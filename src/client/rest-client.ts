@@ -371,7 +371,10 @@ class RestClientCore {
       // A clientOid makes a retry safe: the venue refuses a second order under the same id.
       wire.clientOid = `tbc${randomUUID().replaceAll('-', '')}`;
     }
-    const checked = validateParams(name, wire, { isRealitySymbol: this.isRealitySymbol });
+    const checked = validateParams(name, wire, {
+      isRealitySymbol: this.isRealitySymbol,
+      now: this.clock.now() + this.clockOffsetMs,
+    });
     if (!checked.ok) throw new ValidationError(name, checked.issues);
     if (opts.extra !== undefined) {
       if (!isPlainObject(opts.extra)) {

@@ -85,7 +85,7 @@ export class Gateway {
     }
     const params = this.paramsOf(req, def);
     if (!params.ok) return this.error('40017', params.msg, now);
-    const v = validateParams(name, params.value, { isRealitySymbol: this.engine.isRealitySymbol });
+    const v = validateParams(name, params.value, { isRealitySymbol: this.engine.isRealitySymbol, now });
     if (!v.ok) {
       const missing = v.issues.some((i) => i.value === undefined && i.field !== '');
       const msg = v.issues.map((i) => `${i.field || '(parameters)'}: ${i.rule}`).join('; ');
