@@ -27,6 +27,7 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/backtest.js'),
     import('./commands/sweep.js'),
     import('./commands/record.js'),
+    import('./commands/doctor.js'),
   ]);
   for (const c of commands) c.register(program);
   return program;
