@@ -578,8 +578,9 @@ class RestClientCore {
         // Attached before anything else can happen to the request: an 'error' without a listener would
         // crash the host process.
         req.on('error', (e) => fail(e instanceof ApiError ? e : this.networkError(def, e)));
-        if (body) req.write(body);
-        req.end();
+        // One write with the headers: a separate write for the body costs a second packet.
+        if (body) req.end(body);
+        else req.end();
       } catch (e) {
         // Options are checked at construction, so this is unexpected; still a rejection, never a throw.
         fail(this.networkError(def, e instanceof Error ? e : new Error(String(e))));
