@@ -157,6 +157,36 @@ describe('VenueLimiter', () => {
     a.close();
   });
 
+  it('holds the next request of a 1/s budget until a window after the previous one was answered', async () => {
+    // The first answer comes 5 s late: had the request sat unsent that long, it may have arrived then,
+    // so the next may only leave a full window after that answer (not 1.25 s after the first left).
+    let held: (() => void) | undefined;
+    server.fallback = (r) => {
+      arrivals.push({ path: r.path, at: clock.now(), key: undefined });
+      if (arrivals.length === 1) {
+        held = () => undefined;
+        return { hang: true };
+      }
+      return { body: envelope(page, clock.now()) };
+    };
+    // A sleep that moves the clock at once, whatever is in flight (the gate is what must hold).
+    const plain = new VenueLimiter(clock, async (ms) => clock.advance(ms));
+    const a = mk({ timeoutMs: 600_000, retry: { maxAttempts: 1 }, rateLimit: plain });
+    const first = a.dividends({ code: 'AAPL' }).catch(() => 'failed');
+    const second = a.dividends({ code: 'TSLA' });
+    while (held === undefined) await new Promise((r) => setImmediate(r));
+    clock.advance(5000);
+    const answeredAt = clock.now() - NOW;
+    // The venue never answers the first: closing the client's sockets settles it as a failure now.
+    a.close();
+    expect(await first).toBe('failed');
+    await second;
+    const [, t1] = arrivals.map((x) => x.at - NOW);
+    expect(answeredAt).toBeGreaterThan(5000);
+    expect(t1).toBe((answeredAt as number) + 1000);
+    a.close();
+  });
+
   it('refuses a headroom, jitter or time scale that makes no sense, naming the field', () => {
     expect(() => new VenueLimiter(clock, sleep, { headroom: 1.5 })).toThrow(/headroom/);
     expect(() => new VenueLimiter(clock, sleep, { jitterMs: -1 })).toThrow(/jitterMs/);
