@@ -3,7 +3,13 @@
 import { Observable, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { MarketCalendar, Ticker, WireCandle } from '../../../src/api/index.js';
+import {
+  SuspensionSchema,
+  type MarketCalendar,
+  type Suspension,
+  type Ticker,
+  type WireCandle,
+} from '../../../src/api/index.js';
 import {
   FeedHub,
   closedCandles,
@@ -286,6 +292,10 @@ describe('staleness through the hub', () => {
   });
 });
 
+const notSuspended: Suspension = SuspensionSchema.parse(
+  Object.fromEntries(SuspensionSchema.keyof().options.map((k) => [k, ''])),
+);
+
 describe('FeedHub polls of many symbols', () => {
   it('spreads the first polls of one feed over its period instead of firing them at one instant', () => {
     const s = ts();
@@ -293,15 +303,10 @@ describe('FeedHub polls of many symbols', () => {
       const at: number[] = [];
       const hub = new FeedHub({
         source: fakeSource({
-          suspensionResumptionInfo: () => (
-            at.push(s.now()),
-            of({
-              suspensionDate: '',
-              suspensionTime: '',
-              resumptionDate: '',
-              resumptionTradingTime: '',
-            } as never)
-          ),
+          suspensionResumptionInfo: () => {
+            at.push(s.now());
+            return of(notSuspended);
+          },
         }),
         scheduler: s,
         clock: clockOf(s),
