@@ -1,5 +1,5 @@
 // RestClient: one typed method per endpoint of the catalogue, generated from it (never written by
-// hand per endpoint), with validation before sending, signing, per-endpoint token buckets, retries
+// hand per endpoint), with validation before sending, signing, the venue's shared rate limiter, retries
 // that can never double an order, timeouts, keep-alive and a clock offset learned from the venue.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
