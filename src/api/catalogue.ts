@@ -3,6 +3,7 @@
 // The client's methods, the simulator's routes and the docs are all derived from this table.
 import { z } from 'zod';
 import * as P from './params.js';
+import { HISTORY_CANDLES_MAX_RANGE_MS } from './params.js';
 import {
   CandleSchema,
   CompanyOverviewSchema,
@@ -37,6 +38,12 @@ export interface RateLimit {
   readonly perSecond: number;
   /** place-reality-order: the higher limit of whitelisted accounts. */
   readonly whitelistedPerSecond?: number;
+  /**
+   * Name of a budget shared by several endpoints; absent: the endpoint has a budget of its own.
+   * Spec section 8 gives one row "All GET /api/v3/reality/market/* endpoints 1/sec/IP": the only
+   * reading that can never exceed it is one budget for the whole group.
+   */
+  readonly shared?: string;
 }
 
 export interface EndpointDef<
@@ -75,7 +82,7 @@ const reality = {
   permission: 'none',
   whitelist: false,
   method: 'GET',
-  rateLimit: ipLimit(1),
+  rateLimit: { scope: 'ip', perSecond: 1, shared: 'reality-market' },
 } as const;
 
 /** The catalogue, keyed by method name. */
@@ -302,10 +309,17 @@ export function rateFor(e: Pick<EndpointDef, 'rateLimit'>, whitelisted = false):
     : e.rateLimit.perSecond;
 }
 
+/** The budget an endpoint's requests count against: its own, or the group it shares (spec section 8). */
+export function rateGroupOf(e: Pick<EndpointDef, 'name' | 'rateLimit'>): string {
+  return e.rateLimit.shared ?? e.name;
+}
+
 /** What the validator knows beyond the parameters themselves. */
 export interface ValidationContext {
   /** Whether a symbol is a Reality stock token (isReality yes); unknown symbols answer false. */
   readonly isRealitySymbol?: (symbol: string) => boolean;
+  /** The venue's time now, for rules relative to it (history-candles with startTime alone). */
+  readonly now?: number;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
@@ -339,6 +353,25 @@ export function validateParams<N extends EndpointName>(
     };
   }
   const value = parsed.data as Record<string, unknown>;
+  if (
+    name === 'historyCandles' &&
+    ctx.now !== undefined &&
+    typeof value.startTime === 'number' &&
+    value.endTime === undefined &&
+    ctx.now - value.startTime > HISTORY_CANDLES_MAX_RANGE_MS
+  ) {
+    // Spec 4.1: at most 90 days per query; without endTime the range runs from startTime to now.
+    return {
+      ok: false,
+      issues: [
+        {
+          field: 'startTime',
+          value: value.startTime,
+          rule: 'the time range of one history-candles query is at most 90 days, and without endTime it runs to now; give endTime too',
+        },
+      ],
+    };
+  }
   if (def.realityCandleRules && ctx.isRealitySymbol?.(String(value.symbol))) {
     if (!(REALITY_CANDLE_INTERVALS as readonly string[]).includes(String(value.interval))) {
       return {

@@ -1,6 +1,11 @@
 // Parameter schemas of spec section 4, on wire values (strings). Both the client (before sending) and
 // the simulator (on receipt) validate with these, so a rule is written once. Parsing applies the
 // spec's defaults; context-dependent rules (Reality symbols) live in `catalogue.ts`.
+// Every rule names its source: "spec 4.x" is a line of ../shared/spec/trading-api-v3.md; "ours" is a
+// rule of this library the spec does not state (documented in the README's client section). A rule
+// stricter than the spec would refuse requests the venue accepts, so "ours" rules are few and safe.
+// Unknown parameters are refused (strictObject): ours, because a typo is the common case; the client's
+// `extra` option sends a parameter the venue added later.
 import { z } from 'zod';
 import { CANDLE_INTERVALS, CANDLE_TYPES, CATEGORIES, FUTURES_CATEGORIES } from './resources.js';
 
@@ -15,7 +20,11 @@ const required = (field: string) => ({
 
 const nonEmpty = (field: string) => z.string(required(field)).min(1, `${field} must not be empty`);
 
-/** A decimal number written as the venue expects it: digits, an optional fraction, no exponent. */
+/**
+ * A decimal number written as the venue expects it: digits, an optional fraction, no exponent. Spec 4.3
+ * and 4.4 type qty, price and leverage as string; the plain-decimal form is ours (the venue's number
+ * grammar is not shown), chosen as what every venue of this family accepts.
+ */
 export const DECIMAL_RE = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 /** The same with an optional minus sign (balances after fees, PnL, admin adjustments). */
 export const SIGNED_DECIMAL_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
@@ -31,7 +40,7 @@ const msTimestamp = (field: string) =>
     .regex(/^\d{1,16}$/, `${field} must be a Unix millisecond timestamp written as digits`)
     .transform(Number);
 
-/** `limit`: an integer string between 1 and max; the default applies when omitted. */
+/** `limit`: an integer string between 1 and max; the default applies when omitted (spec 4.1, 4.2, 4.4, 8). */
 const limitParam = (def: number, max: number) =>
   z
     .string({ error: 'limit must be a string of digits' })
@@ -51,6 +60,7 @@ const categoryOf = <const T extends readonly [string, ...string[]]>(values: T) =
 
 const SPOT_AND_FUTURES = ['SPOT', ...FUTURES_CATEGORIES] as const;
 
+// Spec 4.1: instruments and fills take every category; tickers, orderbook, candles take SPOT and futures.
 export const InstrumentsParams = z.strictObject({
   category: categoryOf(CATEGORIES),
   symbol: nonEmpty('symbol').optional(),
@@ -96,6 +106,7 @@ const candleShape = (limitDefault: number, limitMax: number) =>
     limit: limitParam(limitDefault, limitMax),
   });
 
+// Ours: a range that ends before it starts can only be a mistake.
 const startBeforeEnd = (
   p: { startTime?: number | undefined; endTime?: number | undefined },
   ctx: z.RefinementCtx,
@@ -105,8 +116,12 @@ const startBeforeEnd = (
   }
 };
 
+// Spec 4.1 candles: limit default and maximum 1000.
 export const CandlesParams = candleShape(1000, 1000).superRefine(startBeforeEnd);
 
+// Spec 4.1 history-candles: limit default and maximum 100; "the maximum time range of one query is 90
+// days". With both bounds the range is endTime - startTime; with startTime alone it runs to now, which
+// `validateParams` checks with the clock it is given (ValidationContext.now).
 export const HistoryCandlesParams = candleShape(100, 100).superRefine((p, ctx) => {
   startBeforeEnd(p, ctx);
   if (
@@ -122,6 +137,7 @@ export const HistoryCandlesParams = candleShape(100, 100).superRefine((p, ctx) =
   }
 });
 
+// Spec 4.2: code required; the paged ones take limit (default 20, maximum 100) and cursor.
 const codeParam = { code: nonEmpty('code') };
 export const CodeParams = z.strictObject(codeParam);
 export const CodePageParams = z.strictObject({
@@ -131,6 +147,8 @@ export const CodePageParams = z.strictObject({
 });
 export const NoParams = z.strictObject({});
 
+// Spec 4.3 place-reality-order: category SPOT or MARGIN (default SPOT); symbol, side, orderType, qty
+// required; price required when orderType is limit; clientOid optional.
 export const PlaceRealityOrderParams = z
   .strictObject({
     category: z
@@ -142,6 +160,8 @@ export const PlaceRealityOrderParams = z
     orderType: z.enum(['limit', 'market'], { error: 'orderType must be limit or market' }),
     qty: positiveDecimal('qty'),
     price: positiveDecimal('price').optional(),
+    // Ours: the spec only says string. Ids go into journals, logs and URLs, so the alphabet and
+    // length are kept to what every venue of this family accepts (README, client section).
     clientOid: z
       .string()
       .regex(/^[A-Za-z0-9_\-.:]{1,64}$/, 'clientOid must be 1 to 64 characters of letters, digits, _ - . :')
@@ -153,11 +173,16 @@ export const PlaceRealityOrderParams = z
     }
   });
 
+// Spec 4.4 reality-fills: symbol required; limit default and maximum 100.
 export const RealityFillsParams = z.strictObject({
   symbol: nonEmpty('symbol'),
   limit: limitParam(100, 100),
 });
 
+// Spec 4.4 set-leverage: category required (MARGIN or a futures line); every other field optional,
+// leverage included. The spec's conditional rules are checked; longLeverage/shortLeverage are only
+// described as applying in isolated two-way mode ("applies only with ..."), which is the venue's
+// reading of them, not a refusal the spec states, so they are passed on.
 export const SetLeverageParams = z
   .strictObject({
     category: categoryOf(['MARGIN', ...FUTURES_CATEGORIES] as const),
@@ -174,6 +199,7 @@ export const SetLeverageParams = z
   })
   .superRefine((p, ctx) => {
     const futures = p.category !== 'MARGIN';
+    // Spec 4.4: symbol "Required to set leverage for futures".
     if (futures && p.symbol === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -181,6 +207,7 @@ export const SetLeverageParams = z
         message: 'symbol is required to set leverage for futures',
       });
     }
+    // Spec 4.4: coin "Required to set leverage for margin trading".
     if (!futures && p.coin === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -188,6 +215,7 @@ export const SetLeverageParams = z
         message: 'coin is required to set leverage for margin trading',
       });
     }
+    // Spec 4.4 marginMode: "only futures product lines support isolated leverage adjustment".
     if (p.marginMode === 'isolated' && !futures) {
       ctx.addIssue({
         code: 'custom',
@@ -195,27 +223,15 @@ export const SetLeverageParams = z
         message: 'only futures product lines support isolated leverage adjustment',
       });
     }
+    // Spec 4.4 posSide: "required to set leverage for isolated margin". With longLeverage or
+    // shortLeverage each side is named already (rules 1 and 2), so posSide is not asked for then.
     const twoWay = p.longLeverage !== undefined || p.shortLeverage !== undefined;
-    if (twoWay && p.marginMode !== 'isolated') {
-      ctx.addIssue({
-        code: 'custom',
-        path: [p.longLeverage !== undefined ? 'longLeverage' : 'shortLeverage'],
-        message: 'longLeverage and shortLeverage apply only with marginMode isolated',
-      });
-    }
     if (p.marginMode === 'isolated' && futures && p.posSide === undefined && !twoWay) {
       ctx.addIssue({
         code: 'custom',
         path: ['posSide'],
         message:
           'posSide (long or short) is required to set isolated leverage, unless longLeverage/shortLeverage are given',
-      });
-    }
-    if (p.leverage === undefined && !twoWay) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['leverage'],
-        message: 'leverage is required (or longLeverage/shortLeverage in two-way isolated mode)',
       });
     }
   });
@@ -238,6 +254,7 @@ export function effectiveLeverage(p: SetLeverageInput): { long?: string; short?:
   return { ...(long !== undefined ? { long } : {}), ...(short !== undefined ? { short } : {}) };
 }
 
+// Spec 4.4 cancel-withdrawal rule 1: one of orderId and clientOid must be passed.
 export const CancelWithdrawalParams = z
   .strictObject({
     orderId: nonEmpty('orderId').optional(),

@@ -3,6 +3,6 @@ export * from './rest-client.js';
 export * from './pagination.js';
 export * from './candles-range.js';
 export * from './decimals.js';
-export * from './token-bucket.js';
+export * from './venue-limiter.js';
 export * from './retry.js';
 export { parseLossless } from './json.js';

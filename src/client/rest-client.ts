@@ -1,5 +1,5 @@
 // RestClient: one typed method per endpoint of the catalogue, generated from it (never written by
-// hand per endpoint), with validation before sending, signing, per-endpoint token buckets, retries
+// hand per endpoint), with validation before sending, signing, the venue's shared rate limiter, retries
 // that can never double an order, timeouts, keep-alive and a clock offset learned from the venue.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -20,7 +20,6 @@ import {
   drainUnknownWireValues,
   buildQueryString,
   isPrivate,
-  rateFor,
   sign,
   validateParams,
   type EndpointDef,
@@ -28,6 +27,7 @@ import {
   type Instrument,
   type ParamsIn,
   type ResponseOf,
+  type ValidationIssue,
 } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
@@ -39,7 +39,13 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from './retry.js';
-import { TokenBucket, realSleep, type Sleep } from './token-bucket.js';
+import {
+  VenueLimiter,
+  realSleep,
+  type RequestPriority,
+  type Sleep,
+  type VenueLimiterOptions,
+} from './venue-limiter.js';
 
 export interface Credentials {
   readonly apiKey: string;
@@ -61,13 +67,19 @@ export interface RestClientOptions {
   readonly locale?: string | undefined;
   /** X-CHANNEL-API-CODE sent with place-reality-order when set. */
   readonly channelApiCode?: string | undefined;
-  /** Per-attempt timeout (default 10 s). */
+  /** Deadline of one attempt, from sending to the last byte of the answer (default 10 s). */
   readonly timeoutMs?: number | undefined;
+  /** Largest answer body accepted, in bytes (default 16 MiB; a 1000-level book is about 80 kB). */
+  readonly maxBodyBytes?: number | undefined;
   readonly retry?: Partial<RetryPolicy> | undefined;
   /** Whitelisted accounts may place 30 orders/s instead of 5 (spec section 8). */
   readonly whitelisted?: boolean | undefined;
-  /** Turn the client-side token buckets off (benchmarks against a simulator without limits). */
-  readonly rateLimit?: boolean | undefined;
+  /**
+   * The venue's rate limits: on by default through the process's one limiter of this venue (shared by
+   * every client of the same base URL and clock); false turns them off (benchmarks against a simulator
+   * without limits); an object tunes the limiter (its first user's options win); a VenueLimiter is used as is.
+   */
+  readonly rateLimit?: boolean | VenueLimiterOptions | VenueLimiter | undefined;
   readonly clock?: Clock | undefined;
   readonly sleep?: Sleep | undefined;
   readonly random?: (() => number) | undefined;
@@ -102,20 +114,162 @@ interface RawResponse {
   readonly body: string;
 }
 
-const toWireValue = (key: string, v: unknown, endpoint: string): string | undefined => {
+/** Options of one call of `client.request`. */
+export interface RequestOptions {
+  /**
+   * Parameters the catalogue does not know, sent as given (strings) without validation: for a
+   * parameter the venue adds before this library knows it. Unknown parameters in `params` are refused,
+   * because a typo is the common case.
+   */
+  readonly extra?: Readonly<Record<string, string>> | undefined;
+  /** Order among requests waiting on the same rate budget (0 first; default by endpoint). */
+  readonly priority?: RequestPriority | undefined;
+}
+
+const NUMERIC_KEYS: ReadonlySet<string> = new Set<NumericKey>(['limit', 'startTime', 'endTime']);
+const shown = (v: unknown): unknown => (typeof v === 'bigint' ? `${v}n` : v);
+
+/** A parameter as the wire wants it (a string), or the issue that keeps it from being sent. */
+const toWireValue = (key: string, v: unknown): string | undefined | { rule: string } => {
   if (v === undefined) return undefined;
   if (typeof v === 'string') return v;
   if (v instanceof Decimal) return v.toFixed();
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) {
-      throw new ValidationError(endpoint, [
-        { field: key, value: v, rule: `${key} must be an integer when given as a number` },
-      ]);
-    }
-    return String(v);
+  if (typeof v === 'number' && NUMERIC_KEYS.has(key)) {
+    return Number.isSafeInteger(v) && v >= 0
+      ? String(v)
+      : { rule: `${key} must be a whole number >= 0 (or a string of digits)` };
   }
-  throw new ValidationError(endpoint, [{ field: key, value: v, rule: `${key} must be a string` }]);
+  if (typeof v === 'number' || typeof v === 'bigint') {
+    // Money and ids are never JS numbers: 0.1 + 0.2 and 2**53 + 1 would reach the venue changed.
+    return {
+      rule: `${key} must be a string (decimal text such as "12.5") or a Decimal, not a JS ${typeof v}`,
+    };
+  }
+  return { rule: `${key} must be a string` };
 };
+
+const isFn = (v: unknown): boolean => typeof v === 'function';
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Decimal);
+
+/** Every option checked before anything is built, so a bad one is a ValidationError, never a crash later. */
+function checkOptions(o: unknown): { issues: ValidationIssue[]; base?: URL } {
+  const issues: ValidationIssue[] = [];
+  if (!isPlainObject(o)) {
+    return {
+      issues: [{ field: '(options)', value: o, rule: 'RestClient takes an options object with a baseUrl' }],
+    };
+  }
+  let base: URL | undefined;
+  if (typeof o.baseUrl !== 'string' || !URL.canParse(o.baseUrl)) {
+    issues.push({
+      field: 'baseUrl',
+      value: o.baseUrl,
+      rule: 'baseUrl must be an absolute URL such as https://api.example.com or http://127.0.0.1:8080',
+    });
+  } else {
+    base = new URL(o.baseUrl);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      issues.push({ field: 'baseUrl', value: o.baseUrl, rule: 'baseUrl must use http or https' });
+      base = undefined;
+    } else if (base.search !== '' || base.hash !== '' || base.username !== '' || base.password !== '') {
+      issues.push({
+        field: 'baseUrl',
+        value: o.baseUrl,
+        rule: 'baseUrl must not carry a query, a fragment or user:password',
+      });
+      base = undefined;
+    }
+  }
+  const posInt = (field: string, max: number) => {
+    const v = o[field];
+    if (v !== undefined && !(typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= max))
+      issues.push({ field, value: v, rule: `${field} must be a whole number from 1 to ${max}` });
+  };
+  posInt('timeoutMs', 600_000);
+  posInt('maxBodyBytes', 2 ** 31 - 1);
+  if (o.credentials !== undefined) {
+    if (!isPlainObject(o.credentials)) {
+      issues.push({
+        field: 'credentials',
+        value: '(redacted)',
+        rule: 'credentials must be an object { apiKey, apiSecret, passphrase }',
+      });
+    } else {
+      for (const k of ['apiKey', 'apiSecret', 'passphrase'] as const) {
+        const v = o.credentials[k];
+        // Never echo a secret: the value is shown redacted.
+        if (typeof v !== 'string' || v === '')
+          issues.push({
+            field: `credentials.${k}`,
+            value: '(redacted)',
+            rule: `${k} must be a non-empty string`,
+          });
+        else if (k !== 'apiSecret' && !HEADER_SAFE.test(v))
+          issues.push({
+            field: `credentials.${k}`,
+            value: '(redacted)',
+            rule: `${k} is sent as a header: printable ASCII without spaces only`,
+          });
+      }
+    }
+  }
+  for (const k of ['locale', 'channelApiCode'] as const) {
+    const v = o[k];
+    if (v !== undefined && !(typeof v === 'string' && HEADER_SAFE.test(v)))
+      issues.push({ field: k, value: v, rule: `${k} is sent as a header: printable ASCII without spaces` });
+  }
+  if (o.whitelisted !== undefined && typeof o.whitelisted !== 'boolean')
+    issues.push({ field: 'whitelisted', value: o.whitelisted, rule: 'whitelisted must be true or false' });
+  const rl = o.rateLimit;
+  if (rl !== undefined && typeof rl !== 'boolean' && !isPlainObject(rl) && !(rl instanceof VenueLimiter))
+    issues.push({
+      field: 'rateLimit',
+      value: rl,
+      rule: 'rateLimit must be true, false, limiter options or a VenueLimiter',
+    });
+  for (const k of ['sleep', 'random'] as const) {
+    if (o[k] !== undefined && !isFn(o[k]))
+      issues.push({ field: k, value: o[k], rule: `${k} must be a function` });
+  }
+  const clock = o.clock as { now?: unknown } | undefined;
+  if (clock !== undefined && !(typeof clock === 'object' && clock !== null && isFn(clock.now)))
+    issues.push({ field: 'clock', value: clock, rule: 'clock must be an object with now(): number' });
+  const logger = o.logger as { warn?: unknown; debug?: unknown } | undefined;
+  if (
+    logger !== undefined &&
+    !(typeof logger === 'object' && logger !== null && isFn(logger.warn) && isFn(logger.debug))
+  )
+    issues.push({ field: 'logger', value: '(object)', rule: 'logger must have debug() and warn()' });
+  if (o.retry !== undefined) {
+    const r = RetryPolicySchema.safeParse({
+      ...DEFAULT_RETRY,
+      ...(isPlainObject(o.retry) ? o.retry : { x: o.retry }),
+    });
+    if (!r.success)
+      for (const i of r.error.issues)
+        issues.push({ field: `retry.${i.path.join('.')}`, value: undefined, rule: i.message });
+  }
+  if (o.realitySymbols !== undefined) {
+    const rs = o.realitySymbols as { [Symbol.iterator]?: unknown };
+    if (
+      typeof rs !== 'object' ||
+      rs === null ||
+      !isFn(rs[Symbol.iterator]) ||
+      typeof o.realitySymbols === 'string'
+    )
+      issues.push({
+        field: 'realitySymbols',
+        value: o.realitySymbols,
+        rule: 'realitySymbols must be a list of symbols',
+      });
+  }
+  return base ? { issues, base } : { issues };
+}
+
+/** The answer's body is larger than `maxBodyBytes`: never retried, the next answer would be as large. */
+export class ResponseTooLargeError extends VenueError {}
 
 /** Whether sending the same request twice is harmless (so it may be retried). */
 const IDEMPOTENT_POSTS: ReadonlySet<EndpointName> = new Set([
@@ -132,21 +286,19 @@ class RestClientCore {
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
-  private readonly buckets = new Map<EndpointName, TokenBucket>();
+  private readonly maxBodyBytes: number;
+  /** The process's limiter of this venue, or undefined when rate limiting is off. */
+  readonly limiter: VenueLimiter | undefined;
   private readonly reality = new Set<string>();
+  private readonly basePath: string;
   private offset: number | undefined;
 
   constructor(readonly options: RestClientOptions) {
-    let base: URL;
-    try {
-      base = new URL(options.baseUrl);
-    } catch {
-      throw new TypeError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
-    }
-    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-      throw new TypeError(`baseUrl must use http or https, got ${base.protocol}`);
-    }
+    const checked = checkOptions(options);
+    if (checked.issues.length > 0 || !checked.base) throw new ValidationError('RestClient', checked.issues);
+    const base = checked.base;
     this.base = base;
+    this.basePath = base.pathname.replace(/\/$/, '');
     this.agent =
       base.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.clock = options.clock ?? liveClock;
@@ -154,18 +306,23 @@ class RestClientCore {
     this.random = options.random ?? Math.random;
     this.retry = RetryPolicySchema.parse({ ...DEFAULT_RETRY, ...options.retry });
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    for (const s of options.realitySymbols ?? []) this.reality.add(s);
+    this.maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+    for (const s of options.realitySymbols ?? []) this.reality.add(String(s));
+    const rl = options.rateLimit;
+    this.limiter =
+      rl === false
+        ? undefined
+        : rl instanceof VenueLimiter
+          ? rl
+          : VenueLimiter.for(base.href, this.clock, this.sleep, {
+              logger: options.logger,
+              ...(typeof rl === 'object' ? rl : {}),
+            });
     for (const name of ENDPOINT_NAMES) {
       Object.defineProperty(this, name, {
         value: (params?: Record<string, unknown>) => this.request(name, params ?? {}),
         enumerable: false,
       });
-      if (options.rateLimit !== false) {
-        this.buckets.set(
-          name,
-          new TokenBucket(rateFor(ENDPOINTS[name], options.whitelisted ?? false), this.clock, this.sleep),
-        );
-      }
     }
   }
 
@@ -186,19 +343,65 @@ class RestClientCore {
   async request<N extends EndpointName>(
     name: N,
     params: ClientParams<N> | Record<string, unknown> = {},
+    opts: RequestOptions = {},
   ): Promise<Result<N>> {
-    const def: EndpointDef = ENDPOINTS[name];
-    const wire: Record<string, string> = {};
-    for (const [k, v] of Object.entries(params)) {
-      const s = toWireValue(k, v, name);
-      if (s !== undefined) wire[k] = s;
+    if (typeof name !== 'string' || !Object.hasOwn(ENDPOINTS, name)) {
+      throw new ValidationError(String(name), [
+        {
+          field: '(endpoint)',
+          value: name,
+          rule: `not an endpoint of the catalogue; one of ${ENDPOINT_NAMES.join(', ')}`,
+        },
+      ]);
     }
+    const def: EndpointDef = ENDPOINTS[name];
+    if (!isPlainObject(params)) {
+      throw new ValidationError(name, [
+        { field: '(parameters)', value: params, rule: 'parameters must be an object' },
+      ]);
+    }
+    const wire: Record<string, string> = {};
+    const issues: ValidationIssue[] = [];
+    for (const [k, v] of Object.entries(params)) {
+      const s = toWireValue(k, v);
+      if (typeof s === 'string') wire[k] = s;
+      else if (s !== undefined) issues.push({ field: k, value: shown(v), rule: s.rule });
+    }
+    if (issues.length > 0) throw new ValidationError(name, issues);
     if (name === 'placeRealityOrder' && wire.clientOid === undefined) {
       // A clientOid makes a retry safe: the venue refuses a second order under the same id.
       wire.clientOid = `tbc${randomUUID().replaceAll('-', '')}`;
     }
-    const checked = validateParams(name, wire, { isRealitySymbol: this.isRealitySymbol });
+    const checked = validateParams(name, wire, {
+      isRealitySymbol: this.isRealitySymbol,
+      now: this.clock.now() + this.clockOffsetMs,
+    });
     if (!checked.ok) throw new ValidationError(name, checked.issues);
+    if (opts.extra !== undefined) {
+      if (!isPlainObject(opts.extra)) {
+        throw new ValidationError(name, [
+          { field: 'extra', value: opts.extra, rule: 'extra must be an object of strings' },
+        ]);
+      }
+      for (const [k, v] of Object.entries(opts.extra)) {
+        if (typeof v !== 'string')
+          issues.push({ field: `extra.${k}`, value: shown(v), rule: 'extra parameters must be strings' });
+        else if (Object.hasOwn(wire, k))
+          issues.push({
+            field: `extra.${k}`,
+            value: v,
+            rule: `${k} is a known parameter: pass it in params`,
+          });
+        else wire[k] = v;
+      }
+      if (issues.length > 0) throw new ValidationError(name, issues);
+    }
+    const priority = opts.priority;
+    if (priority !== undefined && ![0, 1, 2, 3].includes(priority)) {
+      throw new ValidationError(name, [
+        { field: 'priority', value: priority, rule: 'priority must be 0, 1, 2 or 3' },
+      ]);
+    }
     if (isPrivate(def) && this.options.credentials === undefined) {
       throw new AuthError({
         kind: 'auth',
@@ -209,14 +412,20 @@ class RestClientCore {
       });
     }
     const retryable = def.method === 'GET' || IDEMPOTENT_POSTS.has(name);
+    const apiKey = this.options.credentials?.apiKey;
+    const account = { apiKey, whitelisted: this.options.whitelisted };
+    const startedAt = this.clock.now();
     for (let attempt = 1; ; attempt++) {
-      await this.buckets.get(name)?.take();
+      const done = this.limiter ? await this.limiter.acquire(name, account, priority) : undefined;
       try {
-        const data = await this.once(def, wire);
+        const data = await this.once(def, wire).finally(done);
+        this.limiter?.succeeded(name, apiKey);
         if (name === 'instruments') this.learnReality(data as Instrument[]);
         return data as Result<N>;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
+        if (err.kind === 'rate_limit' && err.code === '429')
+          this.limiter?.throttled(name, apiKey, err.retryAfterMs);
         if (attempt > 1 && name === 'placeRealityOrder' && err.kind === 'duplicate_order') {
           // A retry found the first send placed: that is the success we were after.
           return { orderId: '', clientOid: wire.clientOid ?? '', duplicate: true } as Result<N>;
@@ -231,7 +440,16 @@ class RestClientCore {
           // and resend is safe (the request was refused, so nothing happened at the venue).
           continue;
         }
-        if (!retryable || !err.retryable || attempt >= this.retry.maxAttempts) throw err;
+        if (!retryable || !err.retryable) throw err;
+        if (attempt >= this.retry.maxAttempts) {
+          // Say what the whole budget was, not only the last attempt: "no answer within 10000 ms"
+          // alone hides that 4 attempts took 41 s.
+          if (attempt > 1) {
+            const secs = ((this.clock.now() - startedAt) / 1000).toFixed(1);
+            err.message += `; gave up after ${attempt} attempts over ${secs} s`;
+          }
+          throw err;
+        }
         const delay = backoffDelay(this.retry, attempt, this.random, err.retryAfterMs);
         this.options.logger?.warn('request failed, retrying', {
           endpoint: name,
@@ -251,7 +469,7 @@ class RestClientCore {
   private async once(def: EndpointDef, wire: Record<string, string>): Promise<unknown> {
     const query = def.method === 'GET' ? buildQueryString(wire) : '';
     const body = def.method === 'POST' ? JSON.stringify(wire) : '';
-    const path = `${this.base.pathname.replace(/\/$/, '')}${def.path}`;
+    const path = `${this.basePath}${def.path}`;
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       locale: this.options.locale ?? 'en-US',
@@ -279,44 +497,95 @@ class RestClientCore {
     body: string,
   ): Promise<RawResponse> {
     const mod = this.base.protocol === 'https:' ? https : http;
+    const limit = this.maxBodyBytes;
     return new Promise((resolve, reject) => {
-      const req = mod.request(
-        {
-          protocol: this.base.protocol,
-          hostname: this.base.hostname,
-          port: this.base.port,
-          method: def.method,
-          path: pathAndQuery,
-          headers: body ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
-          agent: this.agent,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-          res.on('error', (e) => reject(this.networkError(def, e)));
-        },
-      );
-      req.setTimeout(this.timeoutMs, () => {
-        req.destroy(
+      let settled = false;
+      let gotHeaders = false;
+      let received = 0;
+      // One deadline over the whole answer, headers and body: a socket idle timeout alone lets a venue
+      // that drips one byte a second hold a call forever.
+      const fail = (e: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        req?.destroy();
+        reject(e);
+      };
+      const deadline = setTimeout(() => {
+        fail(
           new TimeoutError({
             kind: 'timeout',
             code: '90010',
-            msg: `no answer within ${this.timeoutMs} ms`,
+            msg: gotHeaders
+              ? `the answer's body was not complete within the ${this.timeoutMs} ms deadline (timeoutMs; ${received} bytes received)`
+              : `no answer within the ${this.timeoutMs} ms deadline (timeoutMs)`,
             endpoint: def.name,
             retryable: true,
           }),
         );
-      });
-      req.on('error', (e) => reject(e instanceof ApiError ? e : this.networkError(def, e)));
-      if (body) req.write(body);
-      req.end();
+      }, this.timeoutMs);
+      const tooLarge = (size: number): VenueError =>
+        new ResponseTooLargeError({
+          kind: 'venue',
+          code: 'TOO_LARGE',
+          msg: `the answer's body exceeds maxBodyBytes ${limit} (${size} bytes or more); raise maxBodyBytes if the venue really sends that much`,
+          endpoint: def.name,
+          retryable: false,
+        });
+      let req: http.ClientRequest | undefined;
+      try {
+        req = mod.request(
+          {
+            protocol: this.base.protocol,
+            hostname: this.base.hostname,
+            port: this.base.port,
+            method: def.method,
+            path: pathAndQuery,
+            headers: body ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
+            agent: this.agent,
+          },
+          (res) => {
+            gotHeaders = true;
+            res.on('error', (e) => fail(this.networkError(def, e)));
+            res.on('aborted', () =>
+              fail(this.networkError(def, new Error('the venue closed the answer midway'))),
+            );
+            const declared = Number(res.headers['content-length']);
+            if (Number.isFinite(declared) && declared > limit) {
+              fail(tooLarge(declared));
+              return;
+            }
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => {
+              received += c.length;
+              if (received > limit) fail(tooLarge(received));
+              else chunks.push(c);
+            });
+            res.on('end', () => {
+              if (settled) return;
+              settled = true;
+              clearTimeout(deadline);
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body:
+                  chunks.length === 1
+                    ? (chunks[0] as Buffer).toString('utf8')
+                    : Buffer.concat(chunks).toString('utf8'),
+              });
+            });
+          },
+        );
+        // Attached before anything else can happen to the request: an 'error' without a listener would
+        // crash the host process.
+        req.on('error', (e) => fail(e instanceof ApiError ? e : this.networkError(def, e)));
+        // One write with the headers: a separate write for the body costs a second packet.
+        if (body) req.end(body);
+        else req.end();
+      } catch (e) {
+        // Options are checked at construction, so this is unexpected; still a rejection, never a throw.
+        fail(this.networkError(def, e instanceof Error ? e : new Error(String(e))));
+      }
     });
   }
 

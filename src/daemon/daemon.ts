@@ -207,6 +207,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     });
     const rt = runtime;
     const st = store;
+    rt.client.limiter?.onThrottled((group) => metrics.rateLimited.inc({ group }));
 
     if (cfg.metrics.enabled) {
       http = await startHttp({

@@ -15,6 +15,12 @@ export class DaemonMetrics {
     labelNames: ['feed'],
     registers: [this.registry],
   });
+  readonly rateLimited = new Counter({
+    name: 'tradebot_rate_limited_total',
+    help: 'Answers 429 from the venue by rate budget (each slows that budget down)',
+    labelNames: ['group'],
+    registers: [this.registry],
+  });
   readonly intents = new Counter({
     name: 'tradebot_intents_total',
     help: 'Order intents emitted by strategies',

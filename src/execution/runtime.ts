@@ -63,6 +63,8 @@ export function createVenueRuntime(o: VenueRuntimeOptions): VenueRuntime {
     locale: o.locale,
     timeoutMs: o.timeoutMs,
     logger: o.logger,
+    // The limiter's jitter allowance is real time; on an accelerated venue it spans `speed` times more.
+    rateLimit: { timeScale: speed },
   });
   const hub = new FeedHub({
     source: client,

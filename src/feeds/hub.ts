@@ -82,9 +82,18 @@ export class FeedHub {
     return s;
   }
 
+  private readonly started = new Map<string, number>();
+
   private polled<T>(feed: string, periodMs: number, fetch: () => Observable<T>): Observable<Fresh<T>> {
+    // The n-th poll of a feed (one per symbol or code) starts at frac(n * golden ratio) of the period:
+    // polls of many symbols spread evenly over the period instead of queueing at one instant on a
+    // shared rate budget (the reality group allows one request per second for all codes together).
+    const n = this.started.get(feed) ?? 0;
+    this.started.set(feed, n + 1);
+    const initialDelayMs = Math.floor(((n * 0.6180339887498949) % 1) * periodMs);
     return poll(fetch, {
       periodMs,
+      initialDelayMs,
       staleAfterMs: this.staleAfterMs,
       scheduler: this.scheduler,
       clock: this.clock,

@@ -169,9 +169,13 @@ export function handleAdmin(
         engine.setSuspended(s.code, s.suspended);
         return reply(200, { suspended: engine.suspendedCodes() });
       }
+      case 'GET /sim/stats':
+        // What the venue saw, for tests and operators: 429s its rate limits answered, by budget.
+        return reply(200, { rateLimited: Object.fromEntries(gateway.rateLimited429) });
       case 'POST /sim/reset':
         engine.reset();
         gateway.limiter.reset();
+        gateway.rateLimited429.clear();
         return reply(200, { now: engine.now() });
       default:
         return reply(404, `no admin route ${route}`);

@@ -1,5 +1,5 @@
-// Request authentication as the venue does it: the four headers, the timestamp window on the
-// simulator clock, the key and passphrase, and the HMAC over the path, raw query and raw body exactly
+// Request authentication as the venue does it: the four headers, the timestamp window (on the
+// simulator clock or on the wall clock, see `authenticate`), the key and passphrase, and the HMAC over the path, raw query and raw body exactly
 // as received; then the endpoint's permission and whitelist.
 import type { Permission } from '../api/index.js';
 import { HEADERS, TIMESTAMP_WINDOW_MS, sign, signatureMatches } from '../api/index.js';
@@ -34,13 +34,18 @@ export function hasPermission(
   return needed === 'trade-read' && granted.has('trade-read-write');
 }
 
-/** Authenticates a request for an endpoint that needs `permission`. */
+/**
+ * Authenticates a request for an endpoint that needs `permission`. ACCESS-TIMESTAMP is accepted within
+ * the window of the simulated clock `now` (what a client synced to `requestTime` stamps) or of the wall
+ * clock `wallNow` (what a third-party client stamps), so any client works with any start time and speed.
+ */
 export function authenticate(
   req: { method: string; path: string; rawQuery: string; rawBody: string; headers: Headers },
   now: number,
   byKey: ReadonlyMap<string, SimCredentials>,
   permission: Permission,
   whitelist: boolean,
+  wallNow: number = now,
 ): AuthResult {
   const key = header(req.headers, HEADERS.key);
   if (key === undefined)
@@ -68,11 +73,15 @@ export function authenticate(
       code: '90005',
       msg: `Invalid ACCESS_TIMESTAMP ${JSON.stringify(ts)}: it must be Unix milliseconds as digits`,
     };
-  if (Math.abs(Number(ts) - now) > TIMESTAMP_WINDOW_MS) {
+  const t = Number(ts);
+  if (Math.abs(t - now) > TIMESTAMP_WINDOW_MS && Math.abs(t - wallNow) > TIMESTAMP_WINDOW_MS) {
     return {
       ok: false,
       code: '90008',
-      msg: `Request timestamp expired: ACCESS-TIMESTAMP ${ts} is more than 30 s from server time ${now}`,
+      msg:
+        now === wallNow
+          ? `Request timestamp expired: ACCESS-TIMESTAMP ${ts} is more than 30 s from server time ${now}`
+          : `Request timestamp expired: ACCESS-TIMESTAMP ${ts} is more than 30 s from both the simulated time ${now} (requestTime) and the wall clock ${wallNow}`,
     };
   }
   const account = byKey.get(key);

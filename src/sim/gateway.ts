@@ -2,7 +2,17 @@
 // authentication, rate limits and parameter validation (validateParams), to the engine, and renders
 // the envelope. Everything here is derived from src/api, the same table the client is built from.
 import type { EndpointDef, EndpointName } from '../api/index.js';
-import { ERROR_CODES, endpointFor, errorInfo, fail, ok, rateFor, validateParams } from '../api/index.js';
+import {
+  ERROR_CODES,
+  endpointFor,
+  errorInfo,
+  fail,
+  ok,
+  rateFor,
+  rateGroupOf,
+  validateParams,
+} from '../api/index.js';
+import { liveClock } from '../feeds/clock.js';
 import { authenticate } from './auth.js';
 import type { SimCredentials } from './auth.js';
 import type { SimEngine } from './engine.js';
@@ -33,6 +43,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 /** Routes requests to the engine. */
 export class Gateway {
   readonly limiter = new SlidingWindowLimiter();
+  /** 429 answers given by the rate limits (not by injected faults), by budget: what a client should never see. */
+  readonly rateLimited429 = new Map<string, number>();
 
   constructor(private readonly engine: SimEngine) {}
 
@@ -56,7 +68,14 @@ export class Gateway {
     const name = def.name as EndpointName;
     let account: SimCredentials | undefined;
     if (def.permission !== 'none') {
-      const auth = authenticate(req, now, this.engine.credentials, def.permission, def.whitelist);
+      const auth = authenticate(
+        req,
+        now,
+        this.engine.credentials,
+        def.permission,
+        def.whitelist,
+        liveClock.now(),
+      );
       if (!auth.ok) return this.error(auth.code, auth.msg, now);
       account = auth.account;
     }
@@ -66,7 +85,7 @@ export class Gateway {
     }
     const params = this.paramsOf(req, def);
     if (!params.ok) return this.error('90017', params.msg, now);
-    const v = validateParams(name, params.value, { isRealitySymbol: this.engine.isRealitySymbol });
+    const v = validateParams(name, params.value, { isRealitySymbol: this.engine.isRealitySymbol, now });
     if (!v.ok) {
       const missing = v.issues.some((i) => i.value === undefined && i.field !== '');
       const msg = v.issues.map((i) => `${i.field || '(parameters)'}: ${i.rule}`).join('; ');
@@ -97,13 +116,15 @@ export class Gateway {
   ): GatewayResponse | undefined {
     const scope = def.rateLimit.scope === 'uid' && account ? `uid:${account.uid}` : `ip:${ip}`;
     const limit = rateFor(def, account?.whitelisted ?? false);
-    const r = this.limiter.take(`${def.name}|${scope}`, limit, now);
+    // The reality-market group shares one budget across its endpoints (spec section 8, one row for all).
+    const group = rateGroupOf(def);
+    const r = this.limiter.take(`${group}|${scope}`, limit, now);
     if (r.ok) return undefined;
-    return this.rateLimited(
-      now,
-      r.retryAfterMs,
-      `${def.path} allows ${limit} requests per second per ${def.rateLimit.scope === 'uid' ? 'UID' : 'IP'}`,
-    );
+    this.rateLimited429.set(group, (this.rateLimited429.get(group) ?? 0) + 1);
+    const what = def.rateLimit.shared
+      ? `all GET /api/v3/reality/market/* endpoints share ${limit} request per second per IP`
+      : `${def.path} allows ${limit} requests per second per ${def.rateLimit.scope === 'uid' ? 'UID' : 'IP'}`;
+    return this.rateLimited(now, r.retryAfterMs, what);
   }
 
   private paramsOf(

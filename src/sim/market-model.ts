@@ -420,7 +420,46 @@ export class InstrumentMarket {
   }
 
   /** Aggregates whole minutes [from, to) of one day block into `acc` (or starts it). */
+  /** Hourly bars of a block, cached: a 24 h ticker reads 24 of them instead of 1440 minutes. */
+  private readonly hourly = new WeakMap<DayBlock, { m?: Bar[]; p?: Bar[] }>();
+
+  private hoursOf(b: DayBlock, premium: boolean): Bar[] {
+    let h = this.hourly.get(b);
+    if (!h) {
+      h = {};
+      this.hourly.set(b, h);
+    }
+    const key = premium ? 'p' : 'm';
+    let bars = h[key];
+    if (!bars) {
+      bars = [];
+      for (let i = 0; i < MPD; i += 60) bars.push(this.scanMinutes(b, i, i + 60, premium, undefined) as Bar);
+      h[key] = bars;
+    }
+    return bars;
+  }
+
+  /**
+   * The bar over minutes [from, to) of a block: whole hours from the hourly cache, the ends minute by
+   * minute. Volumes and turnovers are whole units, so the sums are exact in any grouping.
+   */
   private aggMinutes(
+    b: DayBlock,
+    from: number,
+    to: number,
+    premium: boolean,
+    acc: Bar | undefined,
+  ): Bar | undefined {
+    if (to - from < 120) return this.scanMinutes(b, from, to, premium, acc);
+    const firstHour = Math.ceil(from / 60);
+    const lastHour = Math.floor(to / 60);
+    let a = this.scanMinutes(b, from, firstHour * 60, premium, acc);
+    const hours = this.hoursOf(b, premium);
+    for (let h = firstHour; h < lastHour; h++) a = this.merge(a, hours[h] as Bar);
+    return this.scanMinutes(b, lastHour * 60, to, premium, a);
+  }
+
+  private scanMinutes(
     b: DayBlock,
     from: number,
     to: number,
@@ -626,9 +665,19 @@ export class InstrumentMarket {
   }
 
   /** Ticker at an instant with 24h statistics over exactly the last 24 hours of the path. */
+  /** The 24 h bar up to the start of the current minute: every ticker within that minute shares it. */
+  private dayUpTo: { minute: number; bar: Bar | undefined } | undefined;
+
   ticker(now: number, extra: Partial<Ticker> = {}): Ticker {
     const last = this.lastTicks(now);
-    const bar = this.aggregate(now - DAY, now) ?? { o: last, h: last, l: last, c: last, v: 0, t: 0 };
+    // aggregate(now - DAY, now), as the whole minutes (cached per minute) and the forming one.
+    const minute = Math.floor(now / MIN);
+    if (this.dayUpTo?.minute !== minute)
+      this.dayUpTo = { minute, bar: this.aggregate((minute - MPD) * MIN, minute * MIN) };
+    const whole = this.dayUpTo.bar;
+    const forming = this.aggregate(minute * MIN, now);
+    const day = whole && forming ? this.merge(whole, forming) : (whole ?? forming);
+    const bar = day ?? { o: last, h: last, l: last, c: last, v: 0, t: 0 };
     const { asks, bids } = this.book(now, 1);
     const ask = asks[0];
     const bid = bids[0];

@@ -351,6 +351,8 @@ describe('RestClient against the simulator', () => {
         baseUrl: sim.baseUrl,
         credentials: FULL,
         clock: { now: () => clock.now() - 60_000 },
+        // The rate limiter waits on this clock: it must move when the client sleeps.
+        sleep: async (ms) => clock.advance(ms),
       });
       await expect(
         stale.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '2' }),

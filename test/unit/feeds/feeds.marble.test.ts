@@ -3,7 +3,13 @@
 import { Observable, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { MarketCalendar, Ticker, WireCandle } from '../../../src/api/index.js';
+import {
+  SuspensionSchema,
+  type MarketCalendar,
+  type Suspension,
+  type Ticker,
+  type WireCandle,
+} from '../../../src/api/index.js';
 import {
   FeedHub,
   closedCandles,
@@ -282,6 +288,39 @@ describe('staleness through the hub', () => {
       expect(seen.slice(0, 2)).toEqual([false, false]);
       expect(seen).toContain(true);
       expect(seen.at(-1)).toBe(false);
+    });
+  });
+});
+
+const notSuspended: Suspension = SuspensionSchema.parse(
+  Object.fromEntries(SuspensionSchema.keyof().options.map((k) => [k, ''])),
+);
+
+describe('FeedHub polls of many symbols', () => {
+  it('spreads the first polls of one feed over its period instead of firing them at one instant', () => {
+    const s = ts();
+    s.run(({ flush }) => {
+      const at: number[] = [];
+      const hub = new FeedHub({
+        source: fakeSource({
+          suspensionResumptionInfo: () => {
+            at.push(s.now());
+            return of(notSuspended);
+          },
+        }),
+        scheduler: s,
+        clock: clockOf(s),
+        cadences: { suspensionMs: 60_000 },
+      });
+      const subs = ['AAPL', 'TSLA', 'NVDA', 'MSFT', 'AMZN'].map((c) => hub.suspension$(c).subscribe());
+      s.schedule(() => subs.forEach((x) => x.unsubscribe()), 59_999);
+      flush();
+      const sorted = [...at].sort((a, b) => a - b);
+      expect(sorted).toHaveLength(5);
+      expect(sorted[0]).toBe(0);
+      // Five codes, one period: no two first polls closer than a tenth of it.
+      for (let i = 1; i < sorted.length; i++)
+        expect((sorted[i] as number) - (sorted[i - 1] as number)).toBeGreaterThanOrEqual(6_000);
     });
   });
 });

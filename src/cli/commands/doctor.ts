@@ -1,0 +1,287 @@
+// `tradebot doctor --config live.yaml` (or --base-url): checks a venue before the daemon trades on it —
+// reachability and latency, clock skew from requestTime, credentials, each permission the deployment
+// needs (probed only where that has no side effect), whitelist, symbols, and the US session — and
+// prints a checklist with a sentence and a fix per failure. Exit 0 all green, 1 a check failed, 2 bad input.
+import type { Command } from 'commander';
+import { ApiError, type Instrument } from '../../api/index.js';
+import { RestClient, type Credentials } from '../../client/index.js';
+import { ConfigError, loadConfig } from '../../config/index.js';
+import { liveClock } from '../../feeds/clock.js';
+import { usSessionAt } from '../../market/sessions.js';
+import { FlagError } from '../flags.js';
+
+/** The venue refuses a timestamp further than this from its clock (the simulator's window; spec: not shown). */
+const SKEW_FAIL_MS = 30_000;
+const SKEW_WARN_MS = 5_000;
+
+type Status = 'ok' | 'fail' | 'skip';
+interface Check {
+  readonly name: string;
+  readonly status: Status;
+  readonly sentence: string;
+  readonly fix?: string | undefined;
+}
+
+interface Target {
+  readonly baseUrl: string;
+  readonly credentials: Credentials | undefined;
+  readonly whitelisted: boolean;
+  /** Symbols by category the deployment trades. */
+  readonly symbols: ReadonlyMap<'SPOT' | 'MARGIN', readonly string[]>;
+  readonly needsManagement: boolean;
+}
+
+/** What a refusal of a signed probe means, as a sentence and a fix. */
+function authFailure(e: ApiError): { sentence: string; fix: string } {
+  switch (e.code) {
+    case '90006':
+      return {
+        sentence: 'the venue does not know this API key (90006)',
+        fix: 'check TRADEBOT_API_KEY (or credentials.apiKey): copy the key again from the venue',
+      };
+    case '90012':
+      return {
+        sentence: 'the passphrase does not match this API key (90012)',
+        fix: 'check TRADEBOT_PASSPHRASE (or credentials.passphrase): it is the one chosen when the key was created',
+      };
+    case '90009':
+      return {
+        sentence: 'the venue refused the signature (90009): the API secret is wrong',
+        fix: 'check TRADEBOT_API_SECRET (or credentials.apiSecret): copy the secret of this key again',
+      };
+    case '90008':
+      return {
+        sentence: 'the venue refused the timestamp as expired (90008)',
+        fix: 'sync this machine clock with NTP (e.g. timedatectl set-ntp true)',
+      };
+    default:
+      return { sentence: e.message, fix: 'see the error code in the README error table' };
+  }
+}
+
+async function runChecks(t: Target): Promise<Check[]> {
+  const checks: Check[] = [];
+  const add = (c: Check) => checks.push(c);
+  const client = new RestClient({
+    baseUrl: t.baseUrl,
+    ...(t.credentials ? { credentials: t.credentials } : {}),
+    whitelisted: t.whitelisted,
+    timeoutMs: 10_000,
+    retry: { maxAttempts: 2 },
+  });
+  try {
+    // Reachability and latency, on a public endpoint that needs nothing.
+    const instruments = new Map<string, readonly Instrument[]>();
+    const started = performance.now();
+    try {
+      instruments.set('SPOT', await client.instruments({ category: 'SPOT' }));
+      add({
+        name: 'reachable',
+        status: 'ok',
+        sentence: `${t.baseUrl} answered in ${Math.round(performance.now() - started)} ms`,
+      });
+    } catch (e) {
+      add({
+        name: 'reachable',
+        status: 'fail',
+        sentence: `${t.baseUrl} did not answer: ${e instanceof Error ? e.message : String(e)}`,
+        fix: 'check the base URL (venue.baseUrl or --base-url), DNS, proxy and firewall',
+      });
+      return checks;
+    }
+
+    // Clock skew, from requestTime (the client learned the offset on the first answer).
+    const skew = client.clockOffsetMs;
+    const skewText = `this machine's clock is ${(Math.abs(skew) / 1000).toFixed(1)} s ${skew > 0 ? 'behind' : 'ahead of'} the venue`;
+    add(
+      Math.abs(skew) > SKEW_WARN_MS
+        ? {
+            name: 'clock',
+            status: 'fail',
+            sentence: `${skewText}${Math.abs(skew) > SKEW_FAIL_MS ? ', more than the 30 s a signature may be off' : ''}; tradebot corrects its own signatures from requestTime, but logs, schedules and other tools use this clock`,
+            fix: 'sync the clock with NTP (e.g. timedatectl set-ntp true, or chrony)',
+          }
+        : { name: 'clock', status: 'ok', sentence: `${skewText} (within ${SKEW_WARN_MS / 1000} s)` },
+    );
+
+    // Credentials, trade-read and whitelist in one side-effect-free probe: reality-fills reads.
+    const probeSymbol = [...t.symbols.values()].flat()[0] ?? 'AAPLUSDT';
+    if (!t.credentials) {
+      add({
+        name: 'credentials',
+        status: 'fail',
+        sentence: 'no credentials were given, so nothing private can be checked',
+        fix: 'set TRADEBOT_API_KEY, TRADEBOT_API_SECRET and TRADEBOT_PASSPHRASE (or credentials in the deployment)',
+      });
+    } else {
+      try {
+        await client.realityFills({ symbol: probeSymbol, limit: '1' });
+        add({ name: 'credentials', status: 'ok', sentence: 'the key, secret and passphrase are accepted' });
+        add({ name: 'permission trade-read', status: 'ok', sentence: 'reality-fills answered' });
+        add({
+          name: 'whitelist',
+          status: 'ok',
+          sentence: 'the account has whitelist access (reality-fills)',
+        });
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        if (e.code === '40014') {
+          add({ name: 'credentials', status: 'ok', sentence: 'the key, secret and passphrase are accepted' });
+          add({
+            name: 'permission trade-read',
+            status: 'fail',
+            sentence: 'the API key lacks the trade-read permission (40014): the bots cannot read their fills',
+            fix: 'edit the API key at the venue and grant UTA trade (read and write)',
+          });
+        } else if (e.code === '90068') {
+          add({ name: 'credentials', status: 'ok', sentence: 'the key, secret and passphrase are accepted' });
+          add({ name: 'permission trade-read', status: 'ok', sentence: 'the key may read trades' });
+          add({
+            name: 'whitelist',
+            status: 'fail',
+            sentence:
+              'the account has no whitelist access (90068): reality-fills is refused, so fills cannot be synced',
+            fix: 'apply for whitelist access through your business representative, then set whitelisted: true',
+          });
+        } else if (e.kind === 'auth' || e.code === '90008') {
+          add({ name: 'credentials', status: 'fail', ...authFailure(e) });
+        } else {
+          add({
+            name: 'credentials',
+            status: 'fail',
+            sentence: `the probe failed: ${e.message}`,
+            fix: 'run again; if it persists, check the venue status',
+          });
+        }
+      }
+      add({
+        name: 'permission trade-read-write',
+        status: 'skip',
+        sentence: 'cannot be probed without placing an order; the first order will tell',
+      });
+      if (t.needsManagement)
+        add({
+          name: 'permission management',
+          status: 'skip',
+          sentence: 'set-leverage is configured, but cannot be probed without changing leverage',
+        });
+    }
+
+    // Each configured symbol: an online instrument of its category.
+    for (const [category, symbols] of t.symbols) {
+      if (!instruments.has(category)) instruments.set(category, await client.instruments({ category }));
+      const list = instruments.get(category) ?? [];
+      for (const s of symbols) {
+        const i = list.find((x) => x.symbol === s);
+        add(
+          !i
+            ? {
+                name: `symbol ${s}`,
+                status: 'fail',
+                sentence: `${s} is not an instrument of ${category} at this venue`,
+                fix: `check bots[].symbols; Reality pairs look like AAPLUSDT (tradebot api instruments --category ${category})`,
+              }
+            : i.status !== 'online'
+              ? {
+                  name: `symbol ${s}`,
+                  status: 'fail',
+                  sentence: `${s} is ${i.status}, not online: orders would be refused`,
+                  fix: 'trade another symbol until the venue brings it online',
+                }
+              : { name: `symbol ${s}`, status: 'ok', sentence: `${s} is online in ${category}` },
+        );
+      }
+    }
+
+    // The US session now and the next change, on the venue's clock.
+    const now = liveClock.now() + client.clockOffsetMs;
+    const s = usSessionAt(now);
+    add({
+      name: 'session',
+      status: 'ok',
+      sentence: `the US market is ${s.session} (ET ${s.etDate}${s.closure ? `, ${s.closure}` : ''}); next change at ${new Date(s.nextChange).toISOString()}`,
+    });
+    return checks;
+  } finally {
+    client.close();
+  }
+}
+
+function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }): Target {
+  if (o.config !== undefined && o.baseUrl !== undefined)
+    throw new FlagError('give --config or --base-url, not both');
+  if (o.config !== undefined) {
+    let cfg;
+    try {
+      cfg = loadConfig(o.config).config;
+    } catch (e) {
+      if (e instanceof ConfigError) throw new FlagError(e.message);
+      throw e;
+    }
+    const v = cfg.venue;
+    if (v.kind !== 'remote')
+      throw new FlagError(
+        `${o.config} runs the embedded simulator (venue.kind: simulator); doctor checks a remote venue`,
+      );
+    const symbols = new Map<'SPOT' | 'MARGIN', string[]>();
+    for (const b of cfg.bots) symbols.set(b.category, [...(symbols.get(b.category) ?? []), ...b.symbols]);
+    return {
+      baseUrl: v.baseUrl,
+      credentials: v.credentials,
+      whitelisted: v.whitelisted,
+      symbols,
+      needsManagement: cfg.bots.some((b) => b.leverage.length > 0),
+    };
+  }
+  if (o.baseUrl === undefined) throw new FlagError('give --config FILE or --base-url URL');
+  if (!URL.canParse(o.baseUrl) || !/^https?:$/.test(new URL(o.baseUrl).protocol))
+    throw new FlagError(`--base-url: must be an absolute http(s) URL (got ${JSON.stringify(o.baseUrl)})`);
+  const env = process.env;
+  const credentials =
+    env.TRADEBOT_API_KEY && env.TRADEBOT_API_SECRET && env.TRADEBOT_PASSPHRASE
+      ? {
+          apiKey: env.TRADEBOT_API_KEY,
+          apiSecret: env.TRADEBOT_API_SECRET,
+          passphrase: env.TRADEBOT_PASSPHRASE,
+        }
+      : undefined;
+  const list = (o.symbols ?? '').split(',').filter((s) => s !== '');
+  for (const s of list)
+    if (!/^[A-Z0-9]+$/.test(s))
+      throw new FlagError(`--symbols: ${JSON.stringify(s)} is not a symbol such as AAPLUSDT`);
+  return {
+    baseUrl: o.baseUrl,
+    credentials,
+    whitelisted: false,
+    symbols: new Map(list.length > 0 ? [['SPOT', list]] : []),
+    needsManagement: false,
+  };
+}
+
+const MARK: Record<Status, string> = { ok: '[ok]  ', fail: '[FAIL]', skip: '[--]  ' };
+
+export function register(program: Command): void {
+  program
+    .command('doctor')
+    .description(
+      'Check a venue before trading: reachability, clock, credentials, permissions, whitelist, symbols, session',
+    )
+    .option('--config <file>', 'a deployment file with a remote venue')
+    .option(
+      '--base-url <url>',
+      'a venue URL (credentials from TRADEBOT_API_KEY, TRADEBOT_API_SECRET, TRADEBOT_PASSPHRASE)',
+    )
+    .option('--symbols <list>', 'with --base-url: comma-separated SPOT symbols to check')
+    .addHelpText('after', '\nExit codes: 0 every check passed, 1 a check failed, 2 invalid input.')
+    .action(async (o: { config?: string; baseUrl?: string; symbols?: string }) => {
+      const target = targetFrom(o);
+      const checks = await runChecks(target);
+      for (const c of checks) {
+        process.stdout.write(`${MARK[c.status]} ${c.name}: ${c.sentence}\n`);
+        if (c.fix) process.stdout.write(`         fix: ${c.fix}\n`);
+      }
+      const failed = checks.filter((c) => c.status === 'fail').length;
+      process.stdout.write(failed === 0 ? 'all checks passed\n' : `${failed} check(s) failed\n`);
+      process.exitCode = failed === 0 ? 0 : 1;
+    });
+}

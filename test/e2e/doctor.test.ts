@@ -1,0 +1,144 @@
+// `tradebot doctor` through the built CLI against a simulator on loopback: all green with a whitelisted
+// key; each failure (wrong secret, missing permission, not whitelisted, unknown symbol, clock off by
+// 40 s) is named with its fix and exits 1; bad input exits 2.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { liveClock } from '../../src/feeds/clock.js';
+import { startSimulator, type Simulator } from '../../src/sim/index.js';
+import { runCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-doctor-'));
+const GOOD = { apiKey: 'doc-key', apiSecret: 'doc-secret', passphrase: 'doc-pass' };
+const PLAIN = { apiKey: 'doc-plain', apiSecret: 'plain-secret', passphrase: 'plain-pass' };
+const NOREAD = { apiKey: 'doc-noread', apiSecret: 'noread-secret', passphrase: 'noread-pass' };
+const env = (c: typeof GOOD) => ({
+  TRADEBOT_API_KEY: c.apiKey,
+  TRADEBOT_API_SECRET: c.apiSecret,
+  TRADEBOT_PASSPHRASE: c.passphrase,
+});
+
+describe('tradebot doctor', () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({
+      seed: 5,
+      accounts: [
+        { ...GOOD, whitelisted: true },
+        { ...PLAIN, whitelisted: false },
+        { ...NOREAD, whitelisted: true, permissions: ['withdrawal'] },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const doctor = (args: string[], e: Record<string, string>) =>
+    runCli(['doctor', '--base-url', sim.baseUrl, ...args], e, 60_000);
+
+  it('is all green with a whitelisted key and a deployment file, and exits 0', async () => {
+    const f = join(dir, 'live.yaml');
+    writeFileSync(
+      f,
+      stringify({
+        venue: {
+          kind: 'remote',
+          baseUrl: sim.baseUrl,
+          credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
+          whitelisted: true,
+        },
+        store: { path: join(dir, 'live.db') },
+        bots: [
+          {
+            name: 'b',
+            strategy: 'ma-crossover',
+            params: { fast: 2, slow: 4, quoteAmount: '100' },
+            symbols: ['AAPLUSDT', 'TSLAUSDT'],
+            interval: '1m',
+            capital: '1000',
+          },
+        ],
+      }),
+    );
+    const r = await runCli(['doctor', '--config', f], {
+      K: GOOD.apiKey,
+      S: GOOD.apiSecret,
+      P: GOOD.passphrase,
+    });
+    expect(r.stdout).toContain('all checks passed');
+    expect(r.stdout).toMatch(/\[ok\] +reachable: .* answered in \d+ ms/);
+    expect(r.stdout).toMatch(/\[ok\] +whitelist/);
+    expect(r.stdout).toMatch(/\[ok\] +symbol TSLAUSDT/);
+    expect(r.stdout).toMatch(/permission trade-read-write: cannot be probed without placing an order/);
+    expect(r.stdout).toMatch(/session: the US market is/);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it.each([
+    [
+      'a wrong secret',
+      env({ ...GOOD, apiSecret: 'nope' }),
+      [],
+      /\[FAIL\] credentials: .*API secret is wrong/,
+      /fix: check TRADEBOT_API_SECRET/,
+    ],
+    [
+      'a missing permission',
+      env(NOREAD),
+      [],
+      /\[FAIL\] permission trade-read: .*lacks the trade-read permission/,
+      /fix: edit the API key/,
+    ],
+    [
+      'no whitelist',
+      env(PLAIN),
+      [],
+      /\[FAIL\] whitelist: .*no whitelist access/,
+      /fix: apply for whitelist access/,
+    ],
+    [
+      'an unknown symbol',
+      env(GOOD),
+      ['--symbols', 'AAPLUSDT,FOOUSDT'],
+      /\[FAIL\] symbol FOOUSDT: FOOUSDT is not an instrument of SPOT/,
+      /fix: check bots\[\]\.symbols/,
+    ],
+  ])(
+    'names %s with its fix and exits 1',
+    async (_what, e, args, failure, fix) => {
+      const r = await doctor(args, e);
+      expect(r.stdout).toMatch(failure);
+      expect(r.stdout).toMatch(fix);
+      expect(r.stdout).toMatch(/\d check\(s\) failed/);
+      expect(r.code).toBe(1);
+    },
+    60_000,
+  );
+
+  it('names a clock 40 s off the venue with its fix and exits 1', async () => {
+    const ahead = await startSimulator({
+      seed: 5,
+      startTime: liveClock.now() + 40_000,
+      accounts: [{ ...GOOD, whitelisted: true }],
+    });
+    try {
+      const r = await runCli(['doctor', '--base-url', ahead.baseUrl], env(GOOD), 60_000);
+      expect(r.stdout).toMatch(
+        /\[FAIL\] clock: this machine's clock is 4\d\.\d s behind the venue, more than the 30 s/,
+      );
+      expect(r.stdout).toMatch(/fix: sync the clock with NTP/);
+      expect(r.code).toBe(1);
+    } finally {
+      await ahead.stop();
+    }
+  }, 60_000);
+
+  it('exits 2 on bad input', async () => {
+    expect((await runCli(['doctor'], {}, 30_000)).code).toBe(2);
+    expect((await runCli(['doctor', '--base-url', 'not a url'], {}, 30_000)).code).toBe(2);
+    expect((await doctor(['--symbols', 'aapl'], env(GOOD))).code).toBe(2);
+  }, 60_000);
+});
