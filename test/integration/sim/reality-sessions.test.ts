@@ -18,7 +18,8 @@ describe('Reality pairs outside their sessions', () => {
   beforeAll(async () => {
     const clock = new VirtualClock(NOW);
     sim = await startSimulator({ seed: 5, clock, rateLimits: false });
-    client = new RestClient({ baseUrl: sim.baseUrl, clock });
+    // The simulator runs without limits on a frozen clock, which would hold a rate limiter forever.
+    client = new RestClient({ baseUrl: sim.baseUrl, clock, rateLimit: false });
   });
   afterAll(async () => {
     client.close();
@@ -67,7 +68,7 @@ describe('Reality pairs outside their sessions', () => {
   it('has no public fills on a Saturday', async () => {
     const clock = new VirtualClock(etToUtc('2026-11-28', 12, 0));
     const weekend = await startSimulator({ seed: 5, clock, rateLimits: false });
-    const c = new RestClient({ baseUrl: weekend.baseUrl, clock });
+    const c = new RestClient({ baseUrl: weekend.baseUrl, clock, rateLimit: false });
     try {
       expect(await c.fills({ category: 'SPOT', symbol: 'AAPLUSDT', limit: '20' })).toEqual([]);
       expect((await c.fills({ category: 'SPOT', symbol: 'BTCUSDT', limit: '20' })).length).toBe(20);
