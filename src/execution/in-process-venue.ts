@@ -98,6 +98,7 @@ export class InProcessVenue implements Venue {
         orderId: f.orderId,
         clientOid: f.clientOid,
         liquidity: f.liquidity,
+        exact: { price: f.price, size: f.size },
       });
       this.fresh++;
     }

@@ -163,6 +163,16 @@ export interface TraderOptions {
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
+/** An order the gate approved, on its way to the venue. */
+interface Approved {
+  readonly intent: OrderIntent;
+  readonly order: VenueOrder;
+  /** The signal's time (or the decision's, without one): the clientOid's trigger. */
+  readonly trigger: number;
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
 /** The trading pipeline of one bot. */
 export class Trader {
   readonly executor: Executor;
@@ -258,8 +268,29 @@ export class Trader {
    * is when the data the strategy decided on was complete (the close of the candle it saw).
    */
   submit(intent: OrderIntent, signalTime: number): Promise<void> {
+    // With nothing ahead of it, an intent is judged at once: a denial costs no promise (a backtest
+    // denies thousands); only an approved order waits for the venue. Behind others it waits its turn,
+    // so the gate always sees the fills of the orders before it.
+    if (this.queued === 0) {
+      let approved: Approved | undefined;
+      try {
+        approved = this.judge(intent, signalTime);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (approved === undefined) return DONE;
+      const a = approved;
+      return this.enqueue(() => this.place(a));
+    }
+    return this.enqueue(async () => {
+      const a = this.judge(intent, signalTime);
+      if (a !== undefined) await this.place(a);
+    });
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
     this.queued++;
-    const run = this.queue.then(() => this.handle(intent, signalTime));
+    const run = this.queue.then(step);
     this.queue = run.finally(() => this.queued--);
     return run;
   }
@@ -284,7 +315,8 @@ export class Trader {
     };
   }
 
-  private async handle(intent: OrderIntent, signalTime: number): Promise<void> {
+  /** The intent through the gate: journaled and emitted; an approved order with its clientOid, or undefined. */
+  private judge(intent: OrderIntent, signalTime: number): Approved | undefined {
     const { o } = this;
     const now = o.clock.now();
     this.emit({ type: 'intent', bot: o.bot, ts: now, intent, signalTime });
@@ -293,7 +325,7 @@ export class Trader {
     if (!d.ok) {
       o.journal.recordDenial({ bot: o.bot, code: d.code, message: d.message, intent }, now);
       this.emit({ type: 'denied', bot: o.bot, ts: now, intent, code: d.code, message: d.message });
-      return;
+      return undefined;
     }
     const trigger = signalTime > 0 ? signalTime : now;
     const clientOid = deriveClientOid({
@@ -306,20 +338,26 @@ export class Trader {
     });
     this.recentOrders.push(now);
     if (this.recentOrders.length > 64) this.recentOrders.shift();
-    const order = { ...d.order, clientOid };
-    const outcome = await this.executor.place(order, { bot: o.bot, intent: d.intent });
+    return { intent: d.intent, order: { ...d.order, clientOid }, trigger };
+  }
+
+  /** An approved order to the venue (journal first, see Executor), then its fills. */
+  private async place({ intent, order, trigger }: Approved): Promise<void> {
+    const { o } = this;
+    const outcome = await this.executor.place(order, { bot: o.bot, intent });
     const answered = o.clock.now();
     this.emit({
       type: 'order',
       bot: o.bot,
       ts: answered,
-      intent: d.intent,
+      intent,
       order,
       outcome,
       signalToAnswerMs: answered - trigger,
     });
     if (outcome.status === 'acked') {
-      if (order.orderType === 'limit') this.open.set(clientOid, { order, left: new Decimal(order.qty) });
+      if (order.orderType === 'limit')
+        this.open.set(order.clientOid, { order, left: new Decimal(order.qty) });
       await this.syncFills();
     }
   }
@@ -344,27 +382,30 @@ export class Trader {
     for (const pair of this.o.pairs) {
       const fills = await this.o.venue.fills(pair.symbol, 100);
       // Newest first on the wire: booked oldest first, as they happened.
-      for (let i = fills.length - 1; i >= 0; i--) booked.push(...this.book(pair, fills[i] as VenueFill));
+      for (let i = fills.length - 1; i >= 0; i--) {
+        const booked1 = this.book(pair, fills[i] as VenueFill);
+        if (booked1 !== undefined) booked.push(booked1);
+      }
     }
-    if (booked.length > 0) {
-      const now = this.o.clock.now();
-      this.o.tradingState.update(this.o.portfolio.equity(), now);
-    }
+    // Only a daily loss limit moves the trading state with equity; without one there is nothing to update.
+    if (booked.length > 0 && this.trackEquity)
+      this.o.tradingState.update(this.o.portfolio.equity(), this.o.clock.now());
     return booked;
   }
 
   /** Books one venue fill if it is new and ours; answers what was booked (zero or one fill). */
-  private book(pair: TraderPair, f: VenueFill): TraderFill[] {
+  private book(pair: TraderPair, f: VenueFill): TraderFill | undefined {
     const { o } = this;
-    if (o.journal.hasFill(f.execId)) return [];
+    if (o.journal.hasFill(f.execId)) return undefined;
     const orders = o.journal.orders;
     const order =
       (f.clientOid ? orders.byClientOid(f.clientOid) : undefined) ??
       (f.orderId ? orders.byOrderId(f.orderId) : undefined);
-    if (order?.bot !== undefined && order.bot !== o.bot) return [];
+    if (order?.bot !== undefined && order.bot !== o.bot) return undefined;
     const ts = Number(f.ts);
-    const price = new Decimal(f.price);
-    const size = new Decimal(f.size);
+    // The in-process venue hands its Decimals over; the wire's strings are parsed.
+    const price = f.exact?.price ?? new Decimal(f.price);
+    const size = f.exact?.size ?? new Decimal(f.size);
     const liquidity =
       f.liquidity ??
       liquidityOf({
@@ -374,9 +415,10 @@ export class Trader {
         ackedAt: order?.state === 'acked' ? order.updatedTs : undefined,
         fillTs: ts,
       });
-    const orderId = order?.orderId ?? f.orderId;
     const clientOid = order?.clientOid ?? f.clientOid;
-    const input = {
+    // One object: journaled, applied to the portfolio and emitted (its seq set once journaled).
+    const fill: { -readonly [K in keyof TraderFill]: TraderFill[K] } = {
+      seq: 0,
       execId: f.execId,
       bot: o.bot,
       symbol: pair.symbol,
@@ -388,11 +430,15 @@ export class Trader {
       fee: fillFee(price, size, liquidity, o.fees),
       feeCoin: pair.quoteCoin,
       ts,
-      orderId,
+      orderId: order?.orderId ?? f.orderId,
       clientOid,
+      liquidity,
+      liquidityInferred: f.liquidity === undefined,
+      tag: order?.intent?.tag ?? '',
     };
-    const seq = o.journal.addFill(input);
-    if (seq === undefined) return [];
+    const seq = o.journal.addFill(fill);
+    if (seq === undefined) return undefined;
+    fill.seq = seq;
     if (clientOid !== undefined) {
       const open = this.open.get(clientOid);
       if (open !== undefined) {
@@ -400,16 +446,9 @@ export class Trader {
         if (!open.left.gt(0)) this.open.delete(clientOid);
       }
     }
-    const fill: TraderFill = {
-      ...input,
-      seq,
-      liquidity,
-      liquidityInferred: f.liquidity === undefined,
-      tag: order?.intent?.tag ?? '',
-    };
     o.portfolio.applyFill(fill);
     this.emit({ type: 'fill', bot: o.bot, ts, fill });
-    return [fill];
+    return fill;
   }
 
   /** A new price of a symbol: the portfolio's mark, and the daily loss limit checked when one is set. */

@@ -2,6 +2,7 @@
 // interface only. Two adapters: RestVenue (the RestClient, pointed at the real venue or the simulator)
 // and InProcessVenue (the simulator's matching core on replayed candles, for backtests).
 import type { OrderAck, RealityFill } from '../api/index.js';
+import type { Decimal } from '../market/decimal.js';
 import type { Liquidity } from '../portfolio/fees.js';
 
 export type { VenueOrder } from '../api/index.js';
@@ -16,6 +17,8 @@ export type VenueFill = RealityFill & {
   readonly orderId?: string | undefined;
   readonly clientOid?: string | undefined;
   readonly liquidity?: Liquidity | undefined;
+  /** The price and size as Decimals, from an adapter that has them (saves parsing the strings back). */
+  readonly exact?: { readonly price: Decimal; readonly size: Decimal } | undefined;
 };
 
 export interface Venue {
