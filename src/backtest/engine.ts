@@ -29,8 +29,8 @@ import type {
   BacktestResult,
   BacktestTrade,
   ChartBar,
-  EquityPoint,
-  IntentRecord,
+  EquityCurvePoint,
+  IntentOutcome,
 } from './result.js';
 
 export interface BacktestOptions {
@@ -218,11 +218,11 @@ function backtestPipeline(
 
 /** Step 2: the backtest's records, as a subscriber of the pipeline's events. */
 function collectResult(trader: Trader): {
-  intents: IntentRecord[];
+  intents: IntentOutcome[];
   denials: Record<string, number>;
   fills: BacktestFill[];
 } {
-  const intents: { -readonly [K in keyof IntentRecord]: IntentRecord[K] }[] = [];
+  const intents: { -readonly [K in keyof IntentOutcome]: IntentOutcome[K] }[] = [];
   const denials: Record<string, number> = {};
   const fills: BacktestFill[] = [];
   trader.subscribe((e) => {
@@ -344,7 +344,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     if (failure !== undefined) throw failure;
   };
 
-  const equity: EquityPoint[] = [];
+  const equity: EquityCurvePoint[] = [];
   const chart = new Downsampler();
   const keepChart = o.chart !== false;
   const every = o.equityEvery ?? Math.max(1, Math.round(86_400_000 / step));

@@ -10,7 +10,7 @@
 // - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
 //   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
 import { Decimal } from '../market/decimal.js';
-import type { BacktestResult, BacktestTrade, EquityPoint } from './result.js';
+import type { BacktestResult, BacktestTrade, EquityCurvePoint } from './result.js';
 
 /** Per-symbol figures; money as decimal strings. */
 export interface SymbolMetrics {
@@ -89,7 +89,7 @@ function simpleReturns(values: readonly number[]): number[] {
   return out;
 }
 
-export function drawdown(equity: readonly EquityPoint[]): { max: number; durationMs: number } {
+export function drawdown(equity: readonly EquityCurvePoint[]): { max: number; durationMs: number } {
   let peak = -Infinity;
   let peakTs = 0;
   let max = 0;
@@ -122,7 +122,7 @@ export function monthOf(ts: number, timeZone = 'UTC'): string {
 /** Monthly returns: each month's last sample over the previous month's last (the first over `initial`). */
 export function monthlyReturns(
   initial: number,
-  equity: readonly EquityPoint[],
+  equity: readonly EquityCurvePoint[],
   timeZone = 'UTC',
 ): MonthlyReturn[] {
   const out: MonthlyReturn[] = [];
@@ -144,7 +144,7 @@ export function monthlyReturns(
 
 function benchmarkMetrics(
   initial: number,
-  curve: readonly EquityPoint[],
+  curve: readonly EquityCurvePoint[],
   bench: readonly number[],
   periodsPerYear: number,
   spanYears: number,
@@ -179,18 +179,18 @@ function benchmarkMetrics(
  */
 export function computeMetrics(
   capital: string,
-  equity: readonly EquityPoint[],
+  equity: readonly EquityCurvePoint[],
   trades: readonly BacktestTrade[],
   fees: string,
   o: MetricsOptions = {},
 ): Metrics {
   const initial = Number(capital);
   const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial, exposed: false }];
-  const final = (curve[curve.length - 1] as EquityPoint).equity;
+  const final = (curve[curve.length - 1] as EquityCurvePoint).equity;
   const returns = simpleReturns([initial, ...curve.map((p) => p.equity)]);
   const gaps: number[] = [];
   for (let i = 1; i < curve.length; i++)
-    gaps.push((curve[i] as EquityPoint).ts - (curve[i - 1] as EquityPoint).ts);
+    gaps.push((curve[i] as EquityCurvePoint).ts - (curve[i - 1] as EquityCurvePoint).ts);
   const periodsPerYear = gaps.length > 0 && median(gaps) > 0 ? YEAR_MS / median(gaps) : 252;
   const mu = mean(returns);
   const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mu) ** 2, 0) / Math.max(1, returns.length - 1));
@@ -199,7 +199,7 @@ export function computeMetrics(
   );
   const spanYears =
     curve.length > 1
-      ? ((curve[curve.length - 1] as EquityPoint).ts - (curve[0] as EquityPoint).ts) / YEAR_MS
+      ? ((curve[curve.length - 1] as EquityCurvePoint).ts - (curve[0] as EquityCurvePoint).ts) / YEAR_MS
       : 0;
   const totalReturn = final / initial - 1;
   const cagr = spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0;

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import type { Metrics } from './metrics.js';
-import type { BacktestFill, BacktestResult, ChartBar, EquityPoint } from './result.js';
+import type { BacktestFill, BacktestResult, ChartBar, EquityCurvePoint } from './result.js';
 import type { Excursion } from './run-config.js';
 import type { SortKey, SweepRow } from './sweep.js';
 import type { WalkForwardResult } from './walk-forward.js';
@@ -527,7 +527,7 @@ export function renderWalkForwardReport(
     )
     .join('\n');
   const equity = wf.equity
-    .map((p: EquityPoint) => ({ time: clock.chart(p.ts), value: Math.round(p.equity * 100) / 100 }))
+    .map((p: EquityCurvePoint) => ({ time: clock.chart(p.ts), value: Math.round(p.equity * 100) / 100 }))
     .filter((x, i, xs) => i === 0 || x.time > (xs[i - 1] as { time: number }).time);
   const m = wf.metrics;
   const html = `<h1>${esc(title)}</h1>

@@ -30,7 +30,7 @@ export interface BacktestTrade {
   readonly fees: string;
 }
 
-export interface EquityPoint {
+export interface EquityCurvePoint {
   readonly ts: number;
   readonly equity: number;
   /** Whether a position was open at this point (for exposure). */
@@ -46,7 +46,7 @@ export interface ChartBar {
   readonly close: number;
 }
 
-export interface IntentRecord {
+export interface IntentOutcome {
   readonly ts: number;
   readonly symbol: string;
   readonly side: 'buy' | 'sell';
@@ -76,8 +76,8 @@ export interface BacktestResult {
   readonly meta: BacktestMeta;
   readonly fills: readonly BacktestFill[];
   readonly trades: readonly BacktestTrade[];
-  readonly equity: readonly EquityPoint[];
-  readonly intents: readonly IntentRecord[];
+  readonly equity: readonly EquityCurvePoint[];
+  readonly intents: readonly IntentOutcome[];
   readonly denials: Readonly<Record<string, number>>;
   readonly finalEquity: string;
   readonly fees: string;

@@ -8,7 +8,7 @@ import { runBacktest } from './engine.js';
 import type { InstrumentOverride } from './columnar.js';
 import type { CandleSource } from './format.js';
 import { metricsOf, type Metrics } from './metrics.js';
-import type { BacktestResult, BacktestTrade, EquityPoint } from './result.js';
+import type { BacktestResult, BacktestTrade, EquityCurvePoint } from './result.js';
 
 export interface BacktestJob {
   readonly dataset: string;
@@ -137,7 +137,7 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
       if (t < from || t > to) continue;
       if (Number.isNaN(firstOpen)) firstOpen = b.open[i] as number;
       // Samples are taken after their candle closed: those before this candle's open see the previous close.
-      while (si < samples.length && (samples[si] as EquityPoint).ts < t) {
+      while (si < samples.length && (samples[si] as EquityCurvePoint).ts < t) {
         benchmark.push((capital * lastClose) / firstOpen);
         si++;
       }

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Metrics } from './metrics.js';
-import type { EquityPoint } from './result.js';
+import type { EquityCurvePoint } from './result.js';
 import type { InstrumentOverride } from './columnar.js';
 import type { BacktestJob } from './run-config.js';
 import { openDataset } from './datasets.js';
@@ -42,7 +42,7 @@ export interface SweepRow {
   readonly metrics?: Metrics | undefined;
   readonly error?: string | undefined;
   readonly tradeHash?: string | undefined;
-  readonly equity?: readonly EquityPoint[] | undefined;
+  readonly equity?: readonly EquityCurvePoint[] | undefined;
 }
 
 export type SortKey =
@@ -72,7 +72,7 @@ export interface JobOutcome {
   readonly metrics?: Metrics | undefined;
   readonly error?: string | undefined;
   readonly tradeHash?: string | undefined;
-  readonly equity?: EquityPoint[] | undefined;
+  readonly equity?: EquityCurvePoint[] | undefined;
   readonly finalEquity?: string | undefined;
   readonly candles?: number | undefined;
 }

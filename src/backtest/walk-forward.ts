@@ -9,7 +9,7 @@ import { openDataset } from './datasets.js';
 import { computeMetrics, type Metrics } from './metrics.js';
 import type { CandleSource } from './format.js';
 import { BacktestInputError } from './grid.js';
-import type { BacktestTrade, EquityPoint } from './result.js';
+import type { BacktestTrade, EquityCurvePoint } from './result.js';
 import { runJob, type BacktestJob } from './run-config.js';
 import { sharedCandleSource } from './shared-candles.js';
 import { SweepPool, expandGrid, runSweep, type Grid, type JobRunner, type SortKey } from './sweep.js';
@@ -61,7 +61,7 @@ export interface WalkForwardResult {
   /** Warm-up before each out-of-sample window, ms (candles seen by the strategy, never traded). */
   readonly warmupMs: number;
   readonly steps: readonly WalkForwardStep[];
-  readonly equity: readonly EquityPoint[];
+  readonly equity: readonly EquityCurvePoint[];
   /** Stitched out-of-sample metrics: the chained curve, and the trades of every window. */
   readonly metrics: Metrics;
 }
@@ -109,7 +109,7 @@ export async function walkForward(o: {
   if (!(warmupMs >= 0)) throw new BacktestInputError('the warm-up length must be zero or more, e.g. 365d');
   const capital = new Decimal(o.base.capital);
   const steps: WalkForwardStep[] = [];
-  const stitched: EquityPoint[] = [];
+  const stitched: EquityCurvePoint[] = [];
   const trades: BacktestTrade[] = [];
   let fees = new Decimal(0);
   let level = capital;

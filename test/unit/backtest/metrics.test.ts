@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { computeMetrics, drawdown, monthlyReturns } from '../../../src/backtest/metrics.js';
 import { Decimal } from '../../../src/market/decimal.js';
-import type { BacktestTrade, EquityPoint } from '../../../src/backtest/result.js';
+import type { BacktestTrade, EquityCurvePoint } from '../../../src/backtest/result.js';
 
 const DAY = 86_400_000;
-const curve = (values: number[], exposed: boolean[] = values.map(() => true)): EquityPoint[] =>
+const curve = (values: number[], exposed: boolean[] = values.map(() => true)): EquityCurvePoint[] =>
   values.map((equity, i) => ({ ts: i * DAY, equity, exposed: exposed[i] as boolean }));
 const trade = (pnl: string): BacktestTrade => ({
   symbol: 'X',
@@ -43,7 +43,7 @@ describe('metrics', () => {
 
   it('CAGR and Calmar over a year', () => {
     // 100 -> 121 over two years (731 days): CAGR = 1.21^(365.25/730.5 ... ) computed from the span
-    const pts: EquityPoint[] = [
+    const pts: EquityCurvePoint[] = [
       { ts: 0, equity: 100, exposed: true },
       { ts: 365.25 * DAY, equity: 90, exposed: true },
       { ts: 730.5 * DAY, equity: 121, exposed: true },
