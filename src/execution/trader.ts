@@ -291,7 +291,14 @@ export class Trader {
   private enqueue(step: () => Promise<void>): Promise<void> {
     this.queued++;
     const run = this.queue.then(step);
-    this.queue = run.finally(() => this.queued--);
+    // The caller sees a failed intent through `run`; the queue itself goes on. Were it left rejected, every
+    // later intent would be refused unrun, and the rejection (handled by nobody) would end the process.
+    this.queue = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.queued--);
     return run;
   }
 
