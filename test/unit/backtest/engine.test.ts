@@ -1,10 +1,9 @@
 // The backtest engine: pinned trade hash, no lookahead, sessions and holidays, fees and slippage.
 import { describe, expect, it } from 'vitest';
+import { closesSeries } from '../../helpers/candle-series.js';
 import { z } from 'zod';
 import { openDataset } from '../../../src/backtest/datasets.js';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { FORMAT_NAME, newBatch, type CandleSource } from '../../../src/backtest/format.js';
-import { SPX_INSTRUMENT } from '../../../src/backtest/datasets.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { buyMarket, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
@@ -15,35 +14,7 @@ const ALL = RiskLimitsSchema.parse({
   maxDataAgeMs: 604_800_000,
 });
 
-/** A 1m source of given closes (open = previous close), on a Reality token, starting at `start`. */
-function series(start: number, closes: number[]): CandleSource {
-  return {
-    meta: {
-      format: FORMAT_NAME,
-      version: 1,
-      symbol: 'SPXUSDT',
-      category: 'SPOT',
-      interval: '1m',
-      instrument: SPX_INSTRUMENT,
-    },
-    async *batches() {
-      const b = newBatch(closes.length);
-      let prev = closes[0] as number;
-      closes.forEach((c, i) => {
-        b.openTime[i] = start + i * 60_000;
-        b.open[i] = prev;
-        b.high[i] = Math.max(prev, c) + 0.5;
-        b.low[i] = Math.min(prev, c) - 0.5;
-        b.close[i] = c;
-        b.volume[i] = 1;
-        b.turnover[i] = c;
-        b.length++;
-        prev = c;
-      });
-      yield b;
-    },
-  };
-}
+const series = closesSeries;
 
 // Buys on the first candle, sells on the third: the simplest way to see when fills happen.
 const buyThenSell = defineStrategy({

@@ -1,9 +1,9 @@
 // The backtester drives the same trading pipeline as the live bot: behaviours that used to exist only live.
 import { describe, expect, it } from 'vitest';
+import { closesSeries } from '../../helpers/candle-series.js';
 import { z } from 'zod';
-import { SPX_INSTRUMENT } from '../../../src/backtest/datasets.js';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { FORMAT_NAME, newBatch, type CandleSource } from '../../../src/backtest/format.js';
+import type { CandleSource } from '../../../src/backtest/format.js';
 import type { TraderEvent } from '../../../src/execution/trader.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
@@ -11,34 +11,7 @@ import { buyMarket, defineStrategy } from '../../../src/strategy/index.js';
 
 const MONDAY_1000_ET = Date.UTC(2026, 10, 23, 15, 0);
 
-function series(closes: number[]): CandleSource {
-  return {
-    meta: {
-      format: FORMAT_NAME,
-      version: 1,
-      symbol: 'SPXUSDT',
-      category: 'SPOT',
-      interval: '1m',
-      instrument: SPX_INSTRUMENT,
-    },
-    async *batches() {
-      const b = newBatch(closes.length);
-      let prev = closes[0] as number;
-      closes.forEach((c, i) => {
-        b.openTime[i] = MONDAY_1000_ET + i * 60_000;
-        b.open[i] = prev;
-        b.high[i] = Math.max(prev, c) + 0.5;
-        b.low[i] = Math.min(prev, c) - 0.5;
-        b.close[i] = c;
-        b.volume[i] = 1;
-        b.turnover[i] = c;
-        b.length++;
-        prev = c;
-      });
-      yield b;
-    },
-  };
-}
+const series = (closes: number[]): CandleSource => closesSeries(MONDAY_1000_ET, closes);
 
 // Buys 5000 on the first candle, then tries to buy 100 more on every candle.
 const keepBuying = defineStrategy({

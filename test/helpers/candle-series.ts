@@ -1,0 +1,33 @@
+// A one-minute candle source of given closes for backtest tests: each candle opens at the previous close,
+// its high and low half a point beyond, on the S&P 500 Reality token's rules.
+import { SPX_INSTRUMENT } from '../../src/backtest/datasets.js';
+import { FORMAT_NAME, newBatch, type CandleSource } from '../../src/backtest/format.js';
+
+export function closesSeries(start: number, closes: readonly number[]): CandleSource {
+  return {
+    meta: {
+      format: FORMAT_NAME,
+      version: 1,
+      symbol: 'SPXUSDT',
+      category: 'SPOT',
+      interval: '1m',
+      instrument: SPX_INSTRUMENT,
+    },
+    async *batches() {
+      const b = newBatch(closes.length);
+      let prev = closes[0] as number;
+      closes.forEach((c, i) => {
+        b.openTime[i] = start + i * 60_000;
+        b.open[i] = prev;
+        b.high[i] = Math.max(prev, c) + 0.5;
+        b.low[i] = Math.min(prev, c) - 0.5;
+        b.close[i] = c;
+        b.volume[i] = 1;
+        b.turnover[i] = c;
+        b.length++;
+        prev = c;
+      });
+      yield b;
+    },
+  };
+}
