@@ -16,6 +16,7 @@ import type { Store } from '../store/index.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import type { TradeCategory } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
+import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
 import { storeJournal } from './journal.js';
 import { LiveBot } from './live-bot.js';
 import { MarketState, Trader, type TraderListener } from './trader.js';
@@ -149,6 +150,7 @@ export async function createLiveBot(args: {
     maxSignalAgeMs: spec.maxSignalAgeMs,
     logger,
     sleep: scaledSleepFor(runtime),
+    fills: fillRouterFor(runtime, store, logger),
   });
   if (args.onEvent) trader.subscribe(args.onEvent);
   const bot = new LiveBot({
@@ -166,6 +168,28 @@ export async function createLiveBot(args: {
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };
+}
+
+const routers = new WeakMap<VenueRuntime, WeakMap<Store, FillRouter>>();
+
+/**
+ * The one fill attribution step of the bots on a runtime and journal (one account): bots sharing a
+ * symbol must attribute its fills together, or each would take the others' (see `FillRouter`).
+ */
+export function fillRouterFor(runtime: VenueRuntime, store: Store, logger?: FillRouterLogger): FillRouter {
+  let byStore = routers.get(runtime);
+  if (byStore === undefined) routers.set(runtime, (byStore = new WeakMap()));
+  let router = byStore.get(store);
+  if (router === undefined) {
+    router = new FillRouter({
+      venue: runtime.venue,
+      now: () => runtime.clock.now(),
+      logger,
+      baselines: metaBaselineStore(store.meta),
+    });
+    byStore.set(store, router);
+  }
+  return router;
 }
 
 function scaledSleepFor(runtime: VenueRuntime): (ms: number) => Promise<void> {

@@ -4,7 +4,7 @@
 // behind the journal port, and how they feed it market state. Neither keeps a copy of any step.
 import type { DeliveryStatus } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
-import { Decimal } from '../market/decimal.js';
+import { Decimal, ZERO } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import type { SessionState } from '../market/sessions.js';
 import { fillFee, liquidityOf, type FeeRates, type Liquidity } from '../portfolio/fees.js';
@@ -12,12 +12,15 @@ import type { Portfolio } from '../portfolio/portfolio.js';
 import type { DenialCode, MarketSnapshot, RiskContext, RiskGate } from '../risk/gate.js';
 import type { TradingState, TradingStateMachine } from '../risk/trading-state.js';
 import type { StoredFill } from '../store/fills.js';
+import type { OrderRecord } from '../store/orders.js';
 import { buildStrategyContext } from '../strategy/context.js';
 import type { StrategyContext, StrategyLogger } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import type { StrategyState } from '../strategy/state.js';
 import { IntentSequencer, deriveClientOid } from './client-oid.js';
 import { Executor, type ExecutorLogger, type OrderOutcome } from './executor.js';
+import type { AttributableOrder } from './fill-attribution.js';
+import { FillRouter, type FillSink } from './fill-router.js';
 import type { TraderJournal } from './journal.js';
 import type { Venue, VenueFill, VenueOrder } from './venue.js';
 
@@ -161,10 +164,31 @@ export interface TraderOptions {
   /** Sends of one order before it is left pending for reconciliation (see Executor). */
   readonly maxAttempts?: number | undefined;
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
+  /**
+   * The attribution step the bots of one account share (the runtime's); default one of the Trader's
+   * own, without a baseline (a backtest's venue starts empty).
+   */
+  readonly fills?: FillRouter | undefined;
+}
+
+/** How long a market order may still receive fills after its acknowledgement when none came. */
+const MARKET_FILL_WINDOW_MS = 10_000;
+
+/** An order of the bot that may still receive fills. */
+interface OpenOrder {
+  readonly order: VenueOrder;
+  /** When it was journaled, just before the send: a fill of it is never older. */
+  readonly placedAt: number;
+  /** Base quantity booked so far. */
+  filled: Decimal;
+  /** Quote amount booked so far (a market buy's size is a quote amount). */
+  spent: Decimal;
+  /** When the acknowledgement came (a market order is then done after its fills are read). */
+  ackedAt: number | undefined;
 }
 
 /** The trading pipeline of one bot. */
-export class Trader {
+export class Trader implements FillSink {
   readonly executor: Executor;
   private readonly listeners: TraderListener[] = [];
   private readonly recentOrders: number[] = [];
@@ -175,8 +199,9 @@ export class Trader {
   private syncing: Promise<TraderFill[]> | undefined;
   private readonly trackEquity: boolean;
   private readonly markOf = (symbol: string): Decimal | undefined => this.o.portfolio.markOf(symbol);
-  /** Acknowledged limit orders not yet filled in full: base quantity left, by clientOid. */
-  private readonly open = new Map<string, { order: VenueOrder; left: Decimal }>();
+  /** Orders that may still receive fills, by clientOid: limit orders until filled in full, market orders until their fills are read. */
+  private readonly open = new Map<string, OpenOrder>();
+  private readonly router: FillRouter;
 
   constructor(private readonly o: TraderOptions) {
     this.pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
@@ -190,6 +215,8 @@ export class Trader {
     });
     // A daily loss limit needs equity at every price; without one, the state only changes at fills.
     this.trackEquity = o.gate.limits.dailyLossLimit !== undefined;
+    this.router = o.fills ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
+    this.router.register(this);
     o.tradingState.onChange((c) =>
       this.emit({ type: 'trading-state', bot: o.bot, ts: c.ts, from: c.from, to: c.to, reason: c.reason }),
     );
@@ -307,8 +334,15 @@ export class Trader {
     this.recentOrders.push(now);
     if (this.recentOrders.length > 64) this.recentOrders.shift();
     const order = { ...d.order, clientOid };
+    // Attributable from before the send: the venue may fill it before the acknowledgement is back, and
+    // another bot's poll must not take that fill.
+    this.open.set(clientOid, { order, placedAt: now, filled: ZERO, spent: ZERO, ackedAt: undefined });
     const outcome = await this.executor.place(order, { bot: o.bot, intent: d.intent });
     const answered = o.clock.now();
+    const open = this.open.get(clientOid);
+    if (outcome.status === 'acked' && open !== undefined) open.ackedAt = answered;
+    // A refused order never fills; one left pending is resent (and tracked again) by reconciliation.
+    else if (outcome.status !== 'acked') this.open.delete(clientOid);
     this.emit({
       type: 'order',
       bot: o.bot,
@@ -318,15 +352,31 @@ export class Trader {
       outcome,
       signalToAnswerMs: answered - trigger,
     });
-    if (outcome.status === 'acked') {
-      if (order.orderType === 'limit') this.open.set(clientOid, { order, left: new Decimal(order.qty) });
-      await this.syncFills();
-    }
+    if (outcome.status === 'acked') await this.syncFills();
   }
 
   /** Whether a limit order of the bot may still be resting at the venue (its fills are still to come). */
   get hasOpenOrders(): boolean {
-    return this.open.size > 0;
+    for (const x of this.open.values()) if (x.order.orderType === 'limit') return true;
+    return false;
+  }
+
+  /**
+   * Tracks a journaled, acknowledged order that may still receive fills (after a restart: the journal's
+   * acked orders, with what was booked of them), so fills without ids can be attributed to it.
+   */
+  track(record: OrderRecord, booked: { base: Decimal; quote: Decimal }): void {
+    if (record.state !== 'acked' || this.open.has(record.clientOid)) return;
+    const qty = new Decimal(record.order.qty);
+    const quoteSized = record.order.orderType === 'market' && record.order.side === 'buy';
+    if (!(quoteSized ? booked.quote : booked.base).lt(qty)) return;
+    this.open.set(record.clientOid, {
+      order: record.order,
+      placedAt: record.createdTs,
+      filled: booked.base,
+      spent: booked.quote,
+      ackedAt: record.updatedTs,
+    });
   }
 
   /**
@@ -341,27 +391,74 @@ export class Trader {
 
   private async pullFills(): Promise<TraderFill[]> {
     const booked: TraderFill[] = [];
-    for (const pair of this.o.pairs) {
-      const fills = await this.o.venue.fills(pair.symbol, 100);
-      // Newest first on the wire: booked oldest first, as they happened.
-      for (let i = fills.length - 1; i >= 0; i--) booked.push(...this.book(pair, fills[i] as VenueFill));
+    this.bookedNow = booked;
+    try {
+      for (const pair of this.o.pairs) await this.router.sync(pair.symbol);
+    } finally {
+      this.bookedNow = undefined;
     }
-    if (booked.length > 0) {
-      const now = this.o.clock.now();
-      this.o.tradingState.update(this.o.portfolio.equity(), now);
+    // A market order's fills all come at its placement (the venue cancels what the book cannot take):
+    // once a read after its acknowledgement found them, or none came in the window, it takes no more.
+    const now = this.o.clock.now();
+    for (const [oid, x] of this.open) {
+      if (x.order.orderType !== 'market' || x.ackedAt === undefined) continue;
+      if (x.filled.gt(0) || now - x.ackedAt > MARKET_FILL_WINDOW_MS) this.open.delete(oid);
     }
     return booked;
   }
 
-  /** Books one venue fill if it is new and ours; answers what was booked (zero or one fill). */
-  private book(pair: TraderPair, f: VenueFill): TraderFill[] {
-    const { o } = this;
-    if (o.journal.hasFill(f.execId)) return [];
-    const orders = o.journal.orders;
+  /** Fills booked by the sync this Trader runs (the router books other bots' fills in the same step). */
+  private bookedNow: TraderFill[] | undefined;
+
+  /** FillSink: whether a fill is journaled. */
+  hasFill(execId: string): boolean {
+    return this.o.journal.hasFill(execId);
+  }
+
+  /** FillSink: the journaled order of this bot a fill's ids name. */
+  orderOf(f: VenueFill): OrderRecord | undefined {
+    const orders = this.o.journal.orders;
     const order =
       (f.clientOid ? orders.byClientOid(f.clientOid) : undefined) ??
       (f.orderId ? orders.byOrderId(f.orderId) : undefined);
-    if (order?.bot !== undefined && order.bot !== o.bot) return [];
+    if (order === undefined) return undefined;
+    return order.bot === undefined || order.bot === this.o.bot ? order : undefined;
+  }
+
+  /** FillSink: the bot's orders on a symbol that may still receive fills. */
+  attributableOrders(symbol: string): AttributableOrder[] {
+    const out: AttributableOrder[] = [];
+    for (const [clientOid, x] of this.open) {
+      if (x.order.symbol !== symbol) continue;
+      const quoteSized = x.order.orderType === 'market' && x.order.side === 'buy';
+      out.push({
+        bot: this.o.bot,
+        clientOid,
+        side: x.order.side,
+        orderType: x.order.orderType,
+        placedAt: x.placedAt,
+        size: new Decimal(x.order.qty),
+        sizeUnit: quoteSized ? 'quote' : 'base',
+        filled: quoteSized ? x.spent : x.filled,
+        limitPrice: x.order.price === undefined ? undefined : new Decimal(x.order.price),
+      });
+    }
+    return out;
+  }
+
+  /** FillSink: the trading state sees the equity after a sync's fills. */
+  settle(): void {
+    this.o.tradingState.update(this.o.portfolio.equity(), this.o.clock.now());
+  }
+
+  /**
+   * FillSink: books one venue fill as this bot's: journal, fee at the fill's liquidity (inferred from
+   * the order when the venue does not say), portfolio, events. Answers false when it was journaled already.
+   */
+  bookFill(symbol: string, f: VenueFill, order: OrderRecord | undefined): boolean {
+    const { o } = this;
+    const pair = this.pairs.get(symbol);
+    if (pair === undefined || o.journal.hasFill(f.execId)) return false;
     const ts = Number(f.ts);
     const price = new Decimal(f.price);
     const size = new Decimal(f.size);
@@ -392,12 +489,14 @@ export class Trader {
       clientOid,
     };
     const seq = o.journal.addFill(input);
-    if (seq === undefined) return [];
+    if (seq === undefined) return false;
     if (clientOid !== undefined) {
       const open = this.open.get(clientOid);
       if (open !== undefined) {
-        open.left = open.left.minus(size);
-        if (!open.left.gt(0)) this.open.delete(clientOid);
+        open.filled = open.filled.plus(size);
+        open.spent = open.spent.plus(price.mul(size));
+        if (open.order.orderType === 'limit' && !open.filled.lt(new Decimal(open.order.qty)))
+          this.open.delete(clientOid);
       }
     }
     const fill: TraderFill = {
@@ -408,8 +507,9 @@ export class Trader {
       tag: order?.intent?.tag ?? '',
     };
     o.portfolio.applyFill(fill);
+    this.bookedNow?.push(fill);
     this.emit({ type: 'fill', bot: o.bot, ts, fill });
-    return [fill];
+    return true;
   }
 
   /** A new price of a symbol: the portfolio's mark, and the daily loss limit checked when one is set. */
