@@ -33,6 +33,8 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics): TraderLi
           size: e.fill.size.toFixed(),
           fee: e.fill.fee.toFixed(),
           liquidity: e.fill.liquidity,
+          // The venue does not say maker or taker: the fee is estimated from the order (liquidityOf).
+          feeEstimated: e.fill.liquidityInferred,
         });
         break;
       case 'equity':
