@@ -19,7 +19,7 @@ import { parseStrategyParams } from '../strategy/params.js';
 import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
 import { storeJournal } from './journal.js';
 import { LiveBot } from './live-bot.js';
-import { MarketState, Trader, type TraderListener } from './trader.js';
+import { MarketState, Trader, type FillsMode, type TraderListener } from './trader.js';
 import { reconcile, type ReconcileReport } from './reconcile.js';
 import { RestVenue } from './rest-venue.js';
 
@@ -93,6 +93,8 @@ export interface BotSpec {
   readonly makerFeeRate?: string | undefined;
   readonly fillPollMs?: number | undefined;
   readonly maxSignalAgeMs?: number | undefined;
+  /** `estimated` without whitelist access (see `TraderOptions.fillsMode`); default `venue`. */
+  readonly fills?: FillsMode | undefined;
 }
 
 /**
@@ -151,6 +153,13 @@ export async function createLiveBot(args: {
     logger,
     sleep: scaledSleepFor(runtime),
     fills: fillRouterFor(runtime, store, logger),
+    fillsMode: spec.fills,
+    onFillsMode: (mode) =>
+      logger.warn('whitelist access arrived: fills are read from the venue from now on', {
+        bot: spec.name,
+        fills: mode,
+        note: "fills booked before were estimated; later ones are the venue's, from a new baseline",
+      }),
   });
   if (args.onEvent) trader.subscribe(args.onEvent);
   const bot = new LiveBot({

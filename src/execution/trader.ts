@@ -2,7 +2,7 @@
 // journal -> venue -> fills -> fee -> portfolio -> trading state -> events. The backtester and the live
 // bot both drive a Trader; they differ only in the venue adapter behind the Venue port, the journal
 // behind the journal port, and how they feed it market state. Neither keeps a copy of any step.
-import type { DeliveryStatus } from '../api/index.js';
+import { ApiError, type DeliveryStatus } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
 import { Decimal, ZERO } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
@@ -32,7 +32,18 @@ export interface TraderFill extends Omit<StoredFill, 'orderId' | 'clientOid'> {
   /** True when the venue did not say maker or taker and the pipeline inferred it (see `liquidityOf`). */
   readonly liquidityInferred: boolean;
   readonly tag: string;
+  /**
+   * The venue's fills could not be read (`fills: estimated`): the fill was made up from the market
+   * order's acknowledgement at the last price; its execId starts with `est:` in the journal.
+   */
+  readonly estimated?: boolean | undefined;
 }
+
+/** How the pipeline learns its fills: read from the venue, or estimated from acknowledgements. */
+export type FillsMode = 'venue' | 'estimated';
+
+/** Prefix of the execId of an estimated fill in the journal. */
+export const ESTIMATED_FILL_PREFIX = 'est:';
 
 /** What the pipeline tells its subscribers (logs, metrics, journal views, backtest results, dashboards). */
 export type TraderEvent =
@@ -169,6 +180,19 @@ export interface TraderOptions {
    * own, without a baseline (a backtest's venue starts empty).
    */
   readonly fills?: FillRouter | undefined;
+  /**
+   * `estimated` when the account cannot read its fills (no whitelist access): market orders are booked
+   * from the acknowledgement at the last price, limit orders are denied, and the venue is still asked
+   * for fills at each sync, so the pipeline switches to `venue` once access arrives. Default `venue`.
+   */
+  readonly fillsMode?: FillsMode | undefined;
+  /** Told when whitelist access arrived in `estimated` mode. */
+  readonly onFillsMode?: ((mode: FillsMode) => void) | undefined;
+}
+
+/** The venue refused to read fills for want of whitelist access (spec §5; the simulator's 90068). */
+function isWhitelistRefusal(err: unknown): boolean {
+  return err instanceof ApiError && err.code === '90068';
 }
 
 /** How long a market order may still receive fills after its acknowledgement when none came. */
@@ -202,6 +226,7 @@ export class Trader implements FillSink {
   /** Orders that may still receive fills, by clientOid: limit orders until filled in full, market orders until their fills are read. */
   private readonly open = new Map<string, OpenOrder>();
   private readonly router: FillRouter;
+  private fillsMode: FillsMode;
 
   constructor(private readonly o: TraderOptions) {
     this.pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
@@ -215,6 +240,7 @@ export class Trader implements FillSink {
     });
     // A daily loss limit needs equity at every price; without one, the state only changes at fills.
     this.trackEquity = o.gate.limits.dailyLossLimit !== undefined;
+    this.fillsMode = o.fillsMode ?? 'venue';
     this.router = o.fills ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
     this.router.register(this);
     o.tradingState.onChange((c) =>
@@ -308,6 +334,7 @@ export class Trader implements FillSink {
       recentOrderTimes: this.recentOrders,
       markOf: this.markOf,
       signal: { time: signalTime, maxAgeMs: o.maxSignalAgeMs ?? 0 },
+      fillsEstimated: this.fillsMode === 'estimated',
     };
   }
 
@@ -352,7 +379,65 @@ export class Trader implements FillSink {
       outcome,
       signalToAnswerMs: answered - trigger,
     });
-    if (outcome.status === 'acked') await this.syncFills();
+    if (outcome.status !== 'acked') return;
+    if (this.fillsMode === 'estimated') this.bookEstimated(order, outcome.orderId);
+    else await this.syncFills();
+  }
+
+  /** How the pipeline learns its fills now. */
+  get fills(): FillsMode {
+    return this.fillsMode;
+  }
+
+  /**
+   * Books an acknowledged market order as filled in full at the last price (a market buy's quote amount
+   * divided by it, rounded down to the quantity precision), marked estimated: without whitelist access
+   * the venue's fills cannot be read, and a market order fills at once.
+   */
+  private bookEstimated(order: VenueOrder, orderId: string | undefined): void {
+    const { o } = this;
+    this.open.delete(order.clientOid);
+    const pair = this.pairs.get(order.symbol);
+    const last = o.market.snapshot(order.symbol)?.last;
+    if (pair === undefined || last === undefined || !last.gt(0) || order.orderType !== 'market') return;
+    const qty = new Decimal(order.qty);
+    const rules = o.market.rules(order.symbol);
+    const size =
+      order.side === 'buy'
+        ? qty.div(last).toDecimalPlaces(rules?.quantityPrecision ?? 8, Decimal.ROUND_DOWN)
+        : qty;
+    if (!size.gt(0)) return;
+    const ts = o.clock.now();
+    const liquidity: Liquidity = 'taker';
+    const input = {
+      execId: `${ESTIMATED_FILL_PREFIX}${order.clientOid}`,
+      bot: o.bot,
+      symbol: pair.symbol,
+      baseCoin: pair.baseCoin,
+      quoteCoin: pair.quoteCoin,
+      side: order.side,
+      price: last,
+      size,
+      fee: fillFee(last, size, liquidity, o.fees),
+      feeCoin: pair.quoteCoin,
+      ts,
+      orderId,
+      clientOid: order.clientOid,
+    };
+    const seq = o.journal.addFill(input);
+    if (seq === undefined) return;
+    const record = o.journal.orders.byClientOid(order.clientOid);
+    const fill: TraderFill = {
+      ...input,
+      seq,
+      liquidity,
+      liquidityInferred: true,
+      tag: record?.intent?.tag ?? '',
+      estimated: true,
+    };
+    o.portfolio.applyFill(fill);
+    this.emit({ type: 'fill', bot: o.bot, ts, fill });
+    this.settle();
   }
 
   /** Whether a limit order of the bot may still be resting at the venue (its fills are still to come). */
@@ -394,8 +479,18 @@ export class Trader implements FillSink {
     this.bookedNow = booked;
     try {
       for (const pair of this.o.pairs) await this.router.sync(pair.symbol);
+    } catch (err) {
+      // Without whitelist access the read is refused; the pipeline stays on estimated fills.
+      if (this.fillsMode === 'estimated' && isWhitelistRefusal(err)) return booked;
+      throw err;
     } finally {
       this.bookedNow = undefined;
+    }
+    if (this.fillsMode === 'estimated') {
+      // Whitelist access arrived: from now on fills are the venue's. The router took the baseline at
+      // this first successful read, so the real fills of the estimated orders are not booked twice.
+      this.fillsMode = 'venue';
+      this.o.onFillsMode?.('venue');
     }
     // A market order's fills all come at its placement (the venue cancels what the book cannot take):
     // once a read after its acknowledgement found them, or none came in the window, it takes no more.
