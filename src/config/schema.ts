@@ -224,7 +224,7 @@ export const DeploymentSchema = z
       .enum(['venue', 'estimated'], { error: 'fills must be venue or estimated' })
       .default('venue')
       .describe(
-        'venue: fills read from reality-fills (needs whitelist access); estimated: without whitelist access, market orders are booked from the acknowledgement at the last price, marked estimated, and limit orders are refused',
+        'venue: fills read from reality-fills (needs whitelist access); estimated: without whitelist access, market orders are booked from the acknowledgement at the touch, marked estimated, and limit orders are refused',
       ),
     fillAttribution: z
       .enum(['fifo'], { error: 'fillAttribution must be fifo' })

@@ -204,7 +204,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
         const why =
           'the account has no whitelist access, so its fills (reality-fills) cannot be read and no order could be booked. ' +
           'Apply for whitelist access through a business representative of the venue, or set `fills: estimated` in the configuration ' +
-          '(market orders booked at the last price and marked estimated, limit orders refused).';
+          '(market orders booked from the acknowledgement at the touch and marked estimated, limit orders refused).';
         logger.error('start refused: no whitelist access', { code: e.code, fix: why });
         stderr.write(`tradebot: ${file}: start refused: ${why}\n`);
         await shutdown('start refused');
@@ -212,7 +212,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       }
     } else if (cfg.fills === 'estimated') {
       logger.warn('fills are estimated', {
-        why: 'fills: estimated: market orders are booked from the acknowledgement at the last price; limit orders are refused (LIMIT_WITHOUT_FILLS)',
+        why: 'fills: estimated: market orders are booked from the acknowledgement at the touch; limit orders are refused (LIMIT_WITHOUT_FILLS)',
       });
     }
 

@@ -35,9 +35,7 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics): TraderLi
           liquidity: e.fill.liquidity,
           // The venue does not say maker or taker: the fee is estimated from the order (liquidityOf).
           feeEstimated: e.fill.liquidityInferred,
-          ...(e.fill.estimated === true
-            ? { estimated: 'booked from the acknowledgement at the last price' }
-            : {}),
+          ...(e.fill.estimated === true ? { estimated: 'booked from the acknowledgement at the touch' } : {}),
         });
         break;
       case 'equity':

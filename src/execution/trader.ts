@@ -34,7 +34,7 @@ export interface TraderFill extends Omit<StoredFill, 'orderId' | 'clientOid'> {
   readonly tag: string;
   /**
    * The venue's fills could not be read (`fills: estimated`): the fill was made up from the market
-   * order's acknowledgement at the last price; its execId starts with `est:` in the journal.
+   * order's acknowledgement at the touch (see `bookEstimated`); its execId starts with `est:` in the journal.
    */
   readonly estimated?: boolean | undefined;
 }
@@ -182,7 +182,7 @@ export interface TraderOptions {
   readonly fills?: FillRouter | undefined;
   /**
    * `estimated` when the account cannot read its fills (no whitelist access): market orders are booked
-   * from the acknowledgement at the last price, limit orders are denied, and the venue is still asked
+   * from the acknowledgement at the touch, limit orders are denied, and the venue is still asked
    * for fills at each sync, so the pipeline switches to `venue` once access arrives. Default `venue`.
    */
   readonly fillsMode?: FillsMode | undefined;
@@ -194,6 +194,9 @@ export interface TraderOptions {
 function isWhitelistRefusal(err: unknown): boolean {
   return err instanceof ApiError && err.code === '90068';
 }
+
+/** How much worse than the touch an estimated market buy is assumed to fill (10 bps). */
+const ESTIMATE_MARGIN = new Decimal('0.001');
 
 /** How long a market order may still receive fills after its acknowledgement when none came. */
 const MARKET_FILL_WINDOW_MS = 10_000;
@@ -390,23 +393,31 @@ export class Trader implements FillSink {
   }
 
   /**
-   * Books an acknowledged market order as filled in full at the last price (a market buy's quote amount
-   * divided by it, rounded down to the quantity precision), marked estimated: without whitelist access
-   * the venue's fills cannot be read, and a market order fills at once.
+   * Books an acknowledged market order as filled in full, marked estimated: without whitelist access
+   * the venue's fills cannot be read, and a market order fills at once. The estimate errs on the side
+   * the account can honour: a sell is booked at the bid (or last), its exact quantity; a buy's quantity
+   * is its quote amount at the ask (or last) plus `ESTIMATE_MARGIN`, rounded down, at the price that
+   * spends exactly the quote amount. Booking a buy at the last price overstated the position in the
+   * e2e run, and every later sell of it was refused for insufficient balance.
    */
   private bookEstimated(order: VenueOrder, orderId: string | undefined): void {
     const { o } = this;
     this.open.delete(order.clientOid);
     const pair = this.pairs.get(order.symbol);
-    const last = o.market.snapshot(order.symbol)?.last;
-    if (pair === undefined || last === undefined || !last.gt(0) || order.orderType !== 'market') return;
+    const m = o.market.snapshot(order.symbol);
+    if (pair === undefined || m === undefined || order.orderType !== 'market') return;
+    const ref = (order.side === 'buy' ? m.ask : m.bid) ?? m.last;
+    if (!ref.gt(0)) return;
     const qty = new Decimal(order.qty);
     const rules = o.market.rules(order.symbol);
     const size =
       order.side === 'buy'
-        ? qty.div(last).toDecimalPlaces(rules?.quantityPrecision ?? 8, Decimal.ROUND_DOWN)
+        ? qty
+            .div(ref.mul(ESTIMATE_MARGIN.plus(1)))
+            .toDecimalPlaces(rules?.quantityPrecision ?? 8, Decimal.ROUND_DOWN)
         : qty;
     if (!size.gt(0)) return;
+    const price = order.side === 'buy' ? qty.div(size).toDecimalPlaces(12, Decimal.ROUND_DOWN) : ref;
     const ts = o.clock.now();
     const liquidity: Liquidity = 'taker';
     const input = {
@@ -416,9 +427,9 @@ export class Trader implements FillSink {
       baseCoin: pair.baseCoin,
       quoteCoin: pair.quoteCoin,
       side: order.side,
-      price: last,
+      price,
       size,
-      fee: fillFee(last, size, liquidity, o.fees),
+      fee: fillFee(price, size, liquidity, o.fees),
       feeCoin: pair.quoteCoin,
       ts,
       orderId,

@@ -1,5 +1,5 @@
 // Without whitelist access (`fills: estimated`) on the simulator: a market order is booked from its
-// acknowledgement at the last price and marked estimated; a limit order is denied LIMIT_WITHOUT_FILLS;
+// acknowledgement at the touch and marked estimated; a limit order is denied LIMIT_WITHOUT_FILLS;
 // once access arrives the pipeline reads the venue's fills from a new baseline (the real fills of the
 // estimated orders are not booked twice) and books the next orders from them.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,7 +51,7 @@ const intent = (over: Partial<OrderIntent>): OrderIntent =>
   }) as OrderIntent;
 
 describe('fills: estimated on an account without whitelist access', () => {
-  it('books market orders at the last price marked estimated, denies limit orders, and reads real fills once access arrives', async () => {
+  it('books market orders at the touch marked estimated, denies limit orders, and reads real fills once access arrives', async () => {
     const sim = await startSimulator({
       seed: 11,
       speed: 1,
@@ -105,8 +105,13 @@ describe('fills: estimated on an account without whitelist access', () => {
     expect(events.filter((e) => e.type === 'denied')).toEqual([]);
     const [est] = store.fills.list({ bot: 'est' });
     expect(est?.execId).toBe(`${ESTIMATED_FILL_PREFIX}${est?.clientOid}`);
-    const last = trader.market.snapshot('AAPLUSDT')?.last;
-    expect(est?.price.toFixed()).toBe(last?.toFixed());
+    // At the ask or worse, spending the quote amount: the estimate never holds more than the account.
+    const ask = trader.market.snapshot('AAPLUSDT')?.ask;
+    expect(est?.price.gte(ask ?? 0)).toBe(true);
+    const spent = est?.price.mul(est.size) ?? new Decimal(0);
+    expect(spent.lte(300) && new Decimal(300).minus(spent).lt('0.000001')).toBe(true);
+    const held = sim.engine.balancesDecimal(CREDS.apiKey).AAPL?.available;
+    expect(est?.size.lte(held ?? 0)).toBe(true);
     const fillEvent = events.find((e) => e.type === 'fill');
     expect(fillEvent?.type === 'fill' && fillEvent.fill.estimated).toBe(true);
     expect(portfolio.position('AAPLUSDT').quantity.toFixed()).toBe(est?.size.toFixed());
