@@ -210,7 +210,7 @@ interface OpenOrder {
   filled: Decimal;
   /** Quote amount booked so far (a market buy's size is a quote amount). */
   spent: Decimal;
-  /** When the acknowledgement came (a market order is then done after its fills are read). */
+  /** When the venue answered (a market order is then done once its fills are read). */
   ackedAt: number | undefined;
 }
 
@@ -226,7 +226,7 @@ export class Trader implements FillSink {
   private syncing: Promise<TraderFill[]> | undefined;
   private readonly trackEquity: boolean;
   private readonly markOf = (symbol: string): Decimal | undefined => this.o.portfolio.markOf(symbol);
-  /** Orders that may still receive fills, by clientOid: limit orders until filled in full, market orders until their fills are read. */
+  /** Orders that may still receive fills, by clientOid: limit orders until filled in full, market ones until read. */
   private readonly open = new Map<string, OpenOrder>();
   private readonly router: FillRouter;
   private fillsMode: FillsMode;
@@ -370,9 +370,10 @@ export class Trader implements FillSink {
     const outcome = await this.executor.place(order, { bot: o.bot, intent: d.intent });
     const answered = o.clock.now();
     const open = this.open.get(clientOid);
-    if (outcome.status === 'acked' && open !== undefined) open.ackedAt = answered;
-    // A refused order never fills; one left pending is resent (and tracked again) by reconciliation.
-    else if (outcome.status !== 'acked') this.open.delete(clientOid);
+    // A refused order never fills. One left pending may have landed: it stays attributable (a market
+    // order's window counted from now).
+    if (outcome.status === 'rejected') this.open.delete(clientOid);
+    else if (open !== undefined) open.ackedAt = answered;
     this.emit({
       type: 'order',
       bot: o.bot,
