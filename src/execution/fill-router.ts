@@ -93,9 +93,15 @@ export class FillRouter {
 
   /** Reads the symbol's new fills and books each to its bot; answers the count booked per bot. */
   sync(symbol: string): Promise<ReadonlyMap<string, number>> {
-    const prev = this.chains.get(symbol) ?? Promise.resolve();
-    const run = prev.catch(() => undefined).then(() => this.pull(symbol));
+    const prev = this.chains.get(symbol);
+    // The common case (a backtest: one sync at a time) starts at once, without chaining.
+    const run =
+      prev === undefined ? this.pull(symbol) : prev.catch(() => undefined).then(() => this.pull(symbol));
     this.chains.set(symbol, run);
+    const clear = () => {
+      if (this.chains.get(symbol) === run) this.chains.delete(symbol);
+    };
+    run.then(clear, clear);
     return run;
   }
 
@@ -104,7 +110,7 @@ export class FillRouter {
     const booked = new Map<string, number>();
     if (sinks.length === 0) return booked;
     const journaled = (execId: string) => sinks.some((s) => s.hasFill(execId));
-    const baseline = await this.baselineOf(symbol);
+    const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);
     const before = (f: VenueFill) =>
       baseline !== undefined && (Number(f.ts) <= baseline.firstStartedAt || baseline.execIds.has(f.execId));
     // A fill leaves the venue's page only when newer ones push it out, so the previous page is all the

@@ -601,9 +601,10 @@ export class Trader implements FillSink {
       const open = this.open.get(clientOid);
       if (open !== undefined) {
         open.filled = open.filled.plus(size);
-        open.spent = open.spent.plus(price.mul(size));
-        if (open.order.orderType === 'limit' && !open.filled.lt(new Decimal(open.order.qty)))
-          this.open.delete(clientOid);
+        // Only a market buy is sized in quote coin.
+        if (open.order.orderType === 'market') {
+          if (open.order.side === 'buy') open.spent = open.spent.plus(price.mul(size));
+        } else if (!open.filled.lt(open.order.qty)) this.open.delete(clientOid);
       }
     }
     const fill: TraderFill = {
