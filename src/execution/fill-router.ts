@@ -52,6 +52,11 @@ export interface FillRouterOptions {
   readonly logger?: FillRouterLogger | undefined;
   /** Without it no baseline is taken (a backtest: its venue starts empty). */
   readonly baselines?: FillBaselineStore | undefined;
+  /**
+   * How far the local clock (which dates an order's placement) may run ahead of the venue's (which
+   * dates its fills), in venue ms; default 0. An order counts as placed this much earlier.
+   */
+  readonly clockSkewMs?: number | undefined;
 }
 
 const hasIds = (f: VenueFill): boolean =>
@@ -165,7 +170,10 @@ export class FillRouter {
       const split = excludeBaseline(candidates, baseline);
       candidates = split.bookable;
     }
-    const orders = sinks.flatMap((s) => s.attributableOrders(symbol));
+    const skew = this.o.clockSkewMs ?? 0;
+    const orders = sinks.flatMap((s) =>
+      s.attributableOrders(symbol).map((x) => (skew === 0 ? x : { ...x, placedAt: x.placedAt - skew })),
+    );
     const { assignments, unattributed } = attributeFills(candidates, orders);
     const byBot = new Map(sinks.map((s) => [s.bot, s]));
     const wireOf = new Map(candidates.map((c) => [c.execId, c.wire]));
