@@ -246,12 +246,38 @@ export const DeploymentSchema = z
       .min(1000)
       .default(10_000)
       .describe('how long SIGTERM waits for orders in flight'),
+    fills: z
+      .enum(['venue', 'estimated'], { error: 'fills must be venue or estimated' })
+      .default('venue')
+      .describe(
+        'venue: fills read from reality-fills (needs whitelist access); estimated: without whitelist access, market orders are booked from the acknowledgement at the touch, marked estimated, and limit orders are refused',
+      ),
+    fillAttribution: z
+      .enum(['fifo'], { error: 'fillAttribution must be fifo' })
+      .optional()
+      .describe(
+        'how fills without order ids are shared by bots trading the same symbol: fifo gives each fill to the matching open order (same side, placed before the fill, price within its limit, enough left) placed first, market orders before limit orders. Required when two bots share a symbol',
+      ),
     bots: z
       .array(BotSchema)
       .min(1, 'a deployment needs at least one bot')
       .describe('the bots of this deployment'),
   })
   .superRefine((d, ctx) => {
+    // The venue's fills carry no order ids: bots sharing a symbol need a rule to share its fills.
+    const traders = new Map<string, number>();
+    d.bots.forEach((b, i) =>
+      b.symbols.forEach((sym, j) => {
+        const other = traders.get(sym);
+        if (other !== undefined && other !== i && d.fillAttribution === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['bots', i, 'symbols', j],
+            message: `${sym} is also traded by bots[${other}] (${d.bots[other]?.name ?? ''}) on the same account; the venue's fills carry no order ids, so set fillAttribution: fifo to share it (each fill goes to the matching open order placed first) or give the symbol to one bot`,
+          });
+        if (other === undefined) traders.set(sym, i);
+      }),
+    );
     const seen = new Map<string, number>();
     d.bots.forEach((b, i) => {
       const prev = seen.get(b.name);

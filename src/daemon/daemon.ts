@@ -4,6 +4,7 @@
 // journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Writable } from 'node:stream';
+import { ApiError } from '../api/index.js';
 import {
   ConfigError,
   loadDeployment,
@@ -209,6 +210,29 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     const st = store;
     rt.client.limiter?.onThrottled((group) => metrics.rateLimited.inc({ group }));
 
+    // Fills are read from reality-fills, which needs whitelist access (spec §5): without it the bots
+    // could place orders but never book them, so the daemon refuses to start unless told to estimate.
+    const firstSymbol = cfg.bots[0]?.symbols[0];
+    if (cfg.fills === 'venue' && firstSymbol !== undefined) {
+      try {
+        await rt.client.realityFills({ symbol: firstSymbol, limit: 1 });
+      } catch (e) {
+        if (!(e instanceof ApiError && e.code === '90068')) throw e;
+        const why =
+          'the account has no whitelist access, so its fills (reality-fills) cannot be read and no order could be booked. ' +
+          'Apply for whitelist access through a business representative of the venue, or set `fills: estimated` in the configuration ' +
+          '(market orders booked from the acknowledgement at the touch and marked estimated, limit orders refused).';
+        logger.error('start refused: no whitelist access', { code: e.code, fix: why });
+        stderr.write(`tradebot: ${file}: start refused: ${why}\n`);
+        await shutdown('start refused');
+        return 1;
+      }
+    } else if (cfg.fills === 'estimated') {
+      logger.warn('fills are estimated', {
+        why: 'fills: estimated: market orders are booked from the acknowledgement at the touch; limit orders are refused (LIMIT_WITHOUT_FILLS)',
+      });
+    }
+
     if (cfg.metrics.enabled) {
       http = await startHttp({
         host: cfg.metrics.host,
@@ -264,6 +288,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           feeRate,
           fillPollMs: b.poll.fillsMs / speed,
           maxSignalAgeMs: b.maxSignalAgeMs,
+          fills: cfg.fills,
         },
         onEvent: pipelineEvents(logger, metrics),
       });

@@ -41,8 +41,8 @@ export class DaemonMetrics {
   });
   readonly fills = new Counter({
     name: 'tradebot_fills_total',
-    help: 'Fills journaled',
-    labelNames: ['bot'],
+    help: 'Fills journaled, by source: venue (read from reality-fills) or estimated (fills: estimated)',
+    labelNames: ['bot', 'source'],
     registers: [this.registry],
   });
   readonly tickToOrder = new Histogram({

@@ -24,7 +24,7 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics): TraderLi
         metrics.tickToOrder.observe({ bot: e.bot }, e.signalToAnswerMs / 1000);
         break;
       case 'fill':
-        metrics.fills.inc({ bot: e.bot });
+        metrics.fills.inc({ bot: e.bot, source: e.fill.estimated === true ? 'estimated' : 'venue' });
         logger.info('fill', {
           bot: e.bot,
           symbol: e.fill.symbol,
@@ -33,6 +33,9 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics): TraderLi
           size: e.fill.size.toFixed(),
           fee: e.fill.fee.toFixed(),
           liquidity: e.fill.liquidity,
+          // The venue does not say maker or taker: the fee is estimated from the order (liquidityOf).
+          feeEstimated: e.fill.liquidityInferred,
+          ...(e.fill.estimated === true ? { estimated: 'booked from the acknowledgement at the touch' } : {}),
         });
         break;
       case 'equity':

@@ -2,9 +2,9 @@
 // journal -> venue -> fills -> fee -> portfolio -> trading state -> events. The backtester and the live
 // bot both drive a Trader; they differ only in the venue adapter behind the Venue port, the journal
 // behind the journal port, and how they feed it market state. Neither keeps a copy of any step.
-import type { DeliveryStatus } from '../api/index.js';
+import { ApiError, type DeliveryStatus } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
-import { Decimal } from '../market/decimal.js';
+import { Decimal, ZERO } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import type { SessionState } from '../market/sessions.js';
 import { fillFee, liquidityOf, type FeeRates, type Liquidity } from '../portfolio/fees.js';
@@ -12,12 +12,15 @@ import type { Portfolio } from '../portfolio/portfolio.js';
 import type { DenialCode, MarketSnapshot, RiskContext, RiskGate } from '../risk/gate.js';
 import type { TradingState, TradingStateMachine } from '../risk/trading-state.js';
 import type { StoredFill } from '../store/fills.js';
+import type { OrderRecord } from '../store/orders.js';
 import { buildStrategyContext } from '../strategy/context.js';
 import type { StrategyContext, StrategyLogger } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import type { StrategyState } from '../strategy/state.js';
 import { IntentSequencer, deriveClientOid } from './client-oid.js';
 import { Executor, type ExecutorLogger, type OrderOutcome } from './executor.js';
+import type { AttributableOrder } from './fill-attribution.js';
+import { FillRouter, type FillSink } from './fill-router.js';
 import type { TraderJournal } from './journal.js';
 import type { Venue, VenueFill, VenueOrder } from './venue.js';
 
@@ -29,7 +32,18 @@ export interface TraderFill extends Omit<StoredFill, 'orderId' | 'clientOid'> {
   /** True when the venue did not say maker or taker and the pipeline inferred it (see `liquidityOf`). */
   readonly liquidityInferred: boolean;
   readonly tag: string;
+  /**
+   * The venue's fills could not be read (`fills: estimated`): the fill was made up from the market
+   * order's acknowledgement at the touch (see `bookEstimated`); its execId starts with `est:` in the journal.
+   */
+  readonly estimated?: boolean | undefined;
 }
+
+/** How the pipeline learns its fills: read from the venue, or estimated from acknowledgements. */
+export type FillsMode = 'venue' | 'estimated';
+
+/** Prefix of the execId of an estimated fill in the journal. */
+export const ESTIMATED_FILL_PREFIX = 'est:';
 
 /** What the pipeline tells its subscribers (logs, metrics, journal views, backtest results, dashboards). */
 export type TraderEvent =
@@ -161,6 +175,43 @@ export interface TraderOptions {
   /** Sends of one order before it is left pending for reconciliation (see Executor). */
   readonly maxAttempts?: number | undefined;
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
+  /**
+   * The attribution step the bots of one account share (the runtime's); default one of the Trader's
+   * own, without a baseline (a backtest's venue starts empty).
+   */
+  readonly fills?: FillRouter | undefined;
+  /**
+   * `estimated` when the account cannot read its fills (no whitelist access): market orders are booked
+   * from the acknowledgement at the touch, limit orders are denied, and the venue is still asked
+   * for fills at each sync, so the pipeline switches to `venue` once access arrives. Default `venue`.
+   */
+  readonly fillsMode?: FillsMode | undefined;
+  /** Told when whitelist access arrived in `estimated` mode. */
+  readonly onFillsMode?: ((mode: FillsMode) => void) | undefined;
+}
+
+/** The venue refused to read fills for want of whitelist access (spec §5; the simulator's 90068). */
+function isWhitelistRefusal(err: unknown): boolean {
+  return err instanceof ApiError && err.code === '90068';
+}
+
+/** How much worse than the touch an estimated market buy is assumed to fill (10 bps). */
+const ESTIMATE_MARGIN = new Decimal('0.001');
+
+/** How long a market order may still receive fills after its acknowledgement when none came. */
+const MARKET_FILL_WINDOW_MS = 10_000;
+
+/** An order of the bot that may still receive fills. */
+interface OpenOrder {
+  readonly order: VenueOrder;
+  /** When it was journaled, just before the send: a fill of it is never older. */
+  readonly placedAt: number;
+  /** Base quantity booked so far. */
+  filled: Decimal;
+  /** Quote amount booked so far (a market buy's size is a quote amount). */
+  spent: Decimal;
+  /** When the venue answered (a market order is then done once its fills are read). */
+  ackedAt: number | undefined;
 }
 
 /** An order the gate approved, on its way to the venue. */
@@ -174,7 +225,7 @@ interface Approved {
 const DONE: Promise<void> = Promise.resolve();
 
 /** The trading pipeline of one bot. */
-export class Trader {
+export class Trader implements FillSink {
   readonly executor: Executor;
   private readonly listeners: TraderListener[] = [];
   private readonly recentOrders: number[] = [];
@@ -185,8 +236,10 @@ export class Trader {
   private syncing: Promise<TraderFill[]> | undefined;
   private readonly trackEquity: boolean;
   private readonly markOf = (symbol: string): Decimal | undefined => this.o.portfolio.markOf(symbol);
-  /** Acknowledged limit orders not yet filled in full: base quantity left, by clientOid. */
-  private readonly open = new Map<string, { order: VenueOrder; left: Decimal }>();
+  /** Orders that may still receive fills, by clientOid: limit orders until filled in full, market ones until read. */
+  private readonly open = new Map<string, OpenOrder>();
+  private readonly router: FillRouter;
+  private fillsMode: FillsMode;
 
   constructor(private readonly o: TraderOptions) {
     this.pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
@@ -200,6 +253,9 @@ export class Trader {
     });
     // A daily loss limit needs equity at every price; without one, the state only changes at fills.
     this.trackEquity = o.gate.limits.dailyLossLimit !== undefined;
+    this.fillsMode = o.fillsMode ?? 'venue';
+    this.router = o.fills ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
+    this.router.register(this);
     o.tradingState.onChange((c) =>
       this.emit({ type: 'trading-state', bot: o.bot, ts: c.ts, from: c.from, to: c.to, reason: c.reason }),
     );
@@ -319,6 +375,7 @@ export class Trader {
       recentOrderTimes: this.recentOrders,
       markOf: this.markOf,
       signal: { time: signalTime, maxAgeMs: o.maxSignalAgeMs ?? 0 },
+      fillsEstimated: this.fillsMode === 'estimated',
     };
   }
 
@@ -351,8 +408,23 @@ export class Trader {
   /** An approved order to the venue (journal first, see Executor), then its fills. */
   private async place({ intent, order, trigger }: Approved): Promise<void> {
     const { o } = this;
+    const clientOid = order.clientOid;
+    // Attributable from before the send: the venue may fill it before the acknowledgement is back, and
+    // another bot's poll must not take that fill.
+    this.open.set(clientOid, {
+      order,
+      placedAt: o.clock.now(),
+      filled: ZERO,
+      spent: ZERO,
+      ackedAt: undefined,
+    });
     const outcome = await this.executor.place(order, { bot: o.bot, intent });
     const answered = o.clock.now();
+    const open = this.open.get(clientOid);
+    // A refused order never fills. One left pending may have landed: it stays attributable (a market
+    // order's window counted from now).
+    if (outcome.status === 'rejected') this.open.delete(clientOid);
+    else if (open !== undefined) open.ackedAt = answered;
     this.emit({
       type: 'order',
       bot: o.bot,
@@ -362,16 +434,97 @@ export class Trader {
       outcome,
       signalToAnswerMs: answered - trigger,
     });
-    if (outcome.status === 'acked') {
-      if (order.orderType === 'limit')
-        this.open.set(order.clientOid, { order, left: new Decimal(order.qty) });
-      await this.syncFills();
-    }
+    if (outcome.status !== 'acked') return;
+    if (this.fillsMode === 'estimated') this.bookEstimated(order, outcome.orderId);
+    else await this.syncFills();
+  }
+
+  /** How the pipeline learns its fills now. */
+  get fills(): FillsMode {
+    return this.fillsMode;
+  }
+
+  /**
+   * Books an acknowledged market order as filled in full, marked estimated: without whitelist access
+   * the venue's fills cannot be read, and a market order fills at once. The estimate errs on the side
+   * the account can honour: a sell is booked at the bid (or last), its exact quantity; a buy's quantity
+   * is its quote amount at the ask (or last) plus `ESTIMATE_MARGIN`, rounded down, at the price that
+   * spends exactly the quote amount. Booking a buy at the last price overstated the position in the
+   * e2e run, and every later sell of it was refused for insufficient balance.
+   */
+  private bookEstimated(order: VenueOrder, orderId: string | undefined): void {
+    const { o } = this;
+    this.open.delete(order.clientOid);
+    const pair = this.pairs.get(order.symbol);
+    const m = o.market.snapshot(order.symbol);
+    if (pair === undefined || m === undefined || order.orderType !== 'market') return;
+    const ref = (order.side === 'buy' ? m.ask : m.bid) ?? m.last;
+    if (!ref.gt(0)) return;
+    const qty = new Decimal(order.qty);
+    const rules = o.market.rules(order.symbol);
+    const size =
+      order.side === 'buy'
+        ? qty
+            .div(ref.mul(ESTIMATE_MARGIN.plus(1)))
+            .toDecimalPlaces(rules?.quantityPrecision ?? 8, Decimal.ROUND_DOWN)
+        : qty;
+    if (!size.gt(0)) return;
+    const price = order.side === 'buy' ? qty.div(size).toDecimalPlaces(12, Decimal.ROUND_DOWN) : ref;
+    const ts = o.clock.now();
+    const liquidity: Liquidity = 'taker';
+    const input = {
+      execId: `${ESTIMATED_FILL_PREFIX}${order.clientOid}`,
+      bot: o.bot,
+      symbol: pair.symbol,
+      baseCoin: pair.baseCoin,
+      quoteCoin: pair.quoteCoin,
+      side: order.side,
+      price,
+      size,
+      fee: fillFee(price, size, liquidity, o.fees),
+      feeCoin: pair.quoteCoin,
+      ts,
+      orderId,
+      clientOid: order.clientOid,
+    };
+    const seq = o.journal.addFill(input);
+    if (seq === undefined) return;
+    const record = o.journal.orders.byClientOid(order.clientOid);
+    const fill: TraderFill = {
+      ...input,
+      seq,
+      liquidity,
+      liquidityInferred: true,
+      tag: record?.intent?.tag ?? '',
+      estimated: true,
+    };
+    o.portfolio.applyFill(fill);
+    this.emit({ type: 'fill', bot: o.bot, ts, fill });
+    this.settle();
   }
 
   /** Whether a limit order of the bot may still be resting at the venue (its fills are still to come). */
   get hasOpenOrders(): boolean {
-    return this.open.size > 0;
+    for (const x of this.open.values()) if (x.order.orderType === 'limit') return true;
+    return false;
+  }
+
+  /**
+   * Tracks a journaled, acknowledged order that may still receive fills (after a restart: the journal's
+   * acked orders, with what was booked of them), so fills without ids can be attributed to it.
+   */
+  track(record: OrderRecord, booked: { base: Decimal; quote: Decimal }): void {
+    if (record.state !== 'acked' || this.open.has(record.clientOid)) return;
+    const qty = new Decimal(record.order.qty);
+    const quoteSized = record.order.orderType === 'market' && record.order.side === 'buy';
+    if (!(quoteSized ? booked.quote : booked.base).lt(qty)) return;
+    this.open.set(record.clientOid, {
+      order: record.order,
+      placedAt: record.createdTs,
+      filled: booked.base,
+      spent: booked.quote,
+      ackedAt: record.updatedTs,
+    });
   }
 
   /**
@@ -386,29 +539,87 @@ export class Trader {
 
   private async pullFills(): Promise<TraderFill[]> {
     const booked: TraderFill[] = [];
-    for (const pair of this.o.pairs) {
-      const fills = await this.o.venue.fills(pair.symbol, 100);
-      // Newest first on the wire: booked oldest first, as they happened.
-      for (let i = fills.length - 1; i >= 0; i--) {
-        const booked1 = this.book(pair, fills[i] as VenueFill);
-        if (booked1 !== undefined) booked.push(booked1);
-      }
+    this.bookedNow = booked;
+    try {
+      for (const pair of this.o.pairs) await this.router.sync(pair.symbol);
+    } catch (err) {
+      // Without whitelist access the read is refused; the pipeline stays on estimated fills.
+      if (this.fillsMode === 'estimated' && isWhitelistRefusal(err)) return booked;
+      throw err;
+    } finally {
+      this.bookedNow = undefined;
     }
-    // Only a daily loss limit moves the trading state with equity; without one there is nothing to update.
-    if (booked.length > 0 && this.trackEquity)
-      this.o.tradingState.update(this.o.portfolio.equity(), this.o.clock.now());
+    if (this.fillsMode === 'estimated') {
+      // Whitelist access arrived: from now on fills are the venue's. The router took the baseline at
+      // this first successful read, so the real fills of the estimated orders are not booked twice.
+      this.fillsMode = 'venue';
+      this.o.onFillsMode?.('venue');
+    }
+    // A market order's fills all come at its placement (the venue cancels what the book cannot take):
+    // once a read after its acknowledgement found them, or none came in the window, it takes no more.
+    const now = this.o.clock.now();
+    for (const [oid, x] of this.open) {
+      if (x.order.orderType !== 'market' || x.ackedAt === undefined) continue;
+      if (x.filled.gt(0) || now - x.ackedAt > MARKET_FILL_WINDOW_MS) this.open.delete(oid);
+    }
     return booked;
   }
 
-  /** Books one venue fill if it is new and ours; answers what was booked (zero or one fill). */
-  private book(pair: TraderPair, f: VenueFill): TraderFill | undefined {
-    const { o } = this;
-    if (o.journal.hasFill(f.execId)) return undefined;
-    const orders = o.journal.orders;
+  /** Fills booked by the sync this Trader runs (the router books other bots' fills in the same step). */
+  private bookedNow: TraderFill[] | undefined;
+
+  /** FillSink: whether a fill is journaled. */
+  hasFill(execId: string): boolean {
+    return this.o.journal.hasFill(execId);
+  }
+
+  /** FillSink: the journaled order of this bot a fill's ids name. */
+  orderOf(f: VenueFill): OrderRecord | undefined {
+    const orders = this.o.journal.orders;
     const order =
       (f.clientOid ? orders.byClientOid(f.clientOid) : undefined) ??
       (f.orderId ? orders.byOrderId(f.orderId) : undefined);
-    if (order?.bot !== undefined && order.bot !== o.bot) return undefined;
+    if (order === undefined) return undefined;
+    return order.bot === undefined || order.bot === this.o.bot ? order : undefined;
+  }
+
+  /** FillSink: the bot's orders on a symbol that may still receive fills. */
+  attributableOrders(symbol: string): AttributableOrder[] {
+    const out: AttributableOrder[] = [];
+    for (const [clientOid, x] of this.open) {
+      if (x.order.symbol !== symbol) continue;
+      const quoteSized = x.order.orderType === 'market' && x.order.side === 'buy';
+      out.push({
+        bot: this.o.bot,
+        clientOid,
+        side: x.order.side,
+        orderType: x.order.orderType,
+        placedAt: x.placedAt,
+        size: new Decimal(x.order.qty),
+        sizeUnit: quoteSized ? 'quote' : 'base',
+        filled: quoteSized ? x.spent : x.filled,
+        limitPrice: x.order.price === undefined ? undefined : new Decimal(x.order.price),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * FillSink: the trading state sees the equity after a sync's fills. Only a daily loss limit moves it
+   * with equity; without one there is nothing to update (and a backtest saves the equity sum per fill).
+   */
+  settle(): void {
+    if (this.trackEquity) this.o.tradingState.update(this.o.portfolio.equity(), this.o.clock.now());
+  }
+
+  /**
+   * FillSink: books one venue fill as this bot's: journal, fee at the fill's liquidity (inferred from
+   * the order when the venue does not say), portfolio, events. Answers false when it was journaled already.
+   */
+  bookFill(symbol: string, f: VenueFill, order: OrderRecord | undefined): boolean {
+    const { o } = this;
+    const pair = this.pairs.get(symbol);
+    if (pair === undefined || o.journal.hasFill(f.execId)) return false;
     const ts = Number(f.ts);
     // The in-process venue hands its Decimals over; the wire's strings are parsed.
     const price = f.exact?.price ?? new Decimal(f.price);
@@ -444,18 +655,22 @@ export class Trader {
       tag: order?.intent?.tag ?? '',
     };
     const seq = o.journal.addFill(fill);
-    if (seq === undefined) return undefined;
+    if (seq === undefined) return false;
     fill.seq = seq;
     if (clientOid !== undefined) {
       const open = this.open.get(clientOid);
       if (open !== undefined) {
-        open.left = open.left.minus(size);
-        if (!open.left.gt(0)) this.open.delete(clientOid);
+        open.filled = open.filled.plus(size);
+        // Only a market buy is sized in quote coin.
+        if (open.order.orderType === 'market') {
+          if (open.order.side === 'buy') open.spent = open.spent.plus(price.mul(size));
+        } else if (!open.filled.lt(open.order.qty)) this.open.delete(clientOid);
       }
     }
     o.portfolio.applyFill(fill);
+    this.bookedNow?.push(fill);
     this.emit({ type: 'fill', bot: o.bot, ts, fill });
-    return fill;
+    return true;
   }
 
   /** A new price of a symbol: the portfolio's mark, and the daily loss limit checked when one is set. */

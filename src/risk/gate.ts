@@ -14,6 +14,7 @@ import type { TradingState } from './trading-state.js';
 
 export const DENIAL_CODES = [
   'TRADING_HALTED',
+  'LIMIT_WITHOUT_FILLS',
   'UNKNOWN_INSTRUMENT',
   'INSTRUMENT_STATUS',
   'DELIVERY_STATE',
@@ -67,6 +68,11 @@ export interface RiskContext {
    * signal may be when it reaches the gate (0: no limit). A signal replayed after a gap is not traded.
    */
   readonly signal?: { readonly time: number; readonly maxAgeMs: number } | undefined;
+  /**
+   * The account cannot read its fills (no whitelist access, `fills: estimated`): fills are estimated
+   * from the acknowledgement, which only a market order's immediate fill allows.
+   */
+  readonly fillsEstimated?: boolean | undefined;
 }
 
 export type RiskDecision =
@@ -134,6 +140,16 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
         ? deny(
             'TRADING_HALTED',
             'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
+          )
+        : undefined,
+  },
+  {
+    name: 'limitWithoutFills',
+    check: ({ ctx, raw }) =>
+      ctx.fillsEstimated === true && raw.type === 'limit'
+        ? deny(
+            'LIMIT_WITHOUT_FILLS',
+            `a limit order on ${raw.symbol} is refused: the account cannot read its fills (fills: estimated, no whitelist access), so a resting order's fills could never be booked; use market orders, or apply for whitelist access through the venue and set fills: venue`,
           )
         : undefined,
   },

@@ -144,11 +144,11 @@ export interface SimRealityFill extends RealityFill {
 }
 
 /**
- * Whether reality-fills carries orderId and clientOid when `fillIds` is not given. The venue gives
- * only the five fields of spec 2.13; this stays on while the daemon still ties fills to orders by
- * these ids (issue 15): once it attributes fills without them, set this to false.
+ * Whether reality-fills carries orderId and clientOid when `fillIds` is not given: off, as on the
+ * venue, which gives only the five fields of spec 2.13 (the daemon attributes fills without them, see
+ * `src/execution/fill-router.ts`). On only as an explicit debug option that no daemon test uses.
  */
-export const DEFAULT_FILL_IDS = true;
+export const DEFAULT_FILL_IDS = false;
 
 /** What an endpoint answers: data to serialise, or data already serialised (raw JSON numbers). */
 export type HandlerResult = { readonly data: unknown } | { readonly raw: string };

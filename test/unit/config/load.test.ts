@@ -104,6 +104,15 @@ describe('mistakes are reported with line and column', () => {
       message: expect.stringMatching(/already used/),
     });
   });
+  it('two bots on one symbol without a fill attribution rule, and accepted with fillAttribution: fifo', () => {
+    const two = `${GOOD}  - name: two\n    strategy: rsi-mean-reversion\n    symbols: [TSLAUSDT, AAPLUSDT]\n`;
+    const [p] = problemsOf(write('shared.yaml', two));
+    expect(p).toMatchObject({ path: 'bots[1].symbols[1]', line: 12 });
+    expect(p?.message).toMatch(/AAPLUSDT is also traded by bots\[0\] \(one\).*set fillAttribution: fifo/);
+    const ok = loadConfig(write('shared-fifo.yaml', `fillAttribution: fifo\n${two}`), {});
+    expect(ok.config.fillAttribution).toBe('fifo');
+    expect(ok.config.fills).toBe('venue');
+  });
   it('a YAML syntax error', () => {
     const [p] = problemsOf(write('syntax.yaml', 'venue:\n  kind: simulator\n bots: [\n'));
     expect(p?.message).toMatch(/^YAML syntax/);

@@ -133,7 +133,7 @@ describe('strategies are loaded and refused precisely', () => {
     const f = write(`venue: { kind: simulator }
 bots:
   - { name: a, symbols: [AAPLUSDT], strategy: nope }
-  - { name: b, symbols: [AAPLUSDT], strategy: rsi-mean-reversion, params: { period: 0 } }
+  - { name: b, symbols: [MSFTUSDT], strategy: rsi-mean-reversion, params: { period: 0 } }
 `);
     const ps = await problemsOf(f);
     expect(ps.map((p) => p.path)).toEqual(['bots[0].strategy', 'bots[1].params.period']);

@@ -162,6 +162,12 @@ const rows: Row[] = [
     deny: () => gate({ maxDataAgeMs: 500 }).check(buy('1'), ctx()),
   },
   {
+    rule: 'a limit order while fills are estimated (no whitelist access)',
+    code: 'LIMIT_WITHOUT_FILLS',
+    approve: () => gate().check(mbuy('100'), ctx({ fillsEstimated: true })),
+    deny: () => gate().check(buy('1'), ctx({ fillsEstimated: true })),
+  },
+  {
     rule: 'stale signal (a candle replayed after a gap)',
     code: 'STALE_SIGNAL',
     approve: () => gate().check(buy('1'), ctx({ signal: { time: NOW - 60_000, maxAgeMs: 90_000 } })),

@@ -1,0 +1,238 @@
+// The one place the account's fills are read and handed to the bots: the venue's Reality fill has only
+// execId, price, size, side and ts (spec 2.13), so the bots sharing an account (and maybe a symbol) must
+// share one attribution step, or each would take the others' fills. Fills that carry the order's ids
+// (the in-process backtest venue) go to the bot that journaled that order; fills without ids go through
+// `attributeFills` over the open orders of every bot on the symbol, after the baseline (the account's
+// fills from before the deployment first started) is set aside.
+import { Decimal } from '../market/decimal.js';
+import type { OrderRecord } from '../store/orders.js';
+import {
+  attributeFills,
+  createFillBaseline,
+  excludeBaseline,
+  type AttributableOrder,
+  type FillBaseline,
+  type VenueFill as BareFill,
+} from './fill-attribution.js';
+import type { Venue, VenueFill } from './venue.js';
+
+/** reality-fills answers at most this many fills, newest first, with no cursor or time range (spec 4.4, §6). */
+export const FILLS_PAGE = 100;
+
+/** Where the baseline of each symbol is kept (the store's meta table in the daemon). */
+export interface FillBaselineStore {
+  get(symbol: string): FillBaseline | undefined;
+  set(symbol: string, baseline: FillBaseline): void;
+}
+
+export interface FillRouterLogger {
+  info(msg: string, meta?: Record<string, unknown>): void;
+  warn(msg: string, meta?: Record<string, unknown>): void;
+}
+
+/** What the router needs of a bot's pipeline (the Trader implements it). */
+export interface FillSink {
+  readonly bot: string;
+  trades(symbol: string): boolean;
+  /** Whether the fill is journaled already (by any bot: the journal is the deployment's). */
+  hasFill(execId: string): boolean;
+  /** The journaled order a fill's ids name, when it is this bot's. */
+  orderOf(fill: VenueFill): OrderRecord | undefined;
+  /** The bot's orders that may still receive fills on the symbol. */
+  attributableOrders(symbol: string): AttributableOrder[];
+  /** Books one fill as the bot's (of `order` when known); answers whether it was booked. */
+  bookFill(symbol: string, fill: VenueFill, order: OrderRecord | undefined): boolean;
+  /** Called once per sync in which the bot booked fills (trading state, ...). */
+  settle(): void;
+}
+
+export interface FillRouterOptions {
+  readonly venue: Venue;
+  readonly now: () => number;
+  readonly logger?: FillRouterLogger | undefined;
+  /** Without it no baseline is taken (a backtest: its venue starts empty). */
+  readonly baselines?: FillBaselineStore | undefined;
+  /**
+   * How far the local clock (which dates an order's placement) may run ahead of the venue's (which
+   * dates its fills), in venue ms; default 0. An order counts as placed this much earlier.
+   */
+  readonly clockSkewMs?: number | undefined;
+}
+
+const hasIds = (f: VenueFill): boolean =>
+  (f.clientOid !== undefined && f.clientOid !== '') || (f.orderId !== undefined && f.orderId !== '');
+
+const bare = (f: VenueFill): BareFill & { readonly wire: VenueFill } => ({
+  execId: f.execId,
+  price: new Decimal(f.price),
+  size: new Decimal(f.size),
+  side: f.side,
+  ts: Number(f.ts),
+  wire: f,
+});
+
+export class FillRouter {
+  private readonly sinks: FillSink[] = [];
+  /** One sync at a time per symbol: two bots attributing the same fills at once would both take them. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  /** Fills already reported as unattributed or ignored, so a log line is written once per fill. */
+  private readonly reported = new Set<string>();
+  /** The execIds of each symbol's last page. */
+  private readonly lastPage = new Map<string, ReadonlySet<string>>();
+  private missing = 0;
+
+  constructor(private readonly o: FillRouterOptions) {}
+
+  register(sink: FillSink): () => void {
+    this.sinks.push(sink);
+    return () => {
+      const i = this.sinks.indexOf(sink);
+      if (i >= 0) this.sinks.splice(i, 1);
+    };
+  }
+
+  /** Fills that may have been missed (a full page of new fills), since the start. */
+  get possiblyMissing(): number {
+    return this.missing;
+  }
+
+  /** Reads the symbol's new fills and books each to its bot; answers the count booked per bot. */
+  sync(symbol: string): Promise<ReadonlyMap<string, number>> {
+    const prev = this.chains.get(symbol);
+    // The common case (a backtest: one sync at a time) starts at once, without chaining.
+    const run =
+      prev === undefined ? this.pull(symbol) : prev.catch(() => undefined).then(() => this.pull(symbol));
+    this.chains.set(symbol, run);
+    const clear = () => {
+      if (this.chains.get(symbol) === run) this.chains.delete(symbol);
+    };
+    run.then(clear, clear);
+    return run;
+  }
+
+  private async pull(symbol: string): Promise<ReadonlyMap<string, number>> {
+    const sinks = this.sinks.filter((s) => s.trades(symbol));
+    const booked = new Map<string, number>();
+    if (sinks.length === 0) return booked;
+    const journaled = (execId: string) => sinks.some((s) => s.hasFill(execId));
+    const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);
+    const before = (f: VenueFill) =>
+      baseline !== undefined && (Number(f.ts) <= baseline.firstStartedAt || baseline.execIds.has(f.execId));
+    // A fill leaves the venue's page only when newer ones push it out, so the previous page is all the
+    // router must remember to tell a new fill from one it has seen (booked, or left unattributed).
+    // A page of only new fills means older new ones may lie beyond it: the venue has no cursor or time
+    // range, so the best the daemon can do is read again at once (fills that landed meanwhile) and say so.
+    for (let round = 0; round < 3; round++) {
+      const prev = this.lastPage.get(symbol);
+      const page = await this.o.venue.fills(symbol, FILLS_PAGE);
+      this.lastPage.set(symbol, new Set(page.map((f) => f.execId)));
+      const unjournaled = page.filter((f) => !journaled(f.execId));
+      const news = unjournaled.filter((f) => !before(f) && prev?.has(f.execId) !== true).length;
+      this.route(symbol, unjournaled, sinks, baseline, booked);
+      if (page.length < FILLS_PAGE || news < page.length) break;
+      this.missing++;
+      this.o.logger?.warn('fills may be missing: a poll returned a full page of new fills, reading again', {
+        symbol,
+        page: FILLS_PAGE,
+        why: 'reality-fills answers only the latest 100 fills and has no cursor; poll more often (bots[].poll.fillsMs)',
+        round: round + 1,
+      });
+    }
+    for (const s of sinks) if ((booked.get(s.bot) ?? 0) > 0) s.settle();
+    return booked;
+  }
+
+  private route(
+    symbol: string,
+    fresh: readonly VenueFill[],
+    sinks: readonly FillSink[],
+    baseline: FillBaseline | undefined,
+    booked: Map<string, number>,
+  ): void {
+    const count = (bot: string) => booked.set(bot, (booked.get(bot) ?? 0) + 1);
+    const withIds: VenueFill[] = [];
+    const withoutIds: VenueFill[] = [];
+    for (const f of fresh) (hasIds(f) ? withIds : withoutIds).push(f);
+    // Oldest first, as they happened (the wire answers newest first).
+    for (let i = withIds.length - 1; i >= 0; i--) {
+      const f = withIds[i] as VenueFill;
+      for (const s of sinks) {
+        const order = s.orderOf(f);
+        if (order !== undefined) {
+          if (s.bookFill(symbol, f, order)) count(s.bot);
+          break;
+        }
+      }
+    }
+    if (withoutIds.length === 0) return;
+    let candidates = withoutIds.map(bare);
+    if (baseline !== undefined) {
+      const split = excludeBaseline(candidates, baseline);
+      candidates = split.bookable;
+    }
+    const skew = this.o.clockSkewMs ?? 0;
+    const orders = sinks.flatMap((s) =>
+      s.attributableOrders(symbol).map((x) => (skew === 0 ? x : { ...x, placedAt: x.placedAt - skew })),
+    );
+    const { assignments, unattributed } = attributeFills(candidates, orders);
+    const byBot = new Map(sinks.map((s) => [s.bot, s]));
+    const wireOf = new Map(candidates.map((c) => [c.execId, c.wire]));
+    for (const a of assignments) {
+      const sink = byBot.get(a.bot);
+      const f = wireOf.get(a.fill.execId);
+      if (sink === undefined || f === undefined) continue;
+      const order = sink.orderOf({ ...f, clientOid: a.clientOid });
+      if (sink.bookFill(symbol, f, order)) count(sink.bot);
+    }
+    for (const u of unattributed) {
+      if (this.reported.has(u.fill.execId)) continue;
+      this.reported.add(u.fill.execId);
+      this.o.logger?.warn('fill not booked: no open order of a bot matches it', {
+        symbol,
+        execId: u.fill.execId,
+        side: u.fill.side,
+        price: u.fill.price.toFixed(),
+        size: u.fill.size.toFixed(),
+        ts: u.fill.ts,
+        reason: u.reason,
+      });
+    }
+  }
+
+  /** The symbol's baseline, taken (and journaled) at the first sync the deployment ever made of it. */
+  private async baselineOf(symbol: string): Promise<FillBaseline | undefined> {
+    const store = this.o.baselines;
+    if (store === undefined) return undefined;
+    const had = store.get(symbol);
+    if (had !== undefined) return had;
+    const at = this.o.now();
+    const existing = await this.o.venue.fills(symbol, FILLS_PAGE);
+    const b = createFillBaseline(at, existing);
+    store.set(symbol, b);
+    this.o.logger?.info('fill baseline taken: earlier fills of the account are never booked', {
+      symbol,
+      firstStartedAt: new Date(at).toISOString(),
+      fillsBefore: existing.length,
+    });
+    return b;
+  }
+}
+
+/** The baselines kept in a key/value table (the store's meta), one JSON record per symbol. */
+export function metaBaselineStore(meta: {
+  get(key: string): string | undefined;
+  set(key: string, value: string, ts?: number): void;
+}): FillBaselineStore {
+  const key = (symbol: string) => `fill-baseline:${symbol}`;
+  return {
+    get(symbol) {
+      const raw = meta.get(key(symbol));
+      if (raw === undefined) return undefined;
+      const v = JSON.parse(raw) as { firstStartedAt: number; execIds: string[] };
+      return { firstStartedAt: v.firstStartedAt, execIds: new Set(v.execIds) };
+    },
+    set(symbol, b) {
+      meta.set(key(symbol), JSON.stringify({ firstStartedAt: b.firstStartedAt, execIds: [...b.execIds] }));
+    },
+  };
+}
