@@ -17,6 +17,11 @@ const dir = mkdtempSync(join(tmpdir(), 'tradebot-e2e-fills-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const CREDS = { apiKey: 'nowl-key', apiSecret: 'nowl-secret', passphrase: 'nowl-pass' };
 const SPEED = 120;
+const ENV = {
+  TRADEBOT_API_KEY: CREDS.apiKey,
+  TRADEBOT_API_SECRET: CREDS.apiSecret,
+  TRADEBOT_PASSPHRASE: CREDS.passphrase,
+};
 
 function config(
   name: string,
@@ -28,7 +33,12 @@ function config(
     venue: {
       kind: 'remote',
       baseUrl: sim.baseUrl,
-      credentials: CREDS,
+      // Secrets come from the environment, never from the file (validate refuses literal ones).
+      credentials: {
+        apiKey: '${TRADEBOT_API_KEY}',
+        apiSecret: '${TRADEBOT_API_SECRET}',
+        passphrase: '${TRADEBOT_PASSPHRASE}',
+      },
       whitelisted: false,
       timeScale: SPEED,
       timeoutMs: 2000,
@@ -103,7 +113,7 @@ describe('fills without ids', () => {
       // Two bots on different symbols are in test/integration/execution/fill-attribution-wire.test.ts:
       // here a third bot (whichever came third) got no candle in 90 s, a daemon issue outside fills.
     ]);
-    const d = startCli(['run', '--config', f]);
+    const d = startCli(['run', '--config', f], ENV);
     await d.waitFor(/"message":"running"/, 30_000);
     expect(d.stderr).toMatch(
       /"fillsBefore":[1-9].*"message":"fill baseline taken: earlier fills of the account are never booked"/,
@@ -136,7 +146,7 @@ describe('fills without ids', () => {
 describe('an account without whitelist access', () => {
   it('the daemon refuses to start, saying fills cannot be read and what to do', async () => {
     const sim = await startSim();
-    const d = startCli(['run', '--config', config('refuse', sim)]);
+    const d = startCli(['run', '--config', config('refuse', sim)], ENV);
     const { code } = await d.exited;
     expect(code).toBe(1);
     expect(d.stderr).toMatch(
@@ -151,7 +161,7 @@ describe('an account without whitelist access', () => {
 
   it('with fills: estimated it trades market orders and marks their fills estimated in the journal, logs and metrics', async () => {
     const sim = await startSim();
-    const d = startCli(['run', '--config', config('estimated', sim, { fills: 'estimated' })]);
+    const d = startCli(['run', '--config', config('estimated', sim, { fills: 'estimated' })], ENV);
     const [, url] = await d.waitFor(/"health and metrics listening".*?"url":"([^"]+)"/, 20_000);
     expect(d.stderr).toMatch(/"message":"fills are estimated"/);
     await d.waitFor(/"estimated":"booked from the acknowledgement at the touch".*"message":"fill"/, 90_000);
