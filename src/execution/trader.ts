@@ -260,7 +260,14 @@ export class Trader {
   submit(intent: OrderIntent, signalTime: number): Promise<void> {
     this.queued++;
     const run = this.queue.then(() => this.handle(intent, signalTime));
-    this.queue = run.finally(() => this.queued--);
+    // The caller sees a failed intent through `run`; the queue itself goes on. Were it left rejected, every
+    // later intent would be refused unrun, and the rejection (handled by nobody) would end the process.
+    this.queue = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.queued--);
     return run;
   }
 
