@@ -62,6 +62,8 @@ type Cmd =
       readonly kill: Kill | undefined;
       /** After a kill: whether the restarted bot replays the interrupted intent (same signal time). */
       readonly replay: boolean;
+      /** After a kill: how long the bot stays down (simulated ms; resting orders may fill meanwhile). */
+      readonly downMs: number;
     }
   | { readonly t: 'advance'; readonly ms: number }
   | { readonly t: 'restart' };
@@ -79,6 +81,7 @@ const orderCmd: fc.Arbitrary<Cmd> = fc.record({
     freq: 3,
   }),
   replay: fc.boolean(),
+  downMs: fc.integer({ min: 0, max: 120_000 }),
 });
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: orderCmd, weight: 6 },
@@ -93,6 +96,9 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
 const frozen = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
 class Killed extends Error {}
+
+/** What the sequences exercised, summed over the runs (printed, and checked to be more than nothing). */
+const stats = { acked: 0, rejected: 0, resentAttempts: 0, denied: 0, fills: 0, killed: 0, failed: 0 };
 
 /** One "process": a store on the journal file, a client through the proxy, a Trader on them. */
 interface Live {
@@ -295,6 +301,8 @@ async function runSequence(cmds: readonly Cmd[]): Promise<void> {
       const outcome = await Promise.race([done, live.killed.then(() => 'killed' as const)]);
       p.clear();
       if (outcome === 'done') continue;
+      stats[outcome]++;
+      clock.advance(c.downMs);
       live = await restart(live);
       if (outcome === 'killed' && c.replay) {
         await refreshMarket(live.trader);
@@ -305,6 +313,12 @@ async function runSequence(cmds: readonly Cmd[]): Promise<void> {
     live = await restart(live);
     await live.trader.syncFills();
     checkInvariants(sim, live);
+    const orders = live.store.orders.list();
+    stats.acked += orders.filter((o) => o.state === 'acked').length;
+    stats.rejected += orders.filter((o) => o.state === 'rejected').length;
+    stats.resentAttempts += orders.filter((o) => o.attempts > 1).length;
+    stats.denied += live.store.denials.list().length;
+    stats.fills += live.store.fills.list().length;
     direct.close();
   } finally {
     for (const l of lives) {
@@ -371,9 +385,13 @@ describe('the trading pipeline under generated faults (model-based)', () => {
           orders += cmds.filter((c) => c.t === 'order').length;
           await runSequence(cmds);
         }),
-        { numRuns: RUNS, endOnFailure: process.env.TRADEBOT_MODEL_SHRINK === '0' },
+        { numRuns: RUNS },
       );
+      console.info(`model runs: ${RUNS} sequences, ${orders} order commands`, stats);
       expect(orders).toBeGreaterThan(0);
+      expect(stats.acked).toBeGreaterThan(0);
+      expect(stats.fills).toBeGreaterThan(0);
+      expect(stats.resentAttempts).toBeGreaterThan(0);
     },
     Math.max(120_000, RUNS * 10_000),
   );
