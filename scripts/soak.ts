@@ -191,7 +191,7 @@ async function main(): Promise<number> {
   const cfg = config(sim);
   const venueOrders = () => sim.engine.orders(CREDS.apiKey);
   const phases = new Map<string, number>();
-  const lines: string[] = [];
+  const say = (line: string) => process.stdout.write(`${line}\n`);
   const firstOrderMs: number[] = [];
   let slowStarts = 0;
   let failures = 0;
@@ -234,7 +234,7 @@ async function main(): Promise<number> {
         await until(d, () => (venueOrders().length > before + 2 ? true : undefined), 10 * CANDLE_REAL_MS);
         d.proc.kill('SIGTERM');
         const { code } = await d.exited;
-        lines.push(`final run: ${venueOrders().length - before} orders placed, clean stop exit ${code}`);
+        say(`final run: ${venueOrders().length - before} orders placed, clean stop exit ${code}`);
         if (code !== 0) failures++;
         break;
       }
@@ -268,7 +268,7 @@ async function main(): Promise<number> {
               ? 'during fill sync'
               : 'between orders';
       phases.set(phase, (phases.get(phase) ?? 0) + 1);
-      lines.push(
+      say(
         `restart ${String(i).padStart(3)}: ${venueOrders().length - before} orders placed, first ${newRow - running} ms after "running"; killed (${exit.signal ?? exit.code}) ${delay} ms after ${trigger}: ${phase}`,
       );
     }
@@ -289,7 +289,6 @@ async function main(): Promise<number> {
   const sorted = [...firstOrderMs].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   const out = [
-    ...lines,
     '',
     `kill moments: ${[...phases].map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `venue orders ${orders.length}, journaled orders ${j.orders.length}, venue fills ${fills.length}, journaled fills ${j.execIds.size}`,
