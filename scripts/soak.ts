@@ -1,0 +1,312 @@
+// The kill -9 soak (`npm run soak -- --restarts 50`): a standalone simulator (in this process, on loopback,
+// with latency so orders stay in flight) and the built daemon against it as a remote venue, with a strategy
+// that trades every candle. The daemon is killed with SIGKILL at a random delay after a new order row
+// appears in its journal (so in flight: before the venue, between send and acknowledgement) or after an
+// acknowledged order (during fill sync), and restarted. At the end a clean run reconciles, and the script
+// prints duplicates, orphans (venue orders not journaled) and lost fills (venue fills not journaled), all of
+// which must be 0, and the orders placed after each restart. Exit 0 when all hold, 1 otherwise, 2 on bad flags.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { stringify } from 'yaml';
+import { startSimulator, type Simulator } from '../src/sim/index.js';
+
+const USAGE = `usage: npm run soak -- [--restarts N] [--seed N] [--speed N] [--keep]
+  --restarts N  kill -9 restarts (1-10000, default 50)
+  --seed N      seed of the kill moments and the simulator (integer, default 1)
+  --speed N     simulated seconds per real second (10-120, default 30; a 1m candle every 60/N s)
+  --keep        keep the temp folder with the journal, config and logs`;
+
+function fail(msg: string): never {
+  process.stderr.write(`soak: ${msg}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function intFlag(v: string | undefined, name: string, min: number, max: number, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!/^-?\d+$/.test(v)) fail(`--${name} must be a whole number, got ${JSON.stringify(v)}`);
+  const n = Number(v);
+  if (n < min || n > max) fail(`--${name} must be from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
+let flags: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({
+    options: {
+      restarts: { type: 'string' },
+      seed: { type: 'string' },
+      speed: { type: 'string' },
+      keep: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+try {
+  flags = parse();
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}
+if (flags.values.help === true) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const RESTARTS = intFlag(flags.values.restarts, 'restarts', 1, 10_000, 50);
+const SEED = intFlag(flags.values.seed, 'seed', -(2 ** 31), 2 ** 31 - 1, 1);
+const SPEED = intFlag(flags.values.speed, 'speed', 10, 120, 30);
+const CANDLE_REAL_MS = 60_000 / SPEED;
+
+const root = join(import.meta.dirname, '..');
+const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+if (!existsSync(cli)) fail(`the built CLI ${cli} is missing: run \`npm run build\` first`);
+
+const CREDS = { apiKey: 'soak-key', apiSecret: 'soak-secret', passphrase: 'soak-pass' };
+const BOT = 'soak';
+
+let rngState = SEED >>> 0 || 1;
+/** xorshift32: the kill moments, reproducible from --seed. */
+const rand = (): number => {
+  rngState ^= rngState << 13;
+  rngState >>>= 0;
+  rngState ^= rngState >>> 17;
+  rngState ^= rngState << 5;
+  rngState >>>= 0;
+  return rngState / 2 ** 32;
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-soak-'));
+const dbPath = join(dir, 'soak.db');
+
+interface JournalView {
+  readonly orders: { clientOid: string; state: string; attempts: number }[];
+  readonly execIds: Set<string>;
+}
+function journal(): JournalView {
+  if (!existsSync(dbPath)) return { orders: [], execIds: new Set() };
+  const db = new BetterSqlite3(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const hasOrders = db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name='orders'`).get();
+    if (hasOrders === undefined) return { orders: [], execIds: new Set() };
+    const orders = db
+      .prepare('SELECT client_oid AS clientOid, state, attempts FROM orders')
+      .all() as JournalView['orders'];
+    const execIds = new Set(db.prepare('SELECT exec_id FROM fills').pluck().all() as string[]);
+    return { orders, execIds };
+  } finally {
+    db.close();
+  }
+}
+
+function config(sim: Simulator): string {
+  const cfg = {
+    venue: {
+      kind: 'remote',
+      baseUrl: sim.baseUrl,
+      credentials: { apiKey: '${SOAK_KEY}', apiSecret: '${SOAK_SECRET}', passphrase: '${SOAK_PASS}' },
+      whitelisted: true,
+      timeScale: SPEED,
+      timeoutMs: 2000,
+    },
+    store: { path: dbPath },
+    logging: { level: 'info', format: 'json' },
+    metrics: { enabled: false },
+    bots: [
+      {
+        name: BOT,
+        strategy: './scripts/soak-strategy.ts',
+        params: { quoteAmount: '200' },
+        symbols: ['AAPLUSDT'],
+        interval: '1m',
+        capital: '50000',
+        poll: { tickersMs: 2000, fillsMs: 2000 },
+        risk: {
+          allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+          maxDataAgeMs: 60000,
+          whitelisted: true,
+        },
+      },
+    ],
+  };
+  const f = join(dir, 'soak.yaml');
+  writeFileSync(f, stringify(cfg));
+  return f;
+}
+
+interface Daemon {
+  readonly proc: ChildProcess;
+  log: string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+function startDaemon(cfg: string): Daemon {
+  const proc = spawn(process.execPath, ['--import', 'tsx', cli, 'run', '--config', cfg], {
+    cwd: root,
+    env: {
+      ...process.env,
+      SOAK_KEY: CREDS.apiKey,
+      SOAK_SECRET: CREDS.apiSecret,
+      SOAK_PASS: CREDS.passphrase,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const d: Daemon = {
+    proc,
+    log: '',
+    exited: new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal }))),
+  };
+  proc.stdout?.on('data', (b: Buffer) => (d.log += b.toString()));
+  proc.stderr?.on('data', (b: Buffer) => (d.log += b.toString()));
+  return d;
+}
+
+/** Polls `cond` every 10 ms until it answers a value; undefined after `capMs` or when the daemon exits. */
+async function until<T>(d: Daemon, cond: () => T | undefined, capMs: number): Promise<T | undefined> {
+  const start = Date.now();
+  let dead = false;
+  void d.exited.then(() => (dead = true));
+  for (;;) {
+    const v = cond();
+    if (v !== undefined) return v;
+    if (dead || Date.now() - start > capMs) return undefined;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const tail = (s: string) => s.split('\n').slice(-15).join('\n');
+
+async function main(): Promise<number> {
+  const sim = await startSimulator({
+    seed: SEED,
+    speed: SPEED,
+    startTime: Date.UTC(2026, 10, 23, 14, 35), // Monday 09:35 ET
+    accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '50000' } }],
+    // Every request waits 40-400 ms: an order spends that long between send and acknowledgement.
+    faults: { latencyMs: [40, 400] },
+  });
+  const cfg = config(sim);
+  const venueOrders = () => sim.engine.orders(CREDS.apiKey);
+  const phases = new Map<string, number>();
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const firstOrderMs: number[] = [];
+  let slowStarts = 0;
+  let failures = 0;
+  process.stdout.write(
+    `soak: ${RESTARTS} kill -9 restarts of the daemon against ${sim.baseUrl} (seed ${SEED}, speed ${SPEED}: a 1m candle every ${CANDLE_REAL_MS} ms)\n`,
+  );
+  try {
+    for (let i = 1; i <= RESTARTS + 1; i++) {
+      const last = i === RESTARTS + 1;
+      const before = venueOrders().length;
+      const journaledBefore = journal().orders.length;
+      const d = startDaemon(cfg);
+      const running = await until(
+        d,
+        () => (d.log.includes('"message":"running"') ? Date.now() : undefined),
+        60_000,
+      );
+      if (running === undefined) {
+        process.stdout.write(`run ${i}: the daemon did not reach "running"\n${tail(d.log)}\n`);
+        d.proc.kill('SIGKILL');
+        failures++;
+        break;
+      }
+      // A new order row in the journal: the daemon has an order between journal and acknowledgement.
+      const newRow = await until(
+        d,
+        () => (journal().orders.length > journaledBefore ? Date.now() : undefined),
+        10 * CANDLE_REAL_MS + 10_000,
+      );
+      if (newRow === undefined) {
+        process.stdout.write(`run ${i}: no order within 10 candles of "running"\n${tail(d.log)}\n`);
+        d.proc.kill('SIGKILL');
+        failures++;
+        break;
+      }
+      firstOrderMs.push(newRow - running);
+      if (newRow - running > CANDLE_REAL_MS) slowStarts++;
+      if (last) {
+        // The final run: not killed. Let it reconcile and trade a little, then stop it cleanly.
+        await until(d, () => (venueOrders().length > before + 2 ? true : undefined), 10 * CANDLE_REAL_MS);
+        d.proc.kill('SIGTERM');
+        const { code } = await d.exited;
+        say(`final run: ${venueOrders().length - before} orders placed, clean stop exit ${code}`);
+        if (code !== 0) failures++;
+        break;
+      }
+      // Half the kills a random 0-500 ms after the new order row (in flight), half a random 0-400 ms after
+      // the next acknowledged order's fill sync starts (the "order placed" moment), spreading the moments.
+      let trigger = 'order row';
+      if (rand() < 0.5) {
+        const placed = (d.log.match(/"message":"order placed"/g) ?? []).length;
+        const acked = await until(
+          d,
+          () => ((d.log.match(/"message":"order placed"/g) ?? []).length > placed ? true : undefined),
+          5_000,
+        );
+        if (acked) trigger = 'order placed';
+      }
+      const delay = Math.floor(rand() * (trigger === 'order row' ? 500 : 400));
+      await new Promise((r) => setTimeout(r, delay));
+      d.proc.kill('SIGKILL');
+      const exit = await d.exited;
+      const j = journal();
+      const atVenue = new Set(venueOrders().map((o) => o.clientOid));
+      const pending = j.orders.filter((o) => o.state === 'pending');
+      const unsynced = sim.engine.fills(CREDS.apiKey).filter((f) => !j.execIds.has(f.execId)).length;
+      const phase = pending.some((o) => o.attempts === 0)
+        ? 'between journal and send'
+        : pending.some((o) => atVenue.has(o.clientOid))
+          ? 'between send and ack (venue has it)'
+          : pending.length > 0
+            ? 'in flight (not at the venue yet)'
+            : unsynced > 0
+              ? 'during fill sync'
+              : 'between orders';
+      phases.set(phase, (phases.get(phase) ?? 0) + 1);
+      say(
+        `restart ${String(i).padStart(3)}: ${venueOrders().length - before} orders placed, first ${newRow - running} ms after "running"; killed (${exit.signal ?? exit.code}) ${delay} ms after ${trigger}: ${phase}`,
+      );
+    }
+  } finally {
+    await sim.stop();
+  }
+
+  const j = journal();
+  const orders = sim.engine.orders(CREDS.apiKey);
+  const byOid = new Map<string, number>();
+  for (const o of orders) byOid.set(o.clientOid, (byOid.get(o.clientOid) ?? 0) + 1);
+  const duplicates = [...byOid.values()].filter((n) => n > 1).reduce((a, n) => a + n - 1, 0);
+  const journaled = new Set(j.orders.map((o) => o.clientOid));
+  const orphans = orders.filter((o) => !journaled.has(o.clientOid)).length;
+  const fills = sim.engine.fills(CREDS.apiKey);
+  const lostFills = fills.filter((f) => !j.execIds.has(f.execId)).length;
+  const pendingLeft = j.orders.filter((o) => o.state === 'pending').length;
+  const sorted = [...firstOrderMs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const out = [
+    '',
+    `kill moments: ${[...phases].map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `venue orders ${orders.length}, journaled orders ${j.orders.length}, venue fills ${fills.length}, journaled fills ${j.execIds.size}`,
+    `duplicates ${duplicates}, orphans ${orphans}, lost fills ${lostFills}, pending left ${pendingLeft}`,
+    `first order after "running": median ${median} ms, max ${sorted.at(-1) ?? 0} ms; ${firstOrderMs.length - slowStarts}/${firstOrderMs.length} runs within one candle (${CANDLE_REAL_MS} ms)`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+  const ok = failures === 0 && duplicates === 0 && orphans === 0 && lostFills === 0 && pendingLeft === 0;
+  process.stdout.write(ok ? 'soak: OK\n' : 'soak: FAILED\n');
+  if (flags.values.keep === true) process.stdout.write(`kept ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`soak: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
