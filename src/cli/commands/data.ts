@@ -1,4 +1,4 @@
-// `tradebot data convert IN OUT`: any candle file or bundled dataset into CSV, JSONL, Feather or Parquet, by
+// `tradebot data convert IN OUT`: a candle file or bundled dataset into CSV, JSONL, Feather or Parquet, by
 // the same readers (and the same row checks) a backtest uses.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
