@@ -263,7 +263,7 @@ async function main(): Promise<number> {
         : pending.some((o) => atVenue.has(o.clientOid))
           ? 'between send and ack (venue has it)'
           : pending.length > 0
-            ? 'in flight (not at the venue yet)'
+            ? 'between send and ack (request in flight)'
             : unsynced > 0
               ? 'during fill sync'
               : 'between orders';

@@ -630,7 +630,9 @@ export class Trader implements FillSink {
         orderType: order?.order.orderType ?? 'market',
         side: f.side,
         limitPrice: order?.order.price,
-        ackedAt: order?.state === 'acked' ? order.updatedTs : undefined,
+        // An order still pending has no known acknowledgement time (its answer was lost): its fill is
+        // taken as matched on arrival (taker), as it is once a resend's duplicate answer acknowledges it.
+        ackedAt: order?.state === 'acked' ? order.updatedTs : order?.state === 'pending' ? ts : undefined,
         fillTs: ts,
       });
     const clientOid = order?.clientOid ?? f.clientOid;
