@@ -15,6 +15,7 @@ import { startSimulator } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { defineStrategy, type OrderIntent } from '../../../src/strategy/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'est-key', apiSecret: 'est-secret', passphrase: 'est-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
@@ -28,14 +29,6 @@ const idle = defineStrategy({
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-est-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function until(cond: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const intent = (over: Partial<OrderIntent>): OrderIntent =>
   ({
@@ -94,13 +87,13 @@ describe('fills: estimated on an account without whitelist access', () => {
     });
     bot.start();
     const trader = bot.trader;
-    await until(
-      () => trader.market.rules('AAPLUSDT') !== undefined && trader.market.hasQuote('AAPLUSDT'),
-      10_000,
-    );
+    await waitFor(() => trader.market.rules('AAPLUSDT') !== undefined && trader.market.hasQuote('AAPLUSDT'), {
+      timeoutMs: 10_000,
+      what: "the bot's rules and quote",
+    });
     expect(trader.fills).toBe('estimated');
 
-    await until(() => trader.market.session() !== undefined, 10_000);
+    await waitFor(() => trader.market.session() !== undefined, { timeoutMs: 10_000, what: 'the session' });
     await trader.submit(intent({}), 0);
     expect(events.filter((e) => e.type === 'denied')).toEqual([]);
     const [est] = store.fills.list({ bot: 'est' });
@@ -127,7 +120,10 @@ describe('fills: estimated on an account without whitelist access', () => {
     // Whitelist access arrives (the simulator has no admin call for it: its account record is flipped).
     const account = sim.engine.credentials.get(CREDS.apiKey) as { whitelisted: boolean };
     account.whitelisted = true;
-    await until(() => trader.fills === 'venue', 10_000);
+    await waitFor(() => trader.fills === 'venue', {
+      timeoutMs: 10_000,
+      what: 'whitelist access to switch the fills to the venue',
+    });
     expect(store.meta.get('fill-baseline:AAPLUSDT')).toBeDefined();
     // The estimated order's real fills are behind the baseline: not booked a second time.
     const realOfFirst = sim.engine.fills(CREDS.apiKey).map((f) => f.execId);

@@ -14,6 +14,7 @@ import { startSimulator, type Simulator } from '../../../src/sim/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'attr-key', apiSecret: 'attr-secret', passphrase: 'attr-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
@@ -52,14 +53,6 @@ const spec = (name: string, symbols: string[], quoteAmount: string) => ({
   fillPollMs: 300,
   maxSignalAgeMs: 3 * 60_000,
 });
-
-async function until(cond: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The account's fills at the simulator, by the clientOid of their order (the venue's own truth). */
 const venueFillsOf = (sim: Simulator, clientOids: ReadonlySet<string>) =>
@@ -120,7 +113,10 @@ describe('fills without ids on the wire', () => {
     expect(baseline).toBeDefined();
     for (const m of made) m.bot.start();
     const sells = (bot: string) => store.fills.list({ bot }).filter((f) => f.side === 'sell').length;
-    await until(() => ['a', 'b', 'c'].every((b) => sells(b) >= 2), 30_000);
+    await waitFor(() => ['a', 'b', 'c'].every((b) => sells(b) >= 2), {
+      timeoutMs: 30_000,
+      what: 'two sells of each bot',
+    });
     for (const m of made) await m.bot.stop();
     for (const m of made) await m.bot.syncFills();
 

@@ -12,6 +12,7 @@ import { startSimulator } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { defineStrategy, type OrderIntent } from '../../../src/strategy/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'rs-key', apiSecret: 'rs-secret', passphrase: 'rs-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
@@ -24,14 +25,6 @@ const idle = defineStrategy({
 });
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-restart-attr-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function until(cond: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('a resting limit order across a restart', () => {
   it('gets its fill booked after the restart, though the fill names no order', async () => {
@@ -76,12 +69,12 @@ describe('a resting limit order across a restart', () => {
     const first = await boot();
     first.bot.start();
     const t = first.bot.trader;
-    await until(
+    await waitFor(
       () =>
         t.market.rules('AAPLUSDT') !== undefined &&
         t.market.hasQuote('AAPLUSDT') &&
         t.market.session() !== undefined,
-      10_000,
+      { timeoutMs: 10_000, what: "the bot's rules, quote and session" },
     );
     const bid = t.market.snapshot('AAPLUSDT')?.bid ?? new Decimal(0);
     const precision = t.market.rules('AAPLUSDT')?.pricePrecision ?? 2;
