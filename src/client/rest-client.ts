@@ -606,6 +606,24 @@ class RestClientCore {
       Array.isArray(res.headers['retry-after']) ? res.headers['retry-after'][0] : res.headers['retry-after'],
       now,
     );
+    // An answer that cannot be read: the HTTP status's error when there is one, else a malformed answer.
+    const unreadable = (why: string): ApiError =>
+      res.status !== 200
+        ? apiErrorFor({
+            code: String(res.status),
+            msg: `HTTP ${res.status}`,
+            endpoint: def.name,
+            httpStatus: res.status,
+            retryAfterMs,
+          })
+        : new VenueError({
+            kind: 'venue',
+            code: 'MALFORMED',
+            msg: why,
+            endpoint: def.name,
+            httpStatus: res.status,
+            retryable: true,
+          });
     let json: unknown;
     try {
       json =
@@ -613,41 +631,11 @@ class RestClientCore {
           ? parseLossless(res.body)
           : JSON.parse(res.body);
     } catch {
-      if (res.status !== 200)
-        throw apiErrorFor({
-          code: String(res.status),
-          msg: `HTTP ${res.status}`,
-          endpoint: def.name,
-          httpStatus: res.status,
-          retryAfterMs,
-        });
-      throw new VenueError({
-        kind: 'venue',
-        code: 'MALFORMED',
-        msg: 'the venue answered malformed JSON',
-        endpoint: def.name,
-        httpStatus: res.status,
-        retryable: true,
-      });
+      throw unreadable('the venue answered malformed JSON');
     }
     const env = EnvelopeSchema.safeParse(json);
     if (!env.success) {
-      if (res.status !== 200)
-        throw apiErrorFor({
-          code: String(res.status),
-          msg: `HTTP ${res.status}`,
-          endpoint: def.name,
-          httpStatus: res.status,
-          retryAfterMs,
-        });
-      throw new VenueError({
-        kind: 'venue',
-        code: 'MALFORMED',
-        msg: 'the answer is not a v3 envelope',
-        endpoint: def.name,
-        httpStatus: res.status,
-        retryable: true,
-      });
+      throw unreadable('the answer is not a v3 envelope');
     }
     const { code, msg, requestTime, data } = env.data;
     this.learnOffset(requestTime, sentAt, now);
