@@ -143,6 +143,8 @@ interface Daemon {
   log: string;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
+/** Every daemon run's output, in order: written to the folder (run-N.log), and searched when fills are lost. */
+const daemons: Daemon[] = [];
 function startDaemon(cfg: string): Daemon {
   const proc = spawn(process.execPath, ['--import', 'tsx', cli, 'run', '--config', cfg], {
     cwd: root,
@@ -161,6 +163,7 @@ function startDaemon(cfg: string): Daemon {
   };
   proc.stdout?.on('data', (b: Buffer) => (d.log += b.toString()));
   proc.stderr?.on('data', (b: Buffer) => (d.log += b.toString()));
+  daemons.push(d);
   return d;
 }
 
@@ -295,6 +298,25 @@ async function main(): Promise<number> {
     `duplicates ${duplicates}, orphans ${orphans}, lost fills ${lostFills}, pending left ${pendingLeft}`,
     `first order after "running": median ${median} ms, max ${sorted.at(-1) ?? 0} ms; ${firstOrderMs.length - slowStarts}/${firstOrderMs.length} runs within one candle (${CANDLE_REAL_MS} ms)`,
   ];
+  for (const [i, d] of daemons.entries()) writeFileSync(join(dir, `run-${i + 1}.log`), d.log);
+  if (lostFills > 0) {
+    // What the daemons said of the fills they did not book (the attribution's reason), and the fills.
+    const notBooked = daemons.flatMap((d) =>
+      d.log.split('\n').filter((l) => l.includes('fill not booked') || l.includes('fills may be missing')),
+    );
+    out.push(
+      'lost fills (venue): ' +
+        fills
+          .filter((f) => !j.execIds.has(f.execId))
+          .map(
+            (f) =>
+              `${f.execId} (order ${f.clientOid}) ${f.side} ${f.size.toFixed()} @ ${f.price.toFixed()} ts ${f.ts}`,
+          )
+          .join('; '),
+      `the daemons said (${notBooked.length} lines):`,
+      ...notBooked.slice(-10),
+    );
+  }
   process.stdout.write(`${out.join('\n')}\n`);
   const ok = failures === 0 && duplicates === 0 && orphans === 0 && lostFills === 0 && pendingLeft === 0;
   process.stdout.write(ok ? 'soak: OK\n' : 'soak: FAILED\n');

@@ -128,6 +128,9 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       fresh: o.fresh === true,
       embeddedSimulator: v.kind === 'simulator',
       now: clock.now(),
+      // The venue's clock is known only once the venue is up: the journal reads whichever is current, so
+      // every record is stamped on the clock the pipeline trades on (not the wall clock of an accelerated run).
+      clock: { now: () => clock.now() },
     });
     store = journal.store;
     unlock = journal.unlock;

@@ -9,6 +9,7 @@ import {
   openStore,
   type Store,
 } from '../store/index.js';
+import type { Clock } from '../feeds/clock.js';
 import { lockJournal } from './lock.js';
 
 export interface DeploymentJournal {
@@ -30,6 +31,11 @@ export function openDeploymentJournal(o: {
   readonly fresh: boolean;
   readonly embeddedSimulator: boolean;
   readonly now: number;
+  /**
+   * The clock the journal stamps its records with: the trading pipeline's (the venue's time), so an order's
+   * journaled time and its fills' venue times compare (fill attribution after a restart depends on it).
+   */
+  readonly clock?: Clock | undefined;
 }): DeploymentJournal {
   const { file, exists } = checkJournalPath(o.path);
   ensureJournalFolder(file);
@@ -49,7 +55,7 @@ export function openDeploymentJournal(o: {
         true,
       );
     }
-    return { store: openStore(file), unlock, keptAt };
+    return { store: openStore(file, o.clock === undefined ? {} : { clock: o.clock }), unlock, keptAt };
   } catch (e) {
     unlock();
     throw e;

@@ -166,6 +166,14 @@ describe('against a simulator in another process', () => {
         'acked',
       ]);
     expect(store.orders.pendingOrders()).toHaveLength(0);
+    // The journal stamps its records on the venue's clock, as the pipeline trades (the simulator runs 120x
+    // from 14:35 UTC today, far from the wall clock): after a restart, an order's journaled time is what
+    // its fills are attributed by, so a wall-clock stamp there lost every fill synced after a restart.
+    const venueStart = Date.UTC(2026, 10, 23, 14, 35);
+    for (const j of journaled) {
+      expect(j.createdTs).toBeGreaterThanOrEqual(venueStart);
+      expect(j.createdTs).toBeLessThanOrEqual(sim.engine.now());
+    }
     const journalFills = new Set(store.fills.list().map((x) => x.execId));
     for (const fill of sim.engine.fills(SECRET.apiKey))
       expect(journalFills.has(fill.execId), `fill ${fill.execId} missing`).toBe(true);
