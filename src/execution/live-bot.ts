@@ -153,12 +153,20 @@ export class LiveBot {
       return v === undefined ? undefined : Number(v);
     };
     const candles$ = ready$.pipe(
-      concatMap(() => merge(...o.symbols.map((s) => hub.closedCandles$(spot, s, o.interval, since(s))))),
+      concatMap(() =>
+        merge(
+          ...o.symbols.map((s) =>
+            hub.closedCandlesWithInformative$(spot, s, o.interval, o.strategy.informative, since(s)),
+          ),
+        ),
+      ),
       // The next candle waits until the intents of the previous one went through the pipeline, and the
       // fills of orders that may rest are read, so the strategy always decides on a portfolio that
       // includes its own fills (a backfilled gap replays in order, exactly as the backtester replays it).
       concatMap((c) => from(this.beforeCandle().then(() => c))),
       tap((c) => {
+        // An informative candle closes with the base candle that follows it: the base one is the mark.
+        if (c.interval !== o.interval) return;
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
         o.store.meta.set(`candle:${o.name}:${c.symbol}:${o.interval}`, String(c.openTime));

@@ -284,6 +284,8 @@ export class Trader implements FillSink {
     logger: StrategyLogger;
     state: StrategyState;
     category: TradeCategory;
+    /** Where the strategy's exposed indicator values go (the backtester's lookahead check). */
+    expose?: StrategyContext<P>['expose'] | undefined;
   }): StrategyContext<P> {
     const { o } = this;
     return buildStrategyContext({
@@ -297,6 +299,7 @@ export class Trader implements FillSink {
       portfolio: o.portfolio,
       session: () => o.market.session(),
       state: p.state,
+      expose: p.expose,
     });
   }
 
