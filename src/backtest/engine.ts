@@ -209,13 +209,18 @@ interface Lane {
  * Step 0: the symbols of a run, one lane per source, checked to fit one run (one interval, one quote
  * coin, distinct symbols, informative intervals that resample from the base).
  */
-function lanesOf(o: BacktestOptions, sources: readonly CandleSource[]): { lanes: Lane[]; interval: CandleInterval } {
+function lanesOf(
+  o: BacktestOptions,
+  sources: readonly CandleSource[],
+): { lanes: Lane[]; interval: CandleInterval } {
   const first = sources[0];
   if (first === undefined) throw new CandleFileError('a backtest needs at least one dataset');
   const interval = first.meta.interval;
   const problems = informativeProblems(o.strategy, interval);
   if (problems.length > 0)
-    throw new StrategyDefinitionError(`strategy "${o.strategy.name}" on ${interval} candles: ${problems.join('; ')}`);
+    throw new StrategyDefinitionError(
+      `strategy "${o.strategy.name}" on ${interval} candles: ${problems.join('; ')}`,
+    );
   const seen = new Set<string>();
   const lanes = sources.map((src): Lane => {
     const { symbol } = src.meta;
@@ -225,7 +230,9 @@ function lanesOf(o: BacktestOptions, sources: readonly CandleSource[]): { lanes:
         `datasets of one backtest must share one interval: ${first.meta.symbol} is ${interval}, ${symbol} is ${src.meta.interval}`,
       );
     if (seen.has(symbol))
-      throw new CandleFileError(`datasets of one backtest must be of distinct symbols: ${symbol} is given twice`);
+      throw new CandleFileError(
+        `datasets of one backtest must be of distinct symbols: ${symbol} is given twice`,
+      );
     seen.add(symbol);
     if (rules.quoteCoin !== parseInstrument(first.meta.instrument).quoteCoin)
       throw new CandleFileError(
@@ -367,7 +374,8 @@ function collectResult(trader: Trader): {
 
 /** An intent as one comparable string (the lookahead check compares them between runs). */
 export function intentSignal(i: OrderIntent): string {
-  const size = i.type === 'market' && i.side === 'buy' ? `${i.quoteAmount.toFixed()} quote` : i.quantity.toFixed();
+  const size =
+    i.type === 'market' && i.side === 'buy' ? `${i.quoteAmount.toFixed()} quote` : i.quantity.toFixed();
   const price = i.type === 'limit' ? ` @ ${i.price.toFixed()}` : '';
   return `${i.side} ${i.type} ${size}${price} ${i.tag}`;
 }
@@ -426,7 +434,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     .subscribe({
       next: (i) => {
         if (onSignal !== undefined && deciding !== undefined)
-          onSignal({ symbol: deciding.symbol, openTime: deciding.openTime, name: 'intent', value: intentSignal(i) });
+          onSignal({
+            symbol: deciding.symbol,
+            openTime: deciding.openTime,
+            name: 'intent',
+            value: intentSignal(i),
+          });
         // A warm-up (walk-forward's out-of-sample windows): the strategy sees the candles, nothing trades.
         if (o.tradeFrom !== undefined && clock.now() < o.tradeFrom) return;
         void trader.submit(i, clock.now());
@@ -451,7 +464,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     if (o.suspended !== undefined) market.setSuspended(lane.symbol, o.suspended(lane.symbol, clock.now()));
     lane.q.last = c.close;
     lane.q.ts = clock.now();
-    if (tickers$.observed) tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
+    if (tickers$.observed)
+      tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
     deciding = c;
     if (lane.informative === undefined) candles$.next(c);
     else lane.informative.push(c, deliver);
@@ -587,9 +601,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     fees: portfolio.fees().toFixed(),
     chart: (lanes[0] as Lane).chart.bars,
     ...(single ? {} : { charts: Object.fromEntries(lanes.map((l) => [l.symbol, l.chart.bars])) }),
-    ...(single
-      ? {}
-      : { bySymbol: symbolResults(lanes, fills, trades, portfolio) }),
+    ...(single ? {} : { bySymbol: symbolResults(lanes, fills, trades, portfolio) }),
     portfolio: finalHoldings(portfolio),
     timing: { runMs },
   };

@@ -231,7 +231,9 @@ export class FeedHub {
     informative: readonly CandleInterval[],
     since?: number,
   ): Observable<Candle> {
-    return this.closedCandles$(category, symbol, base, since).pipe(withInformative(symbol, base, informative));
+    return this.closedCandles$(category, symbol, base, since).pipe(
+      withInformative(symbol, base, informative),
+    );
   }
 }
 

@@ -147,7 +147,9 @@ export function strategyProblems(spec: unknown): string[] {
     } else {
       for (const i of s.informative as unknown[]) {
         if (!(CANDLE_INTERVALS as readonly unknown[]).includes(i)) {
-          problems.push(`informative interval ${JSON.stringify(i)} is not one of ${CANDLE_INTERVALS.join(', ')}`);
+          problems.push(
+            `informative interval ${JSON.stringify(i)} is not one of ${CANDLE_INTERVALS.join(', ')}`,
+          );
         }
       }
     }
