@@ -20,7 +20,12 @@ import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf } from '../market/candle.js';
 import { Decimal } from '../market/decimal.js';
 import type { Store } from '../store/index.js';
-import type { Strategy, StrategyLogger } from '../strategy/contract.js';
+import {
+  informativeProblems,
+  StrategyDefinitionError,
+  type Strategy,
+  type StrategyLogger,
+} from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { Trader, TraderListener } from './trader.js';
@@ -64,6 +69,12 @@ export class LiveBot {
   private failure: ((err: unknown) => void) | undefined;
 
   constructor(private readonly o: LiveBotOptions) {
+    // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
+    const problems = informativeProblems(o.strategy, o.interval);
+    if (problems.length > 0)
+      throw new StrategyDefinitionError(
+        `bot ${o.name} (strategy "${o.strategy.name}"): ${problems.join('; ')}`,
+      );
     o.trader.subscribe((e) => {
       if (e.type === 'intent') this.counts.intents++;
       else if (e.type === 'denied') this.counts.denials++;
