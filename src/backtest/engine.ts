@@ -497,20 +497,20 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     const e = trader.sampleEquity(ts);
     equity.push({ ts, equity: e.toNumber(), exposed });
   };
-  // The time step being replayed: its open time and the lanes that have a candle in it.
+  // The time step being replayed (its open time); the lanes with a candle in it have cur.t === stepT.
   let stepT = Number.NaN;
-  const inStep: Lane[] = [];
+  let inStep = false;
   /** Closes the time step: the venue moves to its close, prices are marked, equity is sampled. */
   const closeStep = (): boolean => {
     venue.setTime(stepT + step);
     return venue.advance() > 0;
   };
   const markStep = (): void => {
-    for (let k = 0; k < inStep.length; k++) {
-      const l = inStep[k] as Lane;
-      if (trader.tracksEquity) trader.mark(l.symbol, new Decimal(l.lastClose), stepT + step);
-    }
-    inStep.length = 0;
+    if (trader.tracksEquity)
+      for (let k = 0; k < lanes.length; k++) {
+        const l = lanes[k] as Lane;
+        if (l.cur.t === stepT) trader.mark(l.symbol, new Decimal(l.lastClose), stepT + step);
+      }
     if (++steps % every === 0) sample(decisionTime(lanes[0] as Lane, stepT));
   };
 
@@ -521,13 +521,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       if (t < from || t > to) continue;
       const lane = (single ? lanes[0] : lanes[(laneOf as Uint16Array)[i] as number]) as Lane;
       if (t !== stepT) {
-        if (inStep.length > 0) {
+        if (inStep) {
           if (closeStep()) await trader.syncFills();
           markStep();
         }
         stepT = t;
+        inStep = true;
       }
-      inStep.push(lane);
       // One mutable record per symbol for the current candle: no allocation per candle for the venue's view.
       const cur = lane.cur;
       cur.t = t;
@@ -560,7 +560,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     }
     o.onProgress?.(n);
   }
-  if (inStep.length > 0) {
+  if (inStep) {
     if (closeStep()) await trader.syncFills();
     markStep();
   }

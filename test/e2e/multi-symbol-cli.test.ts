@@ -39,6 +39,10 @@ describe('tradebot backtest over several symbols', () => {
     const html = readFileSync(join(dir, 'two', 'report.html'), 'utf8');
     expect(html).toContain('<td>AAAUSDT</td>');
     expect(html).toContain('<td>BBBUSDT</td>');
+    // A sweep takes one dataset, and says so.
+    const sweep = await runCli(['sweep', '-c', f, '--grid', 'fast=5,10', '--out', dir]);
+    expect(sweep.code).toBe(2);
+    expect(sweep.stderr).toMatch(/sweeps and walk-forward take one dataset/);
   });
 });
 
