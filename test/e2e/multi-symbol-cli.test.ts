@@ -37,6 +37,7 @@ describe('tradebot backtest over several symbols', () => {
       expect(x?.fees).toMatch(/^\d+(\.\d+)?$/);
     }
     const html = readFileSync(join(dir, 'two', 'report.html'), 'utf8');
+    expect(html).toContain('<th>Realised PnL</th><th>Position</th>');
     expect(html).toContain('<td>AAAUSDT</td>');
     expect(html).toContain('<td>BBBUSDT</td>');
     // A sweep takes one dataset, and says so.
