@@ -45,6 +45,9 @@ export default defineStrategy({
     const f = st.fast.update(candle.close, false);
     const s = st.slow.update(candle.close, false);
     if (f === null || s === null) return;
+    // For `tradebot lookahead`: both averages must be the same whether or not later candles exist.
+    ctx.expose('sma-fast', f);
+    ctx.expose('sma-slow', s);
     const above = f > s;
     const was = st.above;
     st.above = above;

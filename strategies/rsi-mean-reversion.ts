@@ -56,6 +56,7 @@ export default defineStrategy({
     }
     const r = st.rsi.update(candle.close, false);
     if (r === null) return;
+    ctx.expose('rsi', r); // checked by `tradebot lookahead`
     const zone = r < ctx.params.oversold ? LOW : r > ctx.params.overbought ? HIGH : MID;
     if (zone === st.zone) return;
     st.zone = zone;

@@ -39,6 +39,8 @@ export const DATASETS = {
   'sp500-daily':
     'the S&P 500 daily series 2000-2020 (vega-datasets, BSD-3-Clause) as the Reality token SPXUSDT',
   'synthetic-1m:<seed>:<count>': 'a seeded synthetic one-minute series of <count> candles',
+  'synthetic-1m:<seed>:<count>:<SYMBOL>,<SYMBOL>...':
+    'one seeded synthetic series per symbol (seeds <seed>, <seed>+1 ...), for a backtest over several symbols',
 } as const;
 
 export function listDatasets(): { name: string; description: string }[] {
@@ -103,11 +105,11 @@ export interface DatasetOptions extends ColumnarOptions {
  */
 export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleCacheDir() }): CandleSource {
   if (ref === 'sp500-daily') return sp500Source();
-  const m = /^synthetic-1m:(\d+):(\d+)$/.exec(ref);
-  if (m) return syntheticSource({ seed: Number(m[1]), count: Number(m[2]) });
+  const m = /^synthetic-1m:(\d+):(\d+)(?::([A-Z0-9]+))?$/.exec(ref);
+  if (m) return syntheticSource({ seed: Number(m[1]), count: Number(m[2]), symbol: m[3] });
   if (ref.startsWith('synthetic'))
     throw new CandleFileError(
-      `dataset ${ref}: write synthetic-1m:<seed>:<count>, e.g. synthetic-1m:42:1000000`,
+      `dataset ${ref}: write synthetic-1m:<seed>:<count>, e.g. synthetic-1m:42:1000000, or synthetic-1m:<seed>:<count>:BTCUSDT,ETHUSDT for several symbols`,
     );
   if (columnarKind(ref) !== undefined) {
     if (!existsSync(ref))
@@ -117,4 +119,20 @@ export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleC
     return openColumnarFile(ref, o);
   }
   return cachedCandleSource(ref, openCandleFile(ref), 'cacheDir' in o ? o.cacheDir : candleCacheDir());
+}
+
+/** The references a dataset reference stands for: a multi-symbol synthetic is one series per symbol. */
+export function expandDatasetRef(ref: string): string[] {
+  const m = /^synthetic-1m:(\d+):(\d+):([A-Z0-9]+(?:,[A-Z0-9]+)+)$/.exec(ref);
+  if (!m) return [ref];
+  const seed = Number(m[1]);
+  return (m[3] as string).split(',').map((symbol, k) => `synthetic-1m:${seed + k}:${m[2]}:${symbol}`);
+}
+
+/**
+ * Opens the datasets of one backtest, one source per symbol (a backtest over several symbols merges them
+ * in time order, ties in this order).
+ */
+export function openDatasets(refs: readonly string[], o?: DatasetOptions): CandleSource[] {
+  return refs.flatMap(expandDatasetRef).map((r) => (o === undefined ? openDataset(r) : openDataset(r, o)));
 }

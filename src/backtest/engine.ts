@@ -5,12 +5,13 @@
 // order and per fill only, which is what makes millions of candles per second possible.
 import { createHash } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
-import { INTERVAL_MS, type Ticker } from '../api/index.js';
+import { INTERVAL_MS, type CandleInterval, type Ticker } from '../api/index.js';
 import { InProcessVenue } from '../execution/in-process-venue.js';
 import { MemoryJournal } from '../execution/journal.js';
-import { MarketState, Trader, type TraderListener } from '../execution/trader.js';
+import { MarketState, Trader, type Quote, type TraderListener } from '../execution/trader.js';
 import { VirtualClock } from '../feeds/clock.js';
 import type { Candle } from '../market/candle.js';
+import { InformativeCandles } from '../market/resample.js';
 import { Decimal, ZERO } from '../market/decimal.js';
 import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
 import { etParts, etToUtc, usSessionAt, type SessionState } from '../market/sessions.js';
@@ -20,10 +21,17 @@ import type { RiskLimits } from '../risk/limits.js';
 import { TradingStateMachine } from '../risk/trading-state.js';
 import { CandleFillModel, type CandleBar } from '../sim/candle-fills.js';
 import type { FeeRates } from '../portfolio/fees.js';
-import type { Strategy, StrategyLogger } from '../strategy/contract.js';
+import {
+  informativeProblems,
+  StrategyDefinitionError,
+  type Strategy,
+  type StrategyLogger,
+} from '../strategy/contract.js';
+import type { OrderIntent } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
-import type { CandleSource } from './format.js';
+import { CandleFileError, type CandleSource } from './format.js';
+import { mergeByTime } from './merge-sources.js';
 import type {
   BacktestFill,
   BacktestResult,
@@ -31,10 +39,16 @@ import type {
   ChartBar,
   EquityCurvePoint,
   IntentOutcome,
+  SymbolResult,
 } from './result.js';
 
 export interface BacktestOptions {
-  readonly source: CandleSource;
+  /**
+   * The candles: one source per symbol. Several sources (one symbol each, one interval, one quote coin)
+   * are merged in time order, ties in the order given, into one run: one pipeline, one portfolio, one
+   * capital, as a live bot with several symbols.
+   */
+  readonly source: CandleSource | readonly CandleSource[];
   readonly dataset: string;
   readonly strategy: Strategy;
   readonly params?: Record<string, unknown> | undefined;
@@ -61,6 +75,17 @@ export interface BacktestOptions {
   readonly suspended?: ((symbol: string, t: number) => boolean) | undefined;
   /** Called every batch with the number of candles done. */
   readonly onProgress?: ((candles: number) => void) | undefined;
+  /** Each intent and exposed indicator value of the strategy, with its candle (the lookahead check). */
+  readonly onSignal?: ((signal: StrategySignal) => void) | undefined;
+}
+
+/** A value the strategy produced on a candle: an intent (name "intent") or an exposed indicator. */
+export interface StrategySignal {
+  readonly symbol: string;
+  /** Open time of the candle the value belongs to. */
+  readonly openTime: number;
+  readonly name: string;
+  readonly value: number | string;
 }
 
 const silent: StrategyLogger = {
@@ -162,46 +187,121 @@ interface CurrentBar extends CandleBar {
 }
 
 /**
+ * One symbol of a run: its instrument, the mutable current candle the venue fills against, its quote in
+ * the market state, and the candle it has not decided on yet.
+ */
+interface Lane {
+  readonly symbol: string;
+  readonly rules: InstrumentRules;
+  readonly cur: CurrentBar;
+  /** A daily stock candle is decided at the regular close (16:00 ET) of its date, others at their close. */
+  readonly dailyStock: boolean;
+  readonly informative: InformativeCandles | undefined;
+  readonly chart: Downsampler;
+  q: Quote;
+  /** The candle the strategy has not decided on yet (it decides once the next candle's open is known). */
+  prev: Candle | undefined;
+  lastClose: number;
+  candles: number;
+}
+
+/**
+ * Step 0: the symbols of a run, one lane per source, checked to fit one run (one interval, one quote
+ * coin, distinct symbols, informative intervals that resample from the base).
+ */
+function lanesOf(
+  o: BacktestOptions,
+  sources: readonly CandleSource[],
+): { lanes: Lane[]; interval: CandleInterval } {
+  const first = sources[0];
+  if (first === undefined) throw new CandleFileError('a backtest needs at least one dataset');
+  const interval = first.meta.interval;
+  const problems = informativeProblems(o.strategy, interval);
+  if (problems.length > 0)
+    throw new StrategyDefinitionError(
+      `strategy "${o.strategy.name}" on ${interval} candles: ${problems.join('; ')}`,
+    );
+  const seen = new Set<string>();
+  const lanes = sources.map((src): Lane => {
+    const { symbol } = src.meta;
+    const rules = parseInstrument(src.meta.instrument);
+    if (src.meta.interval !== interval)
+      throw new CandleFileError(
+        `datasets of one backtest must share one interval: ${first.meta.symbol} is ${interval}, ${symbol} is ${src.meta.interval}`,
+      );
+    if (seen.has(symbol))
+      throw new CandleFileError(
+        `datasets of one backtest must be of distinct symbols: ${symbol} is given twice`,
+      );
+    seen.add(symbol);
+    if (rules.quoteCoin !== parseInstrument(first.meta.instrument).quoteCoin)
+      throw new CandleFileError(
+        `datasets of one backtest must share one quote coin (one capital): ${symbol} is quoted in ${rules.quoteCoin}`,
+      );
+    return {
+      symbol,
+      rules,
+      cur: { t: 0, open: 0, high: 0, low: 0, close: 0, known: false },
+      dailyStock: interval === '1D' && rules.isReality,
+      informative:
+        o.strategy.informative.length > 0
+          ? new InformativeCandles(symbol, interval, o.strategy.informative)
+          : undefined,
+      chart: new Downsampler(),
+      q: undefined as unknown as Quote,
+      prev: undefined,
+      lastClose: 0,
+      candles: 0,
+    };
+  });
+  return { lanes, interval };
+}
+
+/**
  * Step 1: the trading pipeline of a backtest: the one Trader, on the in-process venue (the matching core
- * over the current candle, by the shared candle fill model), a memory journal and a virtual clock.
+ * over each symbol's current candle, by the shared candle fill model), a memory journal and a virtual clock.
  */
 function backtestPipeline(
   o: BacktestOptions,
-  rules: InstrumentRules,
+  lanes: readonly Lane[],
   step: number,
   capital: string,
   fees: FeeRates,
 ): {
   trader: Trader;
   venue: InProcessVenue;
-  cur: CurrentBar;
   portfolio: Portfolio;
   clock: VirtualClock;
   market: MarketState;
 } {
-  const symbol = o.source.meta.symbol;
-  const quote = rules.quoteCoin;
-  const cur: CurrentBar = { t: 0, open: 0, high: 0, low: 0, close: 0, known: false };
+  const quote = (lanes[0] as Lane).rules.quoteCoin;
+  const bySymbol = new Map(lanes.map((l) => [l.symbol, l]));
   const venue = new InProcessVenue({
     market: new CandleFillModel({
       slippageBps: o.slippageBps,
       intervalMs: step,
-      pricePrecision: () => rules.pricePrecision,
-      barAt: (_s, t) => (cur.known && t >= cur.t && t < cur.t + step ? cur : undefined),
+      pricePrecision: (s) => bySymbol.get(s)?.rules.pricePrecision ?? 8,
+      barAt: (s, t) => {
+        const cur = bySymbol.get(s)?.cur;
+        return cur !== undefined && cur.known && t >= cur.t && t < cur.t + step ? cur : undefined;
+      },
     }),
-    pairs: [
-      { symbol, baseCoin: rules.baseCoin, quoteCoin: quote, quantityPrecision: rules.quantityPrecision },
-    ],
+    pairs: lanes.map((l) => ({
+      symbol: l.symbol,
+      baseCoin: l.rules.baseCoin,
+      quoteCoin: quote,
+      quantityPrecision: l.rules.quantityPrecision,
+    })),
     balances: { [quote]: new Decimal(capital) },
     fees,
   });
   const clock = new VirtualClock(0);
   const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
   const market = new MarketState();
-  market.setRules(symbol, rules);
+  for (const l of lanes) market.setRules(l.symbol, l.rules);
   const trader = new Trader({
     bot: o.bot ?? 'backtest',
-    pairs: [{ symbol, baseCoin: rules.baseCoin, quoteCoin: quote }],
+    pairs: lanes.map((l) => ({ symbol: l.symbol, baseCoin: l.rules.baseCoin, quoteCoin: quote })),
     venue,
     journal: new MemoryJournal(),
     clock,
@@ -213,7 +313,8 @@ function backtestPipeline(
     maxAttempts: 1,
   });
   if (o.onEvent) trader.subscribe(o.onEvent);
-  return { trader, venue, cur, portfolio, clock, market };
+  for (const l of lanes) l.q = market.quote(l.symbol);
+  return { trader, venue, portfolio, clock, market };
 }
 
 /** Step 2: the backtest's records, as a subscriber of the pipeline's events. */
@@ -271,28 +372,39 @@ function collectResult(trader: Trader): {
   return { intents, denials, fills };
 }
 
+/** An intent as one comparable string (the lookahead check compares them between runs). */
+export function intentSignal(i: OrderIntent): string {
+  const size =
+    i.type === 'market' && i.side === 'buy' ? `${i.quoteAmount.toFixed()} quote` : i.quantity.toFixed();
+  const price = i.type === 'limit' ? ` @ ${i.price.toFixed()}` : '';
+  return `${i.side} ${i.type} ${size}${price} ${i.tag}`;
+}
+
 /**
  * Runs one backtest: the replay loop feeds the candles to the strategy and the market state to the one
  * trading pipeline (Trader), whose orders go to the in-process venue. Same inputs, same trades:
  * `meta.tradeHash` pins the fill list.
+ *
+ * Per time step (the candles of every symbol that open at one time, in symbol order):
+ *   open:   each symbol's candle becomes its current bar; resting orders that it opens through fill;
+ *           the strategy decides on that symbol's previous candle (informative candles it closes first),
+ *           and its intents go through the pipeline at that open;
+ *   close:  once the step's last candle is in, the venue moves to the step's close (market orders fill at
+ *           the open plus slippage, limit orders when traded through), prices are marked, equity sampled.
  */
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
-  const meta = o.source.meta;
-  const rules: InstrumentRules = parseInstrument(meta.instrument);
-  const step = INTERVAL_MS[meta.interval];
-  const symbol = meta.symbol;
+  const sources: readonly CandleSource[] = Array.isArray(o.source) ? o.source : [o.source as CandleSource];
+  const { lanes, interval } = lanesOf(o, sources);
+  const step = INTERVAL_MS[interval];
   const capital = o.capital ?? '10000';
   const feeRate = new Decimal(o.feeRate ?? '0.001');
   const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
   const fees = { maker: makerRate, taker: feeRate };
   const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
-  const dailyStock = meta.interval === '1D' && rules.isReality;
-  // A daily stock candle is decided at the regular close (16:00 ET) of its date, other candles at their close.
-  const decisionTime = (openTime: number): number =>
-    dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step;
+  const decisionTime = (lane: Lane, openTime: number): number =>
+    lane.dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step;
 
-  const { trader, venue, cur, portfolio, clock, market } = backtestPipeline(o, rules, step, capital, fees);
-  const q = market.quote(symbol);
+  const { trader, venue, portfolio, clock, market } = backtestPipeline(o, lanes, step, capital, fees);
   // The result is a subscriber of the pipeline's events.
   const { intents, denials, fills } = collectResult(trader);
 
@@ -301,41 +413,62 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const tickers$ = new ReplaySource<Ticker>();
   let session: SessionState | undefined;
   let failure: unknown;
+  // The base candle being decided: intents and exposed values belong to it.
+  let deciding: Candle | undefined;
+  const onSignal = o.onSignal;
   const ctx = trader.strategyContext({
     params,
     logger: o.logger ?? silent,
     state: new MemoryStrategyState(),
     category: 'SPOT',
+    expose:
+      onSignal === undefined
+        ? undefined
+        : (name, value, candle) => {
+            const c = candle ?? deciding;
+            if (c !== undefined) onSignal({ symbol: c.symbol, openTime: c.openTime, name, value });
+          },
   });
   const sub = o.strategy
     .run(ctx, { candles$: candles$.observable, session$: session$.observable, tickers$: tickers$.observable })
     .subscribe({
       next: (i) => {
+        if (onSignal !== undefined && deciding !== undefined)
+          onSignal({
+            symbol: deciding.symbol,
+            openTime: deciding.openTime,
+            name: 'intent',
+            value: intentSignal(i),
+          });
         // A warm-up (walk-forward's out-of-sample windows): the strategy sees the candles, nothing trades.
         if (o.tradeFrom !== undefined && clock.now() < o.tradeFrom) return;
         void trader.submit(i, clock.now());
       },
       error: (e: unknown) => (failure = e),
     });
+  const deliver = (c: Candle): void => candles$.next(c);
 
   /**
    * The strategy decides on a closed candle; its intents go through the pipeline at the venue's time.
    * Synchronous unless it emitted intents (answers whether the pipeline has work to wait for): no promise
    * per candle.
    */
-  const decide = (c: Candle): boolean => {
-    const at = decisionTime(c.openTime);
+  const decide = (lane: Lane, c: Candle): boolean => {
+    const at = decisionTime(lane, c.openTime);
     if (session === undefined || at >= session.nextChange) {
       session = usSessionAt(at);
       market.setSession(session);
       session$.next(session);
     }
     clock.set(Math.max(clock.now(), at));
-    if (o.suspended !== undefined) market.setSuspended(symbol, o.suspended(symbol, clock.now()));
-    q.last = c.close;
-    q.ts = clock.now();
-    if (tickers$.observed) tickers$.next(candleTicker(symbol, c, rules.pricePrecision, clock.now()));
-    candles$.next(c);
+    if (o.suspended !== undefined) market.setSuspended(lane.symbol, o.suspended(lane.symbol, clock.now()));
+    lane.q.last = c.close;
+    lane.q.ts = clock.now();
+    if (tickers$.observed)
+      tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
+    deciding = c;
+    if (lane.informative === undefined) candles$.next(c);
+    else lane.informative.push(c, deliver);
     if (failure !== undefined) throw failure;
     return trader.busy;
   };
@@ -345,32 +478,58 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   };
 
   const equity: EquityCurvePoint[] = [];
-  const chart = new Downsampler();
   const keepChart = o.chart !== false;
   const every = o.equityEvery ?? Math.max(1, Math.round(86_400_000 / step));
   let n = 0;
+  let steps = 0;
   let first = Number.NaN;
   let lastT = Number.NaN;
-  let lastClose = 0;
   const from = o.from ?? -Infinity;
   const to = o.to ?? Infinity;
+  const single = lanes.length === 1;
   const started = performance.now();
   const sample = (ts: number) => {
-    portfolio.mark(symbol, new Decimal(lastClose));
+    let exposed = false;
+    for (const l of lanes) {
+      portfolio.mark(l.symbol, new Decimal(l.lastClose));
+      if (portfolio.position(l.symbol).quantity.gt(0)) exposed = true;
+    }
     const e = trader.sampleEquity(ts);
-    equity.push({ ts, equity: e.toNumber(), exposed: portfolio.position(symbol).quantity.gt(0) });
+    equity.push({ ts, equity: e.toNumber(), exposed });
   };
-  // The candle the strategy has not decided on yet: it decides once the next candle's open is known,
-  // so its orders reach the venue at that open (no lookahead: it never sees the candle's prices).
-  let prev: Candle | undefined;
+  // The time step being replayed (its open time); the lanes with a candle in it have cur.t === stepT.
+  let stepT = Number.NaN;
+  let inStep = false;
+  /** Closes the time step: the venue moves to its close, prices are marked, equity is sampled. */
+  const closeStep = (): boolean => {
+    venue.setTime(stepT + step);
+    return venue.advance() > 0;
+  };
+  const markStep = (): void => {
+    if (trader.tracksEquity)
+      for (let k = 0; k < lanes.length; k++) {
+        const l = lanes[k] as Lane;
+        if (l.cur.t === stepT) trader.mark(l.symbol, new Decimal(l.lastClose), stepT + step);
+      }
+    if (++steps % every === 0) sample(decisionTime(lanes[0] as Lane, stepT));
+  };
 
-  for await (const b of o.source.batches()) {
-    const { openTime, open, high, low, close, volume, turnover } = b;
+  for await (const b of mergeByTime(sources)) {
+    const { openTime, open, high, low, close, volume, turnover, lane: laneOf } = b;
     for (let i = 0; i < b.length; i++) {
       const t = openTime[i] as number;
       if (t < from || t > to) continue;
-      const end = t + step;
-      // One mutable record for the current candle: no allocation per candle for the venue's view.
+      const lane = (single ? lanes[0] : lanes[(laneOf as Uint16Array)[i] as number]) as Lane;
+      if (t !== stepT) {
+        if (inStep) {
+          if (closeStep()) await trader.syncFills();
+          markStep();
+        }
+        stepT = t;
+        inStep = true;
+      }
+      // One mutable record per symbol for the current candle: no allocation per candle for the venue's view.
+      const cur = lane.cur;
       cur.t = t;
       cur.open = open[i] as number;
       cur.high = high[i] as number;
@@ -380,16 +539,15 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       venue.setTime(t);
       // Orders resting from before fill first if this candle opens through them.
       if (venue.advance() > 0) await trader.syncFills();
-      if (prev !== undefined && decide(prev)) await settle();
-      venue.setTime(end);
-      if (venue.advance() > 0) await trader.syncFills();
-      lastClose = cur.close;
-      if (trader.tracksEquity) trader.mark(symbol, new Decimal(lastClose), end);
+      if (lane.prev !== undefined && decide(lane, lane.prev)) await settle();
+      lane.lastClose = cur.close;
       if (Number.isNaN(first)) first = t;
       lastT = t;
-      prev = {
-        symbol,
-        interval: meta.interval,
+      lane.candles++;
+      n++;
+      lane.prev = {
+        symbol: lane.symbol,
+        interval,
         openTime: t,
         open: cur.open,
         high: cur.high,
@@ -398,28 +556,34 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         volume: volume[i] as number,
         turnover: turnover[i] as number,
       };
-      if (keepChart) chart.add(t, cur.open, cur.high, cur.low, cur.close);
-      if (++n % every === 0) sample(decisionTime(t));
+      if (keepChart) lane.chart.add(t, cur.open, cur.high, cur.low, cur.close);
     }
     o.onProgress?.(n);
   }
-  // The last candle is decided too; nothing trades after the data ends, so its orders do not fill.
-  cur.known = false;
-  if (prev !== undefined && decide(prev)) await settle();
+  if (inStep) {
+    if (closeStep()) await trader.syncFills();
+    markStep();
+  }
+  // The last candles are decided too; nothing trades after the data ends, so their orders do not fill.
+  for (const l of lanes) l.cur.known = false;
+  for (const l of lanes) if (l.prev !== undefined && decide(l, l.prev)) await settle();
   sub.unsubscribe();
-  if (n % every !== 0 && n > 0) sample(clock.now());
+  if (steps % every !== 0 && steps > 0) sample(clock.now());
   const runMs = performance.now() - started;
 
   const trades = roundTrips(fills);
-  const tradeHash = tradeHashOf(fills);
-  portfolio.mark(symbol, new Decimal(lastClose || 0));
+  const tradeHash = tradeHashOf(fills, !single);
+  for (const l of lanes) portfolio.mark(l.symbol, new Decimal(l.lastClose || 0));
+  const symbols = lanes.map((l) => l.symbol);
   return {
     meta: {
       strategy: o.strategy.name,
       params: o.params ?? {},
       dataset: o.dataset,
-      symbol,
-      interval: meta.interval,
+      symbol: symbols.join(','),
+      ...(single ? {} : { symbols }),
+      interval,
+      ...(o.strategy.informative.length > 0 ? { informative: [...o.strategy.informative] } : {}),
       from: first,
       to: lastT,
       candles: n,
@@ -435,16 +599,50 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     denials,
     finalEquity: portfolio.equity().toFixed(),
     fees: portfolio.fees().toFixed(),
-    chart: chart.bars,
+    chart: (lanes[0] as Lane).chart.bars,
+    ...(single ? {} : { charts: Object.fromEntries(lanes.map((l) => [l.symbol, l.chart.bars])) }),
+    ...(single ? {} : { bySymbol: symbolResults(lanes, fills, trades, portfolio) }),
     portfolio: finalHoldings(portfolio),
     timing: { runMs },
   };
 }
 
-/** The trade hash: SHA-256 of the fill list (time, side, price, size, fee). Same inputs, same hash. */
-export function tradeHashOf(fills: readonly BacktestFill[]): string {
+/** Per-symbol figures of a run over several symbols: fills, round trips, realised PnL, fees, holdings. */
+function symbolResults(
+  lanes: readonly Lane[],
+  fills: readonly BacktestFill[],
+  trades: readonly BacktestTrade[],
+  portfolio: Portfolio,
+): Record<string, SymbolResult> {
+  const out: Record<string, SymbolResult> = {};
+  for (const l of lanes) {
+    const mine = trades.filter((t) => t.symbol === l.symbol);
+    const myFills = fills.filter((f) => f.symbol === l.symbol);
+    out[l.symbol] = {
+      candles: l.candles,
+      fills: myFills.length,
+      trades: mine.length,
+      wins: mine.filter((t) => new Decimal(t.pnl).gt(0)).length,
+      pnl: mine.reduce((a, t) => a.plus(t.pnl), ZERO).toFixed(),
+      fees: myFills.reduce((a, f) => a.plus(f.fee), ZERO).toFixed(),
+      position: portfolio.position(l.symbol).quantity.toFixed(),
+      lastClose: new Decimal(l.lastClose).toFixed(),
+    };
+  }
+  return out;
+}
+
+/**
+ * The trade hash: SHA-256 of the fill list (time, side, price, size, fee; and the symbol when a run spans
+ * several). Same inputs, same hash.
+ */
+export function tradeHashOf(fills: readonly BacktestFill[], withSymbol = false): string {
   return createHash('sha256')
-    .update(fills.map((f) => `${f.ts},${f.side},${f.price},${f.size},${f.fee}`).join('\n'))
+    .update(
+      fills
+        .map((f) => `${withSymbol ? `${f.symbol},` : ''}${f.ts},${f.side},${f.price},${f.size},${f.fee}`)
+        .join('\n'),
+    )
     .digest('hex');
 }
 
@@ -456,44 +654,52 @@ function finalHoldings(portfolio: Portfolio): BacktestResult['portfolio'] {
   };
 }
 
-/** Round trips from flat to flat, with average prices, PnL after fees. */
+/** Round trips from flat to flat, per symbol, with average prices, PnL after fees; in the order they closed. */
 export function roundTrips(fills: readonly BacktestFill[]): BacktestTrade[] {
+  interface Open {
+    qty: Decimal;
+    buyQty: Decimal;
+    buyCost: Decimal;
+    sellQty: Decimal;
+    sellValue: Decimal;
+    fees: Decimal;
+    entry: number;
+  }
   const trades: BacktestTrade[] = [];
-  let qty = ZERO;
-  let buyQty = ZERO;
-  let buyCost = ZERO;
-  let sellQty = ZERO;
-  let sellValue = ZERO;
-  let fees = ZERO;
-  let entry = 0;
+  const open = new Map<string, Open>();
   for (const f of fills) {
+    let o = open.get(f.symbol);
+    if (o === undefined) {
+      o = { qty: ZERO, buyQty: ZERO, buyCost: ZERO, sellQty: ZERO, sellValue: ZERO, fees: ZERO, entry: 0 };
+      open.set(f.symbol, o);
+    }
     const size = new Decimal(f.size);
     const value = size.mul(f.price);
-    if (qty.isZero()) {
-      entry = f.ts;
-      buyQty = buyCost = sellQty = sellValue = fees = ZERO;
+    if (o.qty.isZero()) {
+      o.entry = f.ts;
+      o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
     }
-    fees = fees.plus(f.fee);
+    o.fees = o.fees.plus(f.fee);
     if (f.side === 'buy') {
-      qty = qty.plus(size);
-      buyQty = buyQty.plus(size);
-      buyCost = buyCost.plus(value);
+      o.qty = o.qty.plus(size);
+      o.buyQty = o.buyQty.plus(size);
+      o.buyCost = o.buyCost.plus(value);
     } else {
-      qty = qty.minus(size);
-      sellQty = sellQty.plus(size);
-      sellValue = sellValue.plus(value);
+      o.qty = o.qty.minus(size);
+      o.sellQty = o.sellQty.plus(size);
+      o.sellValue = o.sellValue.plus(value);
     }
-    if (qty.isZero() && buyQty.gt(0)) {
+    if (o.qty.isZero() && o.buyQty.gt(0)) {
       trades.push({
         symbol: f.symbol,
         side: 'long',
-        entryTime: entry,
+        entryTime: o.entry,
         exitTime: f.ts,
-        entryPrice: buyCost.div(buyQty).toDecimalPlaces(8).toFixed(),
-        exitPrice: sellValue.div(sellQty).toDecimalPlaces(8).toFixed(),
-        quantity: buyQty.toFixed(),
-        pnl: sellValue.minus(buyCost).minus(fees).toFixed(),
-        fees: fees.toFixed(),
+        entryPrice: o.buyCost.div(o.buyQty).toDecimalPlaces(8).toFixed(),
+        exitPrice: o.sellValue.div(o.sellQty).toDecimalPlaces(8).toFixed(),
+        quantity: o.buyQty.toFixed(),
+        pnl: o.sellValue.minus(o.buyCost).minus(o.fees).toFixed(),
+        fees: o.fees.toFixed(),
       });
     }
   }

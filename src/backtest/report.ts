@@ -217,7 +217,13 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const bars = ascending(
     r.chart.map((b) => ({ time: t(b.time), open: b.open, high: b.high, low: b.low, close: b.close })),
   );
-  const markers = chartMarkers(r.chart, r.fills, t);
+  // Over several symbols the chart is the first one's, with its fills only.
+  const charted = r.meta.symbols?.[0];
+  const markers = chartMarkers(
+    r.chart,
+    charted === undefined ? r.fills : r.fills.filter((f) => f.symbol === charted),
+    t,
+  );
   const equity = ascending(r.equity.map((p) => ({ time: t(p.ts), value: Math.round(p.equity * 100) / 100 })));
   const bench =
     o.benchmark && o.benchmark.length === r.equity.length
@@ -318,6 +324,18 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
       e ? pct(e.mfe) : '',
     ];
   });
+  const perSymbol = r.bySymbol;
+  const symbolTable =
+    perSymbol === undefined
+      ? undefined
+      : `<table id="symbols"><thead><tr><th>Symbol</th><th>Candles</th><th>Fills</th><th>Trades</th><th>Win rate</th><th>Fees</th><th>Realised PnL</th><th>Position</th></tr></thead><tbody>${Object.entries(
+          perSymbol,
+        )
+          .map(
+            ([s, x]) =>
+              `<tr><td>${esc(s)}</td><td>${x.candles}</td><td>${x.fills}</td><td>${x.trades}</td><td>${x.trades > 0 ? pct(x.wins / x.trades) : ''}</td><td>${money(x.fees)}</td><td class="${new Decimal(x.pnl).gte(0) ? 'pos' : 'neg'}">${money(x.pnl)}</td><td>${esc(x.position)}</td></tr>`,
+          )
+          .join('')}</tbody></table>`;
   const symbolRows = Object.entries(m.bySymbol)
     .map(
       ([s, x]) =>
@@ -335,14 +353,14 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
 <p>Times in ${esc(label)} (${esc(zone)}); money in ${esc(quote || 'the quote coin')}, rounded to ${qdp} places. Paste the block below into an issue to describe this run.</p>
 <pre id="header">${esc(header)}</pre>
 <div class="grid">${tiles.map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`).join('')}</div>
-<h2>Price, entries and exits</h2>
+<h2>Price, entries and exits${charted === undefined ? '' : ` of ${esc(charted)} (the first of ${r.meta.symbols?.length ?? 0} symbols)`}</h2>
 <p>${bars.length.toLocaleString('en-US')} bars for ${r.meta.candles.toLocaleString('en-US')} candles${r.chart.length > 0 && r.meta.candles > r.chart.length ? ` (each bar merges ${Math.round(r.meta.candles / r.chart.length)} candles)` : ''}; ${markers.length} markers for ${r.fills.length} fills (at most ${MAX_MARKERS}: fills on neighbouring bars merge into one marker that shows their count; the reasons are in the tables below).</p>
 <div id="candles" data-chart class="chart"></div>
 <h2>Equity${bench.length > 0 ? ' against buy &amp; hold' : ''}</h2><div id="equity" data-chart class="chart small"></div>
 <h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>
 <h2>Monthly returns (${esc(label)})</h2>${monthlyTable(m)}
 <h2>By symbol</h2>
-<table id="symbols"><thead><tr><th>Symbol</th><th>Trades</th><th>Win rate</th><th>Fees</th><th>PnL</th></tr></thead><tbody>${symbolRows}</tbody></table>
+${symbolTable ?? `<table id="symbols"><thead><tr><th>Symbol</th><th>Trades</th><th>Win rate</th><th>Fees</th><th>PnL</th></tr></thead><tbody>${symbolRows}</tbody></table>`}
 <h2>Exit reasons</h2>
 <table id="reasons"><thead><tr><th>Exit reason</th><th>Trades</th><th>Win rate</th><th>Mean PnL %</th><th>PnL</th></tr></thead><tbody>${reasonRows}</tbody></table>
 <h2>Trades (all ${trades.length})</h2>

@@ -56,12 +56,33 @@ export interface IntentOutcome {
   readonly code?: string | undefined;
 }
 
+/** The figures of one symbol in a run over several (money as decimal strings). */
+export interface SymbolResult {
+  readonly candles: number;
+  readonly fills: number;
+  /** Round trips closed. */
+  readonly trades: number;
+  readonly wins: number;
+  /** Realised PnL of the closed round trips, after their fees. */
+  readonly pnl: string;
+  /** Fees of all the symbol's fills (open positions included). */
+  readonly fees: string;
+  /** Base quantity held at the end. */
+  readonly position: string;
+  readonly lastClose: string;
+}
+
 export interface BacktestMeta {
   readonly strategy: string;
   readonly params: Record<string, unknown>;
   readonly dataset: string;
+  /** The symbol, or the symbols joined by commas. */
   readonly symbol: string;
+  /** The symbols of a run over several, in the order of their datasets. */
+  readonly symbols?: readonly string[] | undefined;
   readonly interval: string;
+  /** Informative intervals the strategy declared (resampled from `interval`). */
+  readonly informative?: readonly string[] | undefined;
   readonly from: number;
   readonly to: number;
   readonly candles: number;
@@ -86,7 +107,12 @@ export interface BacktestResult {
     readonly cash: Readonly<Record<string, string>>;
     readonly positions: Readonly<Record<string, string>>;
   };
+  /** Downsampled candles of the first symbol, for the report. */
   readonly chart: readonly ChartBar[];
+  /** Downsampled candles per symbol, in a run over several symbols. */
+  readonly charts?: Readonly<Record<string, readonly ChartBar[]>> | undefined;
+  /** Per-symbol figures, in a run over several symbols. */
+  readonly bySymbol?: Readonly<Record<string, SymbolResult>> | undefined;
   /** Wall-clock timings of the run, ms. */
   readonly timing: { readonly runMs: number };
 }
@@ -102,6 +128,7 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     fees: r.fees,
     metrics,
     denials: r.denials,
+    ...(r.bySymbol === undefined ? {} : { bySymbol: r.bySymbol }),
     trades: r.trades,
     fills: r.fills,
     equity: r.equity.map((p) => ({

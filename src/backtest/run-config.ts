@@ -3,7 +3,7 @@ import type { BacktestConfig } from '../config/backtest-schema.js';
 import { RiskLimitsSchema, riskLimitsToInput, type RiskLimitsInput } from '../risk/limits.js';
 import type { Strategy } from '../strategy/contract.js';
 import { loadStrategy } from '../strategy/loader.js';
-import { openDataset } from './datasets.js';
+import { expandDatasetRef, openDataset, openDatasets } from './datasets.js';
 import { runBacktest } from './engine.js';
 import type { InstrumentOverride } from './columnar.js';
 import type { CandleSource } from './format.js';
@@ -11,7 +11,10 @@ import { metricsOf, type Metrics } from './metrics.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint } from './result.js';
 
 export interface BacktestJob {
+  /** The dataset; in a run over several symbols, the first of `datasets`. */
   readonly dataset: string;
+  /** The datasets of a run over several symbols (one per symbol, merged in time order); else undefined. */
+  readonly datasets?: readonly string[] | undefined;
   readonly strategy: string;
   readonly params: Record<string, unknown>;
   readonly capital: string;
@@ -30,8 +33,10 @@ export interface BacktestJob {
 
 /** The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form. */
 export function jobFromConfig(c: BacktestConfig): BacktestJob {
+  const refs = (typeof c.dataset === 'string' ? [c.dataset] : c.dataset).flatMap(expandDatasetRef);
   return {
-    dataset: c.dataset,
+    dataset: refs[0] as string,
+    datasets: refs.length > 1 ? refs : undefined,
     strategy: c.strategy,
     params: c.params,
     capital: c.capital,
@@ -68,12 +73,12 @@ export function coerceParams(strategy: Strategy, params: Record<string, unknown>
 export async function runJob(
   job: BacktestJob,
   onProgress?: (candles: number) => void,
-  source?: CandleSource,
+  source?: CandleSource | CandleSource[],
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
   const strategy = await loadStrategy(job.strategy);
   const result = await runBacktest({
-    source: source ?? openDataset(job.dataset, { instrument: job.instrument }),
-    dataset: job.dataset,
+    source: source ?? openJobSources(job),
+    dataset: jobDatasetName(job),
     strategy,
     params: coerceParams(strategy, job.params),
     capital: job.capital,
@@ -89,6 +94,16 @@ export async function runJob(
   });
   return { result, metrics: metricsOf(result) };
 }
+
+/** The candle sources of a job: its dataset, or one per symbol of a run over several. */
+export function openJobSources(job: BacktestJob): CandleSource | CandleSource[] {
+  return job.datasets === undefined
+    ? openDataset(job.dataset, { instrument: job.instrument })
+    : openDatasets(job.datasets, { instrument: job.instrument });
+}
+
+/** How a job's data is named in results and reports. */
+export const jobDatasetName = (job: BacktestJob): string => job.datasets?.join(' + ') ?? job.dataset;
 
 /** Whether `source` has a candle with openTime in [from, to]; stops at the first one it finds. */
 export async function hasCandlesIn(source: CandleSource, from = -Infinity, to = Infinity): Promise<boolean> {
@@ -155,5 +170,31 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
     const entry = Number(t.entryPrice);
     return { mae: (lows[k] as number) / entry - 1, mfe: (highs[k] as number) / entry - 1 };
   });
+  return { benchmark, excursions };
+}
+
+/**
+ * `analyseRun` over a run of one or several symbols: with several, the benchmark is an equal-weight
+ * buy-and-hold (the capital split evenly, each part held in one symbol), and each trade's excursions come
+ * from its own symbol's candles.
+ */
+export async function analyseRuns(
+  sources: CandleSource | readonly CandleSource[],
+  result: BacktestResult,
+): Promise<RunAnalysis> {
+  const list: readonly CandleSource[] = Array.isArray(sources) ? sources : [sources as CandleSource];
+  if (list.length === 1) return analyseRun(list[0] as CandleSource, result);
+  const benchmark: number[] = result.equity.map(() => 0);
+  const excursions: Excursion[] = result.trades.map(() => ({ mae: 0, mfe: 0 }));
+  for (const src of list) {
+    const symbol = src.meta.symbol;
+    const idx = result.trades.flatMap((t, k) => (t.symbol === symbol ? [k] : []));
+    const part = await analyseRun(src, {
+      ...result,
+      trades: idx.map((k) => result.trades[k] as BacktestTrade),
+    });
+    part.benchmark.forEach((v, k) => (benchmark[k] = (benchmark[k] as number) + v / list.length));
+    part.excursions.forEach((e, j) => (excursions[idx[j] as number] = e));
+  }
   return { benchmark, excursions };
 }

@@ -26,6 +26,7 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/account.js'),
     import('./commands/backtest.js'),
     import('./commands/sweep.js'),
+    import('./commands/lookahead.js'),
     import('./commands/record.js'),
     import('./commands/data.js'),
     import('./commands/worker.js'),

@@ -16,10 +16,11 @@ export const BacktestConfigSchema = z
       .default('backtest')
       .describe('name of the run (results go to backtest/results/<name>)'),
     dataset: z
-      .string()
-      .min(1)
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+        error: 'dataset must be a dataset reference, or a list of them (one per symbol)',
+      })
       .describe(
-        'a recorded candle file (CSV/JSONL, .gz allowed; Feather/Arrow; Parquet) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>',
+        'a recorded candle file (CSV/JSONL, .gz allowed; Feather/Arrow; Parquet) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>[:<SYMBOL>,<SYMBOL>...]; a list of them (one symbol each, one interval) runs one backtest over several symbols with one capital',
       ),
     strategy: z.string().min(1).describe('strategy name or path'),
     params: z.record(z.string(), z.unknown()).default({}).describe('strategy parameters'),

@@ -20,7 +20,12 @@ import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf } from '../market/candle.js';
 import { Decimal } from '../market/decimal.js';
 import type { Store } from '../store/index.js';
-import type { Strategy, StrategyLogger } from '../strategy/contract.js';
+import {
+  informativeProblems,
+  StrategyDefinitionError,
+  type Strategy,
+  type StrategyLogger,
+} from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { Trader, TraderListener } from './trader.js';
@@ -64,6 +69,12 @@ export class LiveBot {
   private failure: ((err: unknown) => void) | undefined;
 
   constructor(private readonly o: LiveBotOptions) {
+    // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
+    const problems = informativeProblems(o.strategy, o.interval);
+    if (problems.length > 0)
+      throw new StrategyDefinitionError(
+        `bot ${o.name} (strategy "${o.strategy.name}"): ${problems.join('; ')}`,
+      );
     o.trader.subscribe((e) => {
       if (e.type === 'intent') this.counts.intents++;
       else if (e.type === 'denied') this.counts.denials++;
@@ -153,12 +164,20 @@ export class LiveBot {
       return v === undefined ? undefined : Number(v);
     };
     const candles$ = ready$.pipe(
-      concatMap(() => merge(...o.symbols.map((s) => hub.closedCandles$(spot, s, o.interval, since(s))))),
+      concatMap(() =>
+        merge(
+          ...o.symbols.map((s) =>
+            hub.closedCandlesWithInformative$(spot, s, o.interval, o.strategy.informative, since(s)),
+          ),
+        ),
+      ),
       // The next candle waits until the intents of the previous one went through the pipeline, and the
       // fills of orders that may rest are read, so the strategy always decides on a portfolio that
       // includes its own fills (a backfilled gap replays in order, exactly as the backtester replays it).
       concatMap((c) => from(this.beforeCandle().then(() => c))),
       tap((c) => {
+        // An informative candle closes with the base candle that follows it: the base one is the mark.
+        if (c.interval !== o.interval) return;
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
         o.store.meta.set(`candle:${o.name}:${c.symbol}:${o.interval}`, String(c.openTime));

@@ -288,6 +288,8 @@ export class Trader implements FillSink {
     logger: StrategyLogger;
     state: StrategyState;
     category: TradeCategory;
+    /** Where the strategy's exposed indicator values go (the backtester's lookahead check). */
+    expose?: StrategyContext<P>['expose'] | undefined;
   }): StrategyContext<P> {
     const { o } = this;
     return buildStrategyContext({
@@ -301,6 +303,7 @@ export class Trader implements FillSink {
       portfolio: o.portfolio,
       session: () => o.market.session(),
       state: p.state,
+      expose: p.expose,
     });
   }
 

@@ -18,6 +18,7 @@ import { parseInstrument, type InstrumentRules } from '../market/instrument-rule
 import { etToUtc, type SessionState } from '../market/sessions.js';
 import { liveClock, type Clock } from './clock.js';
 import { closedCandles } from './closed-candles.js';
+import { withInformative } from './informative.js';
 import { poll, type Fresh } from './poll.js';
 import { sessionStream } from './session.js';
 import type { MarketDataSource } from './source.js';
@@ -215,6 +216,23 @@ export class FeedHub {
           onError: (e) => this.o.onError?.('candles', e),
         }),
       false,
+    );
+  }
+
+  /**
+   * Closed candles of `base`, with the candles of each `informative` interval resampled from them (never
+   * polled on their own): a higher candle comes once it has closed, just before the base candle that
+   * closes it. One shared poll of the base candles feeds both.
+   */
+  closedCandlesWithInformative$(
+    category: SpotOrFutures,
+    symbol: string,
+    base: CandleInterval,
+    informative: readonly CandleInterval[],
+    since?: number,
+  ): Observable<Candle> {
+    return this.closedCandles$(category, symbol, base, since).pipe(
+      withInformative(symbol, base, informative),
     );
   }
 }

@@ -3,6 +3,7 @@ export * from './clock.js';
 export * from './poll.js';
 export * from './source.js';
 export * from './closed-candles.js';
+export * from './informative.js';
 export * from './session.js';
 export * from './hub.js';
 export * from './time-scale.js';

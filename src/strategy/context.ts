@@ -20,7 +20,11 @@ export interface StrategyContextParts<P> {
   readonly portfolio: PortfolioView;
   readonly session: () => SessionState | undefined;
   readonly state: StrategyState;
+  /** Where exposed indicator values go (the lookahead check); default: nowhere. */
+  readonly expose?: StrategyContext<P>['expose'] | undefined;
 }
+
+const ignore = (): void => undefined;
 
 /** The context a strategy's `run` receives. */
 export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyContext<P> {
@@ -35,5 +39,6 @@ export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyCon
     portfolio: p.portfolio,
     session: p.session,
     state: p.state,
+    expose: p.expose ?? ignore,
   });
 }

@@ -7,6 +7,7 @@ import type { CandleInterval, Ticker } from '../api/index.js';
 import { CANDLE_INTERVALS } from '../api/index.js';
 import type { Candle } from '../market/candle.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
+import { resampleProblem } from '../market/resample.js';
 import type { SessionState } from '../market/sessions.js';
 import type { Clock } from '../feeds/clock.js';
 import type { PortfolioView } from '../portfolio/view.js';
@@ -50,11 +51,20 @@ export interface StrategyContext<P = unknown> {
   session(): SessionState | undefined;
   /** Persistent JSON state of this bot's strategy; survives restarts. */
   readonly state: StrategyState;
+  /**
+   * Exposes an indicator value the strategy computed, for the lookahead check (`tradebot lookahead`):
+   * the value belongs to `candle` (default: the candle being decided). Cheap; a no-op in a live bot.
+   */
+  expose(name: string, value: number, candle?: Candle): void;
 }
 
 /** The input streams of a strategy. */
 export interface StrategyInputs {
-  /** Closed candles of all the bot's symbols, in time order, each exactly once. */
+  /**
+   * Closed candles of all the bot's symbols, in time order, each exactly once. With `informative`
+   * intervals, the higher candles come on this stream too (tell them by `candle.interval`), each once it
+   * has closed and just before the base candle that closes with it.
+   */
   readonly candles$: Observable<Candle>;
   /** US session changes (pre_market, regular, after_hours, overnight, closed). */
   readonly session$: Observable<SessionState>;
@@ -80,6 +90,11 @@ export interface Strategy<S extends ParamsSchema = ParamsSchema> {
    */
   readonly intervals: readonly CandleInterval[];
   /**
+   * Informative intervals (e.g. `['1H']` beside a `5m` base): the runner resamples them from the base
+   * candles and delivers each higher candle on `candles$` once it has closed. Empty when none.
+   */
+  readonly informative: readonly CandleInterval[];
+  /**
    * Starts the strategy for one bot. Cold: nothing happens until subscribed, and unsubscribing stops it.
    * Every intent it emits carries the bot's name and category.
    */
@@ -92,6 +107,8 @@ export interface StrategySpec<S extends ParamsSchema> {
   readonly description: string;
   readonly params: S;
   readonly intervals: readonly CandleInterval[];
+  /** Informative intervals, resampled from the base candles (see `Strategy.informative`). */
+  readonly informative?: readonly CandleInterval[] | undefined;
   run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent>;
 }
 
@@ -121,6 +138,19 @@ export function strategyProblems(spec: unknown): string[] {
     for (const i of intervals as unknown[]) {
       if (!(CANDLE_INTERVALS as readonly unknown[]).includes(i)) {
         problems.push(`interval ${JSON.stringify(i)} is not one of ${CANDLE_INTERVALS.join(', ')}`);
+      }
+    }
+  }
+  if (s.informative !== undefined) {
+    if (!Array.isArray(s.informative)) {
+      problems.push(`informative must be a list of ${CANDLE_INTERVALS.join(', ')}`);
+    } else {
+      for (const i of s.informative as unknown[]) {
+        if (!(CANDLE_INTERVALS as readonly unknown[]).includes(i)) {
+          problems.push(
+            `informative interval ${JSON.stringify(i)} is not one of ${CANDLE_INTERVALS.join(', ')}`,
+          );
+        }
       }
     }
   }
@@ -164,6 +194,7 @@ export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): S
     description: spec.description,
     params: spec.params,
     intervals: Object.freeze([...spec.intervals]),
+    informative: Object.freeze([...(spec.informative ?? [])]),
     run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent> {
       return new Observable<OrderIntent>((subscriber) => {
         const out = inner(ctx, inputs);
@@ -204,12 +235,17 @@ export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
   readonly description: string;
   readonly params: S;
   readonly intervals: readonly CandleInterval[];
+  /** Informative intervals: their candles reach `onCandle` too, once closed (tell them by `candle.interval`). */
+  readonly informative?: readonly CandleInterval[] | undefined;
   /**
    * Builds the per-run state (indicators per symbol ...) when a bot starts. Keep state here, not at module
    * level: two bots may run the same strategy at once.
    */
   init?(ctx: StrategyContext<z.output<S>>): T;
-  /** Called for every closed candle. Hot path: float arithmetic and indicator updates only. */
+  /**
+   * Called for every closed candle (of the base interval, and of each informative interval once it has
+   * closed). Hot path: float arithmetic and indicator updates only.
+   */
   onCandle(candle: Candle, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
   /** Called on each session change. */
   onSession?(session: SessionState, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
@@ -256,6 +292,7 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
     description: spec.description,
     params: spec.params,
     intervals: spec.intervals,
+    informative: spec.informative,
     run(ctx, inputs) {
       return new Observable<OrderIntent>((subscriber) => {
         const emit: Emit = (intent) => subscriber.next(intent);
@@ -325,6 +362,16 @@ export function isStrategy(value: unknown): value is Strategy {
   return (
     typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[STRATEGY_BRAND] === true
   );
+}
+
+/** Problems of running a strategy's informative intervals on a base interval (empty when none). */
+export function informativeProblems(strategy: Pick<Strategy, 'informative'>, base: CandleInterval): string[] {
+  const out: string[] = [];
+  for (const i of strategy.informative ?? []) {
+    const p = resampleProblem(base, i);
+    if (p !== undefined) out.push(p);
+  }
+  return out;
 }
 
 /** Whether a strategy accepts candles of an interval. */

@@ -4,6 +4,7 @@
 import { EMPTY, Observable, from } from 'rxjs';
 import type { Ticker } from '../api/index.js';
 import type { Candle } from '../market/candle.js';
+import { InformativeCandles } from '../market/resample.js';
 import { closeTimeOf } from '../market/candle.js';
 import { Decimal, ZERO } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
@@ -192,13 +193,25 @@ export function runStrategy<S extends ParamsSchema>(
   });
   const intents: OrderIntent[] = [];
   const emittedAt: number[] = [];
-  // Each candle is delivered after the clock moves to its close, as a live feed would.
+  // Each candle is delivered after the clock moves to its close, as a live feed would; with informative
+  // intervals, the higher candles it closes come just before it (the runners' one resampler).
+  const informative = new Map<string, InformativeCandles>();
   const timed$ = new Observable<Candle>((sub) => {
+    const out = (x: Candle): void => sub.next(x);
     for (const c of candles) {
       const close = closeTimeOf(c);
       if (close > clock.now()) clock.set(close);
       current = c;
-      sub.next(c);
+      if (strategy.informative.length === 0) sub.next(c);
+      else {
+        let inf = informative.get(c.symbol);
+        if (inf === undefined)
+          informative.set(
+            c.symbol,
+            (inf = new InformativeCandles(c.symbol, c.interval, strategy.informative)),
+          );
+        inf.push(c, out);
+      }
       if (sub.closed) return;
     }
     sub.complete();

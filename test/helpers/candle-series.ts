@@ -1,17 +1,19 @@
 // A one-minute candle source of given closes for backtest tests: each candle opens at the previous close,
-// its high and low half a point beyond, on the S&P 500 Reality token's rules.
+// its high and low half a point beyond, on the S&P 500 Reality token's rules (or a crypto symbol's).
 import { SPX_INSTRUMENT } from '../../src/backtest/datasets.js';
 import { FORMAT_NAME, newBatch, type CandleSource } from '../../src/backtest/format.js';
+import { SYNTHETIC_INSTRUMENT } from '../../src/backtest/synthetic.js';
 
-export function closesSeries(start: number, closes: readonly number[]): CandleSource {
+/** `symbol`: a crypto symbol such as "AAAUSDT" (price precision 2, quantity precision 5) instead of SPXUSDT. */
+export function closesSeries(start: number, closes: readonly number[], symbol?: string): CandleSource {
   return {
     meta: {
       format: FORMAT_NAME,
       version: 1,
-      symbol: 'SPXUSDT',
+      symbol: symbol ?? 'SPXUSDT',
       category: 'SPOT',
       interval: '1m',
-      instrument: SPX_INSTRUMENT,
+      instrument: symbol === undefined ? SPX_INSTRUMENT : SYNTHETIC_INSTRUMENT(symbol, 2),
     },
     async *batches() {
       const b = newBatch(closes.length);

@@ -5,11 +5,19 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { openDataset } from '../../backtest/datasets.js';
 import { formatSummary, metricsOf } from '../../backtest/metrics.js';
 import { exchangeTimeZone, renderReport } from '../../backtest/report.js';
 import { resultJson } from '../../backtest/result.js';
-import { analyseRun, jobFromConfig, runJob, type BacktestJob } from '../../backtest/run-config.js';
+import { expandDatasetRef } from '../../backtest/datasets.js';
+import type { CandleSource } from '../../backtest/format.js';
+import {
+  analyseRuns,
+  jobDatasetName,
+  jobFromConfig,
+  openJobSources,
+  runJob,
+  type BacktestJob,
+} from '../../backtest/run-config.js';
 import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
@@ -84,9 +92,11 @@ export function register(program: Command): void {
         throw e;
       }
       const base = jobFromConfig(cfg);
+      const flagged = f.dataset === undefined ? undefined : expandDatasetRef(f.dataset);
       const job: BacktestJob = {
         ...base,
-        dataset: f.dataset ?? base.dataset,
+        dataset: flagged?.[0] ?? base.dataset,
+        datasets: flagged === undefined ? base.datasets : flagged.length > 1 ? flagged : undefined,
         strategy: f.strategy ?? base.strategy,
         params: { ...base.params, ...f.params },
         from: f.from ?? base.from,
@@ -95,7 +105,7 @@ export function register(program: Command): void {
       };
       checkRange(job.from, job.to);
       // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
-      const source = await asInput(() => openDataset(job.dataset, { instrument: job.instrument }));
+      const source = await asInput(() => openJobSources(job));
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
             { format: 'backtest {bar} {value} candles | {speed} candles/s', stream: process.stderr },
@@ -113,11 +123,11 @@ export function register(program: Command): void {
         source,
       );
       bar?.stop();
-      if (result.meta.candles === 0) throw noCandles(job);
+      if (result.meta.candles === 0) throw noCandles({ ...job, dataset: jobDatasetName(job) });
       // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
-      const again = openDataset(job.dataset, { instrument: job.instrument });
-      const instrument = again.meta.instrument;
-      const analysis = await analyseRun(again, result);
+      const again = openJobSources(job);
+      const instrument = (Array.isArray(again) ? (again[0] as CandleSource) : again).meta.instrument;
+      const analysis = await analyseRuns(again, result);
       const { zone } = exchangeTimeZone(instrument);
       const full = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
       const dir = join(f.out, f.name ?? cfg.name);

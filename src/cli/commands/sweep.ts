@@ -98,6 +98,10 @@ export function register(program: Command): void {
         );
       const { config } = loadYaml(BacktestConfigSchema, f.config);
       const fromConfig = jobFromConfig(config);
+      if (fromConfig.datasets !== undefined)
+        throw new FlagError(
+          `sweeps and walk-forward take one dataset; ${f.config} names ${fromConfig.datasets.length} (${fromConfig.datasets.join(', ')}): run them with \`tradebot backtest\`, or sweep one dataset`,
+        );
       const base = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
       checkRange(base.from, base.to);
       const grid = parseGrid(f.grid);

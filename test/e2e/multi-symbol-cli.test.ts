@@ -1,0 +1,84 @@
+// Backtests over several symbols and the lookahead check, through the tradebot command.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-multi-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const yaml = (name: string, body: string): string => {
+  const f = join(dir, `${name}.yaml`);
+  writeFileSync(f, body);
+  return f;
+};
+const RISK = `risk:\n  allowedSessions: [pre_market, regular, after_hours, overnight]\n  maxDataAgeMs: 604800000\n`;
+
+describe('tradebot backtest over several symbols', () => {
+  it('writes per-symbol results (decimal strings) to result.json and the report', async () => {
+    const f = yaml(
+      'two',
+      `name: two\ndataset: synthetic-1m:7:4000:AAAUSDT,BBBUSDT\nstrategy: ma-crossover\nparams: { fast: 10, slow: 40, quoteAmount: '1000' }\n${RISK}`,
+    );
+    const r = await runCli(['backtest', '--config', f, '--out', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const result = JSON.parse(readFileSync(join(dir, 'two', 'result.json'), 'utf8')) as {
+      meta: { symbols: string[]; candles: number };
+      bySymbol: Record<string, { trades: number; pnl: string; fees: string; position: string }>;
+    };
+    expect(result.meta.symbols).toEqual(['AAAUSDT', 'BBBUSDT']);
+    expect(result.meta.candles).toBe(8000);
+    for (const s of ['AAAUSDT', 'BBBUSDT']) {
+      const x = result.bySymbol[s];
+      expect(x?.trades).toBeGreaterThan(0);
+      expect(x?.pnl).toMatch(/^-?\d+(\.\d+)?$/);
+      expect(x?.fees).toMatch(/^\d+(\.\d+)?$/);
+    }
+    const html = readFileSync(join(dir, 'two', 'report.html'), 'utf8');
+    expect(html).toContain('<th>Realised PnL</th><th>Position</th>');
+    expect(html).toContain('<td>AAAUSDT</td>');
+    expect(html).toContain('<td>BBBUSDT</td>');
+    // A sweep takes one dataset, and says so.
+    const sweep = await runCli(['sweep', '-c', f, '--grid', 'fast=5,10', '--out', dir]);
+    expect(sweep.code).toBe(2);
+    expect(sweep.stderr).toMatch(/sweeps and walk-forward take one dataset/);
+  });
+});
+
+describe('tradebot lookahead', () => {
+  it('exits 1 and names the signal and the candle when a strategy peeks one candle ahead', async () => {
+    const f = yaml(
+      'peek',
+      `dataset: synthetic-1m:3:300:AAAUSDT,BBBUSDT\nstrategy: ${join(import.meta.dirname, 'fixtures', 'peek-ahead.mjs')}\n${RISK}`,
+    );
+    const r = await runCli(['lookahead', '--config', f, '--cuts', '5']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('LOOKAHEAD: 1 signal(s) change when future candles are removed');
+    expect(r.stdout).toMatch(
+      / {2}next-close on AAAUSDT candle \d{4}-\d\d-\d\dT[\d:]+Z: [\d.]+ with all the data/,
+    );
+  });
+
+  it('exits 0 for a bundled strategy', async () => {
+    const f = yaml(
+      'clean',
+      `dataset: synthetic-1m:3:600:AAAUSDT,BBBUSDT\nstrategy: ma-crossover\nparams: { fast: 5, slow: 20, quoteAmount: '1000' }\n${RISK}`,
+    );
+    const r = await runCli(['lookahead', '--config', f, '--cuts', '5']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no lookahead');
+    expect(r.stdout).toMatch(/signals \(intent, sma-fast, sma-slow\)/);
+  });
+
+  it('exits 2 on bad input', async () => {
+    expect((await runCli(['lookahead'])).code).toBe(2);
+    const bad = yaml('bad', `dataset: []\nstrategy: ma-crossover\n`);
+    const r = await runCli(['lookahead', '--config', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/dataset/);
+    const cuts = await runCli(['lookahead', '--config', bad, '--cuts', '0']);
+    expect(cuts.code).toBe(2);
+  });
+});
