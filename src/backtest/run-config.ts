@@ -2,7 +2,7 @@
 import type { BacktestConfig } from '../config/backtest-schema.js';
 import { RiskLimitsSchema, riskLimitsToInput, type RiskLimitsInput } from '../risk/limits.js';
 import type { Strategy } from '../strategy/contract.js';
-import { loadStrategy } from '../strategy/loader.js';
+import { loadStrategy, type StrategyLookup } from '../strategy/loader.js';
 import { openDataset } from './datasets.js';
 import { runBacktest } from './engine.js';
 import type { InstrumentOverride } from './columnar.js';
@@ -13,6 +13,8 @@ import type { BacktestResult, BacktestTrade, EquityCurvePoint } from './result.j
 export interface BacktestJob {
   readonly dataset: string;
   readonly strategy: string;
+  /** Where `strategy` is looked up (absolute folders: the same in every worker); default the bundled ones. */
+  readonly strategyLookup?: StrategyLookup | undefined;
   readonly params: Record<string, unknown>;
   readonly capital: string;
   readonly feeRate: string;
@@ -28,11 +30,15 @@ export interface BacktestJob {
   readonly instrument?: InstrumentOverride | undefined;
 }
 
-/** The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form. */
-export function jobFromConfig(c: BacktestConfig): BacktestJob {
+/**
+ * The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form;
+ * `strategyLookup` says where its strategy is found (`strategyLookupFor(file, c.strategiesDir)`).
+ */
+export function jobFromConfig(c: BacktestConfig, strategyLookup?: StrategyLookup): BacktestJob {
   return {
     dataset: c.dataset,
     strategy: c.strategy,
+    strategyLookup,
     params: c.params,
     capital: c.capital,
     feeRate: c.feeRate,
@@ -70,7 +76,7 @@ export async function runJob(
   onProgress?: (candles: number) => void,
   source?: CandleSource,
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
-  const strategy = await loadStrategy(job.strategy);
+  const strategy = await loadStrategy(job.strategy, job.strategyLookup);
   const result = await runBacktest({
     source: source ?? openDataset(job.dataset, { instrument: job.instrument }),
     dataset: job.dataset,
