@@ -21,7 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ownExt = extname(fileURLToPath(import.meta.url)) === '.ts' ? '.ts' : '.js';
 
 /** The root of the running package (where its package.json is): two levels up from src/, three from dist/src/. */
-const PACKAGE_ROOT = resolve(here, '..', '..', ...(ownExt === '.js' ? ['..'] : []));
+export const PACKAGE_ROOT = resolve(here, '..', '..', ...(ownExt === '.js' ? ['..'] : []));
 /** The running package's entry module: what `import ... from 'tradebot'` means to a strategy. */
 const PACKAGE_ENTRY = resolve(here, '..', `index${ownExt}`);
 
@@ -93,6 +93,15 @@ const inside = (file: string, folder: string): boolean => {
 // Prefer the runtime's own kind of file (a built .js next to its .ts needs no TypeScript loader).
 const NAME_EXTS = ownExt === '.ts' ? ['.ts', '.js', '.mjs'] : ['.js', '.mjs', '.ts'];
 
+/** The module of strategy `name` in one folder (`<name>.ts|.js|.mjs` or `<name>/index.*`), if there. */
+export function strategyFileIn(dir: string, name: string): string | undefined {
+  const candidates = [
+    ...NAME_EXTS.map((ext) => join(dir, name + ext)),
+    ...INDEX_FILES.map((i) => join(dir, name, i)),
+  ];
+  return candidates.find((f) => existsSync(f) && statSync(f).isFile());
+}
+
 /**
  * Where a name or path points to; throws a StrategyLoadError when nothing is there. A path must name a
  * .ts, .js or .mjs module, and a relative one must stay inside the working directory, the strategy
@@ -128,11 +137,7 @@ export function resolveStrategyFile(nameOrPath: string, opts: StrategyLookup = {
     );
   }
   for (const { dir } of folders) {
-    const candidates = [
-      ...NAME_EXTS.map((ext) => join(dir, nameOrPath + ext)),
-      ...INDEX_FILES.map((i) => join(dir, nameOrPath, i)),
-    ];
-    const found = candidates.find((f) => existsSync(f) && statSync(f).isFile());
+    const found = strategyFileIn(dir, nameOrPath);
     if (found !== undefined) return found;
   }
   const searched = folders.map(({ dir, bundled }) =>
