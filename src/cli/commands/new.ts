@@ -39,7 +39,7 @@ export const scaffoldBacktest = (name: string, strategiesDir: string): string =>
 # Check it first: tradebot validate ${name}.backtest.yaml
 name: ${name}
 # A seeded synthetic minute series (no download); a recorded file works too (tradebot data --help).
-dataset: synthetic-1m:42:100000
+dataset: synthetic-1m:42:50000
 strategy: ${name}
 # Where strategies are looked up by name, relative to this file (then the bundled ones).
 strategiesDir: ${strategiesDir}
