@@ -85,12 +85,15 @@ export async function strategyProblems(
     return [];
   } catch (e) {
     if (!(e instanceof StrategyParamsError)) throw e;
-    return e.problems.map((line) => {
-      const p = paramOf(line);
-      const path = p === undefined ? [...at, 'params'] : [...at, 'params', p.name];
-      const pos = p?.unknown === true ? locate([...at, 'params'], p.name) : locate(path);
-      return { file, ...pos, path: dotted(path), message: `${line} (strategy ${strategy.name})` };
-    });
+    const byPlace = (a: ConfigProblem, b: ConfigProblem) => a.line - b.line || a.col - b.col;
+    return e.problems
+      .map((line): ConfigProblem => {
+        const p = paramOf(line);
+        const path = p === undefined ? [...at, 'params'] : [...at, 'params', p.name];
+        const pos = p?.unknown === true ? locate([...at, 'params'], p.name) : locate(path);
+        return { file, ...pos, path: dotted(path), message: `${line} (strategy ${strategy.name})` };
+      })
+      .sort(byPlace);
   }
 }
 
