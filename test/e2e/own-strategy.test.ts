@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCli, startCli } from '../helpers/cli.js';
+import { redisMissing, startRedis } from '../helpers/redis.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 // The user's project: outside the repository, no package.json, no node_modules anywhere above it.
@@ -174,6 +175,36 @@ describe('an own strategy outside the repository, with the built command and no 
       expect(row.metrics?.trades).toBeGreaterThan(0);
     }
   }, 120_000);
+
+  it.skipIf(redisMissing !== undefined)(
+    `sweep on a BullMQ queue: a tradebot worker started elsewhere loads it${redisMissing ? ` (${redisMissing})` : ''}`,
+    async () => {
+      const redis = await startRedis();
+      const w = startCli(['worker', '--queue', redis.url], {}, elsewhere);
+      try {
+        await w.waitFor(/worker ready/, 30_000);
+        const f = backtestFile('queued', { strategy: 'my-ema' });
+        const r = await runCli(
+          ['sweep', '--config', f, '--grid', 'period=10,20', '--queue', redis.url, '--out', out],
+          {},
+          90_000,
+          elsewhere,
+        );
+        expect(r.code, r.stderr).toBe(0);
+        const queued = JSON.parse(readFileSync(join(out, 'queued-sweep', 'sweep.json'), 'utf8')) as {
+          error?: string;
+          metrics?: { trades: number };
+        }[];
+        expect(queued).toHaveLength(2);
+        for (const row of queued) expect(row.metrics?.trades, row.error).toBeGreaterThan(0);
+      } finally {
+        w.proc.kill('SIGTERM');
+        await w.exited;
+        await redis.stop();
+      }
+    },
+    120_000,
+  );
 
   it('run: the daemon trades it on the embedded simulator and exits 0 on SIGTERM', async () => {
     const f = join(project, 'deploy.yaml');
