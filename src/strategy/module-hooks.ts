@@ -5,12 +5,12 @@
 import { register as registerHooks } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
-/** Data the resolve hook is started with. */
+/**
+ * Data the resolve hook is started with: the URL of the running package's entry (dist/src/index.js, or
+ * src/index.ts under tsx). Bare specifiers the user's folder cannot resolve are tried from there too.
+ */
 interface HookData {
-  /** URL of the running package's entry (dist/src/index.js, or src/index.ts under tsx). */
   readonly entry: string;
-  /** A URL inside the running package: bare specifiers the user's folder cannot resolve are tried from here. */
-  readonly base: string;
 }
 
 // The hook runs on Node's loader thread; a data: URL keeps it one self-contained module, the same from
@@ -21,8 +21,8 @@ const RESOLVE_HOOK = `
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-let entry, base;
-export async function initialize(data) { entry = data.entry; base = data.base; }
+let entry;
+export async function initialize(data) { entry = data.entry; }
 const bare = (s) => !/^(?:\\.{1,2}\\/|\\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/.test(s) && s !== '.' && s !== '..';
 const declaredCommonJs = (file) => {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
@@ -43,8 +43,8 @@ export async function resolve(specifier, context, next) {
   try {
     return asModule(await next(specifier, context));
   } catch (err) {
-    if (err && err.code === 'ERR_MODULE_NOT_FOUND' && bare(specifier) && context.parentURL !== base)
-      return next(specifier, { ...context, parentURL: base });
+    if (err && err.code === 'ERR_MODULE_NOT_FOUND' && bare(specifier) && context.parentURL !== entry)
+      return next(specifier, { ...context, parentURL: entry });
     throw err;
   }
 }
@@ -64,7 +64,7 @@ function registerResolveHook(data: HookData): void {
  * is the running package's entry module.
  */
 export async function ensureStrategyHooks(entryFile: string, typescript: boolean): Promise<void> {
-  const data: HookData = { entry: pathToFileURL(entryFile).href, base: pathToFileURL(entryFile).href };
+  const data: HookData = { entry: pathToFileURL(entryFile).href };
   if (typescript && !tsLoaderOn) {
     const { register } = await import('tsx/esm/api');
     register();
@@ -76,6 +76,3 @@ export async function ensureStrategyHooks(entryFile: string, typescript: boolean
   }
   if (!resolveHookOn) registerResolveHook(data);
 }
-
-/** Whether tsx is registered in this thread by `ensureStrategyHooks`. */
-export const typescriptLoaderRegistered = (): boolean => tsLoaderOn;
