@@ -19,6 +19,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The template `tradebot new strategy` copies (the bundled strategies run from dist/strategies).
+COPY --from=build --chown=node:node /app/strategies/template.ts ./strategies/template.ts
 COPY --chown=node:node config ./config
 RUN mkdir -p /data /config && chown node:node /data /config
 USER node

@@ -1,9 +1,14 @@
 // Simple moving average crossover: buys a fixed quote amount when the fast SMA crosses above the slow one
 // (golden cross) and sells the whole position when it crosses back below (death cross).
-import { RollingSMA as SMA } from '../src/strategy/indicators.js';
-import { CANDLE_INTERVALS } from '../src/api/index.js';
-import { z } from 'zod';
-import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../src/strategy/index.js';
+import {
+  CANDLE_INTERVALS,
+  RollingSMA as SMA,
+  buyMarket,
+  decimalParam,
+  defineStrategy,
+  sellMarket,
+  z,
+} from 'tradebot';
 
 interface SymbolState {
   readonly fast: SMA;

@@ -3,11 +3,18 @@
 // high, exits when a candle closes below the low, and is FLAT before the close: it sells everything
 // `flattenMinutes` before 16:00 ET (13:00 on an early-close day) and never enters after that. Times come from the candle timestamps in
 // Eastern Time (DST from the tz database), computed once per ET day, so the hot path stays arithmetic.
-import { z } from 'zod';
-import { INTERVAL_MS } from '../src/api/index.js';
-import { etParts, etToUtc, usRegularSession } from '../src/market/sessions.js';
-import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../src/strategy/index.js';
-import type { StrategyContext } from '../src/strategy/index.js';
+import {
+  INTERVAL_MS,
+  buyMarket,
+  decimalParam,
+  defineStrategy,
+  etParts,
+  etToUtc,
+  sellMarket,
+  usRegularSession,
+  z,
+  type StrategyContext,
+} from 'tradebot';
 
 const MINUTE = 60_000;
 

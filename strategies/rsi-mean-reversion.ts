@@ -1,10 +1,7 @@
 // RSI mean reversion: buys a fixed quote amount when the RSI enters the oversold zone and sells the whole
 // position when it enters the overbought zone. Acting on zone ENTRY (not on every candle inside a zone)
 // keeps one signal from turning into a burst of orders while a fill is on its way.
-import { RSI } from 'trading-signals';
-import { z } from 'zod';
-import { CANDLE_INTERVALS } from '../src/api/index.js';
-import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../src/strategy/index.js';
+import { CANDLE_INTERVALS, RSI, buyMarket, decimalParam, defineStrategy, sellMarket, z } from 'tradebot';
 
 const LOW = 0;
 const MID = 1;

@@ -1,6 +1,7 @@
-// A starting point for your own strategy: copy this file to strategies/<your-name>.ts (kebab-case), change
-// `name` to match the file name, and edit. It runs as is: it buys when the close rises above an EMA and
-// sells the whole position when it falls back below.
+// A starting point for your own strategy: `tradebot new strategy <your-name>` copies it to
+// strategies/<your-name>.ts (kebab-case) with `name` set to match, or copy it by hand and rename. It runs as
+// is: it buys when the close rises above an EMA and sells the whole position when it falls back below.
+// Everything comes from 'tradebot', so the file works in any folder, with no node_modules of its own.
 //
 // Rules of the contract (docs/strategies.md has the whole story):
 // - Every parameter has a default and a .describe(); money is a decimal STRING in config (decimalParam)
@@ -13,9 +14,7 @@
 //   ctx.portfolio.position(symbol).quantity. The risk gate checks and rounds every intent afterwards.
 // - Keep per-run state in init() (not at module level: two bots may run this file at once), and what must
 //   survive a restart in ctx.state (JSON, written on changes only).
-import { EMA } from 'trading-signals';
-import { z } from 'zod';
-import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../src/strategy/index.js';
+import { EMA, buyMarket, decimalParam, defineStrategy, sellMarket, z } from 'tradebot';
 
 // The parameters: each with a default and a description (shown by `--help` and in error messages).
 const params = z.object({

@@ -2,7 +2,7 @@
 import type { BacktestConfig } from '../config/backtest-schema.js';
 import { RiskLimitsSchema, riskLimitsToInput, type RiskLimitsInput } from '../risk/limits.js';
 import type { Strategy } from '../strategy/contract.js';
-import { loadStrategy } from '../strategy/loader.js';
+import { loadStrategy, type StrategyLookup } from '../strategy/loader.js';
 import { expandDatasetRef, openDataset, openDatasets } from './datasets.js';
 import { runBacktest } from './engine.js';
 import type { InstrumentOverride } from './columnar.js';
@@ -16,6 +16,8 @@ export interface BacktestJob {
   /** The datasets of a run over several symbols (one per symbol, merged in time order); else undefined. */
   readonly datasets?: readonly string[] | undefined;
   readonly strategy: string;
+  /** Where `strategy` is looked up (absolute folders: the same in every worker); default the bundled ones. */
+  readonly strategyLookup?: StrategyLookup | undefined;
   readonly params: Record<string, unknown>;
   readonly capital: string;
   readonly feeRate: string;
@@ -31,13 +33,17 @@ export interface BacktestJob {
   readonly instrument?: InstrumentOverride | undefined;
 }
 
-/** The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form. */
-export function jobFromConfig(c: BacktestConfig): BacktestJob {
+/**
+ * The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form;
+ * `strategyLookup` says where its strategy is found (`strategyLookupFor(file, c.strategiesDir)`).
+ */
+export function jobFromConfig(c: BacktestConfig, strategyLookup?: StrategyLookup): BacktestJob {
   const refs = (typeof c.dataset === 'string' ? [c.dataset] : c.dataset).flatMap(expandDatasetRef);
   return {
     dataset: refs[0] as string,
     datasets: refs.length > 1 ? refs : undefined,
     strategy: c.strategy,
+    strategyLookup,
     params: c.params,
     capital: c.capital,
     feeRate: c.feeRate,
@@ -75,7 +81,7 @@ export async function runJob(
   onProgress?: (candles: number) => void,
   source?: CandleSource | CandleSource[],
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
-  const strategy = await loadStrategy(job.strategy);
+  const strategy = await loadStrategy(job.strategy, job.strategyLookup);
   const result = await runBacktest({
     source: source ?? openJobSources(job),
     dataset: jobDatasetName(job),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CANDLE_INTERVALS, DECIMAL_RE, InstrumentSchema } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
+import { strategiesDirField } from './schema.js';
 
 const decimal = (what: string) =>
   z
@@ -22,7 +23,13 @@ export const BacktestConfigSchema = z
       .describe(
         'a recorded candle file (CSV/JSONL, .gz allowed; Feather/Arrow; Parquet) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>[:<SYMBOL>,<SYMBOL>...]; a list of them (one symbol each, one interval) runs one backtest over several symbols with one capital',
       ),
-    strategy: z.string().min(1).describe('strategy name or path'),
+    strategy: z
+      .string()
+      .min(1)
+      .describe(
+        'strategy name (your strategiesDir first, then the bundled ones) or a path to a .ts/.js module',
+      ),
+    strategiesDir: strategiesDirField,
     params: z.record(z.string(), z.unknown()).default({}).describe('strategy parameters'),
     interval: z
       .enum(CANDLE_INTERVALS)

@@ -1,20 +1,57 @@
 // A deployment file checked completely, as `validate` and `run` both need it: the schema, then each
 // bot's strategy loaded (bundled, or a module path that stays in the allowed folders) and its parameters
 // checked against the strategy's own schema, every problem at its file:line:col.
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { StrategyLoadError, loadStrategy, type StrategyLookup } from '../strategy/loader.js';
+import {
+  DEFAULT_OWN_STRATEGIES_DIR,
+  StrategyLoadError,
+  loadStrategy,
+  type StrategyLookup,
+} from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import type { BacktestConfig } from './backtest-schema.js';
 import { ConfigError, loadConfig, type ConfigProblem, type LoadedConfig } from './load.js';
 import type { Deployment } from './schema.js';
 
 /**
- * Where the strategies of a file are looked up: names in the bundled folder; paths relative to the
- * working directory, reaching only into it, the bundled folder or the file's own folder.
+ * Where the strategies of a file are looked up: names in its `strategiesDir` (relative to the file;
+ * default `strategies` next to it), then in the bundled folder; paths relative to the working directory,
+ * reaching only into it, the strategy folders or the file's own folder. Every folder is absolute, so the
+ * lookup means the same in a sweep's worker threads and queue workers.
  */
-export const strategyLookupFor = (file: string): StrategyLookup => ({
-  allowedDirs: [dirname(resolve(file))],
+export const strategyLookupFor = (file: string, strategiesDir?: string): StrategyLookup => {
+  const home = dirname(resolve(file));
+  return {
+    dirs: [resolve(home, strategiesDir ?? DEFAULT_OWN_STRATEGIES_DIR)],
+    cwd: process.cwd(),
+    allowedDirs: [home],
+  };
+};
+
+/** The lookup of a run without a file (flags only): `strategies` in the working directory. */
+export const strategyLookupHere = (): StrategyLookup => ({
+  dirs: [resolve(DEFAULT_OWN_STRATEGIES_DIR)],
+  cwd: process.cwd(),
 });
+
+/** A `strategiesDir` the file names explicitly must be a folder (the default one may be missing). */
+function strategiesDirProblems(
+  loaded: Pick<LoadedConfig<unknown>, 'file' | 'locate'>,
+  strategiesDir: string | undefined,
+): ConfigProblem[] {
+  if (strategiesDir === undefined) return [];
+  const dir = resolve(dirname(resolve(loaded.file)), strategiesDir);
+  if (existsSync(dir) && statSync(dir).isDirectory()) return [];
+  return [
+    {
+      file: loaded.file,
+      ...loaded.locate(['strategiesDir']),
+      path: 'strategiesDir',
+      message: `strategiesDir ${strategiesDir} is not a folder (${dir}): create it, or fix the path (it is relative to this file)`,
+    },
+  ];
+}
 
 /** The parameter a StrategyParamsError line is about, and whether it is an unknown one. */
 const paramOf = (line: string): { name: string; unknown: boolean } | undefined => {
@@ -31,13 +68,14 @@ export async function strategyProblems(
   loaded: Pick<LoadedConfig<unknown>, 'file' | 'locate'>,
   at: readonly (string | number)[],
   ref: { readonly strategy: string; readonly params: unknown },
+  strategiesDir?: string,
 ): Promise<ConfigProblem[]> {
   const { file, locate } = loaded;
   const dotted = (path: readonly (string | number)[]) =>
     path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${k}` : k), '');
   let strategy;
   try {
-    strategy = await loadStrategy(ref.strategy, strategyLookupFor(file));
+    strategy = await loadStrategy(ref.strategy, strategyLookupFor(file, strategiesDir));
   } catch (e) {
     if (!(e instanceof StrategyLoadError)) throw e;
     return [{ file, ...locate([...at, 'strategy']), path: dotted([...at, 'strategy']), message: e.message }];
@@ -47,12 +85,15 @@ export async function strategyProblems(
     return [];
   } catch (e) {
     if (!(e instanceof StrategyParamsError)) throw e;
-    return e.problems.map((line) => {
-      const p = paramOf(line);
-      const path = p === undefined ? [...at, 'params'] : [...at, 'params', p.name];
-      const pos = p?.unknown === true ? locate([...at, 'params'], p.name) : locate(path);
-      return { file, ...pos, path: dotted(path), message: `${line} (strategy ${strategy.name})` };
-    });
+    const byPlace = (a: ConfigProblem, b: ConfigProblem) => a.line - b.line || a.col - b.col;
+    return e.problems
+      .map((line): ConfigProblem => {
+        const p = paramOf(line);
+        const path = p === undefined ? [...at, 'params'] : [...at, 'params', p.name];
+        const pos = p?.unknown === true ? locate([...at, 'params'], p.name) : locate(path);
+        return { file, ...pos, path: dotted(path), message: `${line} (strategy ${strategy.name})` };
+      })
+      .sort(byPlace);
   }
 }
 
@@ -70,17 +111,24 @@ export async function loadDeployment(
   } catch (e) {
     // The schema refused the file: still check the strategies it names, so every problem shows at once.
     if (!(e instanceof ConfigError) || e.parsed === undefined) throw e;
-    const bots = (e.parsed.raw as { bots?: unknown } | null)?.bots;
+    const raw = e.parsed.raw as { bots?: unknown; strategiesDir?: unknown } | null;
+    const bots = raw?.bots;
+    const dir = typeof raw?.strategiesDir === 'string' ? raw.strategiesDir : undefined;
     const more: ConfigProblem[] = [];
     if (Array.isArray(bots)) {
       for (const [i, bot] of bots.entries()) {
         const b = bot as { strategy?: unknown; params?: unknown } | null;
         if (typeof b?.strategy !== 'string') continue;
         more.push(
-          ...(await strategyProblems({ file, locate: e.parsed.locate }, ['bots', i], {
-            strategy: b.strategy,
-            params: b.params ?? {},
-          })),
+          ...(await strategyProblems(
+            { file, locate: e.parsed.locate },
+            ['bots', i],
+            {
+              strategy: b.strategy,
+              params: b.params ?? {},
+            },
+            dir,
+          )),
         );
       }
     }
@@ -90,15 +138,20 @@ export async function loadDeployment(
       e.parsed,
     );
   }
-  const problems: ConfigProblem[] = [];
+  const dir = loaded.config.strategiesDir;
+  const problems: ConfigProblem[] = strategiesDirProblems(loaded, dir);
   for (const [i, bot] of loaded.config.bots.entries())
-    problems.push(...(await strategyProblems(loaded, ['bots', i], bot)));
+    problems.push(...(await strategyProblems(loaded, ['bots', i], bot, dir)));
   if (problems.length > 0) throw new ConfigError(problems);
   return loaded;
 }
 
 /** The same strategy and parameter checks for a loaded backtest definition. */
 export async function checkBacktestStrategy(loaded: LoadedConfig<BacktestConfig>): Promise<void> {
-  const problems = await strategyProblems(loaded, [], loaded.config);
+  const dir = loaded.config.strategiesDir;
+  const problems = [
+    ...strategiesDirProblems(loaded, dir),
+    ...(await strategyProblems(loaded, [], loaded.config, dir)),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
 }

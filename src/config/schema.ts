@@ -142,6 +142,15 @@ export const LeverageSchema = z
   .record(z.string(), z.string())
   .describe('set-leverage parameters (category, symbol or coin, leverage, ...), applied at start');
 
+/** The user's strategy folder, shared by deployment and backtest files. */
+export const strategiesDirField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe(
+    'folder of your own strategies, looked up by name before the bundled ones; relative to this file (default: strategies next to this file)',
+  );
+
 export const BotSchema = z
   .strictObject({
     name: z
@@ -151,7 +160,9 @@ export const BotSchema = z
     strategy: z
       .string()
       .min(1)
-      .describe('strategy name in strategies/ (e.g. ma-crossover) or a path to a module'),
+      .describe(
+        'strategy name (your strategiesDir first, then the bundled ones, e.g. ma-crossover) or a path to a .ts/.js module',
+      ),
     params: z
       .record(z.string(), z.unknown())
       .default({})
@@ -196,6 +207,7 @@ export const BotSchema = z
 
 export const DeploymentSchema = z
   .strictObject({
+    strategiesDir: strategiesDirField,
     venue: z
       .discriminatedUnion('kind', [SimVenueSchema, RemoteVenueSchema], {
         error: 'venue.kind must be simulator or remote',

@@ -272,7 +272,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
 
     const startBot = async (slot: BotSlot): Promise<void> => {
       const b = slot.cfg;
-      const strategy = await loadStrategy(b.strategy, strategyLookupFor(file));
+      const strategy = await loadStrategy(b.strategy, strategyLookupFor(file, cfg.strategiesDir));
       parseStrategyParams(strategy, b.params);
       const { bot, reconciled } = await createLiveBot({
         runtime: rt,

@@ -6,3 +6,4 @@ export * from './params.js';
 export * from './state.js';
 export * from './loader.js';
 export * from './indicators.js';
+export * from './catalogue.js';

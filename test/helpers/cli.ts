@@ -102,9 +102,14 @@ export function startCli(
   return r;
 }
 
-/** Runs the command to completion. */
-export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000) {
-  const r = startCli(args, env);
+/** Runs the command to completion (in `cwd`, default the repository). */
+export async function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 30_000,
+  cwd = root,
+) {
+  const r = startCli(args, env, cwd);
   const timer = setTimeout(() => r.proc.kill('SIGKILL'), timeoutMs);
   const { code } = await r.exited;
   clearTimeout(timer);

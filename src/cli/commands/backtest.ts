@@ -18,7 +18,13 @@ import {
   runJob,
   type BacktestJob,
 } from '../../backtest/run-config.js';
-import { BacktestConfigSchema, ConfigError, loadYaml } from '../../config/index.js';
+import {
+  BacktestConfigSchema,
+  ConfigError,
+  loadYaml,
+  strategyLookupFor,
+  strategyLookupHere,
+} from '../../config/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 import { asInput, parseInstrumentFlag } from './data.js';
@@ -91,7 +97,11 @@ export function register(program: Command): void {
           );
         throw e;
       }
-      const base = jobFromConfig(cfg);
+      // Names are looked up in the file's strategiesDir (or ./strategies without a file), then the bundled ones.
+      const base = jobFromConfig(
+        cfg,
+        f.config ? strategyLookupFor(f.config, cfg.strategiesDir) : strategyLookupHere(),
+      );
       const flagged = f.dataset === undefined ? undefined : expandDatasetRef(f.dataset);
       const job: BacktestJob = {
         ...base,

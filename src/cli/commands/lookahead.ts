@@ -13,7 +13,7 @@ import {
   hasCandlesIn,
 } from '../../backtest/run-config.js';
 import type { CandleSource } from '../../backtest/format.js';
-import { BacktestConfigSchema, loadYaml } from '../../config/index.js';
+import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
 import { RiskLimitsSchema } from '../../risk/limits.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
@@ -59,7 +59,7 @@ export function register(program: Command): void {
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
       const cfg = loadYaml(BacktestConfigSchema, f.config).config;
-      const base = jobFromConfig(cfg);
+      const base = jobFromConfig(cfg, strategyLookupFor(f.config, cfg.strategiesDir));
       const job = {
         ...base,
         strategy: f.strategy ?? base.strategy,
@@ -67,7 +67,7 @@ export function register(program: Command): void {
         to: f.to ?? base.to,
       };
       checkRange(job.from, job.to);
-      const strategy = await loadStrategy(job.strategy);
+      const strategy = await loadStrategy(job.strategy, job.strategyLookup);
       const source = await asInput(() => openJobSources(job));
       const first = (Array.isArray(source) ? source[0] : source) as CandleSource;
       if (!(await hasCandlesIn(first, job.from, job.to)))

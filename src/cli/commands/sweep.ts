@@ -9,7 +9,7 @@ import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../..
 import { QueueRunner } from '../../backtest/sweep-queue.js';
 import { walkForward, walkForwardJson } from '../../backtest/walk-forward.js';
 import { renderSweepReport, renderWalkForwardReport } from '../../backtest/report.js';
-import { BacktestConfigSchema, loadYaml } from '../../config/index.js';
+import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
 import { hasCandlesIn, jobFromConfig } from '../../backtest/run-config.js';
 import { checkGrid, formatSkipped } from '../../backtest/grid.js';
 import { openDataset } from '../../backtest/datasets.js';
@@ -97,7 +97,7 @@ export function register(program: Command): void {
           '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
         );
       const { config } = loadYaml(BacktestConfigSchema, f.config);
-      const fromConfig = jobFromConfig(config);
+      const fromConfig = jobFromConfig(config, strategyLookupFor(f.config, config.strategiesDir));
       if (fromConfig.datasets !== undefined)
         throw new FlagError(
           `sweeps and walk-forward take one dataset; ${f.config} names ${fromConfig.datasets.length} (${fromConfig.datasets.join(', ')}): run them with \`tradebot backtest\`, or sweep one dataset`,
@@ -105,7 +105,7 @@ export function register(program: Command): void {
       const base = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
       checkRange(base.from, base.to);
       const grid = parseGrid(f.grid);
-      const strategy = await loadStrategy(base.strategy);
+      const strategy = await loadStrategy(base.strategy, base.strategyLookup);
       // Before any worker starts: a value no run could use ends here with the parameter and its rule.
       const checked = checkGrid(strategy, base.params, grid);
       if (checked.skipped.length > 0) process.stderr.write(`${formatSkipped(checked.skipped)}\n`);

@@ -1,5 +1,7 @@
 // `tradebot validate FILE`: checks a deployment (or backtest) file without starting anything.
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { parse } from 'yaml';
 import {
   BacktestConfigSchema,
   ConfigError,
@@ -15,11 +17,15 @@ export function register(program: Command): void {
       'Check a deployment file (or a backtest file with --backtest): the schema, each strategy and its parameters; prints every problem with file:line:col',
     )
     .argument('<file>', 'YAML file')
-    .option('--backtest', 'the file is a backtest definition', false)
+    .option(
+      '--backtest',
+      'the file is a backtest definition (found by itself when it has a dataset and no bots)',
+      false,
+    )
     .addHelpText('after', '\nExit codes: 0 valid, 2 invalid.')
     .action(async (file: string, opts: { backtest: boolean }) => {
       try {
-        if (opts.backtest) {
+        if (opts.backtest || looksLikeBacktest(file)) {
           await checkBacktestStrategy(loadYaml(BacktestConfigSchema, file));
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
@@ -34,4 +40,14 @@ export function register(program: Command): void {
         process.exitCode = 2;
       }
     });
+}
+
+/** A file with a top-level `dataset` and no `bots` is a backtest definition; anything unreadable is not. */
+function looksLikeBacktest(file: string): boolean {
+  try {
+    const raw = parse(readFileSync(file, 'utf8'), { maxAliasCount: 100 }) as Record<string, unknown> | null;
+    return typeof raw === 'object' && raw !== null && 'dataset' in raw && !('bots' in raw);
+  } catch {
+    return false; // the deployment loader reports what is wrong with it, at its line
+  }
 }

@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_STRATEGIES_DIR,
   StrategyLoadError,
@@ -7,7 +9,9 @@ import {
   listStrategies,
   loadStrategy,
   parseStrategyParams,
+  resolveStrategyFile,
 } from '../../../src/strategy/loader.js';
+import { strategyCatalogue } from '../../../src/strategy/catalogue.js';
 import { isStrategy } from '../../../src/strategy/contract.js';
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures');
@@ -68,6 +72,69 @@ describe('loadStrategy', () => {
     await expect(loadStrategy('wrong-name', { dir: resolve(FIXTURES, 'dir') })).rejects.toThrow(
       /declares the strategy name "other-name": rename the file or the strategy/,
     );
+  });
+});
+
+describe('own strategy folders', () => {
+  // A user's folder outside the repository; its files import from 'tradebot' like the bundled ones.
+  const own = mkdtempSync(join(tmpdir(), 'tradebot-own-unit-'));
+  afterAll(() => rmSync(own, { recursive: true, force: true }));
+  const template = readFileSync(resolve(DEFAULT_STRATEGIES_DIR, 'template.ts'), 'utf8');
+  const named = (name: string, description = 'Template strategy') =>
+    template
+      .replace("name: 'template',", `name: '${name}',`)
+      .replace("'Template strategy: buys", `'${description}: buys`);
+  writeFileSync(join(own, 'mine.ts'), named('mine'));
+  // Same name as a bundled strategy: the user's wins.
+  writeFileSync(join(own, 'ma-crossover.ts'), named('ma-crossover', 'My own crossover'));
+  // A strategy that is a folder with an index module.
+  mkdirSync(join(own, 'folded'));
+  writeFileSync(join(own, 'folded', 'index.ts'), named('folded'));
+
+  it('finds a strategy by name in an own folder, which wins over a bundled one of the same name', async () => {
+    expect((await loadStrategy('mine', { dirs: [own] })).name).toBe('mine');
+    expect((await loadStrategy('ma-crossover', { dirs: [own] })).description).toMatch(/^My own crossover/);
+    expect((await loadStrategy('ma-crossover')).description).toMatch(/^Fast\/slow/);
+    expect((await loadStrategy('rsi-mean-reversion', { dirs: [own] })).name).toBe('rsi-mean-reversion');
+  });
+
+  it('finds a strategy that is a folder with an index module', async () => {
+    expect(resolveStrategyFile('folded', { dirs: [own] })).toBe(join(own, 'folded', 'index.ts'));
+    expect((await loadStrategy('folded', { dirs: [own] })).name).toBe('folded');
+    expect(listStrategies(own)).toEqual(['folded', 'ma-crossover', 'mine']);
+  });
+
+  it('an unknown name lists every folder searched, a missing one marked, and the names there', () => {
+    const missing = join(own, 'nope');
+    expect(() => resolveStrategyFile('minr', { dirs: [missing, own] })).toThrow(
+      `strategy "minr" not found in ${missing} (yours, missing) or ${own} (yours) or ${DEFAULT_STRATEGIES_DIR} (bundled): use one of folded, ma-crossover, mine, reality-session, rsi-mean-reversion, template,`,
+    );
+  });
+
+  it('a relative path may reach into an own folder, never outside the allowed ones', () => {
+    const cwd = resolve(own, 'nope');
+    expect(resolveStrategyFile('../mine.ts', { cwd, dirs: [own] })).toBe(join(own, 'mine.ts'));
+    expect(() => resolveStrategyFile('../../../../../../etc/passwd.js', { cwd, dirs: [own] })).toThrow(
+      /leads to \/etc\/passwd\.js, outside .*give its absolute path if you mean it/,
+    );
+    expect(() => resolveStrategyFile('../mine.ts', { cwd })).toThrow(/outside/);
+  });
+
+  it('the catalogue lists own strategies first, marks a bundled one that an own one hides', async () => {
+    const list = await strategyCatalogue({ dirs: [own] });
+    expect(list.map((e) => `${e.source}:${e.name}${e.shadowed ? ' (hidden)' : ''}`)).toEqual([
+      'own:folded',
+      'own:ma-crossover',
+      'own:mine',
+      'bundled:ma-crossover (hidden)',
+      'bundled:reality-session',
+      'bundled:rsi-mean-reversion',
+      'bundled:template',
+    ]);
+    expect(list.find((e) => e.name === 'mine')?.params?.map((p) => [p.name, p.default])).toEqual([
+      ['period', 20],
+      ['quoteAmount', '50'],
+    ]);
   });
 });
 

@@ -1,0 +1,74 @@
+// The strategies a user can run, as `tradebot strategies` shows them (freqtrade's list-strategies): their
+// own folders first, then the bundled ones, each loaded and described from its own declaration.
+import { describeParams } from './params.js';
+import {
+  StrategyLoadError,
+  listStrategies,
+  loadStrategy,
+  strategyFileIn,
+  strategyFolders,
+  type StrategyLookup,
+} from './loader.js';
+
+/** One parameter as a config file would spell it. */
+export interface StrategyParamEntry {
+  readonly name: string;
+  /** The default on the input side (a decimal string for money), undefined when there is none. */
+  readonly default: unknown;
+  readonly description: string;
+}
+
+/** One strategy of the catalogue. */
+export interface StrategyEntry {
+  readonly name: string;
+  /** `own` from a strategies folder of the user, `bundled` from the package. */
+  readonly source: 'own' | 'bundled';
+  readonly file: string;
+  /** A bundled strategy of the same name as an own one is not reachable by name. */
+  readonly shadowed: boolean;
+  readonly description?: string | undefined;
+  readonly intervals?: readonly string[] | undefined;
+  readonly params?: readonly StrategyParamEntry[] | undefined;
+  /** Why the module did not load (then description, intervals and params are missing). */
+  readonly error?: string | undefined;
+}
+
+/**
+ * Every strategy reachable by name from `lookup`, loaded and described; one that fails to load is listed
+ * with its error instead of stopping the list.
+ */
+export async function strategyCatalogue(lookup: StrategyLookup = {}): Promise<StrategyEntry[]> {
+  const out: StrategyEntry[] = [];
+  const seen = new Set<string>();
+  for (const { dir, bundled } of strategyFolders(lookup)) {
+    for (const name of listStrategies(dir)) {
+      const file = strategyFileIn(dir, name);
+      if (file === undefined) continue;
+      const base = { name, source: bundled ? ('bundled' as const) : ('own' as const), file };
+      const shadowed = seen.has(name);
+      seen.add(name);
+      try {
+        const s = await loadStrategy(file, lookup);
+        if (s.name !== name) {
+          throw new StrategyLoadError(
+            `${file} declares the strategy name "${s.name}": rename the file or the strategy so they match`,
+          );
+        }
+        out.push({
+          ...base,
+          shadowed,
+          description: s.description,
+          intervals: s.intervals,
+          params: describeParams(s.params).map((p) => ({
+            name: p.name,
+            default: p.default,
+            description: p.description ?? '',
+          })),
+        });
+      } catch (e) {
+        out.push({ ...base, shadowed, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  }
+  return out;
+}
