@@ -21,6 +21,7 @@ import { TradingStateMachine } from '../risk/trading-state.js';
 import { CandleFillModel, type CandleBar } from '../sim/candle-fills.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
+import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import type { CandleSource } from './format.js';
@@ -61,6 +62,10 @@ export interface BacktestOptions {
   readonly suspended?: ((symbol: string, t: number) => boolean) | undefined;
   /** Called every batch with the number of candles done. */
   readonly onProgress?: ((candles: number) => void) | undefined;
+  /** Exits from the backtest's YAML; each field overrides the strategy's declaration. */
+  readonly exits?: ExitRules | undefined;
+  /** Protections from the backtest's YAML; each field overrides the strategy's declaration. */
+  readonly protections?: Protections | undefined;
 }
 
 const silent: StrategyLogger = {
@@ -159,6 +164,8 @@ interface CurrentBar extends CandleBar {
   close: number;
   /** False before the first candle and after the last: no market, nothing fills. */
   known: boolean;
+  /** Set only while a pipeline exit that triggered inside the candle is placed (see candle-fills.ts). */
+  touch: Decimal | undefined;
 }
 
 /**
@@ -181,7 +188,7 @@ function backtestPipeline(
 } {
   const symbol = o.source.meta.symbol;
   const quote = rules.quoteCoin;
-  const cur: CurrentBar = { t: 0, open: 0, high: 0, low: 0, close: 0, known: false };
+  const cur: CurrentBar = { t: 0, open: 0, high: 0, low: 0, close: 0, known: false, touch: undefined };
   const venue = new InProcessVenue({
     market: new CandleFillModel({
       slippageBps: o.slippageBps,
@@ -211,6 +218,10 @@ function backtestPipeline(
     market,
     fees,
     maxAttempts: 1,
+    exits: mergeExitRules(o.strategy.exits, o.exits),
+    protections: mergeProtections(o.strategy.protections, o.protections),
+    intervalMs: step,
+    logger: o.logger,
   });
   if (o.onEvent) trader.subscribe(o.onEvent);
   return { trader, venue, cur, portfolio, clock, market };
@@ -308,7 +319,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     category: 'SPOT',
   });
   const sub = o.strategy
-    .run(ctx, { candles$: candles$.observable, session$: session$.observable, tickers$: tickers$.observable })
+    .run(ctx, {
+      candles$: candles$.observable,
+      session$: session$.observable,
+      tickers$: tickers$.observable,
+      orders$: trader.feedback$(),
+    })
     .subscribe({
       next: (i) => {
         // A warm-up (walk-forward's out-of-sample windows): the strategy sees the candles, nothing trades.
@@ -335,6 +351,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     q.last = c.close;
     q.ts = clock.now();
     if (tickers$.observed) tickers$.next(candleTicker(symbol, c, rules.pricePrecision, clock.now()));
+    // Time exits are decided like a signal, at the candle's close, before the strategy decides.
+    if (trader.exitsArmed) {
+      const due = trader.timedExits(clock.now());
+      if (due !== undefined) for (const x of due) void trader.exit(x, clock.now());
+    }
     candles$.next(c);
     if (failure !== undefined) throw failure;
     return trader.busy;
@@ -381,6 +402,17 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       // Orders resting from before fill first if this candle opens through them.
       if (venue.advance() > 0) await trader.syncFills();
       if (prev !== undefined && decide(prev)) await settle();
+      // The candle's range through the exits of an open trade (src/execution/exits.ts): an exit that
+      // triggers inside the candle fills at its trigger price, one that gapped through at the open.
+      if (trader.exitsArmed) {
+        const x = trader.barExit(symbol, cur);
+        if (x !== undefined) {
+          cur.touch = x.trigger;
+          await trader.exit(x, clock.now());
+          cur.touch = undefined;
+          if (failure !== undefined) throw failure;
+        }
+      }
       venue.setTime(end);
       if (venue.advance() > 0) await trader.syncFills();
       lastClose = cur.close;

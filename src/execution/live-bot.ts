@@ -178,6 +178,7 @@ export class LiveBot {
         filter((f) => !f.stale),
         concatMap((f) => [f.value]),
       ),
+      orders$: trader.feedback$(),
     });
     this.sub = merge(
       // The bot keeps the latest rules, prices, session and suspensions in the market state.
