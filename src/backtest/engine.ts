@@ -221,7 +221,6 @@ function backtestPipeline(
     exits: mergeExitRules(o.strategy.exits, o.exits),
     protections: mergeProtections(o.strategy.protections, o.protections),
     intervalMs: step,
-    logger: o.logger,
   });
   if (o.onEvent) trader.subscribe(o.onEvent);
   return { trader, venue, cur, portfolio, clock, market };
