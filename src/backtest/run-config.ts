@@ -2,6 +2,12 @@
 import type { BacktestConfig } from '../config/backtest-schema.js';
 import { RiskLimitsSchema, riskLimitsToInput, type RiskLimitsInput } from '../risk/limits.js';
 import type { Strategy } from '../strategy/contract.js';
+import {
+  parseExitRules,
+  parseProtections,
+  type ExitRulesInput,
+  type ProtectionsInput,
+} from '../strategy/exits.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { openDataset } from './datasets.js';
 import { runBacktest } from './engine.js';
@@ -26,6 +32,9 @@ export interface BacktestJob {
   readonly chart?: boolean | undefined;
   /** Instrument rules for a dataset file that carries none (a freqtrade Feather file, say). */
   readonly instrument?: InstrumentOverride | undefined;
+  /** Exits and protections as in the YAML (plain data: decimal strings). */
+  readonly exits?: ExitRulesInput | undefined;
+  readonly protections?: ProtectionsInput | undefined;
 }
 
 /** The job of a backtest definition (config/backtest.yaml), with the risk limits in their plain form. */
@@ -42,6 +51,8 @@ export function jobFromConfig(c: BacktestConfig): BacktestJob {
     from: c.from ? Date.parse(c.from) : undefined,
     to: c.to ? Date.parse(c.to) : undefined,
     instrument: c.instrument,
+    ...(c.exits !== undefined ? { exits: c.exits } : {}),
+    ...(c.protections !== undefined ? { protections: c.protections } : {}),
   };
 }
 
@@ -86,6 +97,8 @@ export async function runJob(
     tradeFrom: job.tradeFrom,
     chart: job.chart,
     onProgress,
+    exits: job.exits === undefined ? undefined : parseExitRules(job.exits, 'exits'),
+    protections: job.protections === undefined ? undefined : parseProtections(job.protections, 'protections'),
   });
   return { result, metrics: metricsOf(result) };
 }

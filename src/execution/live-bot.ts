@@ -51,6 +51,9 @@ export interface LiveBotStatus {
   readonly fills: number;
   readonly tradingState: string;
   readonly equity: string;
+  /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
+  readonly protections?:
+    readonly { protection: string; symbol: string | undefined; until: string; reason: string }[] | undefined;
 }
 
 /** A running bot. `start()` subscribes the feeds; `stop()` stops new intents and drains orders. */
@@ -94,6 +97,20 @@ export class LiveBot {
       ...this.counts,
       tradingState: this.o.trader.tradingState,
       equity: this.o.trader.portfolio.equity().toFixed(2),
+      ...this.locks(),
+    };
+  }
+
+  private locks(): Pick<LiveBotStatus, 'protections'> {
+    const locks = this.o.trader.protectionLocks();
+    if (locks.length === 0) return {};
+    return {
+      protections: locks.map((l) => ({
+        protection: l.protection,
+        symbol: l.symbol,
+        until: new Date(l.until).toISOString(),
+        reason: l.reason,
+      })),
     };
   }
 

@@ -311,17 +311,10 @@ export class Trader implements FillSink {
       for (const p of o.portfolio.positions())
         if (p.quantity.gt(0)) this.exitBook.onPosition(p.symbol, p.quantity, p.avgPrice, o.clock.now());
     this.protect = hasProtections(o.protections)
-      ? new ProtectionBook(o.protections as Protections, this.intervalMs, (lock) => {
-          const ts = o.clock.now();
-          o.logger?.warn('protection lock', {
-            bot: o.bot,
-            protection: lock.protection,
-            symbol: lock.symbol,
-            until: new Date(lock.until).toISOString(),
-            reason: lock.reason,
-          });
-          this.emit({ type: 'protection', bot: o.bot, ts, lock });
-        })
+      ? new ProtectionBook(o.protections as Protections, this.intervalMs, (lock) =>
+          // Logged by the subscribers (the daemon's pipeline events); entries it refuses are journaled denials.
+          this.emit({ type: 'protection', bot: o.bot, ts: o.clock.now(), lock }),
+        )
       : undefined;
     o.tradingState.onChange((c) =>
       this.emit({ type: 'trading-state', bot: o.bot, ts: c.ts, from: c.from, to: c.to, reason: c.reason }),

@@ -10,6 +10,7 @@ describe('exits and protections in a backtest', () => {
   it.each(EXIT_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const fills: TraderFill[] = [];
     const denied: string[] = [];
+    const locks: string[] = [];
     const r = await runBacktest({
       source: caseSource(c),
       dataset: 'exit-case',
@@ -24,10 +25,13 @@ describe('exits and protections in a backtest', () => {
       onEvent: (e) => {
         if (e.type === 'fill') fills.push(e.fill);
         if (e.type === 'denied') denied.push(`${e.intent.tag} ${e.code}`);
+        if (e.type === 'protection') locks.push(e.lock.protection);
       },
     });
     expect(r.fills.map((f) => `${f.side} ${f.price} ${f.size} ${f.tag}`)).toEqual(c.fills);
     expect(denied).toEqual(c.denied ?? []);
+    // Each protection that refused an entry was announced as a pipeline event (logged by the daemon).
+    expect(locks).toEqual(Object.keys(c.protections ?? {}));
     // Each exit fill carries its reason in the pipeline's fill event.
     for (const f of fills) expect(f.exitReason).toBe(f.tag === 'entry' ? undefined : f.tag);
   });
