@@ -6,3 +6,5 @@ export * from './params.js';
 export * from './state.js';
 export * from './loader.js';
 export * from './indicators.js';
+export * from './time-in-force.js';
+export * from './exits.js';
