@@ -14,7 +14,12 @@ import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtim
 import type { TraderEvent } from '../../../src/execution/trader.js';
 import { startSimulator } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
-import { parseExitRules, type ExitRulesInput } from '../../../src/strategy/exits.js';
+import {
+  parseExitRules,
+  parseProtections,
+  type ExitRulesInput,
+  type ProtectionsInput,
+} from '../../../src/strategy/exits.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { RISK, entryScript } from './fixtures/exit-cases.js';
@@ -38,6 +43,9 @@ interface Case {
   readonly name: string;
   readonly start: number;
   readonly exits: ExitRulesInput;
+  /** Protections of the bot; their locks show in its status (what /readyz answers for it). */
+  readonly protections?: ProtectionsInput;
+  readonly locks?: readonly string[];
   readonly bars: readonly Bar[];
   readonly fills: readonly string[];
 }
@@ -51,6 +59,8 @@ const CASES: readonly Case[] = [
     name: 'a stop-loss the market gaps through',
     start: Date.UTC(2026, 10, 23, 15, 0), // Monday 10:00 ET
     exits: { stopLoss: '0.05' },
+    protections: { cooldownAfterStop: 30 },
+    locks: ['cooldownAfterStop AAPLUSDT'],
     bars: [...flat(190, 3), ...flat(180, 7)],
     fills: [ENTRY, 'stop_loss sell 180 5.2631 fee 1.894716 stop_loss'],
   },
@@ -182,6 +192,7 @@ describe('exit parity between the backtester and paper trading on the simulator'
           fillPollMs: 60_000,
           maxSignalAgeMs: 0,
           exits,
+          protections: parseProtections(c.protections ?? {}, c.name),
         },
         onEvent: (e) => {
           const l = fillLine(e);
@@ -193,6 +204,9 @@ describe('exit parity between the backtester and paper trading on the simulator'
         timeoutMs: 60_000,
         what: 'the paper bot to enter and exit',
       });
+      expect((bot.status().protections ?? []).map((l) => `${l.protection} ${l.symbol ?? 'all'}`)).toEqual(
+        c.locks ?? [],
+      );
       await bot.stop();
       runtime.close();
       store.close();
