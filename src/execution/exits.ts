@@ -170,10 +170,9 @@ export class ExitBook {
     reason: ExitReason,
     trigger: Decimal | undefined,
     sentence: string,
-    now: number,
   ): ExitDecision {
+    // No other exit of the trade until this one is answered: a fill ends the trade, a denial sets a retry time.
     t.pendingUntil = Number.POSITIVE_INFINITY;
-    void now;
     return { symbol, reason, quantity: t.quantity, trigger, sentence };
   }
 
@@ -203,7 +202,6 @@ export class ExitBook {
           low.reason,
           undefined,
           `opened at ${bar.open}, through the ${words(low.reason)} ${low.px}`,
-          bar.t,
         );
       if (bar.open >= highPx)
         return this.decision(
@@ -212,7 +210,6 @@ export class ExitBook {
           highReason,
           undefined,
           `opened at ${bar.open}, through the ${words(highReason)} ${highPx}`,
-          bar.t,
         );
     }
     if (bar.low <= low.px) {
@@ -223,7 +220,6 @@ export class ExitBook {
         low.reason,
         px,
         `low ${bar.low} reached the ${words(low.reason)} ${px.toFixed()}`,
-        bar.t,
       );
     }
     if (bar.high >= highPx) {
@@ -239,7 +235,6 @@ export class ExitBook {
         highReason,
         px,
         `high ${bar.high} reached the ${words(highReason)} ${px.toFixed()}`,
-        bar.t,
       );
     }
     if (bar.high > t.peak) t.peak = bar.high;
@@ -264,7 +259,6 @@ export class ExitBook {
         low.reason,
         undefined,
         `price ${price} reached the ${words(low.reason)} ${low.px}`,
-        now,
       );
     const roi = this.roiAt(t, Math.floor((now - t.entryTime) / MINUTE));
     if (price >= t.targetF)
@@ -274,7 +268,6 @@ export class ExitBook {
         'take_profit',
         undefined,
         `price ${price} reached the take-profit ${t.targetF}`,
-        now,
       );
     if (price >= roi.px)
       return this.decision(
@@ -283,7 +276,6 @@ export class ExitBook {
         'minimal_roi',
         undefined,
         `price ${price} reached the minimal ROI ${roi.px}`,
-        now,
       );
     return this.timed(symbol, t, now, session);
   }
@@ -317,7 +309,6 @@ export class ExitBook {
         'time_exit',
         undefined,
         `held ${Math.floor((now - t.entryTime) / MINUTE)} minutes, maxTradeMinutes is ${max}`,
-        now,
       );
     if (
       this.r.sessionEnd === true &&
@@ -334,7 +325,6 @@ export class ExitBook {
           'session_end',
           undefined,
           `the ${session.session} session ends at ${new Date(session.nextChange).toISOString()}, then ${next}, which the bot does not trade`,
-          now,
         );
     }
     return undefined;

@@ -607,7 +607,12 @@ export class Trader implements FillSink {
     if (outcome.status === 'rejected') {
       this.open.delete(clientOid);
       if (isExitReason(intent.tag)) this.exitBook?.retryFrom(intent.symbol, answered + this.intervalMs);
-    } else if (open !== undefined) open.ackedAt = answered;
+    } else {
+      if (open !== undefined) open.ackedAt = answered;
+      // An acknowledged exit whose fill never comes (a market order the venue cancelled) is sent again a
+      // candle later if the position is still there; its fill ends the trade before that.
+      if (isExitReason(intent.tag)) this.exitBook?.retryFrom(intent.symbol, answered + this.intervalMs);
+    }
     this.emit({
       type: 'order',
       bot: o.bot,
@@ -874,7 +879,18 @@ export class Trader implements FillSink {
     if (this.trackEquity) this.o.tradingState.update(this.o.portfolio.equity(), now);
     if (this.exitBook?.holds(symbol) === true) {
       const d = this.exitBook.atPrice(symbol, price.toNumber(), now, this.o.market.session());
-      if (d !== undefined) void this.exit(d, now).catch(() => undefined);
+      // A failure here is the venue's or the journal's, not the price feed's: it is logged, and the exit
+      // is tried again on a later price (the book holds it a candle).
+      if (d !== undefined)
+        this.exit(d, now).catch((err: unknown) => {
+          this.exitBook?.retryFrom(symbol, this.o.clock.now() + this.intervalMs);
+          this.o.logger?.warn('exit failed, will retry', {
+            bot: this.o.bot,
+            symbol,
+            exit: d.reason,
+            error: err instanceof Error ? err.message : String(err),
+          });
+        });
     }
   }
 
