@@ -3,8 +3,10 @@
 // apart from the run, beside a plain-loop baseline of the same strategy in the same process, and peak RSS.
 // The first run is reported on its own (it includes the JIT warming up: what one backtest costs a user),
 // then the median of --repeat more runs (what a sweep's later runs cost).
-//   npx tsx bench/backtest.ts [--candles 1000000] [--repeat 3] [--stream]
+//   npx tsx bench/backtest.ts [--candles 1000000] [--repeat 3] [--stream] [--exits]
 // --stream runs straight from the generator without holding the series (use it for 10,000,000 candles).
+// --exits runs the same strategy again with the pipeline's exits on (stop-loss, take-profit, trailing
+// stop) and prints both figures: what exits cost per candle beside the run without them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +20,18 @@ import {
 import { syntheticSource } from '../src/backtest/synthetic.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
 import { RollingSMA } from '../src/strategy/indicators.js';
+import { parseExitRules } from '../src/strategy/exits.js';
 import { loadStrategy } from '../src/strategy/loader.js';
 import { numberFlag } from './lib/flags.js';
 
 const N = numberFlag('candles', 1_000_000);
 const STREAM = process.argv.includes('--stream');
 const REPEAT = STREAM ? 0 : numberFlag('repeat', 3);
+const EXITS = process.argv.includes('--exits');
+const EXIT_RULES = parseExitRules(
+  { stopLoss: '0.05', takeProfit: '0.1', trailingStop: { distance: '0.03', activation: '0.02' } },
+  'bench exits',
+);
 const PARAMS = { fast: 50, slow: 200, quoteAmount: '1000' }; // the classic 50/200 crossover
 const risk = RiskLimitsSchema.parse({
   allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
@@ -98,7 +106,7 @@ if (!STREAM) {
   );
 }
 
-const run = () =>
+const run = (withExits = false) =>
   runBacktest({
     source,
     dataset: `synthetic-1m:7:${N}`,
@@ -108,6 +116,7 @@ const run = () =>
     capital: '100000',
     slippageBps: 2,
     chart: true,
+    ...(withExits ? { exits: EXIT_RULES } : {}),
   });
 const r = await run();
 console.log(
@@ -131,6 +140,24 @@ if (warmMs !== undefined)
 if (!STREAM) {
   console.log(
     `ratio run/baseline: first ${(baselineMs / r.timing.runMs).toFixed(3)}${warmMs === undefined ? '' : `, warm ${(baselineMs / warmMs).toFixed(3)}`} (the run's speed as a share of the plain loop's)`,
+  );
+}
+if (EXITS) {
+  // The same runs with exits on: first, then the median of the warm ones, beside the figures above.
+  const x = await run(true);
+  const xWarm: number[] = [];
+  for (let k = 0; k < REPEAT; k++) xWarm.push((await run(true)).timing.runMs);
+  const xWarmMs = xWarm.sort((a, b) => a - b)[Math.floor(xWarm.length / 2)];
+  const reasons = new Map<string, number>();
+  for (const f of x.fills) if (f.side === 'sell') reasons.set(f.tag, (reasons.get(f.tag) ?? 0) + 1);
+  console.log(
+    `exits run   ${N.toLocaleString('en-US')} candles with stop-loss 5%, take-profit 10%, trailing 3% (from +2%): first ${x.timing.runMs.toFixed(0)} ms, ${rate(N, x.timing.runMs)}${xWarmMs === undefined ? '' : `; warm ${xWarmMs.toFixed(0)} ms, ${rate(N, xWarmMs)}`}`,
+  );
+  console.log(
+    `            ${x.fills.length} fills (${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ')}), trade hash ${x.meta.tradeHash.slice(0, 16)}`,
+  );
+  console.log(
+    `without / with exits: first ${rate(N, r.timing.runMs)} / ${rate(N, x.timing.runMs)}${warmMs === undefined || xWarmMs === undefined ? '' : `; warm ${rate(N, warmMs)} / ${rate(N, xWarmMs)}`}`,
   );
 }
 console.log(`peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);

@@ -28,6 +28,7 @@ import {
   type StrategyLogger,
 } from '../strategy/contract.js';
 import type { OrderIntent } from '../strategy/intent.js';
+import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import { CandleFileError, type CandleSource } from './format.js';
@@ -75,6 +76,10 @@ export interface BacktestOptions {
   readonly suspended?: ((symbol: string, t: number) => boolean) | undefined;
   /** Called every batch with the number of candles done. */
   readonly onProgress?: ((candles: number) => void) | undefined;
+  /** Exits from the backtest's YAML; each field overrides the strategy's declaration. */
+  readonly exits?: ExitRules | undefined;
+  /** Protections from the backtest's YAML; each field overrides the strategy's declaration. */
+  readonly protections?: Protections | undefined;
   /** Each intent and exposed indicator value of the strategy, with its candle (the lookahead check). */
   readonly onSignal?: ((signal: StrategySignal) => void) | undefined;
 }
@@ -184,6 +189,8 @@ interface CurrentBar extends CandleBar {
   close: number;
   /** False before the first candle and after the last: no market, nothing fills. */
   known: boolean;
+  /** Set only while a pipeline exit that triggered inside the candle is placed (see candle-fills.ts). */
+  touch: Decimal | undefined;
 }
 
 /**
@@ -241,7 +248,7 @@ function lanesOf(
     return {
       symbol,
       rules,
-      cur: { t: 0, open: 0, high: 0, low: 0, close: 0, known: false },
+      cur: { t: 0, open: 0, high: 0, low: 0, close: 0, known: false, touch: undefined },
       dailyStock: interval === '1D' && rules.isReality,
       informative:
         o.strategy.informative.length > 0
@@ -311,6 +318,9 @@ function backtestPipeline(
     market,
     fees,
     maxAttempts: 1,
+    exits: mergeExitRules(o.strategy.exits, o.exits),
+    protections: mergeProtections(o.strategy.protections, o.protections),
+    intervalMs: step,
   });
   if (o.onEvent) trader.subscribe(o.onEvent);
   for (const l of lanes) l.q = market.quote(l.symbol);
@@ -430,7 +440,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
           },
   });
   const sub = o.strategy
-    .run(ctx, { candles$: candles$.observable, session$: session$.observable, tickers$: tickers$.observable })
+    .run(ctx, {
+      candles$: candles$.observable,
+      session$: session$.observable,
+      tickers$: tickers$.observable,
+      orders$: trader.feedback$(),
+    })
     .subscribe({
       next: (i) => {
         if (onSignal !== undefined && deciding !== undefined)
@@ -466,6 +481,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     lane.q.ts = clock.now();
     if (tickers$.observed)
       tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
+    // Time exits are decided like a signal, at the candle's close, before the strategy decides.
+    if (trader.exitsArmed) {
+      const due = trader.timedExits(clock.now());
+      if (due !== undefined) for (const x of due) void trader.exit(x, clock.now());
+    }
     deciding = c;
     if (lane.informative === undefined) candles$.next(c);
     else lane.informative.push(c, deliver);
@@ -540,6 +560,17 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       // Orders resting from before fill first if this candle opens through them.
       if (venue.advance() > 0) await trader.syncFills();
       if (lane.prev !== undefined && decide(lane, lane.prev)) await settle();
+      // The candle's range through the exits of an open trade (src/execution/exits.ts): an exit that
+      // triggers inside the candle fills at its trigger price, one that gapped through at the open.
+      if (trader.exitsArmed) {
+        const x = trader.barExit(lane.symbol, cur);
+        if (x !== undefined) {
+          cur.touch = x.trigger;
+          await trader.exit(x, clock.now());
+          cur.touch = undefined;
+          if (failure !== undefined) throw failure;
+        }
+      }
       lane.lastClose = cur.close;
       if (Number.isNaN(first)) first = t;
       lastT = t;

@@ -2,6 +2,12 @@
 import type { BacktestConfig } from '../config/backtest-schema.js';
 import { RiskLimitsSchema, riskLimitsToInput, type RiskLimitsInput } from '../risk/limits.js';
 import type { Strategy } from '../strategy/contract.js';
+import {
+  parseExitRules,
+  parseProtections,
+  type ExitRulesInput,
+  type ProtectionsInput,
+} from '../strategy/exits.js';
 import { loadStrategy, type StrategyLookup } from '../strategy/loader.js';
 import { expandDatasetRef, openDataset, openDatasets } from './datasets.js';
 import { runBacktest } from './engine.js';
@@ -31,6 +37,9 @@ export interface BacktestJob {
   readonly chart?: boolean | undefined;
   /** Instrument rules for a dataset file that carries none (a freqtrade Feather file, say). */
   readonly instrument?: InstrumentOverride | undefined;
+  /** Exits and protections as in the YAML (plain data: decimal strings). */
+  readonly exits?: ExitRulesInput | undefined;
+  readonly protections?: ProtectionsInput | undefined;
 }
 
 /**
@@ -53,6 +62,8 @@ export function jobFromConfig(c: BacktestConfig, strategyLookup?: StrategyLookup
     from: c.from ? Date.parse(c.from) : undefined,
     to: c.to ? Date.parse(c.to) : undefined,
     instrument: c.instrument,
+    ...(c.exits !== undefined ? { exits: c.exits } : {}),
+    ...(c.protections !== undefined ? { protections: c.protections } : {}),
   };
 }
 
@@ -97,6 +108,8 @@ export async function runJob(
     tradeFrom: job.tradeFrom,
     chart: job.chart,
     onProgress,
+    exits: job.exits === undefined ? undefined : parseExitRules(job.exits, 'exits'),
+    protections: job.protections === undefined ? undefined : parseProtections(job.protections, 'protections'),
   });
   return { result, metrics: metricsOf(result) };
 }

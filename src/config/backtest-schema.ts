@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CANDLE_INTERVALS, DECIMAL_RE, InstrumentSchema } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 import { strategiesDirField } from './schema.js';
+import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 
 const decimal = (what: string) =>
   z
@@ -49,6 +50,12 @@ export const BacktestConfigSchema = z
         allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
         maxDataAgeMs: 86_400_000 * 7,
       }),
+    ),
+    exits: ExitRulesYamlSchema.optional().describe(
+      "exits the pipeline evaluates (stopLoss, takeProfit, trailingStop, minimalRoi, maxTradeMinutes, sessionEnd); each overrides the strategy's",
+    ),
+    protections: ProtectionsYamlSchema.optional().describe(
+      "entry locks (cooldownAfterStop, maxDrawdown, lowProfitPair); each overrides the strategy's",
     ),
     from: z.string().optional().describe('first candle time to use (ISO date)'),
     to: z.string().optional().describe('last candle time to use (ISO date)'),

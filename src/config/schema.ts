@@ -4,6 +4,7 @@ import cron from 'node-cron';
 import { z } from 'zod';
 import { CANDLE_INTERVALS, DECIMAL_RE } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
+import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 import { FaultConfigSchema } from '../sim/faults.js';
 
 const decimal = (what: string) =>
@@ -200,6 +201,12 @@ export const BotSchema = z
       })
       .describe('poll cadences (simulated ms when the venue is the accelerated simulator)'),
     risk: RiskLimitsSchema.default(RiskLimitsSchema.parse({})),
+    exits: ExitRulesYamlSchema.optional().describe(
+      "exits the pipeline evaluates on every price (stopLoss, takeProfit, trailingStop, minimalRoi, maxTradeMinutes, sessionEnd); each overrides the strategy's",
+    ),
+    protections: ProtectionsYamlSchema.optional().describe(
+      "entry locks (cooldownAfterStop, maxDrawdown, lowProfitPair); each overrides the strategy's",
+    ),
     leverage: z.array(LeverageSchema).default([]).describe('set-leverage calls made at start'),
     schedules: z.array(ScheduleSchema).default([]).describe('cron jobs of this bot'),
   })

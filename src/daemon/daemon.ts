@@ -17,6 +17,7 @@ import type { LiveBot } from '../execution/live-bot.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { VenueClock } from '../feeds/venue-clock.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
+import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
@@ -292,6 +293,11 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           fillPollMs: b.poll.fillsMs / speed,
           maxSignalAgeMs: b.maxSignalAgeMs,
           fills: cfg.fills,
+          exits: b.exits === undefined ? undefined : parseExitRules(b.exits, `bots.${b.name}.exits`),
+          protections:
+            b.protections === undefined
+              ? undefined
+              : parseProtections(b.protections, `bots.${b.name}.protections`),
         },
         onEvent: pipelineEvents(logger, metrics),
       });

@@ -35,11 +35,21 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics): TraderLi
           liquidity: e.fill.liquidity,
           // The venue does not say maker or taker: the fee is estimated from the order (liquidityOf).
           feeEstimated: e.fill.liquidityInferred,
+          ...(e.fill.exitReason !== undefined ? { exitReason: e.fill.exitReason } : {}),
           ...(e.fill.estimated === true ? { estimated: 'booked from the acknowledgement at the touch' } : {}),
         });
         break;
       case 'equity':
         metrics.equity.set({ bot: e.bot }, e.equity.toNumber());
+        break;
+      case 'protection':
+        logger.warn('protection lock', {
+          bot: e.bot,
+          protection: e.lock.protection,
+          symbol: e.lock.symbol ?? 'all',
+          until: new Date(e.lock.until).toISOString(),
+          reason: e.lock.reason,
+        });
         break;
       case 'trading-state':
         metrics.setState(e.bot, e.to);

@@ -56,6 +56,9 @@ export interface LiveBotStatus {
   readonly fills: number;
   readonly tradingState: string;
   readonly equity: string;
+  /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
+  readonly protections?:
+    readonly { protection: string; symbol: string | undefined; until: string; reason: string }[] | undefined;
 }
 
 /** A running bot. `start()` subscribes the feeds; `stop()` stops new intents and drains orders. */
@@ -105,6 +108,20 @@ export class LiveBot {
       ...this.counts,
       tradingState: this.o.trader.tradingState,
       equity: this.o.trader.portfolio.equity().toFixed(2),
+      ...this.locks(),
+    };
+  }
+
+  private locks(): Pick<LiveBotStatus, 'protections'> {
+    const locks = this.o.trader.protectionLocks();
+    if (locks.length === 0) return {};
+    return {
+      protections: locks.map((l) => ({
+        protection: l.protection,
+        symbol: l.symbol,
+        until: new Date(l.until).toISOString(),
+        reason: l.reason,
+      })),
     };
   }
 
@@ -197,6 +214,7 @@ export class LiveBot {
         filter((f) => !f.stale),
         concatMap((f) => [f.value]),
       ),
+      orders$: trader.feedback$(),
     });
     this.sub = merge(
       // The bot keeps the latest rules, prices, session and suspensions in the market state.

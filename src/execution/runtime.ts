@@ -2,7 +2,7 @@
 // bots on it. The daemon and the integration tests build bots through here, so both run the same code.
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
-import type { CandleInterval } from '../api/index.js';
+import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
 import { RestClient, type ClientLogger, type Credentials } from '../client/index.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { FeedHub, type FeedCadences } from '../feeds/hub.js';
@@ -14,6 +14,7 @@ import type { RiskLimits } from '../risk/limits.js';
 import { TradingStateMachine, type TradingState } from '../risk/trading-state.js';
 import type { Store } from '../store/index.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
+import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
 import type { TradeCategory } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
@@ -99,6 +100,10 @@ export interface BotSpec {
   readonly maxSignalAgeMs?: number | undefined;
   /** `estimated` without whitelist access (see `TraderOptions.fillsMode`); default `venue`. */
   readonly fills?: FillsMode | undefined;
+  /** The bot's exits from its YAML; each field overrides the strategy's declaration. */
+  readonly exits?: ExitRules | undefined;
+  /** The bot's protections from its YAML; each field overrides the strategy's declaration. */
+  readonly protections?: Protections | undefined;
 }
 
 /**
@@ -158,6 +163,10 @@ export async function createLiveBot(args: {
     sleep: scaledSleepFor(runtime),
     fills: fillRouterFor(runtime, store, logger),
     fillsMode: spec.fills,
+    exits: mergeExitRules(spec.strategy.exits, spec.exits),
+    protections: mergeProtections(spec.strategy.protections, spec.protections),
+    intervalMs: INTERVAL_MS[spec.interval],
+    category: spec.category,
     onFillsMode: (mode) =>
       logger.warn('whitelist access arrived: fills are read from the venue from now on', {
         bot: spec.name,

@@ -2,6 +2,7 @@
 // journal -> venue -> fills -> fee -> portfolio -> trading state -> events. The backtester and the live
 // bot both drive a Trader; they differ only in the venue adapter behind the Venue port, the journal
 // behind the journal port, and how they feed it market state. Neither keeps a copy of any step.
+import { Observable } from 'rxjs';
 import { ApiError, type DeliveryStatus } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
 import { Decimal, ZERO } from '../market/decimal.js';
@@ -14,14 +15,24 @@ import type { TradingState, TradingStateMachine } from '../risk/trading-state.js
 import type { StoredFill } from '../store/fills.js';
 import type { OrderRecord } from '../store/orders.js';
 import { buildStrategyContext } from '../strategy/context.js';
-import type { StrategyContext, StrategyLogger } from '../strategy/contract.js';
+import type { OpenOrderView, OrderFeedback, StrategyContext, StrategyLogger } from '../strategy/contract.js';
+import {
+  hasExits,
+  hasProtections,
+  isExitReason,
+  type ExitReason,
+  type ExitRules,
+  type Protections,
+} from '../strategy/exits.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import type { StrategyState } from '../strategy/state.js';
 import { IntentSequencer, deriveClientOid } from './client-oid.js';
 import { Executor, type ExecutorLogger, type OrderOutcome } from './executor.js';
 import type { AttributableOrder } from './fill-attribution.js';
 import { FillRouter, type FillSink } from './fill-router.js';
+import { ExitBook, type BarPrices, type ExitDecision } from './exits.js';
 import type { TraderJournal } from './journal.js';
+import { ProtectionBook, type ProtectionLock } from './protections.js';
 import type { Venue, VenueFill, VenueOrder } from './venue.js';
 
 /** A fill as the pipeline booked it: the journaled fill, its liquidity, and the intent's tag. */
@@ -32,6 +43,8 @@ export interface TraderFill extends Omit<StoredFill, 'orderId' | 'clientOid'> {
   /** True when the venue did not say maker or taker and the pipeline inferred it (see `liquidityOf`). */
   readonly liquidityInferred: boolean;
   readonly tag: string;
+  /** Set when the order was one of the pipeline's exits (its tag is the reason). */
+  readonly exitReason?: ExitReason | undefined;
   /**
    * The venue's fills could not be read (`fills: estimated`): the fill was made up from the market
    * order's acknowledgement at the touch (see `bookEstimated`); its execId starts with `est:` in the journal.
@@ -82,7 +95,13 @@ export type TraderEvent =
       readonly to: TradingState;
       readonly reason: string;
     }
-  | { readonly type: 'equity'; readonly bot: string; readonly ts: number; readonly equity: Decimal };
+  | { readonly type: 'equity'; readonly bot: string; readonly ts: number; readonly equity: Decimal }
+  | {
+      readonly type: 'protection';
+      readonly bot: string;
+      readonly ts: number;
+      readonly lock: ProtectionLock;
+    };
 
 export type TraderListener = (e: TraderEvent) => void;
 
@@ -188,6 +207,20 @@ export interface TraderOptions {
   readonly fillsMode?: FillsMode | undefined;
   /** Told when whitelist access arrived in `estimated` mode. */
   readonly onFillsMode?: ((mode: FillsMode) => void) | undefined;
+  /** Exits the pipeline evaluates on every price (strategy's declaration merged with the bot's YAML). */
+  readonly exits?: ExitRules | undefined;
+  /** Entry locks (strategy's declaration merged with the bot's YAML). */
+  readonly protections?: Protections | undefined;
+  /** Length of the bot's candle, ms: the unit of protections and of the session exit (default 1 minute). */
+  readonly intervalMs?: number | undefined;
+  /** Category stamped on the pipeline's own exit intents (default SPOT). */
+  readonly category?: TradeCategory | undefined;
+}
+
+/** A closed trade's cost and proceeds (quote coin), for the low-profit protection. */
+interface TradeMoney {
+  cost: Decimal;
+  proceeds: Decimal;
 }
 
 /** The venue refused to read fills for want of whitelist access (spec §5; the simulator's 90068). */
@@ -212,6 +245,8 @@ interface OpenOrder {
   spent: Decimal;
   /** When the venue answered (a market order is then done once its fills are read). */
   ackedAt: number | undefined;
+  /** The intent's tag. */
+  readonly tag: string;
 }
 
 /** An order the gate approved, on its way to the venue. */
@@ -243,6 +278,11 @@ export class Trader implements FillSink {
   private readonly open = new Map<string, OpenOrder>();
   private readonly router: FillRouter;
   private fillsMode: FillsMode;
+  /** Undefined when no exit is configured: the pipeline then does no exit work at all. */
+  private readonly exitBook: ExitBook | undefined;
+  private readonly protect: ProtectionBook | undefined;
+  private readonly tradeMoney = new Map<string, TradeMoney>();
+  private readonly intervalMs: number;
 
   constructor(private readonly o: TraderOptions) {
     this.pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
@@ -260,6 +300,26 @@ export class Trader implements FillSink {
     this.fillsMode = o.fillsMode ?? 'venue';
     this.router = o.fills ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
     this.router.register(this);
+    this.intervalMs = o.intervalMs ?? 60_000;
+    this.exitBook = hasExits(o.exits)
+      ? new ExitBook({
+          rules: o.exits as ExitRules,
+          pricePrecision: (s) => o.market.rules(s)?.pricePrecision ?? 8,
+          instrument: (s) => o.market.rules(s),
+          intervalMs: this.intervalMs,
+          allowedSessions: o.gate.limits.allowedSessions,
+        })
+      : undefined;
+    // After a restart the journal's positions are open trades again (their time in trade counts from now).
+    if (this.exitBook !== undefined)
+      for (const p of o.portfolio.positions())
+        if (p.quantity.gt(0)) this.exitBook.onPosition(p.symbol, p.quantity, p.avgPrice, o.clock.now());
+    this.protect = hasProtections(o.protections)
+      ? new ProtectionBook(o.protections as Protections, this.intervalMs, (lock) =>
+          // Logged by the subscribers (the daemon's pipeline events); entries it refuses are journaled denials.
+          this.emit({ type: 'protection', bot: o.bot, ts: o.clock.now(), lock }),
+        )
+      : undefined;
     o.tradingState.onChange((c) =>
       this.emit({ type: 'trading-state', bot: o.bot, ts: c.ts, from: c.from, to: c.to, reason: c.reason }),
     );
@@ -304,7 +364,123 @@ export class Trader implements FillSink {
       session: () => o.market.session(),
       state: p.state,
       expose: p.expose,
+      quoteCoin: o.portfolio.quoteCoin,
+      openOrders: (s) => this.openOrders(s),
+      freeCash: () => this.freeCash(),
+      unrealisedPnl: (s) => this.unrealisedPnl(s),
     });
+  }
+
+  /** The bot's limit orders on a symbol that may still rest at the venue, oldest first. */
+  openOrders(symbol: string): OpenOrderView[] {
+    const out: OpenOrderView[] = [];
+    for (const [clientOid, x] of this.open) {
+      if (x.order.symbol !== symbol || x.order.orderType !== 'limit' || x.order.price === undefined) continue;
+      out.push({
+        clientOid,
+        symbol,
+        side: x.order.side,
+        price: new Decimal(x.order.price),
+        size: new Decimal(x.order.qty),
+        filled: x.filled,
+        placedAt: x.placedAt,
+        tag: x.tag,
+      });
+    }
+    return out;
+  }
+
+  /** What the resting limit orders hold: quote coin by buys (with the fee the venue reserves), base by sells. */
+  private held(symbol: string | undefined): NonNullable<RiskContext['heldByOrders']> | undefined {
+    let quote = ZERO;
+    let base = ZERO;
+    let buys = 0;
+    let sells = 0;
+    const feeMax = Decimal.max(this.o.fees.maker, this.o.fees.taker).plus(1);
+    for (const x of this.open.values()) {
+      if (x.order.orderType !== 'limit' || x.order.price === undefined) continue;
+      const left = new Decimal(x.order.qty).minus(x.filled);
+      if (!left.gt(0)) continue;
+      if (x.order.side === 'buy') {
+        quote = quote.plus(left.mul(x.order.price).mul(feeMax));
+        buys++;
+      } else if (x.order.symbol === symbol) {
+        base = base.plus(left);
+        sells++;
+      }
+    }
+    return buys + sells === 0 ? undefined : { quote, buys, base, sells };
+  }
+
+  /** Quote cash free for a new buy: the cash minus what resting limit buys hold. */
+  freeCash(): Decimal {
+    const cash = this.o.portfolio.cash(this.o.portfolio.quoteCoin);
+    const h = this.hasOpenOrders ? this.held(undefined) : undefined;
+    return h === undefined ? cash : Decimal.max(cash.minus(h.quote), ZERO);
+  }
+
+  /** Unrealised PnL of a symbol's position at its last mark (zero when flat or unmarked). */
+  unrealisedPnl(symbol: string): Decimal {
+    const p = this.o.portfolio.position(symbol);
+    const mark = this.o.portfolio.markOf(symbol);
+    if (p.quantity.isZero() || mark === undefined) return ZERO;
+    return mark.minus(p.avgPrice).mul(p.quantity);
+  }
+
+  /**
+   * What became of the bot's intents, as the strategy sees them (the `orders$` input of its run):
+   * denials, placements, refusals and fills, delivered as the pipeline emits them.
+   */
+  feedback$(): Observable<OrderFeedback> {
+    return new Observable<OrderFeedback>((sub) =>
+      this.subscribe((e) => {
+        switch (e.type) {
+          case 'denied':
+            sub.next({ type: 'denied', ts: e.ts, intent: e.intent, code: e.code, message: e.message });
+            break;
+          case 'order':
+            if (e.outcome.status === 'acked')
+              sub.next({
+                type: 'placed',
+                ts: e.ts,
+                intent: e.intent,
+                clientOid: e.outcome.clientOid,
+                orderId: e.outcome.orderId,
+              });
+            else if (e.outcome.status === 'rejected')
+              sub.next({
+                type: 'refused',
+                ts: e.ts,
+                intent: e.intent,
+                clientOid: e.outcome.clientOid,
+                code: e.outcome.code,
+                message: e.outcome.message,
+              });
+            break;
+          case 'fill': {
+            const f = e.fill;
+            sub.next({
+              type: 'fill',
+              ts: e.ts,
+              fill: {
+                symbol: f.symbol,
+                side: f.side,
+                price: f.price,
+                size: f.size,
+                fee: f.fee,
+                tag: f.tag,
+                clientOid: f.clientOid,
+                exitReason: f.exitReason,
+                ts: f.ts,
+              },
+            });
+            break;
+          }
+          default:
+            break;
+        }
+      }),
+    );
   }
 
   /** Subscribes to the pipeline's events; answers the unsubscribe function. */
@@ -383,6 +559,8 @@ export class Trader implements FillSink {
       markOf: this.markOf,
       signal: { time: signalTime, maxAgeMs: o.maxSignalAgeMs ?? 0 },
       fillsEstimated: this.fillsMode === 'estimated',
+      heldByOrders: this.hasOpenOrders ? this.held(s) : undefined,
+      entryLock: this.protect?.lockOf(s, o.clock.now())?.reason,
     };
   }
 
@@ -398,6 +576,8 @@ export class Trader implements FillSink {
         o.journal.recordDenial({ bot: o.bot, code: d.code, message: d.message, intent }, now);
       });
       this.emit({ type: 'denied', bot: o.bot, ts: now, intent, code: d.code, message: d.message });
+      // A denied exit is tried again a candle later (a closed session, a suspension ...).
+      if (isExitReason(intent.tag)) this.exitBook?.retryFrom(intent.symbol, now + this.intervalMs);
       return undefined;
     }
     const trigger = signalTime > 0 ? signalTime : now;
@@ -426,6 +606,7 @@ export class Trader implements FillSink {
       filled: ZERO,
       spent: ZERO,
       ackedAt: undefined,
+      tag: intent.tag,
     });
     // The intent as the strategy emitted it, the order and its first attempt: one commit, then the send.
     const outcome = await this.executor.place(order, { bot: o.bot, intent }, () =>
@@ -435,8 +616,15 @@ export class Trader implements FillSink {
     const open = this.open.get(clientOid);
     // A refused order never fills. One left pending may have landed: it stays attributable (a market
     // order's window counted from now).
-    if (outcome.status === 'rejected') this.open.delete(clientOid);
-    else if (open !== undefined) open.ackedAt = answered;
+    if (outcome.status === 'rejected') {
+      this.open.delete(clientOid);
+      if (isExitReason(intent.tag)) this.exitBook?.retryFrom(intent.symbol, answered + this.intervalMs);
+    } else {
+      if (open !== undefined) open.ackedAt = answered;
+      // An acknowledged exit whose fill never comes (a market order the venue cancelled) is sent again a
+      // candle later if the position is still there; its fill ends the trade before that.
+      if (isExitReason(intent.tag)) this.exitBook?.retryFrom(intent.symbol, answered + this.intervalMs);
+    }
     this.emit({
       type: 'order',
       bot: o.bot,
@@ -502,15 +690,18 @@ export class Trader implements FillSink {
     const seq = o.journal.addFill(input);
     if (seq === undefined) return;
     const record = o.journal.orders.byClientOid(order.clientOid);
+    const tag = record?.intent?.tag ?? '';
     const fill: TraderFill = {
       ...input,
       seq,
       liquidity,
       liquidityInferred: true,
-      tag: record?.intent?.tag ?? '',
+      tag,
+      exitReason: isExitReason(tag) ? tag : undefined,
       estimated: true,
     };
     o.portfolio.applyFill(fill);
+    this.afterFill(fill);
     this.emit({ type: 'fill', bot: o.bot, ts, fill });
     this.settle();
   }
@@ -536,6 +727,7 @@ export class Trader implements FillSink {
       filled: booked.base,
       spent: booked.quote,
       ackedAt: record.updatedTs,
+      tag: record.intent?.tag ?? '',
     });
   }
 
@@ -667,7 +859,9 @@ export class Trader implements FillSink {
       liquidity,
       liquidityInferred: f.liquidity === undefined,
       tag: order?.intent?.tag ?? '',
+      exitReason: undefined,
     };
+    if (isExitReason(fill.tag)) fill.exitReason = fill.tag;
     const seq = o.journal.addFill(fill);
     if (seq === undefined) return false;
     fill.seq = seq;
@@ -682,15 +876,90 @@ export class Trader implements FillSink {
       }
     }
     o.portfolio.applyFill(fill);
+    this.afterFill(fill);
     this.bookedNow?.push(fill);
     this.emit({ type: 'fill', bot: o.bot, ts, fill });
     return true;
   }
 
-  /** A new price of a symbol: the portfolio's mark, and the daily loss limit checked when one is set. */
+  /**
+   * A new price of a symbol (live: each ticker poll): the portfolio's mark, the daily loss limit checked
+   * when one is set, and the exits of an open trade (sent at market through the gate).
+   */
   mark(symbol: string, price: Decimal, now: number): void {
     this.o.portfolio.mark(symbol, price);
     if (this.trackEquity) this.o.tradingState.update(this.o.portfolio.equity(), now);
+    if (this.exitBook?.holds(symbol) === true) {
+      const d = this.exitBook.atPrice(symbol, price.toNumber(), now, this.o.market.session());
+      // A failure here is the venue's or the journal's, not the price feed's: it is logged, and the exit
+      // is tried again on a later price (the book holds it a candle).
+      if (d !== undefined)
+        this.exit(d, now).catch((err: unknown) => {
+          this.exitBook?.retryFrom(symbol, this.o.clock.now() + this.intervalMs);
+          this.o.logger?.warn('exit failed, will retry', {
+            bot: this.o.bot,
+            symbol,
+            exit: d.reason,
+            error: err instanceof Error ? err.message : String(err),
+          });
+        });
+    }
+  }
+
+  /** After a fill is booked: the exits follow the position; a closed trade reaches the protections. */
+  private afterFill(fill: TraderFill): void {
+    const { o } = this;
+    if (this.exitBook === undefined && this.protect === undefined) return;
+    const p = o.portfolio.position(fill.symbol);
+    this.exitBook?.onPosition(fill.symbol, p.quantity, p.avgPrice, fill.ts);
+    const pr = this.protect;
+    if (pr === undefined) return;
+    let m = this.tradeMoney.get(fill.symbol);
+    if (m === undefined) this.tradeMoney.set(fill.symbol, (m = { cost: ZERO, proceeds: ZERO }));
+    const value = fill.price.mul(fill.size);
+    if (fill.side === 'buy') m.cost = m.cost.plus(value).plus(fill.fee);
+    else m.proceeds = m.proceeds.plus(value).minus(fill.fee);
+    if (p.quantity.isZero() && m.cost.gt(0)) {
+      const profit = m.proceeds.div(m.cost).minus(1).toNumber();
+      this.tradeMoney.delete(fill.symbol);
+      pr.onTradeClosed(fill.symbol, profit, fill.exitReason, fill.ts);
+    }
+    if (pr.watchesEquity) pr.onEquity(o.portfolio.equity(), fill.ts);
+  }
+
+  /** Whether an exit may trigger (a trade is open and exits are set): the backtester asks per candle. */
+  get exitsArmed(): boolean {
+    return this.exitBook?.armed === true;
+  }
+
+  /** A backtest's candle of a symbol through the price exits (see src/execution/exits.ts for the order). */
+  barExit(symbol: string, bar: BarPrices): ExitDecision | undefined {
+    return this.exitBook?.onBar(symbol, bar);
+  }
+
+  /** The time exits (maxTradeMinutes, sessionEnd) due at `now`. */
+  timedExits(now: number): ExitDecision[] | undefined {
+    return this.exitBook?.timedExits(now, this.o.market.session());
+  }
+
+  /** Sends an exit through the pipeline: a market sell of the trade, tagged with its reason. */
+  exit(d: ExitDecision, signalTime: number): Promise<void> {
+    const intent: OrderIntent = {
+      type: 'market',
+      side: 'sell',
+      symbol: d.symbol,
+      category: this.o.category ?? 'SPOT',
+      quantity: d.quantity,
+      tag: d.reason,
+      reason: d.sentence,
+      bot: this.o.bot,
+    };
+    return this.submit(intent, signalTime);
+  }
+
+  /** The protections' locks in force now (for /readyz and the logs). */
+  protectionLocks(): ProtectionLock[] {
+    return this.protect?.active(this.o.clock.now()) ?? [];
   }
 
   /** Whether `mark` does more than set a price (the backtester skips it per candle otherwise). */
@@ -702,6 +971,7 @@ export class Trader implements FillSink {
   sampleEquity(now: number): Decimal {
     const equity = this.o.portfolio.equity();
     this.o.tradingState.update(equity, now);
+    if (this.protect?.watchesEquity === true) this.protect.onEquity(equity, now);
     this.emit({ type: 'equity', bot: this.o.bot, ts: now, equity });
     return equity;
   }

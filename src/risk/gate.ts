@@ -14,6 +14,7 @@ import type { TradingState } from './trading-state.js';
 
 export const DENIAL_CODES = [
   'TRADING_HALTED',
+  'PROTECTION_LOCK',
   'LIMIT_WITHOUT_FILLS',
   'UNKNOWN_INSTRUMENT',
   'INSTRUMENT_STATUS',
@@ -32,6 +33,7 @@ export const DENIAL_CODES = [
   'BELOW_MIN_AMOUNT',
   'LIMIT_PRICE_RATIO',
   'INSUFFICIENT_CASH',
+  'HELD_BY_ORDERS',
   'OVERSELL',
   'MAX_NOTIONAL_ORDER',
   'MAX_POSITION',
@@ -73,6 +75,26 @@ export interface RiskContext {
    * from the acknowledgement, which only a market order's immediate fill allows.
    */
   readonly fillsEstimated?: boolean | undefined;
+  /**
+   * What the bot's resting limit orders hold at the venue: quote coin by its limit buys (fees
+   * reserved included) and base coin of the symbol by its limit sells. A new order only has what is left.
+   */
+  readonly heldByOrders?:
+    | {
+        readonly quote: Decimal;
+        readonly buys: number;
+        readonly base: Decimal;
+        readonly sells: number;
+      }
+    | undefined;
+  /** A protection's lock on new entries of the symbol (its sentence), when one is in force. */
+  readonly entryLock?: string | undefined;
+}
+
+/** A money amount for a sentence: two decimals and thousands separators ("9,879.50"). */
+export function formatAmount(d: Decimal): string {
+  const [int = '0', frac] = d.toFixed(2).split('.');
+  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac === undefined ? '' : `.${frac}`}`;
 }
 
 export type RiskDecision =
@@ -141,6 +163,13 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
             'TRADING_HALTED',
             'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
           )
+        : undefined,
+  },
+  {
+    name: 'protections',
+    check: ({ ctx, reducing }) =>
+      ctx.entryLock !== undefined && !reducing
+        ? deny('PROTECTION_LOCK', `entry refused: ${ctx.entryLock}`)
         : undefined,
   },
   {
@@ -343,14 +372,29 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
     name: 'balance',
     check: (f) => {
       const { intent, rules, ctx, notional, position } = f;
+      const held = ctx.heldByOrders;
       if (intent.side === 'buy') {
         const cash = ctx.portfolio.cash(rules.quoteCoin);
+        if (held !== undefined && held.buys > 0 && notional.gt(cash.minus(held.quote))) {
+          const free = Decimal.max(cash.minus(held.quote), ZERO);
+          return deny(
+            'HELD_BY_ORDERS',
+            `order needs ${formatAmount(notional)} ${rules.quoteCoin}: cash ${formatAmount(free)} ${rules.quoteCoin} free, ${held.buys} limit ${held.buys === 1 ? 'order holds' : 'orders hold'} ${formatAmount(held.quote)} ${rules.quoteCoin} (the venue has no cancel: wait for them to fill, or quote smaller)`,
+          );
+        }
         return notional.gt(cash)
           ? deny(
               'INSUFFICIENT_CASH',
               `order needs ${notional.toFixed()} ${rules.quoteCoin}, ${cash.toFixed()} is free`,
             )
           : undefined;
+      }
+      if (held !== undefined && held.sells > 0 && baseQty(f).gt(position.minus(held.base))) {
+        const free = Decimal.max(position.minus(held.base), ZERO);
+        return deny(
+          'HELD_BY_ORDERS',
+          `sell of ${baseQty(f).toFixed()} ${rules.baseCoin}: ${free.toFixed()} ${rules.baseCoin} free, ${held.sells} limit ${held.sells === 1 ? 'sell holds' : 'sells hold'} ${held.base.toFixed()} ${rules.baseCoin} (the venue has no cancel: wait for them to fill)`,
+        );
       }
       return rules.category === 'SPOT' && baseQty(f).gt(position.gt(0) ? position : ZERO)
         ? deny(

@@ -3,6 +3,8 @@
 // A candle tells its open, high, low and close, not the path between them, so:
 //   - a taker order meets unlimited liquidity at the open of the candle it arrives in, moved against it
 //     by the slippage and rounded to the pair's price precision on the safe side (buys up, sells down);
+//   - a pipeline exit (stop-loss, take-profit ...) that triggered inside the candle fills the same way at
+//     its trigger price (the bar's `touch`) instead of the open; one that gapped through fills at the open;
 //   - a resting limit order fills at its limit price, as a maker, when a candle trades THROUGH it (a buy
 //     when the price goes below it, a sell when above): at the candle's open when the open is through it,
 //     otherwise once the candle has closed with its low (buy) or high (sell) through it, stamped at the
@@ -17,6 +19,12 @@ export interface CandleBar {
   readonly high: number;
   readonly low: number;
   readonly close: number;
+  /**
+   * Where the market is within the candle when a pipeline exit triggered there (its stop or target
+   * price): a taker order then fills at this price, moved by the slippage, instead of the open. Unset
+   * for every other order.
+   */
+  readonly touch?: Decimal | undefined;
 }
 
 export interface CandleFillOptions {
@@ -37,15 +45,30 @@ const UNLIMITED = new Decimal('1e15');
 export class CandleFillModel implements MarketView {
   private readonly slip: number;
   private readonly step: number;
+  private readonly buyTouch: Decimal;
+  private readonly sellTouch: Decimal;
 
   constructor(private readonly o: CandleFillOptions) {
     this.slip = (o.slippageBps ?? 0) / 10_000;
+    const slip = new Decimal(o.slippageBps ?? 0).div(10_000);
+    this.buyTouch = slip.plus(1);
+    this.sellTouch = Decimal.sub(1, slip);
     this.step = o.intervalMs;
   }
 
   levels(symbol: string, side: 'buy' | 'sell', now: number): Iterable<Level> {
     const bar = this.o.barAt(symbol, now);
     if (bar === undefined) return [];
+    const touch = bar.touch;
+    if (touch !== undefined) {
+      const at = touch
+        .mul(side === 'buy' ? this.buyTouch : this.sellTouch)
+        .toDecimalPlaces(
+          this.o.pricePrecision(symbol),
+          side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN,
+        );
+      return [{ price: at, qty: UNLIMITED }];
+    }
     const px = new Decimal(bar.open * (side === 'buy' ? 1 + this.slip : 1 - this.slip)).toDecimalPlaces(
       this.o.pricePrecision(symbol),
       side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN,

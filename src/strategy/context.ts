@@ -1,10 +1,11 @@
 // The strategy context, built in one place: the Trader builds it for the live bot and the backtester,
 // the test harness (testing.ts) with safe defaults. A new context field is added here once.
 import type { Clock } from '../feeds/clock.js';
+import { ZERO, type Decimal } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import type { SessionState } from '../market/sessions.js';
 import type { PortfolioView } from '../portfolio/view.js';
-import type { StrategyContext, StrategyLogger } from './contract.js';
+import type { OpenOrderView, StrategyContext, StrategyLogger } from './contract.js';
 import type { TradeCategory } from './intent.js';
 import type { StrategyState } from './state.js';
 
@@ -22,12 +23,24 @@ export interface StrategyContextParts<P> {
   readonly state: StrategyState;
   /** Where exposed indicator values go (the lookahead check); default: nowhere. */
   readonly expose?: StrategyContext<P>['expose'] | undefined;
+  /** Default: the quote coin of the first symbol's rules, else "USDT". */
+  readonly quoteCoin?: string | undefined;
+  /** Default: none (a harness without a venue). */
+  readonly openOrders?: ((symbol: string) => readonly OpenOrderView[]) | undefined;
+  /** Default: the portfolio's quote cash. */
+  readonly freeCash?: (() => Decimal) | undefined;
+  /** Default: zero. */
+  readonly unrealisedPnl?: ((symbol: string) => Decimal) | undefined;
 }
 
 const ignore = (): void => undefined;
 
+const NO_ORDERS: readonly OpenOrderView[] = Object.freeze([]);
+
 /** The context a strategy's `run` receives. */
 export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyContext<P> {
+  const first = p.symbols[0];
+  const quoteCoin = p.quoteCoin ?? (first === undefined ? undefined : p.rules(first)?.quoteCoin) ?? 'USDT';
   return Object.freeze({
     bot: p.bot,
     params: p.params,
@@ -40,5 +53,9 @@ export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyCon
     session: p.session,
     state: p.state,
     expose: p.expose ?? ignore,
+    quoteCoin,
+    openOrders: p.openOrders ?? (() => NO_ORDERS),
+    freeCash: p.freeCash ?? (() => p.portfolio.cash(quoteCoin)),
+    unrealisedPnl: p.unrealisedPnl ?? (() => ZERO),
   });
 }

@@ -10,8 +10,18 @@ import type { InstrumentRules } from '../market/instrument-rules.js';
 import { resampleProblem } from '../market/resample.js';
 import type { SessionState } from '../market/sessions.js';
 import type { Clock } from '../feeds/clock.js';
+import type { Decimal } from '../market/decimal.js';
 import type { PortfolioView } from '../portfolio/view.js';
-import type { OrderIntent, TradeCategory } from './intent.js';
+import {
+  parseExitRules,
+  parseProtections,
+  type ExitReason,
+  type ExitRules,
+  type ExitRulesInput,
+  type Protections,
+  type ProtectionsInput,
+} from './exits.js';
+import type { OrderIntent, Side, TradeCategory } from './intent.js';
 import { assertIntent } from './intent-builders.js';
 import type { ParamsSchema } from './params.js';
 import { paramsSchemaProblems } from './params.js';
@@ -56,7 +66,80 @@ export interface StrategyContext<P = unknown> {
    * the value belongs to `candle` (default: the candle being decided). Cheap; a no-op in a live bot.
    */
   expose(name: string, value: number, candle?: Candle): void;
+  /** The coin the bot's cash and equity are counted in (e.g. "USDT"). */
+  readonly quoteCoin: string;
+  /**
+   * The bot's limit orders on a symbol that may still be resting at the venue (oldest first), with what
+   * is filled of them. The venue has no cancel endpoint: a resting order stays until it fills.
+   */
+  openOrders(symbol: string): readonly OpenOrderView[];
+  /** Quote cash free for a new buy: the cash minus what the bot's resting limit buys hold. */
+  freeCash(): Decimal;
+  /** Unrealised PnL of a symbol's position at the last price the pipeline saw (zero when flat). */
+  unrealisedPnl(symbol: string): Decimal;
 }
+
+/** A limit order of the bot that may still be resting at the venue. */
+export interface OpenOrderView {
+  readonly clientOid: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: Decimal;
+  /** Base quantity ordered. */
+  readonly size: Decimal;
+  /** Base quantity filled so far. */
+  readonly filled: Decimal;
+  /** When it was placed (pipeline clock). */
+  readonly placedAt: number;
+  readonly tag: string;
+}
+
+/** A fill of one of the strategy's orders (or of a pipeline exit), as the strategy sees it. */
+export interface FillFeedback {
+  readonly symbol: string;
+  readonly side: Side;
+  readonly price: Decimal;
+  readonly size: Decimal;
+  /** Fee in the quote coin. */
+  readonly fee: Decimal;
+  readonly tag: string;
+  readonly clientOid: string | undefined;
+  /** Set when the pipeline's exit (stop-loss, take-profit ...) closed the position. */
+  readonly exitReason: ExitReason | undefined;
+  readonly ts: number;
+}
+
+/**
+ * What happened to the strategy's intents, in order: the gate denied one (a tradebot code and a
+ * sentence), the venue acknowledged it (`placed`) or refused it (`refused`, the venue's code), or an
+ * order filled.
+ */
+export type OrderFeedback =
+  | {
+      readonly type: 'denied';
+      readonly ts: number;
+      readonly intent: OrderIntent;
+      /** The gate's code, e.g. MAX_NOTIONAL_ORDER (see DENIAL_CODES in src/risk/gate.ts). */
+      readonly code: string;
+      readonly message: string;
+    }
+  | {
+      readonly type: 'placed';
+      readonly ts: number;
+      readonly intent: OrderIntent;
+      readonly clientOid: string;
+      readonly orderId: string;
+    }
+  | {
+      readonly type: 'refused';
+      readonly ts: number;
+      readonly intent: OrderIntent;
+      readonly clientOid: string;
+      /** The venue's error code. */
+      readonly code: string;
+      readonly message: string;
+    }
+  | { readonly type: 'fill'; readonly ts: number; readonly fill: FillFeedback };
 
 /** The input streams of a strategy. */
 export interface StrategyInputs {
@@ -70,6 +153,8 @@ export interface StrategyInputs {
   readonly session$: Observable<SessionState>;
   /** Latest tickers (wire strings), when the runner polls them. */
   readonly tickers$?: Observable<Ticker> | undefined;
+  /** What became of the strategy's intents (denials, placements, refusals, fills), from the pipeline. */
+  readonly orders$?: Observable<OrderFeedback> | undefined;
 }
 
 /** Brand that marks an object built by `createStrategy`/`defineStrategy` (checked by the loader). */
@@ -89,6 +174,10 @@ export interface Strategy<S extends ParamsSchema = ParamsSchema> {
    * which must be one of these. The first is the suggested default.
    */
   readonly intervals: readonly CandleInterval[];
+  /** Exits the pipeline evaluates for this strategy's positions (a bot's YAML may override each). */
+  readonly exits?: ExitRules | undefined;
+  /** Protections (entry locks) the pipeline applies for this strategy (a bot's YAML may override each). */
+  readonly protections?: Protections | undefined;
   /**
    * Informative intervals (e.g. `['1H']` beside a `5m` base): the runner resamples them from the base
    * candles and delivers each higher candle on `candles$` once it has closed. Empty when none.
@@ -109,6 +198,10 @@ export interface StrategySpec<S extends ParamsSchema> {
   readonly intervals: readonly CandleInterval[];
   /** Informative intervals, resampled from the base candles (see `Strategy.informative`). */
   readonly informative?: readonly CandleInterval[] | undefined;
+  /** Declarative exits, e.g. `{ stopLoss: '0.05', takeProfit: '0.1' }` (see docs/strategies.md). */
+  readonly exits?: ExitRulesInput | undefined;
+  /** Protections, e.g. `{ cooldownAfterStop: 3 }` (see docs/strategies.md). */
+  readonly protections?: ProtectionsInput | undefined;
   run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent>;
 }
 
@@ -188,6 +281,17 @@ function stamp(ctx: StrategyContext<unknown>, intent: OrderIntent): OrderIntent 
 export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): Strategy<S> {
   assertSpec(spec);
   const inner = spec.run;
+  let exits: ExitRules | undefined;
+  let protections: Protections | undefined;
+  try {
+    exits = spec.exits === undefined ? undefined : parseExitRules(spec.exits, 'exits');
+    protections =
+      spec.protections === undefined ? undefined : parseProtections(spec.protections, 'protections');
+  } catch (err) {
+    throw new StrategyDefinitionError(
+      `strategy ${JSON.stringify(spec.name)} breaks the contract: ${(err as Error).message}`,
+    );
+  }
   return Object.freeze({
     [STRATEGY_BRAND]: true as const,
     name: spec.name,
@@ -195,6 +299,8 @@ export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): S
     params: spec.params,
     intervals: Object.freeze([...spec.intervals]),
     informative: Object.freeze([...(spec.informative ?? [])]),
+    ...(exits !== undefined ? { exits } : {}),
+    ...(protections !== undefined ? { protections } : {}),
     run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent> {
       return new Observable<OrderIntent>((subscriber) => {
         const out = inner(ctx, inputs);
@@ -237,6 +343,10 @@ export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
   readonly intervals: readonly CandleInterval[];
   /** Informative intervals: their candles reach `onCandle` too, once closed (tell them by `candle.interval`). */
   readonly informative?: readonly CandleInterval[] | undefined;
+  /** Declarative exits, e.g. `{ stopLoss: '0.05', takeProfit: '0.1' }` (see docs/strategies.md). */
+  readonly exits?: ExitRulesInput | undefined;
+  /** Protections, e.g. `{ cooldownAfterStop: 3 }` (see docs/strategies.md). */
+  readonly protections?: ProtectionsInput | undefined;
   /**
    * Builds the per-run state (indicators per symbol ...) when a bot starts. Keep state here, not at module
    * level: two bots may run the same strategy at once.
@@ -251,6 +361,22 @@ export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
   onSession?(session: SessionState, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
   /** Called on each ticker, when the runner provides tickers$. */
   onTicker?(ticker: Ticker, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
+  /** Called when the gate denied one of the strategy's intents (its code and sentence). */
+  onDenied?(
+    denial: Extract<OrderFeedback, { type: 'denied' }>,
+    ctx: StrategyContext<z.output<S>>,
+    emit: Emit,
+    state: T,
+  ): void;
+  /** Called when the venue acknowledged (`placed`) or refused (`refused`) one of the strategy's orders. */
+  onOrder?(
+    order: Extract<OrderFeedback, { type: 'placed' | 'refused' }>,
+    ctx: StrategyContext<z.output<S>>,
+    emit: Emit,
+    state: T,
+  ): void;
+  /** Called on each fill of the bot's orders, pipeline exits included (`fill.exitReason`). */
+  onFill?(fill: FillFeedback, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
 }
 
 /** Wraps a callback error so the bot's log says which strategy and which hook failed. */
@@ -286,13 +412,15 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
       `strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`,
     );
   }
-  const { onCandle, onSession, onTicker, init, name } = spec;
+  const { onCandle, onSession, onTicker, onDenied, onOrder, onFill, init, name } = spec;
   return createStrategy<S>({
     name,
     description: spec.description,
     params: spec.params,
     intervals: spec.intervals,
     informative: spec.informative,
+    ...(spec.exits !== undefined ? { exits: spec.exits } : {}),
+    ...(spec.protections !== undefined ? { protections: spec.protections } : {}),
     run(ctx, inputs) {
       return new Observable<OrderIntent>((subscriber) => {
         const emit: Emit = (intent) => subscriber.next(intent);
@@ -329,6 +457,26 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
                   onTicker(t, ctx, emit, state);
                 } catch (err) {
                   fail('onTicker', err);
+                }
+              },
+              error: (err: unknown) => subscriber.error(err),
+            }),
+          );
+        }
+        if (
+          (onDenied !== undefined || onOrder !== undefined || onFill !== undefined) &&
+          inputs.orders$ !== undefined
+        ) {
+          subscriber.add(
+            inputs.orders$.subscribe({
+              next: (e) => {
+                if (subscriber.closed) return;
+                try {
+                  if (e.type === 'denied') onDenied?.(e, ctx, emit, state);
+                  else if (e.type === 'fill') onFill?.(e.fill, ctx, emit, state);
+                  else onOrder?.(e, ctx, emit, state);
+                } catch (err) {
+                  fail(e.type === 'denied' ? 'onDenied' : e.type === 'fill' ? 'onFill' : 'onOrder', err);
                 }
               },
               error: (err: unknown) => subscriber.error(err),

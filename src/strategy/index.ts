@@ -7,3 +7,5 @@ export * from './state.js';
 export * from './loader.js';
 export * from './indicators.js';
 export * from './catalogue.js';
+export * from './time-in-force.js';
+export * from './exits.js';

@@ -228,6 +228,40 @@ const rows: Row[] = [
     deny: () => gate().check(buy('1.01'), ctx({ cash: '100' })),
   },
   {
+    rule: 'cash held by resting limit buys',
+    code: 'HELD_BY_ORDERS',
+    approve: () =>
+      gate().check(
+        buy('1'),
+        ctx({ cash: '1000', heldByOrders: { quote: D(900), buys: 2, base: D(0), sells: 0 } }),
+      ),
+    deny: () =>
+      gate().check(
+        buy('1.01'),
+        ctx({ cash: '1000', heldByOrders: { quote: D(900), buys: 2, base: D(0), sells: 0 } }),
+      ),
+  },
+  {
+    rule: 'base held by resting limit sells',
+    code: 'HELD_BY_ORDERS',
+    approve: () =>
+      gate().check(
+        sell('1'),
+        ctx({ held: '3', heldByOrders: { quote: D(0), buys: 0, base: D(2), sells: 1 } }),
+      ),
+    deny: () =>
+      gate().check(
+        sell('1.5'),
+        ctx({ held: '3', heldByOrders: { quote: D(0), buys: 0, base: D(2), sells: 1 } }),
+      ),
+  },
+  {
+    rule: 'protection lock on entries (exits pass)',
+    code: 'PROTECTION_LOCK',
+    approve: () => gate().check(sell('1'), ctx({ held: '2', entryLock: 'cooldown' })),
+    deny: () => gate().check(buy('1'), ctx({ entryLock: 'cooldown' })),
+  },
+  {
     rule: 'spot oversell',
     code: 'OVERSELL',
     approve: () => gate().check(sell('2'), ctx({ held: '2' })),
@@ -280,6 +314,18 @@ const rows: Row[] = [
       gate({ whitelisted: true }).check(buy('1'), ctx({ recentOrderTimes: Array(30).fill(NOW - 10) })),
   },
 ];
+
+describe('the sentence of a denial by resting orders', () => {
+  it('names the free cash, the orders and what they hold, with thousands separators', () => {
+    const d = gate().check(
+      mbuy('200'),
+      ctx({ cash: '10000', heldByOrders: { quote: D('9879.50'), buys: 4, base: D(0), sells: 0 } }),
+    );
+    expect(d.ok ? '' : d.message).toBe(
+      'order needs 200.00 USDT: cash 120.50 USDT free, 4 limit orders hold 9,879.50 USDT (the venue has no cancel: wait for them to fill, or quote smaller)',
+    );
+  });
+});
 
 describe('risk gate rules', () => {
   for (const r of rows) {
