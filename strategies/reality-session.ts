@@ -3,7 +3,7 @@
 // high, sells when one closes below the low, and takes no entry in the last `noEntryMinutes`. Being flat
 // at the close is the pipeline's built-in session-end exit (`exits: { sessionEnd: true }`), so the
 // strategy holds no session arithmetic: the venue's session (ctx.session()) says when the day opens and ends.
-import { buyMarket, decimalParam, defineStrategy, sellMarket, z } from 'tradebot';
+import { buyMarket, decimalParam, defineStrategy, sellMarket, usRegularSession, z } from 'tradebot';
 
 const MINUTE = 60_000;
 
@@ -37,14 +37,14 @@ export default defineStrategy({
   }),
   intervals: ['1m', '5m', '15m'],
   exits: { sessionEnd: true },
-  init: (ctx) => ({ opensAt: 0, days: ctx.state.get<Record<string, Day>>() ?? {} }),
-  onSession(s, _ctx, _emit, st) {
-    // The pre-market ends when the regular session opens: that instant starts the opening range.
-    if (s.session === 'pre_market') st.opensAt = s.nextChange;
-  },
+  init: (ctx) => ({ days: ctx.state.get<Record<string, Day>>() ?? {} }),
   onCandle(c, ctx, emit, st) {
     const s = ctx.session();
-    if (s?.session !== 'regular' || st.opensAt === 0 || c.openTime < st.opensAt) return;
+    if (s?.session !== 'regular') return;
+    // The day's regular open (09:30 ET, from the venue's calendar) starts the opening range, also for a
+    // bot started later in the day.
+    const opensAt = usRegularSession(s.etDate)?.open;
+    if (opensAt === undefined || c.openTime < opensAt) return;
     let d = st.days[c.symbol];
     if (d?.date !== s.etDate)
       d = st.days[c.symbol] = {
@@ -55,7 +55,7 @@ export default defineStrategy({
         exited: false,
       };
     const p = ctx.params;
-    if (c.openTime < st.opensAt + p.rangeMinutes * MINUTE) {
+    if (c.openTime < opensAt + p.rangeMinutes * MINUTE) {
       d.high = Math.max(d.high, c.high);
       d.low = Math.min(d.low, c.low);
       return ctx.state.set(st.days);

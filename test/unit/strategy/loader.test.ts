@@ -107,7 +107,7 @@ describe('own strategy folders', () => {
   it('an unknown name lists every folder searched, a missing one marked, and the names there', () => {
     const missing = join(own, 'nope');
     expect(() => resolveStrategyFile('minr', { dirs: [missing, own] })).toThrow(
-      `strategy "minr" not found in ${missing} (yours, missing) or ${own} (yours) or ${DEFAULT_STRATEGIES_DIR} (bundled): use one of folded, ma-crossover, mine, reality-session, rsi-mean-reversion, template,`,
+      `strategy "minr" not found in ${missing} (yours, missing) or ${own} (yours) or ${DEFAULT_STRATEGIES_DIR} (bundled): use one of folded, ma-crossover, mine, bollinger-reversion, reality-session, rsi-mean-reversion, template,`,
     );
   });
 
@@ -126,6 +126,7 @@ describe('own strategy folders', () => {
       'own:folded',
       'own:ma-crossover',
       'own:mine',
+      'bundled:bollinger-reversion',
       'bundled:ma-crossover (hidden)',
       'bundled:reality-session',
       'bundled:rsi-mean-reversion',
