@@ -14,6 +14,7 @@ import type { TradingState } from './trading-state.js';
 
 export const DENIAL_CODES = [
   'TRADING_HALTED',
+  'PAUSED',
   'LIMIT_WITHOUT_FILLS',
   'UNKNOWN_INSTRUMENT',
   'INSTRUMENT_STATUS',
@@ -73,6 +74,8 @@ export interface RiskContext {
    * from the acknowledgement, which only a market order's immediate fill allows.
    */
   readonly fillsEstimated?: boolean | undefined;
+  /** The operator paused the bot (dashboard or control API): no new entries, exits still run. */
+  readonly paused?: boolean | undefined;
 }
 
 export type RiskDecision =
@@ -140,6 +143,16 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
         ? deny(
             'TRADING_HALTED',
             'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
+          )
+        : undefined,
+  },
+  {
+    name: 'paused',
+    check: ({ ctx, raw, reducing }) =>
+      ctx.paused === true && !reducing
+        ? deny(
+            'PAUSED',
+            `the bot is paused by the operator: no new entry on ${raw.symbol} (orders that reduce a position still run); resume it from the dashboard or POST /api/bots/<name>/resume`,
           )
         : undefined,
   },

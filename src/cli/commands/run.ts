@@ -1,6 +1,7 @@
 // `tradebot run --config FILE`: the daemon.
 import type { Command } from 'commander';
 import { runDaemon } from '../../daemon/daemon.js';
+import { dashboardService } from '../../web/index.js';
 
 export function register(program: Command): void {
   program
@@ -18,6 +19,6 @@ export function register(program: Command): void {
         'A journal is never moved or overwritten without --fresh.',
     )
     .action(async (opts: { config: string; fresh: boolean }) => {
-      process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh });
+      process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh, services: [dashboardService] });
     });
 }
