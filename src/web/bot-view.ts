@@ -23,7 +23,11 @@ const sizeOf = (i: OrderIntent): { qty: string; unit: 'quote' | 'base' } =>
   'quoteAmount' in i ? { qty: s(i.quoteAmount), unit: 'quote' } : { qty: s(i.quantity), unit: 'base' };
 
 export interface OrderRow {
-  readonly ts: number;
+  /**
+   * Venue time of the venue's answer; undefined for an order read back from the journal, which dates
+   * orders on the local clock (not the venue's, which an accelerated simulator runs ahead or behind).
+   */
+  readonly ts: number | undefined;
   readonly symbol: string;
   readonly side: string;
   readonly type: string;
@@ -127,7 +131,7 @@ export class BotView {
     for (const o of orders) {
       const i = o.intent;
       this.orders.push({
-        ts: o.updatedTs,
+        ts: undefined,
         symbol: o.order.symbol,
         side: o.order.side,
         type: o.order.orderType,

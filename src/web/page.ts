@@ -80,8 +80,17 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   var readOnly = false;
   var logLines = [];
 
+  // The page's locale, as Intl accepts it: under LANG=C.UTF-8 Chromium answers "en-US@posix", which Intl
+  // (and the chart library, which formats with navigator.language) refuses; its base tag is kept.
+  var LOCALE = (function () {
+    var tags = [navigator.language, String(navigator.language).split('@')[0], 'en-US'];
+    for (var i = 0; i < tags.length; i++) {
+      try { new Intl.NumberFormat(tags[i]); return tags[i]; } catch (e) { /* next */ }
+    }
+    return 'en-US';
+  })();
   // Separators of the page's locale; the digits come from the decimal string itself.
-  var parts = new Intl.NumberFormat(undefined).formatToParts(1234567.5);
+  var parts = new Intl.NumberFormat(LOCALE).formatToParts(1234567.5);
   var GROUP = ',', POINT = '.';
   parts.forEach(function (p) { if (p.type === 'group') GROUP = p.value; if (p.type === 'decimal') POINT = p.value; });
 
@@ -120,10 +129,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   function etTime(ms) {
     if (ms === undefined || ms === null) return '-';
     var d = new Date(ms);
-    return new Intl.DateTimeFormat(undefined, { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(d) + ' ET';
+    return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(d) + ' ET';
   }
   function shortTime(ms) {
-    return new Intl.DateTimeFormat(undefined, { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(ms));
+    return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(ms));
+  }
+  function hourMinute(ms) {
+    return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
   }
   function el(tag, text, cls) {
     var e = document.createElement(tag);
@@ -211,7 +223,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     s.appendChild(el('div', null, 'tables'));
     document.getElementById('bots').appendChild(s);
     if (window.LightweightCharts) {
-      var ch = LightweightCharts.createChart(chart, { height: 180, layout: { attributionLogo: false }, timeScale: { timeVisible: true, secondsVisible: false } });
+      var ch = LightweightCharts.createChart(chart, {
+        height: 180,
+        // Times on the venue's clock in Eastern Time, like the tables (the library would show UTC).
+        localization: { locale: LOCALE, timeFormatter: function (t) { return shortTime(t * 1000); } },
+        layout: { attributionLogo: false },
+        timeScale: { timeVisible: true, secondsVisible: false, tickMarkFormatter: function (t) { return hourMinute(t * 1000); } },
+      });
       var series = ch.addSeries(LightweightCharts.LineSeries, { lineWidth: 2, color: '#2962ff' });
       charts[b.name] = { chart: ch, series: series, last: 0 };
     }
@@ -282,7 +300,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     })));
     right.appendChild(el('h3', 'orders'));
     right.appendChild(table('orders', ['time (ET)', 'symbol', 'side', 'type', 'qty', 'status', 'why'], b.orders.slice().reverse().map(function (o) {
-      return row([shortTime(o.ts), o.symbol, o.side, o.type, { num: fmt(o.qty) + (o.qtyUnit === 'quote' ? ' ' + b.quoteCoin : '') }, o.status, o.tag + (o.reason ? ': ' + o.reason : '') + (o.message ? ' (' + o.message + ')' : '')], { status: o.status, tag: o.tag });
+      return row([o.ts === undefined ? 'earlier' : shortTime(o.ts), o.symbol, o.side, o.type, { num: fmt(o.qty) + (o.qtyUnit === 'quote' ? ' ' + b.quoteCoin : '') }, o.status, o.tag + (o.reason ? ': ' + o.reason : '') + (o.message ? ' (' + o.message + ')' : '')], { status: o.status, tag: o.tag });
     })));
     right.appendChild(el('h3', 'denials'));
     right.appendChild(table('denials', ['time (ET)', 'symbol', 'side', 'code', 'sentence'], b.denials.slice().reverse().map(function (d) {
