@@ -316,6 +316,7 @@ describe("the README's YAML examples", () => {
       const { config } = await loadDeployment(f, {
         TRADEBOT_API_KEY: 'readme-key',
         TRADEBOT_API_SECRET: 'readme-secret',
+        TRADEBOT_DASHBOARD_TOKEN: 'readme-dashboard-token-0001',
       });
       expect(config.bots.length).toBeGreaterThan(0);
     }
