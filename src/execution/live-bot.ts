@@ -273,7 +273,9 @@ export class LiveBot {
         trader.rearm(why);
         return;
       case 'flatten':
-        await this.flatten(why, c.symbol);
+        // The order's reason travels with the intent to the venue's journal and the dashboard's
+        // redacted view: who asked stays in the control journal.
+        await this.flatten(`${c.reason} (flatten by the operator)`, c.symbol);
         return;
     }
   }

@@ -1,11 +1,13 @@
 // The operator's controls on a live bot against the simulator, through the one pipeline: pause denies
 // new entries (PAUSED) while a flatten still sells; halt stops everything until an explicit re-arm;
-// every action is journaled with who and why and emitted as an event; a pause survives a restart.
+// every action is journaled with who and why and emitted as an event; the dashboard's API acts on the
+// same bot over loopback; a pause survives a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { BotSchema, DashboardSchema } from '../../../src/config/index.js';
 import { createLiveBot, createVenueRuntime, type BotSpec } from '../../../src/execution/runtime.js';
 import type { TraderEvent } from '../../../src/execution/trader.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
@@ -13,6 +15,7 @@ import { startSimulator } from '../../../src/sim/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { buyMarket, decimalParam, defineStrategy } from '../../../src/strategy/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import { startDashboard } from '../../../src/web/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'ctl-key', apiSecret: 'ctl-secret', passphrase: 'ctl-pass' };
@@ -128,6 +131,60 @@ describe('operator controls on a live bot', () => {
       `HALTED: drill (halt by ${who})`,
       `ACTIVE: drill over (rearm by ${who})`,
     ]);
+
+    // Over a real loopback socket: the dashboard's control API acts on this very bot, journaled under
+    // the token's fingerprint; a read-only dashboard shows it redacted and refuses control.
+    const config = BotSchema.parse({
+      name: 'ctl',
+      strategy: 'enter-when-flat',
+      symbols: ['AAPLUSDT'],
+      params: { quoteAmount: '150' },
+    });
+    const token = 'loopback-dashboard-token-77aa';
+    const live = await startDashboard({
+      config: DashboardSchema.parse({ enabled: true, port: 0, token }),
+      bots: () => [{ config, bot }],
+      store,
+    });
+    const readOnly = await startDashboard({
+      config: DashboardSchema.parse({ enabled: true, port: 0 }),
+      bots: () => [{ config, bot }],
+      store,
+    });
+    try {
+      const call = (base: string, action: string, auth?: string) =>
+        fetch(new URL(`/api/bots/ctl/${action}`, base), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+          },
+          body: JSON.stringify({ reason: 'over http' }),
+        });
+      expect((await call(live.url, 'pause')).status).toBe(401);
+      expect(bot.trader.paused).toBe(false);
+      const ok = await call(live.url, 'pause', token);
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { paused: boolean }).paused).toBe(true);
+      expect(bot.trader.paused).toBe(true);
+      expect(store.control.list('ctl').at(-1)).toMatchObject({ action: 'pause', reason: 'over http' });
+      expect(store.control.list('ctl').at(-1)?.who).toMatch(/^token:[0-9a-f]{8}$/);
+      expect((await call(live.url, 'resume', token)).status).toBe(200);
+      expect(bot.trader.paused).toBe(false);
+      // Read-only: the state without parameters, order ids or identities; control refused.
+      expect((await call(readOnly.url, 'pause', token)).status).toBe(403);
+      const shown = (await (await fetch(new URL('/api/bots/ctl', readOnly.url))).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(shown).toMatchObject({ name: 'ctl', paused: false, tradingState: 'ACTIVE' });
+      expect(shown).not.toHaveProperty('params');
+      expect(JSON.stringify(shown)).not.toMatch(/clientOid|token:/);
+      expect((shown.orders as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      await live.close();
+      await readOnly.close();
+    }
 
     // A paused bot stays paused across a restart.
     await bot.control({ action: 'pause', who, reason: 'overnight' });
