@@ -124,6 +124,14 @@ export function openApiDocument(): Record<string, unknown> {
               content: { 'application/json': { schema: error } },
             },
             '404': { description: 'no such bot', content: { 'application/json': { schema: error } } },
+            ...(action === 'flatten'
+              ? {
+                  '409': {
+                    description: 'the bot is HALTED: re-arm it first',
+                    content: { 'application/json': { schema: error } },
+                  },
+                }
+              : {}),
           },
         },
       },

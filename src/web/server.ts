@@ -63,6 +63,8 @@ export const REFUSALS = {
   noBot: (name: string, known: readonly string[]) =>
     `no bot named ${name}; the bots are ${known.join(', ') || 'none'}`,
   notRunning: (name: string) => `bot ${name} is restarting; try again in a few seconds`,
+  flattenHalted: (name: string) =>
+    `bot ${name} is HALTED: the risk gate denies every order, a flatten's sells too (TRADING_HALTED); re-arm it first (POST /api/bots/${name}/rearm), pause it if it should not enter again, then flatten`,
   notSymbol: (name: string, symbol: string, symbols: readonly string[]) =>
     `bot ${name} does not trade ${symbol}; its symbols are ${symbols.join(', ')}`,
 } as const;
@@ -253,6 +255,16 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
               ? REFUSALS.notSymbol(name, symbol, bot.symbols)
               : `symbol is only taken by flatten, not by ${action}`,
           );
+        // The gate would deny the flatten's sells TRADING_HALTED: say so instead of answering "done".
+        if (action === 'flatten' && bot.trader.tradingState === 'HALTED')
+          return refuse(reply, 409, REFUSALS.flattenHalted(name));
+        o.logger?.warn('control action', {
+          bot: name,
+          action,
+          ...(symbol === undefined ? {} : { symbol }),
+          who: tokens.identity,
+          reason,
+        });
         await bot.control({ action: action as ControlActionName, who: tokens.identity, reason, symbol });
         return v.snapshot(false);
       },

@@ -1,7 +1,6 @@
 // `tradebot run --config FILE`: the daemon.
 import type { Command } from 'commander';
 import { runDaemon } from '../../daemon/daemon.js';
-import { dashboardService } from '../../web/index.js';
 
 export function register(program: Command): void {
   program
@@ -19,6 +18,8 @@ export function register(program: Command): void {
         'A journal is never moved or overwritten without --fresh.',
     )
     .action(async (opts: { config: string; fresh: boolean }) => {
+      // Loaded here, not at the top: every other command would pay for fastify's import at start.
+      const { dashboardService } = await import('../../web/index.js');
       process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh, services: [dashboardService] });
     });
 }

@@ -171,6 +171,13 @@ describe('operator controls on a live bot', () => {
       expect(store.control.list('ctl').at(-1)?.who).toMatch(/^token:[0-9a-f]{8}$/);
       expect((await call(live.url, 'resume', token)).status).toBe(200);
       expect(bot.trader.paused).toBe(false);
+      // A flatten of a halted bot is refused with the fix (the gate would deny its sells).
+      expect((await call(live.url, 'halt', token)).status).toBe(200);
+      const halted = await call(live.url, 'flatten', token);
+      expect(halted.status).toBe(409);
+      expect(((await halted.json()) as { error: string }).error).toMatch(/is HALTED.*re-arm it first/);
+      expect((await call(live.url, 'rearm', token)).status).toBe(200);
+      expect(bot.trader.tradingState).toBe('ACTIVE');
       // Read-only: the state without parameters, order ids or identities; control refused.
       expect((await call(readOnly.url, 'pause', token)).status).toBe(403);
       const shown = (await (await fetch(new URL('/api/bots/ctl', readOnly.url))).json()) as Record<
