@@ -199,6 +199,9 @@ export class BotView {
         break;
       case 'order': {
         const { qty, unit } = sizeOf(e.intent);
+        // An order read from the journal while it was pending gets its answer now: one row per order.
+        const before = this.orders.findIndex((o) => o.clientOid === e.order.clientOid);
+        if (before >= 0) this.orders.splice(before, 1);
         push(
           this.orders,
           {
