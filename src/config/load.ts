@@ -44,15 +44,15 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Aliases a file may expand; the YAML library's own limit, stated so that it is not silently lost. */
 const MAX_ALIAS_COUNT = 100;
 /** Fields that hold real credentials: a literal value there is refused (the simulator's account is not one). */
-const CREDENTIAL_PATHS = (['apiKey', 'apiSecret', 'passphrase'] as const).map((k) => [
-  'venue',
-  'credentials',
-  k,
-]);
+const CREDENTIAL_PATHS = [
+  ...(['apiKey', 'apiSecret', 'passphrase'] as const).map((k) => ['venue', 'credentials', k]),
+  ['dashboard', 'token'],
+];
 const ENV_NAMES: Record<string, string> = {
   apiKey: 'TRADEBOT_API_KEY',
   apiSecret: 'TRADEBOT_API_SECRET',
   passphrase: 'TRADEBOT_PASSPHRASE',
+  token: 'TRADEBOT_DASHBOARD_TOKEN',
 };
 
 const formatPath = (path: readonly PropertyKey[]): string =>
@@ -125,7 +125,7 @@ function readDocument(
     const node = doc.getIn(path, true);
     if (!isScalar(node)) continue;
     if (typeof node.value === 'string' && /\$\{[A-Za-z_]/.test(node.value)) continue;
-    const key = String(path[2]);
+    const key = String(path[path.length - 1]);
     literalSecrets.push({
       file,
       ...at(node),

@@ -212,6 +212,47 @@ export const BotSchema = z
   })
   .describe('one bot: a strategy on some symbols with its risk limits');
 
+/** Whether a host name or address is the loopback interface (only this machine can connect). */
+export const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** Shortest dashboard token accepted: a guessable token on a port that can move money is none at all. */
+export const MIN_DASHBOARD_TOKEN_LENGTH = 16;
+
+export const DashboardSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe('serve the web dashboard and the control API'),
+    host: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .describe(
+        'address the dashboard listens on; anything but loopback needs a token (the daemon refuses to start otherwise)',
+      ),
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(8787)
+      .describe('port of the dashboard (0 picks a free port; the URL is logged at start)'),
+    token: z
+      // ${TRADEBOT_DASHBOARD_TOKEN:-} left empty means no token: the dashboard is then read-only.
+      .preprocess(
+        (v) => (v === '' ? undefined : v),
+        secret('dashboard.token')
+          .min(
+            MIN_DASHBOARD_TOKEN_LENGTH,
+            `dashboard.token must be at least ${MIN_DASHBOARD_TOKEN_LENGTH} characters (e.g. openssl rand -hex 24)`,
+          )
+          .optional(),
+      )
+      .describe(
+        'bearer token of the control API and the live stream; use ${TRADEBOT_DASHBOARD_TOKEN} or { file: path }. Without one the dashboard is read-only',
+      ),
+  })
+  .describe('the web dashboard and control API (see docs/dashboard.md)');
+
 export const DeploymentSchema = z
   .strictObject({
     strategiesDir: strategiesDirField,
@@ -256,6 +297,7 @@ export const DeploymentSchema = z
           .describe('port of the metrics server (0 picks a free port)'),
       })
       .default({ enabled: true, host: '127.0.0.1', port: 9464 }),
+    dashboard: DashboardSchema.default({ enabled: false, host: '127.0.0.1', port: 8787 }),
     status: z
       .strictObject({ enabled: z.boolean().default(true).describe('a live status line on a terminal') })
       .default({ enabled: true }),
@@ -283,6 +325,12 @@ export const DeploymentSchema = z
       .describe('the bots of this deployment'),
   })
   .superRefine((d, ctx) => {
+    if (d.dashboard.enabled && d.dashboard.token === undefined && !isLoopbackHost(d.dashboard.host))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dashboard', 'host'],
+        message: `the dashboard would listen on ${d.dashboard.host} without a token: anyone who reaches that address could watch the bots, so a non-loopback address needs dashboard.token (\${TRADEBOT_DASHBOARD_TOKEN} or { file: path }); or listen on 127.0.0.1`,
+      });
     // The venue's fills carry no order ids: bots sharing a symbol need a rule to share its fills.
     const traders = new Map<string, number>();
     d.bots.forEach((b, i) =>
@@ -327,4 +375,4 @@ export function configJsonSchema(): unknown {
 }
 
 /** Fields whose values are secrets: the logger scrubs them. */
-export const SECRET_KEYS = ['apiKey', 'apiSecret', 'passphrase'] as const;
+export const SECRET_KEYS = ['apiKey', 'apiSecret', 'passphrase', 'token'] as const;

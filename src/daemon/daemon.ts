@@ -36,9 +36,27 @@ export interface DaemonOptions {
   readonly stopSignal?: Promise<string> | undefined;
   /** Start a new journal, keeping an existing one beside it under a timestamped name (`run --fresh`). */
   readonly fresh?: boolean | undefined;
+  /**
+   * Servers started once the bots run and closed first at shutdown (the CLI passes the web dashboard:
+   * daemon and web are one layer, so the daemon knows it only through this port).
+   */
+  readonly services?: readonly DaemonService[] | undefined;
   /** Called once everything runs, with the ports in use. */
   readonly onReady?: ((info: { metricsPort?: number | undefined; venueUrl: string }) => void) | undefined;
 }
+
+/** What a service started beside the bots is given. */
+export interface DaemonServiceContext {
+  readonly config: Deployment;
+  /** Each bot's configuration and its running instance (none while it restarts). */
+  readonly bots: () => readonly { readonly config: BotConfig; readonly bot: LiveBot | undefined }[];
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly venue: { readonly kind: string; readonly speed: number };
+}
+
+/** A server the daemon starts after its bots and stops before them (e.g. the dashboard). */
+export type DaemonService = (ctx: DaemonServiceContext) => Promise<{ close(): Promise<void> } | undefined>;
 
 interface BotSlot {
   readonly cfg: BotConfig;
@@ -82,6 +100,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   let unlock: (() => void) | undefined;
   let runtime: VenueRuntime | undefined;
   let http: { port: number; close(): Promise<void> } | undefined;
+  const services: { close(): Promise<void> }[] = [];
   const slots: BotSlot[] = [];
   const jobs: ScheduledTask[] = [];
   let status: StatusLine | undefined;
@@ -104,6 +123,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       drain.then(() => false),
       new Promise<boolean>((r) => setTimeout(() => r(true), cfg.shutdownTimeoutMs).unref()),
     ]);
+    for (const s of services) await s.close();
     runtime?.close();
     await http?.close();
     store?.close();
@@ -380,6 +400,16 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     if (cfg.status.enabled && (stderr as { isTTY?: boolean }).isTTY === true) {
       status = new StatusLine(stderr, () => slots.map((s) => s.bot?.status()), clock);
       status.start();
+    }
+    for (const start of o.services ?? []) {
+      const service = await start({
+        config: cfg,
+        bots: () => slots.map((slot) => ({ config: slot.cfg, bot: slot.bot })),
+        store: st,
+        logger,
+        venue: { kind: v.kind, speed },
+      });
+      if (service !== undefined) services.push(service);
     }
     o.onReady?.({ metricsPort: http?.port, venueUrl: baseUrl });
     logger.info('running', { bots: cfg.bots.length, journal: cfg.store.path });

@@ -4,6 +4,7 @@
 import type { VenueOrder } from '../api/index.js';
 import type { Store } from '../store/index.js';
 import type { Decimal } from '../market/decimal.js';
+import type { ControlInput } from '../store/control.js';
 import type { FillInput } from '../store/fills.js';
 import type { JournalResult, NewOrder, OrderRecord } from '../store/orders.js';
 import type { OrderIntent } from '../strategy/intent.js';
@@ -37,6 +38,8 @@ export interface TraderJournal {
   hasFill(execId: string): boolean;
   /** Journals a fill; answers its sequence number, or undefined when its execId was journaled already. */
   addFill(fill: JournalFill): number | undefined;
+  /** Journals an operator's action on the bot (a backtest has none). */
+  recordControl?(c: ControlInput, ts: number): void;
 }
 
 /** The SQLite journal of a live bot. */
@@ -48,6 +51,7 @@ export function storeJournal(store: Store): TraderJournal {
     recordDenial: (d, ts) => void store.denials.record(d, ts),
     hasFill: (execId) => store.fills.byExecId(execId) !== undefined,
     addFill: (f) => (store.fills.insertFill(f) ? store.fills.byExecId(f.execId)?.seq : undefined),
+    recordControl: (c, ts) => void store.control.record(c, ts),
   };
 }
 

@@ -19,7 +19,7 @@ import type { CandleInterval, DeliveryStatus } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf } from '../market/candle.js';
 import { Decimal } from '../market/decimal.js';
-import type { Store } from '../store/index.js';
+import type { ControlInput, Store } from '../store/index.js';
 import {
   informativeProblems,
   StrategyDefinitionError,
@@ -78,6 +78,8 @@ export class LiveBot {
       throw new StrategyDefinitionError(
         `bot ${o.name} (strategy "${o.strategy.name}"): ${problems.join('; ')}`,
       );
+    // A bot paused by the operator stays paused across a restart, until someone resumes it.
+    if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.setPaused(true);
     o.trader.subscribe((e) => {
       if (e.type === 'intent') this.counts.intents++;
       else if (e.type === 'denied') this.counts.denials++;
@@ -259,9 +261,13 @@ export class LiveBot {
     }
   }
 
-  /** Sells every position of the bot at market through the risk gate (e.g. before the close). */
-  async flatten(reason: string): Promise<void> {
+  /**
+   * Sells every position of the bot (or of one of its symbols) at market through the risk gate (e.g.
+   * before the close, or the operator's flatten).
+   */
+  async flatten(reason: string, only?: string): Promise<void> {
     for (const symbol of this.o.symbols) {
+      if (only !== undefined && symbol !== only) continue;
       const held = this.o.trader.portfolio.position(symbol).quantity;
       if (!held.gt(0)) continue;
       const intent: OrderIntent = {
@@ -278,6 +284,39 @@ export class LiveBot {
     }
   }
 
+  /** The bot's symbols. */
+  get symbols(): readonly string[] {
+    return this.o.symbols;
+  }
+
+  /**
+   * An operator's action (dashboard or control API): journaled with who and why and emitted first, then
+   * applied. Pause and resume persist across a restart; flatten goes through the gate like any exit.
+   */
+  async control(c: Omit<ControlInput, 'bot'>): Promise<void> {
+    const { trader, store, name } = this.o;
+    trader.recordControl(c);
+    const why = `${c.reason} (${c.action} by ${c.who})`;
+    switch (c.action) {
+      case 'pause':
+      case 'resume':
+        trader.setPaused(c.action === 'pause');
+        store.meta.set(pausedKey(name), String(c.action === 'pause'));
+        return;
+      case 'halt':
+        trader.halt(why);
+        return;
+      case 'rearm':
+        trader.rearm(why);
+        return;
+      case 'flatten':
+        // The order's reason travels with the intent to the venue's journal and the dashboard's
+        // redacted view: who asked stays in the control journal.
+        await this.flatten(`${c.reason} (flatten by the operator)`, c.symbol);
+        return;
+    }
+  }
+
   async stop(): Promise<void> {
     this.stop$.next();
     this.sub?.unsubscribe();
@@ -285,3 +324,5 @@ export class LiveBot {
     await this.o.trader.drain();
   }
 }
+
+const pausedKey = (bot: string): string => `paused:${bot}`;

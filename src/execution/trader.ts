@@ -12,6 +12,7 @@ import { fillFee, liquidityOf, type FeeRates, type Liquidity } from '../portfoli
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { DenialCode, MarketSnapshot, RiskContext, RiskGate } from '../risk/gate.js';
 import type { TradingState, TradingStateMachine } from '../risk/trading-state.js';
+import type { ControlInput } from '../store/control.js';
 import type { StoredFill } from '../store/fills.js';
 import type { OrderRecord } from '../store/orders.js';
 import { buildStrategyContext } from '../strategy/context.js';
@@ -101,6 +102,13 @@ export type TraderEvent =
       readonly bot: string;
       readonly ts: number;
       readonly lock: ProtectionLock;
+    }
+  | {
+      readonly type: 'control';
+      readonly bot: string;
+      readonly ts: number;
+      /** What the operator asked for, who asked and why (journaled before it was applied). */
+      readonly control: Omit<ControlInput, 'bot'>;
     };
 
 export type TraderListener = (e: TraderEvent) => void;
@@ -283,6 +291,7 @@ export class Trader implements FillSink {
   private readonly protect: ProtectionBook | undefined;
   private readonly tradeMoney = new Map<string, TradeMoney>();
   private readonly intervalMs: number;
+  private pausedByOperator = false;
 
   constructor(private readonly o: TraderOptions) {
     this.pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
@@ -561,6 +570,7 @@ export class Trader implements FillSink {
       fillsEstimated: this.fillsMode === 'estimated',
       heldByOrders: this.hasOpenOrders ? this.held(s) : undefined,
       entryLock: this.protect?.lockOf(s, o.clock.now())?.reason,
+      paused: this.pausedByOperator,
     };
   }
 
@@ -974,6 +984,38 @@ export class Trader implements FillSink {
     if (this.protect?.watchesEquity === true) this.protect.onEquity(equity, now);
     this.emit({ type: 'equity', bot: this.o.bot, ts: now, equity });
     return equity;
+  }
+
+  /** Whether the operator paused the bot: the gate denies new entries (PAUSED); exits still run. */
+  get paused(): boolean {
+    return this.pausedByOperator;
+  }
+
+  /** Pauses (true) or resumes (false) new entries; see the gate's `paused` check. */
+  setPaused(paused: boolean): void {
+    this.pausedByOperator = paused;
+  }
+
+  /** The kill switch by hand: HALTED until `rearm` (a new day does not lift it). */
+  halt(reason: string): void {
+    this.o.tradingState.halt(reason, this.o.clock.now());
+  }
+
+  /** HALTED (or REDUCING) -> ACTIVE, only ever by an explicit action. */
+  rearm(reason: string): void {
+    this.o.tradingState.resume(reason, this.o.clock.now());
+  }
+
+  /** Every order of the bot that may still receive fills (limit orders resting, market orders being read). */
+  ordersInFlight(): { readonly order: VenueOrder; readonly placedAt: number; readonly filled: Decimal }[] {
+    return [...this.open.values()].map((x) => ({ order: x.order, placedAt: x.placedAt, filled: x.filled }));
+  }
+
+  /** Journals an operator's action (who and why) and emits it, before the action is applied. */
+  recordControl(c: Omit<ControlInput, 'bot'>): void {
+    const now = this.o.clock.now();
+    this.o.journal.recordControl?.({ ...c, bot: this.o.bot }, now);
+    this.emit({ type: 'control', bot: this.o.bot, ts: now, control: c });
   }
 
   /** Drains orders in flight (graceful stop). */

@@ -15,6 +15,7 @@ import type { TradingState } from './trading-state.js';
 export const DENIAL_CODES = [
   'TRADING_HALTED',
   'PROTECTION_LOCK',
+  'PAUSED',
   'LIMIT_WITHOUT_FILLS',
   'UNKNOWN_INSTRUMENT',
   'INSTRUMENT_STATUS',
@@ -89,6 +90,8 @@ export interface RiskContext {
     | undefined;
   /** A protection's lock on new entries of the symbol (its sentence), when one is in force. */
   readonly entryLock?: string | undefined;
+  /** The operator paused the bot (dashboard or control API): no new entries, exits still run. */
+  readonly paused?: boolean | undefined;
 }
 
 /** A money amount for a sentence: two decimals and thousands separators ("9,879.50"). */
@@ -162,6 +165,16 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
         ? deny(
             'TRADING_HALTED',
             'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
+          )
+        : undefined,
+  },
+  {
+    name: 'paused',
+    check: ({ ctx, raw, reducing }) =>
+      ctx.paused === true && !reducing
+        ? deny(
+            'PAUSED',
+            `the bot is paused by the operator: no new entry on ${raw.symbol} (orders that reduce a position still run); resume it from the dashboard or POST /api/bots/<name>/resume`,
           )
         : undefined,
   },

@@ -43,4 +43,11 @@ export {
   type TradingStateRecord,
   type EquityPoint,
 } from './runtime-state.js';
+export {
+  ControlRepository,
+  CONTROL_ACTIONS,
+  type ControlActionName,
+  type ControlInput,
+  type ControlRecord,
+} from './control.js';
 export type { TradingState } from '../market/trading-state.js';

@@ -103,6 +103,22 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: 'control actions: who paused, flattened, halted or re-armed a bot, and why',
+    sql: [
+      `CREATE TABLE control_actions (
+        seq INTEGER PRIMARY KEY,
+        bot TEXT NOT NULL,
+        action TEXT NOT NULL,
+        symbol TEXT,
+        who TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        ts INTEGER NOT NULL
+      )`,
+      `CREATE INDEX control_actions_bot ON control_actions (bot, seq)`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { StoreError } from './columns.js';
+import { ControlRepository } from './control.js';
 import { FillRepository } from './fills.js';
 import { DenialRepository, IntentRepository } from './intents.js';
 import { checkJournalPath, describeJournalFault, ensureJournalFolder } from './journal-file.js';
@@ -44,6 +45,8 @@ export interface Store {
   readonly equity: EquityRepository;
   readonly strategyState: StrategyStateRepository;
   readonly meta: MetaRepository;
+  /** Operator actions (pause, flatten, halt, ...) with who and why. */
+  readonly control: ControlRepository;
   /**
    * Runs `fn` in one transaction: all of its writes commit together or none do. `fn` must be synchronous
    * (an awaited write would escape the transaction). Nested calls become savepoints.
@@ -99,6 +102,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       equity: new EquityRepository(db),
       strategyState: new StrategyStateRepository(db, clock),
       meta: new MetaRepository(db, clock),
+      control: new ControlRepository(db),
       transaction<T>(fn: () => T): T {
         return db.transaction(() => {
           const out = fn();

@@ -242,9 +242,12 @@ describe('one daemon per journal', () => {
     const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as {
       store: { path: string };
       metrics: { port: number };
+      dashboard: { port: number };
     };
     cfg.store.path = join(dir, 'locked.db');
     cfg.metrics.port = 0;
+    // The demo's dashboard port too: test files run in parallel.
+    cfg.dashboard.port = 0;
     const f = join(dir, 'locked.yaml');
     writeFileSync(f, stringify(cfg));
     writeFileSync(`${cfg.store.path}.lock`, '999999'); // a dead pid: a stale lock

@@ -15,10 +15,13 @@ describe('bot isolation', () => {
     const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
       store: { path: string };
       metrics: { port: number };
+      dashboard: { port: number };
       bots: Record<string, unknown>[];
     };
     demo.store.path = join(dir, 'iso.db');
     demo.metrics.port = 0;
+    // The demo's dashboard port too: test files run in parallel.
+    demo.dashboard.port = 0;
     demo.bots = [
       demo.bots[0] as Record<string, unknown>,
       {

@@ -32,9 +32,12 @@ function demoAt(name: string, storePath: string): string {
   const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
     store: { path: string };
     metrics: { port: number };
+    dashboard: { port: number };
   };
   demo.store.path = storePath;
   demo.metrics.port = 0;
+  // The demo's dashboard port too: test files run in parallel.
+  demo.dashboard.port = 0;
   const f = join(dir, `${name}.yaml`);
   writeFileSync(f, stringify(demo));
   return f;

@@ -84,14 +84,23 @@ describe('the demo', () => {
     const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
       store: { path: string };
       metrics: { port: number };
+      dashboard: { port: number };
     };
     demo.store.path = join(dir, 'demo.db');
     demo.metrics.port = 0;
+    // The demo's dashboard port too: test files run in parallel.
+    demo.dashboard.port = 0;
     const f = join(dir, 'demo.yaml');
     writeFileSync(f, stringify(demo));
     const d = startCli(['run', '--config', f]);
     const [, url] = await d.waitFor(/"health and metrics listening".*?"url":"([^"]+)"/, 20_000);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    // The dashboard's address is logged at start (docs/dashboard.md); read-only without a token.
+    const [, dashboard] = await d.waitFor(
+      /"dashboard listening".*?"url":"(http:\/\/127\.0\.0\.1:\d+\/)"/,
+      20_000,
+    );
+    expect((await fetch(`${dashboard}api/bots`)).status).toBe(200);
     await d.waitFor(/"message":"order placed"/, 60_000);
     await d.waitFor(/"message":"fill"/, 30_000);
     const metrics = await (await fetch(`${url}/metrics`)).text();

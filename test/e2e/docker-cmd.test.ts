@@ -24,9 +24,12 @@ describe('the container command line', () => {
     const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as {
       store: { path: string };
       metrics: { port: number };
+      dashboard: { port: number };
     };
     cfg.store.path = join(dir, 'bot.db');
     cfg.metrics.port = 0;
+    // The demo's dashboard port too: test files run in parallel.
+    cfg.dashboard.port = 0;
     const bot = join(dir, 'bot.yaml');
     writeFileSync(bot, stringify(cfg));
     const d = startCli(cmd.map((a) => (a === '/config/bot.yaml' ? bot : a)));

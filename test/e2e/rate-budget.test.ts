@@ -26,12 +26,15 @@ describe('one rate limiter per venue', () => {
       venue: { speed: number };
       store: { path: string };
       metrics: { port: number };
+      dashboard: { port: number };
       logging: { format: string; level: string };
       bots: { name: string; symbols: string[]; schedules?: unknown }[];
     };
     expect(demo.venue.speed).toBe(60);
     demo.store.path = join(dir, 'demo.db');
     demo.metrics.port = 0;
+    // The demo's dashboard port too: test files run in parallel.
+    demo.dashboard.port = 0;
     demo.logging = { format: 'json', level: 'info' };
     const template = demo.bots[0]!;
     for (const [name, sym] of [

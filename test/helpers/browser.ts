@@ -81,6 +81,12 @@ export interface LaunchOptions {
   readonly lang?: string | undefined;
 }
 
+/** Chromium's --lang for a POSIX locale (de_DE.UTF-8 -> de-DE); none for C/POSIX (Chromium's default, en-US). */
+function langArg(lang: string | undefined): string[] {
+  const m = /^([a-z]{2,3})_([A-Z]{2})/.exec(lang ?? '');
+  return m === null ? [] : [`--lang=${m[1]}-${m[2]}`];
+}
+
 /**
  * Launches headless Chromium from the `@sparticuz/chromium` package.
  *
@@ -102,7 +108,7 @@ export async function launchBrowser(o: LaunchOptions = {}): Promise<Browser> {
   return puppeteer.launch({
     executablePath: join(dir, 'chromium'),
     // The package's flags (single process, SwiftShader, no sandbox: tests run as root in containers).
-    args: chromium.args,
+    args: [...chromium.args, ...langArg(o.lang)],
     headless: 'shell',
     env,
     // Default of 30 s: launching is under a second once unpacked, but a loaded 2-core CI machine is slow.

@@ -18,6 +18,8 @@ export function register(program: Command): void {
         'A journal is never moved or overwritten without --fresh.',
     )
     .action(async (opts: { config: string; fresh: boolean }) => {
-      process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh });
+      // Loaded here, not at the top: every other command would pay for fastify's import at start.
+      const { dashboardService } = await import('../../web/index.js');
+      process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh, services: [dashboardService] });
     });
 }

@@ -192,6 +192,55 @@ bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
     expect(p.message).not.toContain('plaintextkey123');
   });
 
+  it('the dashboard token: a literal is refused, ${ENV} and { file } are taken, an unset ${VAR:-} means read-only', async () => {
+    const dash = (token: string, host = '127.0.0.1') =>
+      write(`venue: { kind: simulator }
+dashboard:
+  enabled: true
+  host: ${host}
+  token: ${token}
+bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
+`);
+    const literal = await only(dash('literal-dashboard-token-123'));
+    expect(literal).toMatchObject({ line: 5, path: 'dashboard.token' });
+    expect(literal.message).toMatch(/use \$\{TRADEBOT_DASHBOARD_TOKEN\}.* or \{ file:/);
+    expect(literal.message).not.toContain('literal-dashboard-token-123');
+    const fromEnv = await loadDeployment(dash('${TOKEN}'), { TOKEN: 'from-the-environment-0001' });
+    expect(fromEnv.config.dashboard.token).toBe('from-the-environment-0001');
+    // The token is a secret: the logger is told to scrub it.
+    expect(fromEnv.secrets).toContain('from-the-environment-0001');
+    writeFileSync(join(dir, 'token.txt'), 'from-a-file-000000000001\n');
+    expect((await loadDeployment(dash('{ file: token.txt }'), {})).config.dashboard.token).toBe(
+      'from-a-file-000000000001',
+    );
+    expect((await loadDeployment(dash('${TOKEN:-}'), {})).config.dashboard.token).toBeUndefined();
+    const short = await only(dash('${TOKEN}'), { TOKEN: 'short' });
+    expect(short.message).toMatch(/at least 16 characters/);
+    expect(short.message).not.toContain('short"');
+  });
+
+  it('a dashboard on a non-loopback address without a token is refused with the reason', async () => {
+    const f = write(`venue: { kind: simulator }
+dashboard: { enabled: true, host: 0.0.0.0 }
+bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
+`);
+    const p = await only(f);
+    expect(p).toMatchObject({ path: 'dashboard.host' });
+    expect(p.message).toMatch(/listen on 0\.0\.0\.0 without a token: anyone who reaches that address/);
+    const withToken = write(`venue: { kind: simulator }
+dashboard: { enabled: true, host: 0.0.0.0, token: "\${T}" }
+bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
+`);
+    expect((await loadDeployment(withToken, { T: 'a-long-enough-token-0001' })).config.dashboard.host).toBe(
+      '0.0.0.0',
+    );
+    // run refuses to start, with the sentence and exit 2, before opening anything.
+    const r = await runCli(['run', '--config', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the daemon did not start/);
+    expect(r.stderr).toMatch(/dashboard\.host: the dashboard would listen on 0\.0\.0\.0 without a token/);
+  });
+
   it('a literal credential that is not even a string is refused without echoing it', async () => {
     const f = write(`venue:
   kind: remote
@@ -267,6 +316,7 @@ describe("the README's YAML examples", () => {
       const { config } = await loadDeployment(f, {
         TRADEBOT_API_KEY: 'readme-key',
         TRADEBOT_API_SECRET: 'readme-secret',
+        TRADEBOT_DASHBOARD_TOKEN: 'readme-dashboard-token-0001',
       });
       expect(config.bots.length).toBeGreaterThan(0);
     }

@@ -98,6 +98,12 @@ const rows: Row[] = [
     deny: () => gate().check(buy('1'), ctx({ tradingState: 'HALTED' })),
   },
   {
+    rule: 'paused by the operator (a reducing sell still runs)',
+    code: 'PAUSED',
+    approve: () => gate().check(sell('1'), ctx({ held: '3', paused: true })),
+    deny: () => gate().check(buy('1'), ctx({ held: '3', paused: true })),
+  },
+  {
     rule: 'unknown instrument',
     code: 'UNKNOWN_INSTRUMENT',
     approve: () => gate().check(buy('1'), ctx()),

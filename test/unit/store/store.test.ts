@@ -102,6 +102,7 @@ describe('openStore: migrations and pragmas', () => {
       .sort();
     expect(tables).toEqual(
       [
+        'control_actions',
         'denials',
         'equity',
         'fills',

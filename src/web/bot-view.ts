@@ -1,0 +1,399 @@
+// What the dashboard shows of one bot: a subscriber of its pipeline's events (recent orders, fills,
+// denials, control actions, the equity curve, a log tail) plus the Trader's own portfolio and market
+// state read at the moment of a snapshot. Nothing is computed twice: PnL, equity and positions are the
+// Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
+import type { BotConfig } from '../config/index.js';
+import type { LiveBot } from '../execution/live-bot.js';
+import type { TraderEvent } from '../execution/trader.js';
+import type { Decimal } from '../market/decimal.js';
+import type { OrderIntent } from '../market/intent.js';
+import type { Store } from '../store/index.js';
+
+/** How many rows of each recent list a bot keeps. */
+export const RECENT = 50;
+/** How many equity points a bot keeps (one per venue second at most). */
+export const EQUITY_POINTS = 2000;
+/** How many log lines the tail keeps (all bots). */
+export const LOG_LINES = 200;
+
+const s = (d: Decimal): string => d.toFixed();
+
+/** The size of an intent in words: a market buy is a quote amount. */
+const sizeOf = (i: OrderIntent): { qty: string; unit: 'quote' | 'base' } =>
+  'quoteAmount' in i ? { qty: s(i.quoteAmount), unit: 'quote' } : { qty: s(i.quantity), unit: 'base' };
+
+export interface OrderRow {
+  /**
+   * Venue time of the venue's answer; undefined for an order read back from the journal, which dates
+   * orders on the local clock (not the venue's, which an accelerated simulator runs ahead or behind).
+   */
+  readonly ts: number | undefined;
+  readonly symbol: string;
+  readonly side: string;
+  readonly type: string;
+  readonly qty: string;
+  readonly qtyUnit: 'quote' | 'base';
+  readonly price?: string | undefined;
+  readonly status: string;
+  readonly tag: string;
+  readonly reason: string;
+  readonly clientOid: string;
+  /** The venue's refusal, when it refused. */
+  readonly message?: string | undefined;
+}
+export interface FillRow {
+  readonly ts: number;
+  readonly symbol: string;
+  readonly side: string;
+  readonly price: string;
+  readonly size: string;
+  readonly fee: string;
+  readonly liquidity?: string | undefined;
+  readonly tag?: string | undefined;
+}
+export interface DenialRow {
+  readonly ts: number;
+  readonly symbol: string;
+  readonly side: string;
+  readonly code: string;
+  readonly message: string;
+  readonly tag: string;
+}
+export interface ControlRow {
+  readonly ts: number;
+  readonly action: string;
+  readonly symbol?: string | undefined;
+  readonly who: string;
+  readonly reason: string;
+}
+export interface EquityPoint {
+  /** Venue time, Unix seconds (the chart's unit). */
+  readonly time: number;
+  readonly value: string;
+}
+export interface LogLine {
+  readonly ts: number;
+  readonly level: 'info' | 'warn';
+  readonly bot: string;
+  readonly text: string;
+}
+
+const push = <T>(list: T[], row: T, cap: number): void => {
+  list.push(row);
+  if (list.length > cap) list.splice(0, list.length - cap);
+};
+
+/** One bot's dashboard state; `attach` follows the daemon's restarts of the bot. */
+export class BotView {
+  readonly orders: OrderRow[] = [];
+  readonly fills: FillRow[] = [];
+  readonly denials: DenialRow[] = [];
+  readonly controls: ControlRow[] = [];
+  readonly equity: EquityPoint[] = [];
+  private bot: LiveBot | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    readonly config: BotConfig,
+    private readonly store: Store,
+    /** Told of each change (the stream pushes), with the log line it makes, if any. */
+    private readonly changed: (line: LogLine | undefined, equity: EquityPoint | undefined) => void,
+  ) {}
+
+  get live(): LiveBot | undefined {
+    return this.bot;
+  }
+
+  /**
+   * Follows the daemon's current instance of the bot: subscribes to its pipeline, and reads the recent
+   * rows from the journal (a restarted bot's reconciliation booked fills before anyone could listen).
+   */
+  attach(bot: LiveBot | undefined): void {
+    if (bot === this.bot) return;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.bot = bot;
+    if (bot === undefined) return;
+    this.loadJournal();
+    this.unsubscribe = bot.subscribe((e) => this.onEvent(e));
+  }
+
+  detach(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.bot = undefined;
+  }
+
+  private loadJournal(): void {
+    const name = this.config.name;
+    const orders = this.store.orders.list({ bot: name }).slice(-RECENT);
+    this.orders.length = 0;
+    for (const o of orders) {
+      const i = o.intent;
+      this.orders.push({
+        ts: undefined,
+        symbol: o.order.symbol,
+        side: o.order.side,
+        type: o.order.orderType,
+        qty: o.order.qty,
+        qtyUnit: o.order.orderType === 'market' && o.order.side === 'buy' ? 'quote' : 'base',
+        price: o.order.price,
+        status: o.state,
+        tag: i?.tag ?? '',
+        reason: i?.reason ?? '',
+        clientOid: o.clientOid,
+        message: o.rejectMsg,
+      });
+    }
+    this.fills.length = 0;
+    for (const f of this.store.fills.list({ bot: name }).slice(-RECENT))
+      this.fills.push({
+        ts: f.ts,
+        symbol: f.symbol,
+        side: f.side,
+        price: s(f.price),
+        size: s(f.size),
+        fee: s(f.fee),
+      });
+    this.denials.length = 0;
+    for (const d of this.store.denials.list({ bot: name, limit: RECENT }))
+      this.denials.push({
+        ts: d.ts,
+        symbol: d.symbol,
+        side: d.intent.side,
+        code: d.code,
+        message: d.message,
+        tag: d.intent.tag,
+      });
+    this.controls.length = 0;
+    for (const c of this.store.control.list(name, RECENT))
+      this.controls.push({ ts: c.ts, action: c.action, symbol: c.symbol, who: c.who, reason: c.reason });
+  }
+
+  private onEvent(e: TraderEvent): void {
+    const bot = e.bot;
+    let line: LogLine | undefined;
+    let point: EquityPoint | undefined;
+    switch (e.type) {
+      case 'intent':
+        break;
+      case 'denied':
+        push(
+          this.denials,
+          {
+            ts: e.ts,
+            symbol: e.intent.symbol,
+            side: e.intent.side,
+            code: e.code,
+            message: e.message,
+            tag: e.intent.tag,
+          },
+          RECENT,
+        );
+        line = {
+          ts: e.ts,
+          level: 'info',
+          bot,
+          text: `denied ${e.intent.side} ${e.intent.symbol}: ${e.code}: ${e.message}`,
+        };
+        break;
+      case 'order': {
+        const { qty, unit } = sizeOf(e.intent);
+        // An order read from the journal while it was pending gets its answer now: one row per order.
+        const before = this.orders.findIndex((o) => o.clientOid === e.order.clientOid);
+        if (before >= 0) this.orders.splice(before, 1);
+        push(
+          this.orders,
+          {
+            ts: e.ts,
+            symbol: e.order.symbol,
+            side: e.order.side,
+            type: e.order.orderType,
+            qty: e.order.qty,
+            qtyUnit: unit,
+            price: e.order.price,
+            status: e.outcome.status,
+            tag: e.intent.tag,
+            reason: e.intent.reason,
+            clientOid: e.order.clientOid,
+            message: e.outcome.status === 'rejected' ? e.outcome.message : undefined,
+          },
+          RECENT,
+        );
+        const unitName = unit === 'quote' ? ' (quote)' : '';
+        line = {
+          ts: e.ts,
+          level: e.outcome.status === 'rejected' ? 'warn' : 'info',
+          bot,
+          text: `order ${e.outcome.status}: ${e.order.side} ${qty}${unitName} ${e.order.symbol} ${e.order.orderType}${e.order.price === undefined ? '' : ` at ${e.order.price}`} (${e.intent.tag})`,
+        };
+        break;
+      }
+      case 'fill':
+        push(
+          this.fills,
+          {
+            ts: e.ts,
+            symbol: e.fill.symbol,
+            side: e.fill.side,
+            price: s(e.fill.price),
+            size: s(e.fill.size),
+            fee: s(e.fill.fee),
+            liquidity: e.fill.liquidity,
+            tag: e.fill.tag,
+          },
+          RECENT,
+        );
+        line = {
+          ts: e.ts,
+          level: 'info',
+          bot,
+          text: `filled ${e.fill.side} ${s(e.fill.size)} ${e.fill.baseCoin} at ${s(e.fill.price)} (fee ${s(e.fill.fee)} ${e.fill.feeCoin})`,
+        };
+        break;
+      case 'trading-state':
+        line = { ts: e.ts, level: 'warn', bot, text: `trading state ${e.from} -> ${e.to}: ${e.reason}` };
+        break;
+      case 'equity': {
+        const time = Math.floor(e.ts / 1000);
+        point = { time, value: s(e.equity) };
+        const last = this.equity[this.equity.length - 1];
+        // The chart needs strictly increasing times: a second sample in the same second replaces the first.
+        if (last !== undefined && last.time >= time)
+          this.equity[this.equity.length - 1] = { ...point, time: last.time };
+        else push(this.equity, point, EQUITY_POINTS);
+        point = this.equity[this.equity.length - 1];
+        break;
+      }
+      case 'control':
+        push(
+          this.controls,
+          {
+            ts: e.ts,
+            action: e.control.action,
+            symbol: e.control.symbol,
+            who: e.control.who,
+            reason: e.control.reason,
+          },
+          RECENT,
+        );
+        line = {
+          ts: e.ts,
+          level: 'warn',
+          bot,
+          text: `${e.control.action}${e.control.symbol === undefined ? '' : ` ${e.control.symbol}`} by ${e.control.who}: ${e.control.reason}`,
+        };
+        break;
+    }
+    this.changed(line, point);
+  }
+
+  /** The bot as the API shows it; `redacted` leaves out the strategy's parameters and the order ids. */
+  snapshot(redacted: boolean): BotSnapshot {
+    const c = this.config;
+    const b = this.bot;
+    const trader = b?.trader;
+    const p = trader?.portfolio;
+    const now = trader?.clockNow();
+    const status = b?.status();
+    return {
+      name: c.name,
+      strategy: c.strategy,
+      ...(redacted ? {} : { params: c.params }),
+      symbols: [...c.symbols],
+      interval: c.interval,
+      quoteCoin: c.quoteCoin,
+      capital: c.capital,
+      running: status?.running ?? false,
+      tradingState: trader?.tradingState ?? 'unknown',
+      paused: trader?.paused ?? false,
+      equity: p === undefined ? undefined : s(p.equity()),
+      cash: p === undefined ? undefined : s(p.cash(c.quoteCoin)),
+      realisedPnl: p === undefined ? undefined : s(p.realisedPnl()),
+      unrealisedPnl: p === undefined ? undefined : s(p.unrealisedPnl()),
+      fees: p === undefined ? undefined : s(p.fees()),
+      counts: {
+        intents: status?.intents ?? 0,
+        denials: status?.denials ?? 0,
+        orders: status?.orders ?? 0,
+        fills: status?.fills ?? 0,
+      },
+      positions: (p?.positions() ?? [])
+        .filter((x) => !x.quantity.isZero())
+        .map((x) => ({
+          symbol: x.symbol,
+          quantity: s(x.quantity),
+          baseCoin: x.baseCoin,
+          avgPrice: s(x.avgPrice),
+          mark: x.mark === undefined ? undefined : s(x.mark),
+          unrealisedPnl: s(x.unrealisedPnl),
+          realisedPnl: s(x.realisedPnl),
+          fees: s(x.fees),
+        })),
+      openOrders: (trader?.ordersInFlight() ?? []).map((x) => ({
+        symbol: x.order.symbol,
+        side: x.order.side,
+        type: x.order.orderType,
+        qty: x.order.qty,
+        price: x.order.price,
+        filled: s(x.filled),
+        placedAt: x.placedAt,
+        ...(redacted ? {} : { clientOid: x.order.clientOid }),
+      })),
+      feeds: c.symbols.map((symbol) => {
+        const m = trader?.market;
+        const q = m?.hasQuote(symbol) === true ? m.quote(symbol) : undefined;
+        const ageMs = q === undefined || q.ts === 0 || now === undefined ? undefined : now - q.ts;
+        return {
+          symbol,
+          last: q === undefined ? undefined : String(q.last),
+          bid: q?.bid === undefined ? undefined : String(q.bid),
+          ask: q?.ask === undefined ? undefined : String(q.ask),
+          ageMs,
+          stale: ageMs === undefined || ageMs > c.risk.maxDataAgeMs,
+          maxAgeMs: c.risk.maxDataAgeMs,
+        };
+      }),
+      orders: redacted ? this.orders.map(({ clientOid: _c, ...o }) => o) : [...this.orders],
+      fills: [...this.fills],
+      denials: [...this.denials],
+      controls: redacted ? this.controls.map(({ who: _w, ...x }) => x) : [...this.controls],
+    };
+  }
+}
+
+/** The JSON of one bot (see the OpenAPI description's Bot schema). */
+export interface BotSnapshot {
+  readonly name: string;
+  readonly strategy: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly symbols: readonly string[];
+  readonly interval: string;
+  readonly quoteCoin: string;
+  readonly capital: string;
+  readonly running: boolean;
+  readonly tradingState: string;
+  readonly paused: boolean;
+  readonly equity: string | undefined;
+  readonly cash: string | undefined;
+  readonly realisedPnl: string | undefined;
+  readonly unrealisedPnl: string | undefined;
+  readonly fees: string | undefined;
+  readonly counts: { intents: number; denials: number; orders: number; fills: number };
+  readonly positions: readonly {
+    symbol: string;
+    quantity: string;
+    baseCoin: string;
+    avgPrice: string;
+    mark: string | undefined;
+    unrealisedPnl: string;
+    realisedPnl: string;
+    fees: string;
+  }[];
+  readonly openOrders: readonly Record<string, unknown>[];
+  readonly feeds: readonly Record<string, unknown>[];
+  readonly orders: readonly Omit<OrderRow, 'clientOid'>[];
+  readonly fills: readonly FillRow[];
+  readonly denials: readonly DenialRow[];
+  readonly controls: readonly Omit<ControlRow, 'who'>[];
+}

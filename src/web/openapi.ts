@@ -1,0 +1,220 @@
+// The control API described once: the JSON Schemas the routes validate their bodies with are the ones
+// the OpenAPI document publishes (served at /api/openapi.json, checked into docs/dashboard-openapi.json).
+import { CONTROL_ACTIONS } from '../store/control.js';
+
+/** The body of every control call: why (journaled), and for a flatten optionally one symbol. */
+export const ControlBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reason'],
+  properties: {
+    reason: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      description: 'why the action is taken; journaled with the action and who asked',
+    },
+    symbol: {
+      type: 'string',
+      pattern: '^[A-Z0-9]{1,32}$',
+      description: 'flatten only: the one symbol to sell (default every symbol of the bot)',
+    },
+  },
+} as const;
+
+const decimal = { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description: 'a decimal string' } as const;
+const nullableDecimal = { ...decimal, nullable: true } as const;
+const error = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string', description: 'a sentence that says what to do' } },
+} as const;
+
+const BotSchema = {
+  type: 'object',
+  description:
+    'one bot: its strategy, trading state, portfolio (from the pipeline), recent orders, fills, denials and control actions. Money is decimal strings. Without a configured token the state is redacted (no params, no order ids, no identities)',
+  required: ['name', 'strategy', 'symbols', 'tradingState', 'paused', 'positions'],
+  properties: {
+    name: { type: 'string' },
+    strategy: { type: 'string' },
+    params: { type: 'object', additionalProperties: true },
+    symbols: { type: 'array', items: { type: 'string' } },
+    interval: { type: 'string' },
+    quoteCoin: { type: 'string' },
+    capital: decimal,
+    running: { type: 'boolean' },
+    tradingState: { type: 'string', enum: ['ACTIVE', 'REDUCING', 'HALTED', 'unknown'] },
+    paused: { type: 'boolean', description: 'no new entries (denied PAUSED); exits still run' },
+    equity: nullableDecimal,
+    cash: nullableDecimal,
+    realisedPnl: nullableDecimal,
+    unrealisedPnl: nullableDecimal,
+    fees: nullableDecimal,
+    positions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          symbol: { type: 'string' },
+          quantity: decimal,
+          baseCoin: { type: 'string' },
+          avgPrice: decimal,
+          mark: nullableDecimal,
+          unrealisedPnl: decimal,
+          realisedPnl: decimal,
+          fees: decimal,
+        },
+      },
+    },
+    openOrders: { type: 'array', items: { type: 'object' } },
+    feeds: { type: 'array', items: { type: 'object' } },
+    orders: { type: 'array', items: { type: 'object' } },
+    fills: { type: 'array', items: { type: 'object' } },
+    denials: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { code: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+    controls: { type: 'array', items: { type: 'object' } },
+  },
+} as const;
+
+const bearer = [{ bearer: [] }];
+const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' } } as const;
+
+const DESCRIPTIONS: Record<(typeof CONTROL_ACTIONS)[number], string> = {
+  pause: 'no new entries: the gate denies them with PAUSED; orders that reduce a position still run',
+  resume: 'new entries again',
+  flatten:
+    'sell every position of the bot (or `symbol`) at market, through the risk gate (a HALTED bot refuses it: re-arm first)',
+  halt: 'the kill switch: HALTED, nothing is placed until re-armed',
+  rearm: 'HALTED (or REDUCING) -> ACTIVE; only ever by this explicit action',
+};
+
+/** The OpenAPI 3.0 description of the dashboard's API. */
+export function openApiDocument(): Record<string, unknown> {
+  const control = Object.fromEntries(
+    CONTROL_ACTIONS.map((action) => [
+      `/api/bots/{name}/${action}`,
+      {
+        post: {
+          summary: `${action} a bot`,
+          description: `${DESCRIPTIONS[action]}. Journaled with who (the token's fingerprint) and why, and emitted as an event.`,
+          security: bearer,
+          parameters: [name],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ControlBodySchema } },
+          },
+          responses: {
+            '200': {
+              description: 'done; the bot as it is now',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Bot' } } },
+            },
+            '400': { description: 'the body is invalid', content: { 'application/json': { schema: error } } },
+            '401': {
+              description: 'no or a wrong bearer token',
+              content: { 'application/json': { schema: error } },
+            },
+            '403': {
+              description: 'read-only dashboard (no token configured) or a foreign Origin',
+              content: { 'application/json': { schema: error } },
+            },
+            '404': { description: 'no such bot', content: { 'application/json': { schema: error } } },
+            ...(action === 'flatten'
+              ? {
+                  '409': {
+                    description: 'the bot is HALTED: re-arm it first',
+                    content: { 'application/json': { schema: error } },
+                  },
+                }
+              : {}),
+          },
+        },
+      },
+    ]),
+  );
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'tradebot dashboard and control API',
+      version: '1',
+      description:
+        'Served by the daemon when `dashboard.enabled` is true (docs/dashboard.md). Every call but GET / and this document needs `Authorization: Bearer <token>` when a token is configured; without one the API is read-only (GETs answer a redacted state, every POST is refused with 403). POSTs from a foreign Origin are refused (CSRF).',
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Bot: BotSchema, ControlBody: ControlBodySchema, Error: error },
+    },
+    paths: {
+      '/api/bots': {
+        get: {
+          summary: 'every bot, with the venue clock and session',
+          security: bearer,
+          responses: {
+            '200': {
+              description: 'the bots',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      readOnly: { type: 'boolean' },
+                      now: { type: 'integer', description: 'venue time, Unix ms' },
+                      session: { type: 'object', nullable: true },
+                      bots: { type: 'array', items: { $ref: '#/components/schemas/Bot' } },
+                    },
+                  },
+                },
+              },
+            },
+            '401': {
+              description: 'no or a wrong bearer token',
+              content: { 'application/json': { schema: error } },
+            },
+          },
+        },
+      },
+      '/api/bots/{name}': {
+        get: {
+          summary: 'one bot',
+          security: bearer,
+          parameters: [name],
+          responses: {
+            '200': {
+              description: 'the bot',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Bot' } } },
+            },
+            '401': {
+              description: 'no or a wrong bearer token',
+              content: { 'application/json': { schema: error } },
+            },
+            '404': { description: 'no such bot', content: { 'application/json': { schema: error } } },
+          },
+        },
+      },
+      '/api/events': {
+        get: {
+          summary:
+            'the live stream (server-sent events): `state` (the bots, as GET /api/bots), `equity` (new points), `log` (log lines)',
+          security: bearer,
+          responses: {
+            '200': { description: 'text/event-stream' },
+            '401': {
+              description: 'no or a wrong bearer token',
+              content: { 'application/json': { schema: error } },
+            },
+            '403': {
+              description: 'read-only dashboard: no stream without a token',
+              content: { 'application/json': { schema: error } },
+            },
+          },
+        },
+      },
+      ...control,
+    },
+  };
+}

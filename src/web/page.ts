@@ -1,0 +1,426 @@
+// The dashboard page: static HTML and one script, no build step. The token is never in the page: the
+// user brings it (in the address's #token= fragment, which browsers do not send, or typed in), and it is
+// kept in sessionStorage. Everything from the daemon is written with textContent (a strategy name or a
+// denial sentence cannot inject HTML), and numbers are formatted from their decimal strings with the
+// locale's separators, never through a JS number.
+
+/** The page's Content-Security-Policy: its own scripts only, no inline script, no other site. */
+export const DASHBOARD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export const DASHBOARD_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>tradebot dashboard</title>
+<style>
+  body { font: 14px/1.4 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1d232b; }
+  header { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; padding: 10px 16px; background: #1d232b; color: #fff; }
+  header h1 { font-size: 18px; margin: 0; }
+  header .mode { padding: 2px 8px; border-radius: 4px; background: #445; }
+  main { padding: 12px 16px; }
+  #notice { min-height: 1.4em; margin: 4px 0; }
+  #notice.error { color: #b00020; }
+  section.bot { background: #fff; border: 1px solid #d9dde3; border-radius: 6px; padding: 10px 14px; margin-bottom: 14px; }
+  section.bot h2 { font-size: 16px; margin: 0 8px 0 0; display: inline-block; }
+  .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; margin-right: 6px; background: #e3e7ec; }
+  .badge.ACTIVE { background: #d6f5dd; } .badge.REDUCING { background: #fff1c2; } .badge.HALTED { background: #ffd6d6; }
+  .badge.paused { background: #ffe2b8; }
+  .summary span { margin-right: 14px; white-space: nowrap; }
+  .controls { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+  .controls input { width: 22em; }
+  .chart { height: 180px; margin: 6px 0; }
+  table { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
+  th, td { border-bottom: 1px solid #e6e9ee; padding: 2px 8px; text-align: left; }
+  td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  h3 { font-size: 13px; margin: 8px 0 2px; color: #556; }
+  .cols { display: flex; flex-wrap: wrap; gap: 18px; }
+  #log { background: #11161c; color: #cfd8e3; font: 12px/1.4 ui-monospace, monospace; padding: 8px; max-height: 260px; overflow: auto; white-space: pre-wrap; }
+  #log .warn { color: #ffcf70; }
+  .stale { color: #b00020; }
+</style>
+</head>
+<body>
+<header>
+  <h1>tradebot</h1>
+  <span>venue clock <strong id="clock">-</strong></span>
+  <span>session <strong id="session">-</strong></span>
+  <span id="venue"></span>
+  <span class="mode" id="mode">connecting</span>
+  <form id="token-form" hidden>
+    <label>token <input id="token" type="password" autocomplete="off" size="24"></label>
+    <button type="submit">connect</button>
+  </form>
+</header>
+<main>
+  <div id="notice"></div>
+  <div id="bots"></div>
+  <h3>log</h3>
+  <div id="log"></div>
+</main>
+<script src="/assets/lightweight-charts.js"></script>
+<script src="/assets/dashboard.js"></script>
+</body>
+</html>
+`;
+
+export const DASHBOARD_SCRIPT = String.raw`'use strict';
+(function () {
+  var KEY = 'tradebot-dashboard-token';
+  var token = sessionStorage.getItem(KEY) || '';
+  var m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (m) {
+    token = decodeURIComponent(m[1]);
+    sessionStorage.setItem(KEY, token);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  var state = null;
+  var charts = {};
+  var readOnly = false;
+  var logLines = [];
+
+  // The page's locale, as Intl accepts it: under LANG=C.UTF-8 Chromium answers "en-US@posix", which Intl
+  // (and the chart library, which formats with navigator.language) refuses; its base tag is kept.
+  var LOCALE = (function () {
+    var tags = [navigator.language, String(navigator.language).split('@')[0], 'en-US'];
+    for (var i = 0; i < tags.length; i++) {
+      try { new Intl.NumberFormat(tags[i]); return tags[i]; } catch (e) { /* next */ }
+    }
+    return 'en-US';
+  })();
+  // Separators of the page's locale; the digits come from the decimal string itself.
+  var parts = new Intl.NumberFormat(LOCALE).formatToParts(1234567.5);
+  var GROUP = ',', POINT = '.';
+  parts.forEach(function (p) { if (p.type === 'group') GROUP = p.value; if (p.type === 'decimal') POINT = p.value; });
+
+  /** Formats a decimal string with dp decimals (half-up), grouped, without going through a JS number. */
+  function fmt(s, dp) {
+    if (s === undefined || s === null || s === '') return '-';
+    var t = String(s).trim();
+    var neg = t.charAt(0) === '-';
+    if (neg || t.charAt(0) === '+') t = t.slice(1);
+    if (!/^\d+(\.\d+)?$/.test(t)) return String(s);
+    var ip = t.split('.')[0], fp = t.split('.')[1] || '';
+    if (dp === undefined) dp = fp.length;
+    if (fp.length > dp) {
+      var roundUp = fp.charCodeAt(dp) >= 53; // '5'
+      fp = fp.slice(0, dp);
+      if (roundUp) {
+        var digits = (ip + fp).split('');
+        var i = digits.length - 1;
+        while (i >= 0) {
+          if (digits[i] === '9') { digits[i] = '0'; i--; } else { digits[i] = String(Number(digits[i]) + 1); break; }
+        }
+        if (i < 0) digits.unshift('1');
+        var all = digits.join('');
+        ip = all.slice(0, all.length - dp);
+        fp = all.slice(all.length - dp);
+      }
+    } else {
+      while (fp.length < dp) fp += '0';
+    }
+    ip = ip.replace(/^0+(?=\d)/, '');
+    var grouped = ip.replace(/\B(?=(\d{3})+(?!\d))/g, GROUP);
+    var out = grouped + (dp > 0 ? POINT + fp : '');
+    var zero = /^[0]*$/.test(ip + fp);
+    return (neg && !zero ? '-' : '') + out;
+  }
+  function etTime(ms) {
+    if (ms === undefined || ms === null) return '-';
+    var d = new Date(ms);
+    return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(d) + ' ET';
+  }
+  function shortTime(ms) {
+    return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(ms));
+  }
+  function hourMinute(ms) {
+    return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
+  }
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+  function notice(text, isError) {
+    var n = document.getElementById('notice');
+    n.textContent = text;
+    n.className = isError ? 'error' : '';
+  }
+  function headers(json) {
+    var h = {};
+    if (token) h.Authorization = 'Bearer ' + token;
+    if (json) h['Content-Type'] = 'application/json';
+    return h;
+  }
+
+  function table(cls, head, rows) {
+    var t = el('table');
+    t.className = cls;
+    var tr = el('tr');
+    head.forEach(function (h) { tr.appendChild(el('th', h)); });
+    var th = el('thead'); th.appendChild(tr); t.appendChild(th);
+    var tb = el('tbody');
+    rows.forEach(function (r) { tb.appendChild(r); });
+    t.appendChild(tb);
+    return t;
+  }
+  function row(cells, attrs) {
+    var tr = el('tr');
+    cells.forEach(function (c) {
+      if (c instanceof Node) { var td = el('td'); td.appendChild(c); tr.appendChild(td); }
+      else if (c && typeof c === 'object') tr.appendChild(el('td', c.num, 'num'));
+      else tr.appendChild(el('td', c));
+    });
+    if (attrs) Object.keys(attrs).forEach(function (k) { tr.dataset[k] = attrs[k]; });
+    return tr;
+  }
+
+  function control(bot, action, symbol) {
+    var input = document.querySelector('section.bot[data-bot="' + bot + '"] input.reason');
+    var reason = (input && input.value.trim()) || 'from the dashboard';
+    var body = { reason: reason };
+    if (symbol) body.symbol = symbol;
+    notice(action + ' ' + bot + (symbol ? ' ' + symbol : '') + ' ...');
+    fetch('/api/bots/' + encodeURIComponent(bot) + '/' + action, { method: 'POST', headers: headers(true), body: JSON.stringify(body) })
+      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, j: j }; }); })
+      .then(function (x) {
+        if (x.ok) notice(action + ' ' + bot + (symbol ? ' ' + symbol : '') + ': done');
+        else notice(action + ' ' + bot + ' refused (' + x.status + '): ' + x.j.error, true);
+      })
+      .catch(function (e) { notice(action + ' failed: ' + e, true); });
+  }
+
+  function botSection(b) {
+    var s = document.querySelector('section.bot[data-bot="' + b.name + '"]');
+    if (s) return s;
+    s = el('section', null, 'bot');
+    s.dataset.bot = b.name;
+    s.id = 'bot-' + b.name;
+    var h = el('div', null, 'title');
+    h.appendChild(el('h2', b.name));
+    h.appendChild(el('span', '', 'badge state'));
+    h.appendChild(el('span', '', 'badge paused'));
+    h.appendChild(el('span', '', 'strategy'));
+    s.appendChild(h);
+    s.appendChild(el('div', '', 'summary'));
+    var c = el('div', null, 'controls');
+    var reason = el('input', null, 'reason');
+    reason.placeholder = 'reason (journaled)';
+    c.appendChild(reason);
+    [['pause', 'Pause'], ['resume', 'Resume'], ['flatten', 'Flatten all'], ['halt', 'Halt'], ['rearm', 'Re-arm']].forEach(function (a) {
+      var btn = el('button', a[1]);
+      btn.type = 'button';
+      btn.dataset.action = a[0];
+      btn.addEventListener('click', function () { control(b.name, a[0]); });
+      c.appendChild(btn);
+    });
+    s.appendChild(c);
+    var chart = el('div', null, 'chart');
+    chart.id = 'chart-' + b.name;
+    s.appendChild(chart);
+    s.appendChild(el('div', null, 'tables'));
+    document.getElementById('bots').appendChild(s);
+    if (window.LightweightCharts) {
+      var ch = LightweightCharts.createChart(chart, {
+        height: 180,
+        // Times on the venue's clock in Eastern Time, like the tables (the library would show UTC).
+        localization: { locale: LOCALE, timeFormatter: function (t) { return shortTime(t * 1000); } },
+        layout: { attributionLogo: false },
+        timeScale: { timeVisible: true, secondsVisible: false, tickMarkFormatter: function (t) { return hourMinute(t * 1000); } },
+      });
+      var series = ch.addSeries(LightweightCharts.LineSeries, { lineWidth: 2, color: '#2962ff' });
+      charts[b.name] = { chart: ch, series: series, last: 0 };
+    }
+    return s;
+  }
+
+  function equityPoint(bot, p) {
+    var c = charts[bot];
+    if (!c || p.time < c.last) return;
+    c.series.update({ time: p.time, value: Number(p.value) });
+    c.last = p.time;
+  }
+
+  function renderBot(b) {
+    var s = botSection(b);
+    s.dataset.state = b.tradingState;
+    s.dataset.paused = String(b.paused);
+    var st = s.querySelector('.badge.state');
+    st.textContent = b.tradingState;
+    st.className = 'badge state ' + b.tradingState;
+    var pb = s.querySelector('.badge.paused');
+    pb.textContent = b.paused ? 'PAUSED' : '';
+    pb.hidden = !b.paused;
+    s.querySelector('.strategy').textContent = b.strategy + (b.params ? ' ' + JSON.stringify(b.params) : '') + ' on ' + b.symbols.join(', ') + ' ' + b.interval;
+    var sum = s.querySelector('.summary');
+    sum.textContent = '';
+    [['equity', b.equity], ['cash', b.cash], ['realised PnL', b.realisedPnl], ['unrealised PnL', b.unrealisedPnl], ['fees', b.fees]].forEach(function (x) {
+      var sp = el('span', x[0] + ' ' + fmt(x[1], 2) + ' ' + b.quoteCoin);
+      sp.dataset.k = x[0];
+      sum.appendChild(sp);
+    });
+    sum.appendChild(el('span', 'intents ' + b.counts.intents + ', denials ' + b.counts.denials + ', orders ' + b.counts.orders + ', fills ' + b.counts.fills));
+    s.querySelectorAll('.controls button').forEach(function (btn) { btn.disabled = readOnly; });
+    s.querySelector('.controls input').disabled = readOnly;
+
+    var t = s.querySelector('.tables');
+    t.textContent = '';
+    var left = el('div'), right = el('div');
+    var cols = el('div', null, 'cols'); cols.appendChild(left); cols.appendChild(right);
+    left.appendChild(el('h3', 'positions'));
+    left.appendChild(table('positions', ['symbol', 'size', 'avg price', 'mark', 'unrealised', 'realised', 'fees', ''], b.positions.map(function (p) {
+      var btn = el('button', 'Flatten');
+      btn.type = 'button';
+      btn.dataset.action = 'flatten';
+      btn.dataset.symbol = p.symbol;
+      btn.disabled = readOnly;
+      btn.addEventListener('click', function () { control(b.name, 'flatten', p.symbol); });
+      return row([p.symbol, { num: fmt(p.quantity) + ' ' + p.baseCoin }, { num: fmt(p.avgPrice, 4) }, { num: fmt(p.mark, 4) }, { num: fmt(p.unrealisedPnl, 2) }, { num: fmt(p.realisedPnl, 2) }, { num: fmt(p.fees, 2) }, btn], { symbol: p.symbol, qty: p.quantity });
+    })));
+    left.appendChild(el('h3', 'feeds'));
+    left.appendChild(table('feeds', ['symbol', 'last', 'bid', 'ask', 'age'], b.feeds.map(function (f) {
+      var age = f.ageMs === undefined || f.ageMs === null ? 'no data' : (f.ageMs / 1000).toFixed(0) + ' s' + (f.stale ? ' (stale)' : '');
+      var r = row([f.symbol, { num: fmt(f.last) }, { num: fmt(f.bid) }, { num: fmt(f.ask) }, age], { symbol: f.symbol });
+      if (f.stale) r.className = 'stale';
+      return r;
+    })));
+    left.appendChild(el('h3', 'open orders'));
+    left.appendChild(table('open-orders', ['symbol', 'side', 'type', 'qty', 'price', 'filled'], b.openOrders.map(function (o) {
+      return row([o.symbol, o.side, o.type, { num: fmt(o.qty) }, { num: fmt(o.price) }, { num: fmt(o.filled) }]);
+    })));
+    left.appendChild(el('h3', 'control actions'));
+    left.appendChild(table('controls', ['time (ET)', 'action', 'who', 'reason'], b.controls.slice().reverse().map(function (c) {
+      return row([shortTime(c.ts), c.action + (c.symbol ? ' ' + c.symbol : ''), c.who || '', c.reason], { action: c.action });
+    })));
+    right.appendChild(el('h3', 'fills'));
+    right.appendChild(table('fills', ['time (ET)', 'symbol', 'side', 'size', 'price', 'fee'], b.fills.slice().reverse().map(function (f) {
+      return row([shortTime(f.ts), f.symbol, f.side, { num: fmt(f.size) }, { num: fmt(f.price, 4) }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol });
+    })));
+    right.appendChild(el('h3', 'orders'));
+    right.appendChild(table('orders', ['time (ET)', 'symbol', 'side', 'type', 'qty', 'status', 'why'], b.orders.slice().reverse().map(function (o) {
+      return row([o.ts === undefined ? 'earlier' : shortTime(o.ts), o.symbol, o.side, o.type, { num: fmt(o.qty) + (o.qtyUnit === 'quote' ? ' ' + b.quoteCoin : '') }, o.status, o.tag + (o.reason ? ': ' + o.reason : '') + (o.message ? ' (' + o.message + ')' : '')], { status: o.status, tag: o.tag });
+    })));
+    right.appendChild(el('h3', 'denials'));
+    right.appendChild(table('denials', ['time (ET)', 'symbol', 'side', 'code', 'sentence'], b.denials.slice().reverse().map(function (d) {
+      return row([shortTime(d.ts), d.symbol, d.side, d.code, d.message], { code: d.code });
+    })));
+    t.appendChild(cols);
+  }
+
+  function render(st) {
+    state = st;
+    readOnly = st.readOnly;
+    document.getElementById('clock').textContent = etTime(st.now);
+    var ses = st.session;
+    document.getElementById('session').textContent = ses ? ses.session + (ses.closure ? ' (' + ses.closure + ')' : '') + ', next change ' + etTime(ses.nextChange) : '-';
+    document.getElementById('venue').textContent = st.venue ? st.venue.kind + (st.venue.speed !== 1 ? ' at ' + st.venue.speed + 'x' : '') : '';
+    st.bots.forEach(renderBot);
+    document.body.dataset.rendered = '1';
+  }
+
+  function addLog(line) {
+    logLines.push(line);
+    if (logLines.length > 200) logLines.shift();
+    var box = document.getElementById('log');
+    var d = el('div', shortTime(line.ts) + ' ' + line.bot + ' ' + line.text, line.level);
+    box.appendChild(d);
+    while (box.childNodes.length > 200) box.removeChild(box.firstChild);
+    box.scrollTop = box.scrollHeight;
+  }
+
+  function setMode(text) { document.getElementById('mode').textContent = text; document.body.dataset.mode = text; }
+
+  function handle(event, data) {
+    var j = JSON.parse(data);
+    if (event === 'state') render(j);
+    else if (event === 'log') addLog(j);
+    else if (event === 'equity') equityPoint(j.bot, j);
+    else if (event === 'hello') {
+      document.getElementById('log').textContent = '';
+      j.log.forEach(addLog);
+      Object.keys(j.equity).forEach(function (bot) {
+        pending[bot] = j.equity[bot];
+      });
+    }
+  }
+  var pending = {};
+  function flushPending() {
+    Object.keys(pending).forEach(function (bot) {
+      var c = charts[bot];
+      if (!c) return;
+      var pts = pending[bot].map(function (p) { return { time: p.time, value: Number(p.value) }; });
+      c.series.setData(pts);
+      c.last = pts.length ? pts[pts.length - 1].time : 0;
+      delete pending[bot];
+    });
+  }
+
+  function stream() {
+    fetch('/api/events', { headers: headers(false) }).then(function (r) {
+      if (r.status === 401) { askToken('the token was refused: enter the dashboard token'); return; }
+      if (!r.ok || !r.body) throw new Error('stream answered ' + r.status);
+      setMode('live');
+      var reader = r.body.getReader();
+      var dec = new TextDecoder();
+      var buf = '';
+      function pump() {
+        return reader.read().then(function (x) {
+          if (x.done) throw new Error('stream ended');
+          buf += dec.decode(x.value, { stream: true });
+          var i;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            var block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            var ev = 'message', data = '';
+            block.split('\n').forEach(function (l) {
+              if (l.indexOf('event: ') === 0) ev = l.slice(7);
+              else if (l.indexOf('data: ') === 0) data += l.slice(6);
+            });
+            if (data) { handle(ev, data); flushPending(); }
+          }
+          return pump();
+        });
+      }
+      return pump();
+    }).catch(function (e) {
+      setMode('reconnecting');
+      notice('live stream lost (' + e.message + '); reconnecting', true);
+      setTimeout(stream, 2000);
+    });
+  }
+
+  function poll() {
+    fetch('/api/bots', { headers: headers(false) }).then(function (r) {
+      if (r.status === 401) { askToken(token ? 'the token was refused: enter the dashboard token' : 'this dashboard needs its token: enter it, or open the address with #token=<token>'); return null; }
+      return r.json();
+    }).then(function (st) {
+      if (!st) return;
+      render(st);
+      if (st.readOnly) {
+        setMode('read-only');
+        notice('read-only: no token is configured on the daemon, control is disabled');
+        setTimeout(poll, 2000);
+      } else stream();
+    }).catch(function (e) { notice('cannot reach the daemon: ' + e.message, true); setTimeout(poll, 2000); });
+  }
+
+  function askToken(why) {
+    setMode('token needed');
+    notice(why, true);
+    document.body.dataset.rendered = '1';
+    var f = document.getElementById('token-form');
+    f.hidden = false;
+  }
+  document.getElementById('token-form').addEventListener('submit', function (e) {
+    e.preventDefault();
+    token = document.getElementById('token').value.trim();
+    sessionStorage.setItem(KEY, token);
+    document.getElementById('token').value = '';
+    document.getElementById('token-form').hidden = true;
+    poll();
+  });
+  poll();
+})();
+`;

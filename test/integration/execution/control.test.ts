@@ -1,0 +1,206 @@
+// The operator's controls on a live bot against the simulator, through the one pipeline: pause denies
+// new entries (PAUSED) while a flatten still sells; halt stops everything until an explicit re-arm;
+// every action is journaled with who and why and emitted as an event; the dashboard's API acts on the
+// same bot over loopback; a pause survives a restart.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { BotSchema, DashboardSchema } from '../../../src/config/index.js';
+import { createLiveBot, createVenueRuntime, type BotSpec } from '../../../src/execution/runtime.js';
+import type { TraderEvent } from '../../../src/execution/trader.js';
+import { RiskLimitsSchema } from '../../../src/risk/index.js';
+import { startSimulator } from '../../../src/sim/index.js';
+import { openStore } from '../../../src/store/index.js';
+import { buyMarket, decimalParam, defineStrategy } from '../../../src/strategy/index.js';
+import { silentLogger } from '../../../src/strategy/testing.js';
+import { startDashboard } from '../../../src/web/index.js';
+import { waitFor } from '../../helpers/wait-for.js';
+
+const CREDS = { apiKey: 'ctl-key', apiSecret: 'ctl-secret', passphrase: 'ctl-pass' };
+const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
+const SPEED = 120;
+
+// Enters whenever it is flat: every candle is an entry signal, so a pause shows at the next candle.
+const enterWhenFlat = defineStrategy({
+  name: 'enter-when-flat',
+  description: 'Buys whenever flat, for tests.',
+  params: z.object({ quoteAmount: decimalParam('150', 'quote amount of each buy') }),
+  intervals: ['1m'],
+  init: () => undefined,
+  onCandle(candle, ctx, emit) {
+    if (ctx.portfolio.position(candle.symbol).quantity.isZero())
+      emit(buyMarket(candle.symbol, ctx.params.quoteAmount, 'entry', 'flat'));
+  },
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-control-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('operator controls on a live bot', () => {
+  it('pause denies entries PAUSED while a flatten sells; halt holds until re-armed; all journaled with who and why', async () => {
+    const sim = await startSimulator({
+      seed: 9,
+      speed: SPEED,
+      startTime: START,
+      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
+    });
+    const clock = { now: () => sim.engine.now() };
+    const runtime = createVenueRuntime({
+      baseUrl: sim.baseUrl,
+      credentials: CREDS,
+      clock,
+      speed: SPEED,
+      cadences: { tickersMs: 5_000 },
+      staleAfterMs: 60_000,
+    });
+    const store = openStore(join(dir, 'control.db'), { clock });
+    const spec: BotSpec = {
+      name: 'ctl',
+      strategy: enterWhenFlat,
+      params: {},
+      category: 'SPOT',
+      symbols: ['AAPLUSDT'],
+      interval: '1m',
+      risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
+      quoteCoin: 'USDT',
+      capital: '10000',
+      feeRate: '0.001',
+      fillPollMs: 200,
+      maxSignalAgeMs: 3 * 60_000,
+    };
+    const events: TraderEvent[] = [];
+    const { bot, portfolio } = await createLiveBot({
+      runtime,
+      store,
+      logger: silentLogger,
+      spec,
+      onEvent: (e) => events.push(e),
+    });
+    const held = () => portfolio.position('AAPLUSDT').quantity;
+    const after = (i: number) => events.slice(i);
+    bot.start();
+    await waitFor(() => held().gt(0), { timeoutMs: 20_000, what: 'a first position' });
+
+    const who = 'token:0badc0de';
+    await bot.control({ action: 'pause', who, reason: 'news at 14:00' });
+    expect(bot.trader.paused).toBe(true);
+    const pausedAt = events.length;
+    // The flatten is an exit: it runs while paused.
+    await bot.control({ action: 'flatten', who, reason: 'cut risk', symbol: 'AAPLUSDT' });
+    await waitFor(() => held().isZero(), { timeoutMs: 20_000, what: 'the position flattened' });
+    await waitFor(() => after(pausedAt).some((e) => e.type === 'denied' && e.code === 'PAUSED'), {
+      timeoutMs: 20_000,
+      what: 'the next entry denied PAUSED',
+    });
+    const denied = after(pausedAt).find((e) => e.type === 'denied' && e.code === 'PAUSED');
+    expect(denied?.type === 'denied' ? denied.message : '').toMatch(/paused by the operator/);
+    const ordersWhilePaused = after(pausedAt).filter((e) => e.type === 'order');
+    expect(
+      ordersWhilePaused.map((e) => (e.type === 'order' ? `${e.order.side} ${e.intent.tag}` : '')),
+    ).toEqual(['sell flatten']);
+
+    // Halt: even a resumed bot places nothing until it is re-armed.
+    await bot.control({ action: 'halt', who, reason: 'drill' });
+    await bot.control({ action: 'resume', who, reason: 'news done' });
+    expect(bot.trader.tradingState).toBe('HALTED');
+    const haltedAt = events.length;
+    await waitFor(() => after(haltedAt).some((e) => e.type === 'denied' && e.code === 'TRADING_HALTED'), {
+      timeoutMs: 20_000,
+      what: 'an entry denied TRADING_HALTED',
+    });
+    expect(after(haltedAt).filter((e) => e.type === 'order')).toEqual([]);
+    await bot.control({ action: 'rearm', who, reason: 'drill over' });
+    expect(bot.trader.tradingState).toBe('ACTIVE');
+    await waitFor(() => held().gt(0), { timeoutMs: 20_000, what: 'an entry after the re-arm' });
+
+    // Journaled with who and why, in order, and emitted as events.
+    expect(store.control.list('ctl').map((c) => [c.action, c.who, c.reason, c.symbol])).toEqual([
+      ['pause', who, 'news at 14:00', undefined],
+      ['flatten', who, 'cut risk', 'AAPLUSDT'],
+      ['halt', who, 'drill', undefined],
+      ['resume', who, 'news done', undefined],
+      ['rearm', who, 'drill over', undefined],
+    ]);
+    expect(
+      events.filter((e) => e.type === 'control').map((e) => (e.type === 'control' ? e.control.action : '')),
+    ).toEqual(['pause', 'flatten', 'halt', 'resume', 'rearm']);
+    const states = events.filter((e) => e.type === 'trading-state');
+    expect(states.map((e) => (e.type === 'trading-state' ? `${e.to}: ${e.reason}` : ''))).toEqual([
+      `HALTED: drill (halt by ${who})`,
+      `ACTIVE: drill over (rearm by ${who})`,
+    ]);
+
+    // Over a real loopback socket: the dashboard's control API acts on this very bot, journaled under
+    // the token's fingerprint; a read-only dashboard shows it redacted and refuses control.
+    const config = BotSchema.parse({
+      name: 'ctl',
+      strategy: 'enter-when-flat',
+      symbols: ['AAPLUSDT'],
+      params: { quoteAmount: '150' },
+    });
+    const token = 'loopback-dashboard-token-77aa';
+    const live = await startDashboard({
+      config: DashboardSchema.parse({ enabled: true, port: 0, token }),
+      bots: () => [{ config, bot }],
+      store,
+    });
+    const readOnly = await startDashboard({
+      config: DashboardSchema.parse({ enabled: true, port: 0 }),
+      bots: () => [{ config, bot }],
+      store,
+    });
+    try {
+      const call = (base: string, action: string, auth?: string) =>
+        fetch(new URL(`/api/bots/ctl/${action}`, base), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+          },
+          body: JSON.stringify({ reason: 'over http' }),
+        });
+      expect((await call(live.url, 'pause')).status).toBe(401);
+      expect(bot.trader.paused).toBe(false);
+      const ok = await call(live.url, 'pause', token);
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { paused: boolean }).paused).toBe(true);
+      expect(bot.trader.paused).toBe(true);
+      expect(store.control.list('ctl').at(-1)).toMatchObject({ action: 'pause', reason: 'over http' });
+      expect(store.control.list('ctl').at(-1)?.who).toMatch(/^token:[0-9a-f]{8}$/);
+      expect((await call(live.url, 'resume', token)).status).toBe(200);
+      expect(bot.trader.paused).toBe(false);
+      // A flatten of a halted bot is refused with the fix (the gate would deny its sells).
+      expect((await call(live.url, 'halt', token)).status).toBe(200);
+      const halted = await call(live.url, 'flatten', token);
+      expect(halted.status).toBe(409);
+      expect(((await halted.json()) as { error: string }).error).toMatch(/is HALTED.*re-arm it first/);
+      expect((await call(live.url, 'rearm', token)).status).toBe(200);
+      expect(bot.trader.tradingState).toBe('ACTIVE');
+      // Read-only: the state without parameters, order ids or identities; control refused.
+      expect((await call(readOnly.url, 'pause', token)).status).toBe(403);
+      const shown = (await (await fetch(new URL('/api/bots/ctl', readOnly.url))).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(shown).toMatchObject({ name: 'ctl', paused: false, tradingState: 'ACTIVE' });
+      expect(shown).not.toHaveProperty('params');
+      expect(JSON.stringify(shown)).not.toMatch(/clientOid|token:/);
+      expect((shown.orders as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      await live.close();
+      await readOnly.close();
+    }
+
+    // A paused bot stays paused across a restart.
+    await bot.control({ action: 'pause', who, reason: 'overnight' });
+    await bot.stop();
+    const again = await createLiveBot({ runtime, store, logger: silentLogger, spec });
+    expect(again.bot.trader.paused).toBe(true);
+    await again.bot.stop();
+    runtime.close();
+    store.close();
+    await sim.stop();
+  }, 90_000);
+});
