@@ -92,7 +92,7 @@ describe('tradebot record --format and data convert', () => {
     const badOut = await runCli(['data', 'convert', parquet, join(dir, 'x.txt')], env);
     expect(badOut.code).toBe(2);
     expect(badOut.stderr).toMatch(/end it in \.csv, \.jsonl, \.feather, \.parquet/);
-  });
+  }, 120_000); // several CLI processes in turn: tens of seconds on a loaded 2-core machine
 
   it('backtests a freqtrade Feather file given --instrument, and refuses it without one (exit 2)', async () => {
     const src = openDataset(join(dir, 'btc-1m.parquet'));
@@ -124,5 +124,5 @@ describe('tradebot record --format and data convert', () => {
     const ref = await backtest(join(dir, 'btc-1m.parquet'), 'ref');
     expect(ft.candles).toBe(1440);
     expect(ft.tradeHash).toBe(ref.tradeHash);
-  });
+  }, 120_000); // several CLI processes in turn: tens of seconds on a loaded 2-core machine
 });
