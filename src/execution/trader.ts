@@ -967,6 +967,16 @@ export class Trader implements FillSink {
     return this.submit(intent, signalTime);
   }
 
+  /** The exits in force (the strategy's declaration merged with the bot's YAML), undefined when none. */
+  get exitRules(): ExitRules | undefined {
+    return this.exitBook === undefined ? undefined : this.o.exits;
+  }
+
+  /** The protections configured, undefined when none. */
+  get protectionRules(): Protections | undefined {
+    return this.protect === undefined ? undefined : this.o.protections;
+  }
+
   /** The protections' locks in force now (for /readyz and the logs). */
   protectionLocks(): ProtectionLock[] {
     return this.protect?.active(this.o.clock.now()) ?? [];

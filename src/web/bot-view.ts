@@ -4,8 +4,8 @@
 // Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
 import type { BotConfig } from '../config/index.js';
 import type { LiveBot } from '../execution/live-bot.js';
-import type { TraderEvent } from '../execution/trader.js';
-import type { Decimal } from '../market/decimal.js';
+import type { Trader, TraderEvent } from '../execution/trader.js';
+import { Decimal } from '../market/decimal.js';
 import type { OrderIntent } from '../market/intent.js';
 import type { Store } from '../store/index.js';
 
@@ -330,6 +330,8 @@ export class BotView {
           realisedPnl: s(x.realisedPnl),
           fees: s(x.fees),
         })),
+      rules: rulesOf(trader),
+      locks: status?.protections ?? [],
       openOrders: (trader?.ordersInFlight() ?? []).map((x) => ({
         symbol: x.order.symbol,
         side: x.order.side,
@@ -396,4 +398,32 @@ export interface BotSnapshot {
   readonly fills: readonly FillRow[];
   readonly denials: readonly DenialRow[];
   readonly controls: readonly Omit<ControlRow, 'who'>[];
+  /** Exits and protections in force: each rule as `name` and its value in words (decimal strings). */
+  readonly rules: readonly { kind: 'exit' | 'protection'; name: string; value: string }[];
+  /** Protection locks on entries in force now. */
+  readonly locks: readonly {
+    protection: string;
+    symbol: string | undefined;
+    until: string;
+    reason: string;
+  }[];
+}
+
+/** A rule's value as the page shows it: Decimals as decimal strings, tables and objects as JSON of strings. */
+function ruleValue(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (Decimal.isDecimal(x) ? (x as Decimal).toFixed() : x)) ?? '';
+}
+
+function rulesOf(trader: Trader | undefined): BotSnapshot['rules'] {
+  const out: { kind: 'exit' | 'protection'; name: string; value: string }[] = [];
+  for (const [kind, rules] of [
+    ['exit', trader?.exitRules],
+    ['protection', trader?.protectionRules],
+  ] as const) {
+    for (const [name, v] of Object.entries(rules ?? {})) {
+      if (v === undefined || v === false) continue;
+      out.push({ kind, name, value: v === true ? 'on' : ruleValue(v).replace(/^"|"$/g, '') });
+    }
+  }
+  return out;
 }

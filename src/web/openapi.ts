@@ -67,6 +67,31 @@ const BotSchema = {
         },
       },
     },
+    rules: {
+      type: 'array',
+      description: 'exits and protections in force (the strategy declaration merged with the bot YAML)',
+      items: {
+        type: 'object',
+        properties: {
+          kind: { type: 'string', enum: ['exit', 'protection'] },
+          name: { type: 'string' },
+          value: { type: 'string' },
+        },
+      },
+    },
+    locks: {
+      type: 'array',
+      description: 'protection locks on new entries in force now',
+      items: {
+        type: 'object',
+        properties: {
+          protection: { type: 'string' },
+          symbol: { type: 'string' },
+          until: { type: 'string' },
+          reason: { type: 'string' },
+        },
+      },
+    },
     openOrders: { type: 'array', items: { type: 'object' } },
     feeds: { type: 'array', items: { type: 'object' } },
     orders: { type: 'array', items: { type: 'object' } },

@@ -290,6 +290,12 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     left.appendChild(table('open-orders', ['symbol', 'side', 'type', 'qty', 'price', 'filled'], b.openOrders.map(function (o) {
       return row([o.symbol, o.side, o.type, { num: fmt(o.qty) }, { num: fmt(o.price) }, { num: fmt(o.filled) }]);
     })));
+    left.appendChild(el('h3', 'exits and protections'));
+    left.appendChild(table('rules', ['kind', 'rule', 'value'], b.rules.map(function (r) {
+      return row([r.kind, r.name, r.value], { rule: r.name });
+    }).concat(b.locks.map(function (l) {
+      return row(['lock', l.protection + (l.symbol ? ' ' + l.symbol : ''), 'until ' + l.until + ': ' + l.reason], { rule: 'lock' });
+    }))));
     left.appendChild(el('h3', 'control actions'));
     left.appendChild(table('controls', ['time (ET)', 'action', 'who', 'reason'], b.controls.slice().reverse().map(function (c) {
       return row([shortTime(c.ts), c.action + (c.symbol ? ' ' + c.symbol : ''), c.who || '', c.reason], { action: c.action });

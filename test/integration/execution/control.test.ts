@@ -16,6 +16,7 @@ import { openStore } from '../../../src/store/index.js';
 import { buyMarket, decimalParam, defineStrategy } from '../../../src/strategy/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
 import { startDashboard } from '../../../src/web/index.js';
+import { parseExitRules } from '../../../src/strategy/exits.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'ctl-key', apiSecret: 'ctl-secret', passphrase: 'ctl-pass' };
@@ -69,6 +70,8 @@ describe('operator controls on a live bot', () => {
       feeRate: '0.001',
       fillPollMs: 200,
       maxSignalAgeMs: 3 * 60_000,
+      // Far away: in force (the dashboard shows them) without ever triggering in this test.
+      exits: parseExitRules({ stopLoss: '0.5', takeProfit: '2' }, 'test'),
     };
     const events: TraderEvent[] = [];
     const { bot, portfolio } = await createLiveBot({
@@ -188,6 +191,12 @@ describe('operator controls on a live bot', () => {
       expect(shown).not.toHaveProperty('params');
       expect(JSON.stringify(shown)).not.toMatch(/clientOid|token:/);
       expect((shown.orders as unknown[]).length).toBeGreaterThan(0);
+      // The exits in force, as decimal strings, and no protection lock.
+      expect(shown.rules).toEqual([
+        { kind: 'exit', name: 'stopLoss', value: '0.5' },
+        { kind: 'exit', name: 'takeProfit', value: '2' },
+      ]);
+      expect(shown.locks).toEqual([]);
     } finally {
       await live.close();
       await readOnly.close();
