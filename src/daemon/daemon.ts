@@ -2,7 +2,6 @@
 // the journal, start the venue (embedded simulator or remote), reconcile, start feeds and bots, cron
 // jobs and the health/metrics server. SIGINT/SIGTERM: no new intents, orders in flight finished, the
 // journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
-import cron, { type ScheduledTask } from 'node-cron';
 import type { Writable } from 'node:stream';
 import { ApiError } from '../api/index.js';
 import {
@@ -15,7 +14,9 @@ import {
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
+import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { VenueClock } from '../feeds/venue-clock.js';
+import { formatZoned } from '../market/zoned-time.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
@@ -114,7 +115,8 @@ class DaemonRun {
   private runtime: VenueRuntime | undefined;
   private http: { port: number; close(): Promise<void> } | undefined;
   private readonly slots: BotSlot[] = [];
-  private readonly jobs: ScheduledTask[] = [];
+  private readonly jobs: ClockCron[] = [];
+  private speed = 1;
   private status: StatusLine | undefined;
   private lastPollOk = 0;
   private clock: Clock = liveClock;
@@ -145,6 +147,7 @@ class DaemonRun {
   private async start(): Promise<void> {
     this.openJournal();
     const venue = await this.startVenue();
+    this.speed = venue.speed;
     const rt = this.connect(venue);
     await this.checkFillAccess(rt);
     await this.serveHealth();
@@ -438,22 +441,38 @@ class DaemonRun {
     }
   }
 
-  /** The bots' cron tasks (flatten before the close, set-leverage, the daily report). */
+  /**
+   * The bots' cron tasks (flatten before the close, set-leverage, the daily report), on the venue's
+   * clock: on an accelerated simulator a 16:00 ET task runs at simulated 16:00 ET.
+   */
   private startSchedules(): void {
     for (const slot of this.slots) {
       const b = slot.cfg;
       for (const s of b.schedules) {
         this.jobs.push(
-          cron.schedule(
-            s.cron,
-            async () => {
-              this.logger.info('scheduled task', { bot: b.name, task: s.task });
+          scheduleOnClock({
+            expression: s.cron,
+            timeZone: s.timezone,
+            clock: this.clock,
+            speed: this.speed,
+            run: async (at) => {
+              this.logger.info('scheduled task', {
+                bot: b.name,
+                task: s.task,
+                cron: s.cron,
+                venueTime: formatZoned(at, s.timezone),
+              });
               if (s.task === 'flatten') await slot.bot?.flatten('scheduled flatten before the close');
               else if (s.task === 'set-leverage') await this.applyLeverage(b);
               else this.logger.info('daily report', { ...slot.bot?.status() });
             },
-            { timezone: s.timezone },
-          ),
+            onError: (e) =>
+              this.logger.error('scheduled task failed', {
+                bot: b.name,
+                task: s.task,
+                error: e instanceof Error ? e.message : String(e),
+              }),
+          }),
         );
       }
     }
@@ -480,7 +499,7 @@ class DaemonRun {
   private async shutdown(why: string): Promise<number> {
     const { cfg, logger } = this;
     logger.info('stopping', { reason: why });
-    for (const j of this.jobs) void j.stop();
+    for (const j of this.jobs) j.stop();
     this.status?.stop();
     const timedOut = await this.drainBots();
     this.runtime?.close();
