@@ -30,6 +30,7 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/data.js'),
     import('./commands/worker.js'),
     import('./commands/doctor.js'),
+    import('./commands/status.js'),
   ]);
   for (const c of commands) c.register(program);
   program.addHelpText('after', `\n${EXIT_CODES_HELP}`);
