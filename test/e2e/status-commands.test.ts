@@ -1,7 +1,7 @@
 // `tradebot status`, `positions` and `trades` against a journal written by a demo run: the rows they
 // print are the journal's own (counted and summed here with SQL, independently of the commands' code).
 import BetterSqlite3 from 'better-sqlite3';
-import Decimal from 'decimal.js';
+import { Decimal } from '../../src/market/decimal.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
