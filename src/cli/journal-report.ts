@@ -174,9 +174,7 @@ export function positionReports(src: JournalSource, onlyBot?: string): PositionR
  */
 export function journalNow(s: Store): number {
   const t = s.db
-    .prepare(
-      `SELECT MAX(t) FROM (SELECT MAX(ts) AS t FROM fills UNION ALL SELECT MAX(ts) FROM intents)`,
-    )
+    .prepare(`SELECT MAX(t) FROM (SELECT MAX(ts) AS t FROM fills UNION ALL SELECT MAX(ts) FROM intents)`)
     .pluck()
     .get() as number | null;
   return t ?? 0;

@@ -44,15 +44,15 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Aliases a file may expand; the YAML library's own limit, stated so that it is not silently lost. */
 const MAX_ALIAS_COUNT = 100;
 /** Fields that hold real credentials: a literal value there is refused (the simulator's account is not one). */
-const CREDENTIAL_PATHS = (['apiKey', 'apiSecret', 'passphrase'] as const).map((k) => [
-  'venue',
-  'credentials',
-  k,
-]);
+const CREDENTIAL_PATHS = [
+  ...(['apiKey', 'apiSecret', 'passphrase'] as const).map((k) => ['venue', 'credentials', k]),
+  ['notify', 'telegram', 'botToken'],
+];
 const ENV_NAMES: Record<string, string> = {
   apiKey: 'TRADEBOT_API_KEY',
   apiSecret: 'TRADEBOT_API_SECRET',
   passphrase: 'TRADEBOT_PASSPHRASE',
+  botToken: 'TRADEBOT_TELEGRAM_TOKEN',
 };
 
 const formatPath = (path: readonly PropertyKey[]): string =>

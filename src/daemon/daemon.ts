@@ -12,10 +12,12 @@ import {
   type Deployment,
 } from '../config/index.js';
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
-import type { LiveBot } from '../execution/live-bot.js';
+import type { LiveBot, LiveBotStatus } from '../execution/live-bot.js';
+import type { TraderEvent, TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { VenueClock } from '../feeds/venue-clock.js';
+import { Decimal } from '../market/decimal.js';
 import { formatZoned } from '../market/zoned-time.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
@@ -25,7 +27,7 @@ import { startHttp } from './http.js';
 import { openDeploymentJournal } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
-import { pipelineEvents } from './pipeline-events.js';
+import { coinsBySuffix, pipelineEvents } from './pipeline-events.js';
 import { StatusLine } from './status.js';
 
 export interface DaemonOptions {
@@ -38,7 +40,39 @@ export interface DaemonOptions {
   readonly fresh?: boolean | undefined;
   /** Called once everything runs, with the ports in use. */
   readonly onReady?: ((info: { metricsPort?: number | undefined; venueUrl: string }) => void) | undefined;
+  /**
+   * What runs beside the bots (notifications, say), from a layer the daemon does not import: each is
+   * started once the bots run, told every event, and stopped after the bots.
+   */
+  readonly addOns?: readonly DaemonAddOnFactory[] | undefined;
 }
+
+/** An event of the daemon itself, beside the pipeline's. */
+export interface BotRestartedEvent {
+  readonly type: 'bot-restarted';
+  readonly bot: string;
+  readonly ts: number;
+  readonly restarts: number;
+  readonly error: string;
+}
+export type DaemonEvent = TraderEvent | BotRestartedEvent;
+
+/** What an add-on sees of the running daemon. */
+export interface DaemonHost {
+  readonly config: Deployment;
+  readonly logger: Logger;
+  /** The venue's clock (simulated for an accelerated simulator) and how much faster than real time it runs. */
+  readonly clock: Clock;
+  readonly speed: number;
+  bots(): readonly LiveBotStatus[];
+  /** Every bot's pipeline events and the daemon's own; a listener that throws is logged, never felt by trading. */
+  subscribe(listener: (e: DaemonEvent) => void): () => void;
+}
+
+export interface DaemonAddOn {
+  stop(): Promise<void>;
+}
+export type DaemonAddOnFactory = (host: DaemonHost) => DaemonAddOn | undefined;
 
 interface BotSlot {
   readonly cfg: BotConfig;
@@ -122,6 +156,8 @@ class DaemonRun {
   private clock: Clock = liveClock;
   private failJournal: () => void = () => undefined;
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
+  private readonly listeners: ((e: DaemonEvent) => void)[] = [];
+  private readonly addOns: DaemonAddOn[] = [];
 
   constructor(
     private readonly file: string,
@@ -129,7 +165,15 @@ class DaemonRun {
     private readonly o: DaemonOptions,
     private readonly stderr: Writable,
   ) {
-    this.logger = createLogger({ level: cfg.logging.level, format: cfg.logging.format, stream: stderr });
+    // On a terminal the status block is pinned below the log: log lines go through it.
+    const tty = (stderr as { isTTY?: boolean }).isTTY === true;
+    if (cfg.status.enabled && tty) this.status = new StatusLine(stderr);
+    this.logger = createLogger({
+      level: cfg.logging.level,
+      format: cfg.logging.format,
+      stream: this.status?.logStream ?? stderr,
+      tty,
+    });
   }
 
   /** Starts, runs until the stop signal (or a journal failure), and stops; answers the exit code. */
@@ -152,6 +196,7 @@ class DaemonRun {
     await this.checkFillAccess(rt);
     await this.serveHealth();
     await this.startBots(venue);
+    this.startAddOns();
     this.startSchedules();
     this.startStatusLine();
     this.o.onReady?.({ metricsPort: this.http?.port, venueUrl: venue.baseUrl });
@@ -387,7 +432,7 @@ class DaemonRun {
         maxSignalAgeMs: b.maxSignalAgeMs,
         fills: this.cfg.fills,
       },
-      onEvent: pipelineEvents(logger, metrics),
+      onEvent: this.fanOut(pipelineEvents(logger, metrics, coinsBySuffix(b.quoteCoin))),
     });
     if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
       logger.info('reconciled with the venue', {
@@ -411,6 +456,48 @@ class DaemonRun {
     });
   }
 
+  /** The pipeline's events to the log and metrics, then to the add-ons. */
+  private fanOut(first: TraderListener): TraderListener {
+    return (e) => {
+      first(e);
+      this.emit(e);
+    };
+  }
+
+  private emit(e: DaemonEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        this.logger.warn('an event listener failed', {
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
+  }
+
+  /** The add-ons (notifications, ...), once the bots run. */
+  private startAddOns(): void {
+    const host: DaemonHost = {
+      config: this.cfg,
+      logger: this.logger,
+      clock: this.clock,
+      speed: this.speed,
+      bots: () => this.slots.flatMap((s) => (s.bot === undefined ? [] : [s.bot.status()])),
+      subscribe: (l) => {
+        this.listeners.push(l);
+        return () => {
+          const i = this.listeners.indexOf(l);
+          if (i >= 0) this.listeners.splice(i, 1);
+        };
+      },
+    };
+    for (const make of this.o.addOns ?? []) {
+      const a = make(host);
+      if (a !== undefined) this.addOns.push(a);
+    }
+  }
+
   /** A failed bot alone is restarted, with backoff; a failed journal stops them all. */
   private async restart(slot: BotSlot, err: unknown, venue: VenueConnection): Promise<void> {
     const { cfg, logger } = this;
@@ -425,6 +512,13 @@ class DaemonRun {
     }
     slot.restarts++;
     this.metrics.botRestarts.inc({ bot: slot.cfg.name });
+    this.emit({
+      type: 'bot-restarted',
+      bot: slot.cfg.name,
+      ts: this.clock.now(),
+      restarts: slot.restarts,
+      error: err instanceof Error ? err.message : String(err),
+    });
     const delay = Math.min(60_000, 1000 * 2 ** Math.min(slot.restarts - 1, 6));
     logger.error('bot failed; restarting it, the others keep trading', {
       bot: slot.cfg.name,
@@ -478,11 +572,9 @@ class DaemonRun {
     }
   }
 
-  /** The live status line, on a terminal only. */
+  /** The live status block, on a terminal only (see StatusLine). */
   private startStatusLine(): void {
-    if (!this.cfg.status.enabled || (this.stderr as { isTTY?: boolean }).isTTY !== true) return;
-    this.status = new StatusLine(this.stderr, () => this.slots.map((s) => s.bot?.status()), this.clock);
-    this.status.start();
+    this.status?.start(() => this.slots.map((s) => s.bot?.status()), this.clock);
   }
 
   private connected(): VenueRuntime {
@@ -502,6 +594,8 @@ class DaemonRun {
     for (const j of this.jobs) j.stop();
     this.status?.stop();
     const timedOut = await this.drainBots();
+    this.summarise();
+    await Promise.all(this.addOns.map((a) => a.stop().catch(() => undefined)));
     this.runtime?.close();
     await this.http?.close();
     this.store?.close();
@@ -518,6 +612,34 @@ class DaemonRun {
     }
     logger.info('stopped', { journal: cfg.store.path });
     return 0;
+  }
+
+  /** One line per bot on stop: its orders, fills, realised and unrealised PnL, fees and equity. */
+  private summarise(): void {
+    for (const slot of this.slots) {
+      const st = slot.bot?.status();
+      if (st === undefined) continue;
+      const q = st.quoteCoin;
+      const money = (v: string) =>
+        `${new Decimal(v).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed(2)} ${q}`;
+      this.logger.info('bot summary', {
+        bot: st.name,
+        what:
+          `${st.name}: ${st.orders} orders, ${st.fills} fills, realised ${money(st.realisedPnl)}, ` +
+          `unrealised ${money(st.unrealisedPnl)}, fees ${money(st.fees)}, equity ${st.equity} ${q}` +
+          (st.positions.length > 0
+            ? `; holds ${st.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ')}`
+            : ''),
+        orders: st.orders,
+        fills: st.fills,
+        denials: st.denials,
+        realisedPnl: st.realisedPnl,
+        unrealisedPnl: st.unrealisedPnl,
+        fees: st.fees,
+        equity: st.equity,
+        quoteCoin: q,
+      });
+    }
   }
 
   /** Stops every bot and waits for its orders in flight; answers whether the deadline passed first. */

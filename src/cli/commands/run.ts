@@ -1,6 +1,8 @@
 // `tradebot run --config FILE`: the daemon.
 import type { Command } from 'commander';
 import { runDaemon } from '../../daemon/daemon.js';
+import { STATUS_LEGEND } from '../../daemon/status.js';
+import { notifierFor } from '../../notify/index.js';
 
 export function register(program: Command): void {
   program
@@ -15,9 +17,14 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.\n' +
-        'A journal is never moved or overwritten without --fresh.',
+        'A journal is never moved or overwritten without --fresh.\n\n' +
+        STATUS_LEGEND,
     )
     .action(async (opts: { config: string; fresh: boolean }) => {
-      process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh });
+      process.exitCode = await runDaemon(opts.config, {
+        fresh: opts.fresh,
+        // Notifications (a notify: block) run beside the bots; the daemon does not import them.
+        addOns: [(host) => notifierFor(host.config, host)],
+      });
     });
 }
