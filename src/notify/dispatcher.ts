@@ -78,13 +78,20 @@ export class Dispatcher {
   }
 
   stop(): void {
+    if (this.failingSince !== undefined && !this.stopped)
+      this.o.logger.warn('notifications still failing at stop', {
+        target: this.name,
+        what: `notifications to ${this.name} failing since ${new Date(this.failingSince).toISOString()}; ${this.droppedInOutage + this.pending.length} messages dropped`,
+      });
     this.stopped = true;
     this.wake?.();
   }
 
   private dropped(): void {
     this.counts.dropped++;
-    if (this.failingSince !== undefined) this.droppedInOutage++;
+    // Counted from the last delivery: a message pushed out while the first failing send was in flight
+    // belongs to the outage too.
+    this.droppedInOutage++;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -150,7 +157,6 @@ export class Dispatcher {
   private failing(err: unknown): void {
     if (this.failingSince !== undefined) return;
     this.failingSince = this.o.now();
-    this.droppedInOutage = 0;
     const why = this.o.scrub(err instanceof Error ? `${err.message}${causeOf(err)}` : String(err));
     this.o.logger.warn('notifications failing', {
       target: this.name,
@@ -160,7 +166,10 @@ export class Dispatcher {
   }
 
   private recovered(): void {
-    if (this.failingSince === undefined) return;
+    if (this.failingSince === undefined) {
+      this.droppedInOutage = 0;
+      return;
+    }
     const since = new Date(this.failingSince).toISOString();
     this.o.logger.info('notifications recovered', {
       target: this.name,
