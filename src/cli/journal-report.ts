@@ -4,7 +4,7 @@
 // The journal holds no market prices: positions are valued at the last fill price of their symbol.
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/index.js';
-import { Decimal } from '../market/decimal.js';
+import { Decimal, formatMoney } from '../market/decimal.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { openStore, type Store, type StoredFill } from '../store/index.js';
 import { FlagError } from './flags.js';
@@ -196,5 +196,5 @@ export function parseSince(s: string, now: number, parseDate: (flag: string, s: 
   }
 }
 
-export const money = (d: Decimal, coin: string, places = 2): string =>
-  `${d.toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN).toFixed(places)} ${coin}`;
+/** Money with its coin (see formatMoney). */
+export const money = formatMoney;

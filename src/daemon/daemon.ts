@@ -11,13 +11,14 @@ import {
   type BotConfig,
   type Deployment,
 } from '../config/index.js';
+import { coinsBySuffix } from '../execution/describe.js';
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot, LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderEvent, TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { VenueClock } from '../feeds/venue-clock.js';
-import { Decimal } from '../market/decimal.js';
+import { formatMoney } from '../market/decimal.js';
 import { formatZoned } from '../market/zoned-time.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
@@ -27,7 +28,7 @@ import { startHttp } from './http.js';
 import { openDeploymentJournal } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
-import { coinsBySuffix, pipelineEvents } from './pipeline-events.js';
+import { pipelineEvents } from './pipeline-events.js';
 import { StatusLine } from './status.js';
 
 export interface DaemonOptions {
@@ -620,8 +621,7 @@ class DaemonRun {
       const st = slot.bot?.status();
       if (st === undefined) continue;
       const q = st.quoteCoin;
-      const money = (v: string) =>
-        `${new Decimal(v).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed(2)} ${q}`;
+      const money = (v: string) => formatMoney(v, q);
       this.logger.info('bot summary', {
         bot: st.name,
         what:

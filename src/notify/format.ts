@@ -1,24 +1,15 @@
 // The text of each notification: one or two short lines a person reads on a phone, money with its coin.
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderFill } from '../execution/trader.js';
-import { Decimal } from '../market/decimal.js';
+import { describeFill, exitReasonOf } from '../execution/describe.js';
+import { Decimal, formatMoney } from '../market/decimal.js';
 import { formatZoned } from '../market/zoned-time.js';
 
-/** The exit that made a fill, when the pipeline tells it (an exit rule's fills carry their reason). */
-export const exitReasonOf = (fill: TraderFill): string | undefined =>
-  (fill as { readonly exitReason?: string | undefined }).exitReason;
-
-const money = (d: Decimal | string, coin: string, places = 2) =>
-  `${new Decimal(d).toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN).toFixed(places)} ${coin}`;
+const money = formatMoney;
 
 export function fillText(bot: string, f: TraderFill): string {
-  const verb = f.side === 'buy' ? 'bought' : 'sold';
   const reason = exitReasonOf(f);
-  const head = reason === undefined ? `${bot} ${verb}` : `${bot} exit (${reason}): ${verb}`;
-  return `${head} ${f.size.toFixed()} ${f.baseCoin} at ${f.price.toFixed()} ${f.quoteCoin} (value ${money(
-    f.price.mul(f.size),
-    f.quoteCoin,
-  )}, fee ${f.fee.toFixed()} ${f.feeCoin})`;
+  return `${bot} ${reason === undefined ? '' : `exit (${reason}): `}${describeFill(f)}`;
 }
 
 export function stateText(bot: string, from: string, to: string, reason: string): string {

@@ -10,7 +10,8 @@ import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { liveClock } from '../feeds/clock.js';
 import { telegramChannel, webhookChannel } from './channels.js';
 import { Dispatcher, type Channel, type NotifyLogger } from './dispatcher.js';
-import { burstText, exitReasonOf, fillText, restartText, stateText, summaryText } from './format.js';
+import { exitReasonOf } from '../execution/describe.js';
+import { burstText, fillText, restartText, stateText, summaryText } from './format.js';
 
 /** An event of the daemon itself, beside the pipeline's. */
 export type BotRestartedEvent = {

@@ -87,8 +87,8 @@ describe('Notifier', () => {
     await n.stop();
     const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
     expect(texts).toEqual([
-      'a sold 13.17 AAPL at 151.85 USDT (value 1999.86 USDT, fee 0.2 USDT)',
-      'a exit (stop-loss): sold 13.17 AAPL at 151.85 USDT (value 1999.86 USDT, fee 0.2 USDT)',
+      'a sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
+      'a exit (stop-loss): sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
       'a: 3 intents denied within 60 s (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
     ]);
     await rx.close();
