@@ -13,7 +13,7 @@ import {
 } from '../config/index.js';
 import { coinsBySuffix } from '../execution/describe.js';
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
-import type { LiveBot, LiveBotStatus } from '../execution/live-bot.js';
+import type { LiveBot } from '../execution/live-bot.js';
 import type { TraderEvent, TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
@@ -42,10 +42,10 @@ export interface DaemonOptions {
   /** Called once everything runs, with the ports in use. */
   readonly onReady?: ((info: { metricsPort?: number | undefined; venueUrl: string }) => void) | undefined;
   /**
-   * What runs beside the bots (notifications, say), from a layer the daemon does not import: each is
-   * started once the bots run, told every event, and stopped after the bots.
+   * Services started once the bots run and closed first at shutdown (the CLI passes notifications; the
+   * dashboard too): daemon, notify and web are one layer, so the daemon knows them only through this port.
    */
-  readonly addOns?: readonly DaemonAddOnFactory[] | undefined;
+  readonly services?: readonly DaemonService[] | undefined;
 }
 
 /** An event of the daemon itself, beside the pipeline's. */
@@ -58,22 +58,22 @@ export interface BotRestartedEvent {
 }
 export type DaemonEvent = TraderEvent | BotRestartedEvent;
 
-/** What an add-on sees of the running daemon. */
-export interface DaemonHost {
+/** What a service started beside the bots is given. */
+export interface DaemonServiceContext {
   readonly config: Deployment;
+  /** Each bot's configuration and its running instance (none while it restarts). */
+  readonly bots: () => readonly { readonly config: BotConfig; readonly bot: LiveBot | undefined }[];
+  readonly store: Store;
   readonly logger: Logger;
-  /** The venue's clock (simulated for an accelerated simulator) and how much faster than real time it runs. */
+  readonly venue: { readonly kind: string; readonly speed: number };
+  /** The venue's clock (simulated for an accelerated simulator; `venue.speed` times real time). */
   readonly clock: Clock;
-  readonly speed: number;
-  bots(): readonly LiveBotStatus[];
   /** Every bot's pipeline events and the daemon's own; a listener that throws is logged, never felt by trading. */
   subscribe(listener: (e: DaemonEvent) => void): () => void;
 }
 
-export interface DaemonAddOn {
-  stop(): Promise<void>;
-}
-export type DaemonAddOnFactory = (host: DaemonHost) => DaemonAddOn | undefined;
+/** A service the daemon starts after its bots and stops before closing the venue (notifications, the dashboard). */
+export type DaemonService = (ctx: DaemonServiceContext) => Promise<{ close(): Promise<void> } | undefined>;
 
 interface BotSlot {
   readonly cfg: BotConfig;
@@ -158,7 +158,7 @@ class DaemonRun {
   private failJournal: () => void = () => undefined;
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
   private readonly listeners: ((e: DaemonEvent) => void)[] = [];
-  private readonly addOns: DaemonAddOn[] = [];
+  private readonly services: { close(): Promise<void> }[] = [];
 
   constructor(
     private readonly file: string,
@@ -197,9 +197,9 @@ class DaemonRun {
     await this.checkFillAccess(rt);
     await this.serveHealth();
     await this.startBots(venue);
-    this.startAddOns();
     this.startSchedules();
     this.startStatusLine();
+    await this.startServices();
     this.o.onReady?.({ metricsPort: this.http?.port, venueUrl: venue.baseUrl });
     this.logger.info('running', { bots: this.cfg.bots.length, journal: this.cfg.store.path });
   }
@@ -477,14 +477,15 @@ class DaemonRun {
     }
   }
 
-  /** The add-ons (notifications, ...), once the bots run. */
-  private startAddOns(): void {
-    const host: DaemonHost = {
+  /** The services (notifications, the dashboard), once the bots run. */
+  private async startServices(): Promise<void> {
+    const ctx: DaemonServiceContext = {
       config: this.cfg,
+      bots: () => this.slots.map((slot) => ({ config: slot.cfg, bot: slot.bot })),
+      store: this.journal(),
       logger: this.logger,
+      venue: { kind: this.cfg.venue.kind, speed: this.speed },
       clock: this.clock,
-      speed: this.speed,
-      bots: () => this.slots.flatMap((s) => (s.bot === undefined ? [] : [s.bot.status()])),
       subscribe: (l) => {
         this.listeners.push(l);
         return () => {
@@ -493,9 +494,9 @@ class DaemonRun {
         };
       },
     };
-    for (const make of this.o.addOns ?? []) {
-      const a = make(host);
-      if (a !== undefined) this.addOns.push(a);
+    for (const start of this.o.services ?? []) {
+      const service = await start(ctx);
+      if (service !== undefined) this.services.push(service);
     }
   }
 
@@ -596,7 +597,7 @@ class DaemonRun {
     this.status?.stop();
     const timedOut = await this.drainBots();
     this.summarise();
-    await Promise.all(this.addOns.map((a) => a.stop().catch(() => undefined)));
+    for (const svc of this.services) await svc.close().catch(() => undefined);
     this.runtime?.close();
     await this.http?.close();
     this.store?.close();

@@ -160,3 +160,25 @@ export function notifierFor(
 ): Notifier | undefined {
   return config.notify === undefined ? undefined : new Notifier({ config: config.notify, host });
 }
+
+/** What the daemon gives a service (structurally: notify does not import the daemon, one layer). */
+export interface NotifyServiceContext {
+  readonly config: { notify?: NotifyConfig | undefined };
+  readonly bots: () => readonly { readonly bot: { status(): LiveBotStatus } | undefined }[];
+  readonly logger: NotifyLogger;
+  readonly venue: { readonly speed: number };
+  readonly clock: Clock;
+  subscribe(listener: (e: NotifiableEvent) => void): () => void;
+}
+
+/** Notifications as a daemon service: started with the bots, closed (queues flushed briefly) at stop. */
+export function notifyService(ctx: NotifyServiceContext): Promise<{ close(): Promise<void> } | undefined> {
+  const n = notifierFor(ctx.config, {
+    logger: ctx.logger,
+    clock: ctx.clock,
+    speed: ctx.venue.speed,
+    bots: () => ctx.bots().flatMap((b) => (b.bot === undefined ? [] : [b.bot.status()])),
+    subscribe: (l) => ctx.subscribe(l),
+  });
+  return Promise.resolve(n === undefined ? undefined : { close: () => n.stop() });
+}

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { runDaemon } from '../../daemon/daemon.js';
 import { STATUS_LEGEND } from '../../daemon/status.js';
-import { notifierFor } from '../../notify/index.js';
+import { notifyService } from '../../notify/index.js';
 
 export function register(program: Command): void {
   program
@@ -24,7 +24,7 @@ export function register(program: Command): void {
       process.exitCode = await runDaemon(opts.config, {
         fresh: opts.fresh,
         // Notifications (a notify: block) run beside the bots; the daemon does not import them.
-        addOns: [(host) => notifierFor(host.config, host)],
+        services: [notifyService],
       });
     });
 }
