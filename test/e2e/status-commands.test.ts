@@ -72,7 +72,9 @@ describe('tradebot status / positions / trades on a demo journal', () => {
     for (const bot of ['aapl-ma', 'tsla-rsi', 'nvda-session']) {
       const row = lines.find((l) => l.startsWith(`${bot} `));
       expect(row, `a row for ${bot}`).toBeDefined();
-      const fees = sum(fillsOf(bot).map((f) => f.fee)).toFixed(2);
+      const fees = sum(fillsOf(bot).map((f) => f.fee))
+        .toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN)
+        .toFixed(2);
       expect(row).toMatch(
         new RegExp(`ACTIVE\\s+\\d+\\s+\\d+\\s+${orders[bot] ?? 0}\\s+${fillsOf(bot).length}\\s`),
       );
