@@ -45,6 +45,8 @@ export interface ExecutorOptions {
   readonly backoffMs?: number | undefined;
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
   readonly hooks?: ExecutorHooks | undefined;
+  /** Runs the journal writes that precede a send as one commit (the store's transaction); default: as they come. */
+  readonly atomically?: (<T>(fn: () => T) => T) | undefined;
 }
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -62,13 +64,27 @@ export class Executor {
     this.sleep = o.sleep ?? realSleep;
   }
 
-  /** Journals then sends an order. Resolves once the venue acknowledged or refused it (or attempts ran out). */
+  /**
+   * Journals then sends an order. Resolves once the venue acknowledged or refused it (or attempts ran out).
+   * `alsoJournal` writes what belongs with the order (the pipeline's intent record): it, the order and
+   * its first attempt are one commit, made before the order is sent.
+   */
   place(
     order: VenueOrder,
     meta: { bot?: string | undefined; intent?: OrderIntent | undefined } = {},
+    alsoJournal?: () => void,
   ): Promise<OrderOutcome> {
-    const { record } = this.o.journal.journal({ order, bot: meta.bot, intent: meta.intent });
-    const p = this.send(record).finally(() => this.inFlight.delete(p));
+    const orders = this.o.journal;
+    const atomically = this.o.atomically ?? ((fn) => fn());
+    const { record, attempted } = atomically(() => {
+      alsoJournal?.();
+      const { record } = orders.journal({ order, bot: meta.bot, intent: meta.intent });
+      // A new order's first attempt commits with it; one journaled before (a replay) is decided in send().
+      const fresh = record.state === 'pending' && record.attempts === 0;
+      if (fresh) orders.markAttempt(order.clientOid);
+      return { record, attempted: fresh };
+    });
+    const p = this.send(record, attempted).finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
     return p;
   }
@@ -89,7 +105,8 @@ export class Executor {
     return this.inFlight.size;
   }
 
-  private async send(record: OrderRecord): Promise<OrderOutcome> {
+  /** `attempted`: the first attempt was journaled with the order already. */
+  private async send(record: OrderRecord, attempted = false): Promise<OrderOutcome> {
     const { journal: orders, venue, clock, logger } = this.o;
     const order = record.order;
     const clientOid = order.clientOid;
@@ -107,7 +124,7 @@ export class Executor {
     const started = clock.now();
     let lastError = '';
     for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
-      orders.markAttempt(clientOid);
+      if (attempt > 1 || !attempted) orders.markAttempt(clientOid);
       try {
         const ack = await venue.placeOrder(order);
         const duplicate =

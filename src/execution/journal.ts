@@ -27,6 +27,11 @@ export type JournalFill = FillInput & {
 
 export interface TraderJournal {
   readonly orders: OrderJournal;
+  /**
+   * Runs `fn`'s writes as one commit (one fsync under synchronous=FULL): an approved intent, its order
+   * and the order's first attempt are journaled together before the order is sent. `fn` is synchronous.
+   */
+  atomically<T>(fn: () => T): T;
   recordIntent(intent: OrderIntent, ts: number): void;
   recordDenial(d: { bot: string; code: string; message: string; intent: OrderIntent }, ts: number): void;
   hasFill(execId: string): boolean;
@@ -38,6 +43,7 @@ export interface TraderJournal {
 export function storeJournal(store: Store): TraderJournal {
   return {
     orders: store.orders,
+    atomically: (fn) => store.transaction(fn),
     recordIntent: (intent, ts) => void store.intents.record(intent, ts),
     recordDenial: (d, ts) => void store.denials.record(d, ts),
     hasFill: (execId) => store.fills.byExecId(execId) !== undefined,
@@ -57,6 +63,10 @@ export class MemoryJournal implements TraderJournal {
   private readonly byId = new Map<string, OrderRecord>();
   private readonly execIds = new Set<string>();
   private seq = 0;
+
+  atomically<T>(fn: () => T): T {
+    return fn();
+  }
 
   readonly orders: OrderJournal = {
     journal: (entry: NewOrder, ts = 0): JournalResult => {

@@ -220,6 +220,9 @@ interface Approved {
   readonly order: VenueOrder;
   /** The signal's time (or the decision's, without one): the clientOid's trigger. */
   readonly trigger: number;
+  /** When the gate approved it, and the intent as the strategy emitted it (journaled with the order). */
+  readonly judgedAt: number;
+  readonly asEmitted: OrderIntent;
 }
 
 const DONE: Promise<void> = Promise.resolve();
@@ -250,6 +253,7 @@ export class Trader implements FillSink {
       logger: o.logger,
       maxAttempts: o.maxAttempts,
       sleep: o.sleep,
+      atomically: (fn) => o.journal.atomically(fn),
     });
     // A daily loss limit needs equity at every price; without one, the state only changes at fills.
     this.trackEquity = o.gate.limits.dailyLossLimit !== undefined;
@@ -384,10 +388,12 @@ export class Trader implements FillSink {
     const { o } = this;
     const now = o.clock.now();
     this.emit({ type: 'intent', bot: o.bot, ts: now, intent, signalTime });
-    o.journal.recordIntent(intent, now);
     const d = o.gate.check(intent, this.riskContext(intent, signalTime));
     if (!d.ok) {
-      o.journal.recordDenial({ bot: o.bot, code: d.code, message: d.message, intent }, now);
+      o.journal.atomically(() => {
+        o.journal.recordIntent(intent, now);
+        o.journal.recordDenial({ bot: o.bot, code: d.code, message: d.message, intent }, now);
+      });
       this.emit({ type: 'denied', bot: o.bot, ts: now, intent, code: d.code, message: d.message });
       return undefined;
     }
@@ -402,11 +408,11 @@ export class Trader implements FillSink {
     });
     this.recentOrders.push(now);
     if (this.recentOrders.length > 64) this.recentOrders.shift();
-    return { intent: d.intent, order: { ...d.order, clientOid }, trigger };
+    return { intent: d.intent, order: { ...d.order, clientOid }, trigger, judgedAt: now, asEmitted: intent };
   }
 
   /** An approved order to the venue (journal first, see Executor), then its fills. */
-  private async place({ intent, order, trigger }: Approved): Promise<void> {
+  private async place({ intent, order, trigger, judgedAt, asEmitted }: Approved): Promise<void> {
     const { o } = this;
     const clientOid = order.clientOid;
     // Attributable from before the send: the venue may fill it before the acknowledgement is back, and
@@ -418,7 +424,10 @@ export class Trader implements FillSink {
       spent: ZERO,
       ackedAt: undefined,
     });
-    const outcome = await this.executor.place(order, { bot: o.bot, intent });
+    // The intent as the strategy emitted it, the order and its first attempt: one commit, then the send.
+    const outcome = await this.executor.place(order, { bot: o.bot, intent }, () =>
+      o.journal.recordIntent(asEmitted, judgedAt),
+    );
     const answered = o.clock.now();
     const open = this.open.get(clientOid);
     // A refused order never fills. One left pending may have landed: it stays attributable (a market

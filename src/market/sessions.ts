@@ -100,19 +100,61 @@ function intlOffsetMinutes(ms: number): number {
   return Math.round((asUtc - (ms - (((ms % 1000) + 1000) % 1000))) / 60_000);
 }
 
-// Eastern Time changes its offset only on the hour (02:00 local, 06:00 or 07:00 UTC), so the offset is
-// looked up in the tz database once per UTC hour and cached: formatToParts costs microseconds, and the
-// backtester asks for sessions millions of times.
-const offsetByHour = new Map<number, number>();
+// Eastern Time changes its offset only on the hour, a few times a year. The changes of each UTC year are
+// found once in the tz database (Intl), by comparing the offset at month starts and bisecting on the hour
+// inside a month where it differs (about 30 look-ups a year), and kept: an instant's offset is then a
+// comparison or two. formatToParts costs microseconds, and sessions are asked for millions of times.
+const HOUR_MS = 3_600_000;
+
+interface OffsetYear {
+  readonly start: number;
+  readonly end: number;
+  /** Offset at the year's start, then each change: from `at` (inclusive) the offset is `minutes`. */
+  readonly first: number;
+  readonly changes: readonly { readonly at: number; readonly minutes: number }[];
+}
+
+const offsetYears = new Map<number, OffsetYear>();
+let lastYear: OffsetYear | undefined;
+
+function offsetYear(year: number): OffsetYear {
+  let y = offsetYears.get(year);
+  if (y !== undefined) return y;
+  const monthStart = (m: number) => Date.UTC(year, m, 1);
+  const changes: { at: number; minutes: number }[] = [];
+  let prev = intlOffsetMinutes(monthStart(0));
+  const first = prev;
+  for (let m = 0; m < 12; m++) {
+    let lo = monthStart(m) / HOUR_MS; // offset known to be `prev` at lo
+    const hi = monthStart(m + 1) / HOUR_MS;
+    const atEnd = intlOffsetMinutes(hi * HOUR_MS);
+    // One change a month at most in any zone this module serves (Eastern Time: March and November).
+    if (atEnd === prev) continue;
+    let h = hi; // offset is atEnd at h
+    while (h - lo > 1) {
+      const mid = Math.floor((lo + h) / 2);
+      if (intlOffsetMinutes(mid * HOUR_MS) === prev) lo = mid;
+      else h = mid;
+    }
+    changes.push({ at: h * HOUR_MS, minutes: atEnd });
+    prev = atEnd;
+  }
+  y = { start: monthStart(0), end: monthStart(12), first, changes };
+  offsetYears.set(year, y);
+  return y;
+}
 
 /** Offset of Eastern Time from UTC at an instant, in minutes (-300 in winter, -240 in summer). */
 export function etOffsetMinutes(ms: number): number {
-  const hour = Math.floor(ms / 3_600_000);
-  let off = offsetByHour.get(hour);
-  if (off === undefined) {
-    off = intlOffsetMinutes(hour * 3_600_000);
-    if (offsetByHour.size > 200_000) offsetByHour.clear();
-    offsetByHour.set(hour, off);
+  let y = lastYear;
+  if (y === undefined || ms < y.start || ms >= y.end) {
+    y = offsetYear(new Date(ms).getUTCFullYear());
+    lastYear = y;
+  }
+  let off = y.first;
+  for (const c of y.changes) {
+    if (ms < c.at) break;
+    off = c.minutes;
   }
   return off;
 }

@@ -4,12 +4,16 @@
 // (the matching core); the faults are injected at the Venue port.
 import { describe, expect, it } from 'vitest';
 import { apiErrorFor } from '../../../src/api/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Executor } from '../../../src/execution/executor.js';
 import { InProcessVenue } from '../../../src/execution/in-process-venue.js';
 import { MemoryJournal } from '../../../src/execution/journal.js';
 import type { Venue, VenueOrder } from '../../../src/execution/venue.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { CandleFillModel } from '../../../src/sim/candle-fills.js';
+import { openStore } from '../../../src/store/index.js';
 
 const T = 1_795_446_000_000;
 const order = (clientOid: string, qty = '100'): VenueOrder => ({
@@ -100,5 +104,72 @@ describe('Executor', () => {
     expect((await p).status).toBe('pending');
     expect(journal.orders.byClientOid('tb-d')).toMatchObject({ state: 'pending', attempts: 4 });
     expect(v.accepted()).toBe(0);
+  });
+
+  it('commits what goes with an order, the order and its first attempt together, before the send', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradebot-executor-'));
+    const store = openStore(join(dir, 'journal.sqlite'));
+    try {
+      const v = faulty('before', 0);
+      let commits = 0;
+      // Every write that precedes the send, and whether it ran inside the one transaction.
+      const writes: [string, boolean][] = [];
+      const orders = store.orders;
+      const journal: typeof orders = Object.assign(Object.create(orders) as typeof orders, {
+        journal: (...a: Parameters<typeof orders.journal>) => (
+          writes.push(['order', store.db.inTransaction]),
+          orders.journal(...a)
+        ),
+        markAttempt: (...a: Parameters<typeof orders.markAttempt>) => (
+          writes.push(['attempt', store.db.inTransaction]),
+          orders.markAttempt(...a)
+        ),
+      });
+      const seenAtSend: { inTransaction: boolean; attempts: number | undefined; intents: number }[] = [];
+      const executor = new Executor({
+        venue: {
+          fills: (s) => v.venue.fills(s),
+          placeOrder: (o) => {
+            seenAtSend.push({
+              inTransaction: store.db.inTransaction,
+              attempts: store.orders.byClientOid(o.clientOid)?.attempts,
+              intents: store.intents.list().length,
+            });
+            return v.venue.placeOrder(o);
+          },
+        },
+        journal,
+        clock: { now: () => T },
+        sleep: async () => undefined,
+        atomically: (fn) => store.transaction(() => (commits++, fn())),
+      });
+      const intent = {
+        bot: 'b',
+        symbol: 'AAPLUSDT',
+        category: 'SPOT' as const,
+        side: 'buy' as const,
+        type: 'market' as const,
+        quoteAmount: new Decimal('100'),
+        tag: 't',
+        reason: 'r',
+      };
+      const outcome = await executor.place(order('tb-e'), { bot: 'b', intent }, () => {
+        writes.push(['intent', store.db.inTransaction]);
+        store.intents.record(intent, T);
+      });
+      expect(outcome.status).toBe('acked');
+      // At the send: committed (no transaction open), the attempt counted, the intent written with it.
+      expect(seenAtSend).toEqual([{ inTransaction: false, attempts: 1, intents: 1 }]);
+      expect(writes).toEqual([
+        ['intent', true],
+        ['order', true],
+        ['attempt', true],
+      ]);
+      expect(commits).toBe(1);
+      expect(store.orders.byClientOid('tb-e')).toMatchObject({ state: 'acked', attempts: 1 });
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,39 @@
+// The Eastern Time offset is read from the tz database once per year (bisection to the hour of each change)
+// and then computed by comparison: it must equal what Intl says for every instant, across DST changes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { etOffsetMinutes } from '../../../src/market/sessions.js';
+
+const fmt = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  timeZoneName: 'longOffset',
+});
+/** The offset straight from the tz database, e.g. "GMT-04:00" -> -240. */
+function intlOffset(ms: number): number {
+  const name = fmt.formatToParts(new Date(ms)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const m = /GMT([+-])(\d\d):(\d\d)/.exec(name);
+  if (m === null) return 0;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+}
+
+describe('etOffsetMinutes', () => {
+  it('equals the tz database at any instant from 1970 to 2100', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (ms) => {
+        expect(etOffsetMinutes(ms)).toBe(intlOffset(ms));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('changes on the exact hour of each DST change (2026: 8 March 07:00 UTC, 1 November 06:00 UTC)', () => {
+    const spring = Date.UTC(2026, 2, 8, 7);
+    const fall = Date.UTC(2026, 10, 1, 6);
+    expect([etOffsetMinutes(spring - 1), etOffsetMinutes(spring)]).toEqual([-300, -240]);
+    expect([etOffsetMinutes(fall - 1), etOffsetMinutes(fall)]).toEqual([-240, -300]);
+    // Every hour of a year agrees with the tz database (the changes are found by bisection).
+    for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 3_600_000) {
+      expect(etOffsetMinutes(t)).toBe(intlOffset(t));
+    }
+  });
+});
