@@ -4,14 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
 import type { TraderFill } from '../../../src/execution/trader.js';
-import { VirtualClock } from '../../../src/feeds/clock.js';
+import { VirtualClock, type Clock } from '../../../src/feeds/clock.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { NotifySchema } from '../../../src/config/index.js';
 import { Notifier, webhookChannel, type NotifiableEvent } from '../../../src/notify/index.js';
 import { startRecordingServer } from '../../helpers/recording-server.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
-function harness(config: Record<string, unknown>, url: string) {
+function harness(
+  config: Record<string, unknown>,
+  url: string,
+  host: { clock?: Clock; speed?: number; bots?: () => LiveBotStatus[] } = {},
+) {
   const listeners: ((e: NotifiableEvent) => void)[] = [];
   const logs: { level: string; message: string; fields?: Record<string, unknown> | undefined }[] = [];
   const logger = {
@@ -29,9 +33,9 @@ function harness(config: Record<string, unknown>, url: string) {
     config: cfg,
     host: {
       logger,
-      clock: new VirtualClock(0),
-      speed: 1,
-      bots: () => [] as LiveBotStatus[],
+      clock: host.clock ?? new VirtualClock(0),
+      speed: host.speed ?? 1,
+      bots: host.bots ?? (() => []),
       subscribe: (l) => {
         listeners.push(l);
         return () => undefined;
@@ -118,6 +122,46 @@ describe('Notifier', () => {
       .filter((r) => r.body.includes('HALTED'))
       .map((r) => (JSON.parse(r.body) as { text: string }).text);
     expect(delivered.at(-1)).toBe('a trading state ACTIVE → HALTED: r6');
+    await rx.close();
+  });
+
+  it('tells a bot restart, and sends the daily summary when the venue clock reads its cron time', async () => {
+    const rx = await startRecordingServer();
+    rx.fallback = () => ({ body: 'ok' });
+    const speed = 60;
+    const start = Date.UTC(2026, 10, 23, 21, 4, 58); // 16:04:58 ET, two venue seconds before 16:05
+    const t0 = performance.now();
+    const clock: Clock = { now: () => Math.floor(start + (performance.now() - t0) * speed) };
+    const bot: LiveBotStatus = {
+      name: 'a',
+      running: true,
+      intents: 3,
+      denials: 1,
+      orders: 2,
+      fills: 2,
+      tradingState: 'ACTIVE',
+      equity: '10010.50',
+      quoteCoin: 'USDT',
+      realisedPnl: '12',
+      unrealisedPnl: '0.5',
+      fees: '2',
+      positions: [
+        { symbol: 'AAPLUSDT', baseCoin: 'AAPL', quantity: '3', avgPrice: '150', unrealisedPnl: '0.5' },
+      ],
+    };
+    const { n, emit } = harness(
+      { events: ['restart', 'daily-summary'], perMinute: 600 },
+      `${rx.baseUrl}/hook`,
+      { clock, speed, bots: () => [bot] },
+    );
+    emit({ type: 'bot-restarted', bot: 'a', ts: 1, restarts: 2, error: 'strategy threw' });
+    await waitFor(() => rx.requests.length >= 2, { what: 'the restart and the summary', timeoutMs: 10_000 });
+    await n.stop();
+    const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+    expect(texts).toEqual([
+      'a failed and is restarted (restart 2): strategy threw',
+      'tradebot daily summary, 2026-11-23 16:05:00 EST\na ACTIVE: 2 orders, 2 fills, pnl 10.50 USDT (fees 2.00 USDT), equity 10010.50 USDT, 3 AAPL',
+    ]);
     await rx.close();
   });
 });
