@@ -267,6 +267,8 @@ describe("the README's YAML examples", () => {
       const { config } = await loadDeployment(f, {
         TRADEBOT_API_KEY: 'readme-key',
         TRADEBOT_API_SECRET: 'readme-secret',
+        SLACK_WEBHOOK_URL: 'https://hooks.example.com/services/readme',
+        TRADEBOT_TELEGRAM_TOKEN: '123:readme-token',
       });
       expect(config.bots.length).toBeGreaterThan(0);
     }
