@@ -33,6 +33,7 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/doctor.js'),
     import('./commands/strategies.js'),
     import('./commands/new.js'),
+    import('./commands/status.js'),
   ]);
   for (const c of commands) c.register(program);
   program.addHelpText('after', `\n${EXIT_CODES_HELP}`);

@@ -3,3 +3,4 @@ export * from './schema.js';
 export * from './load.js';
 export * from './backtest-schema.js';
 export * from './deployment.js';
+export * from './notify-schema.js';

@@ -47,12 +47,14 @@ const MAX_ALIAS_COUNT = 100;
 const CREDENTIAL_PATHS = [
   ...(['apiKey', 'apiSecret', 'passphrase'] as const).map((k) => ['venue', 'credentials', k]),
   ['dashboard', 'token'],
+  ['notify', 'telegram', 'botToken'],
 ];
 const ENV_NAMES: Record<string, string> = {
   apiKey: 'TRADEBOT_API_KEY',
   apiSecret: 'TRADEBOT_API_SECRET',
   passphrase: 'TRADEBOT_PASSPHRASE',
   token: 'TRADEBOT_DASHBOARD_TOKEN',
+  botToken: 'TRADEBOT_TELEGRAM_TOKEN',
 };
 
 const formatPath = (path: readonly PropertyKey[]): string =>

@@ -6,6 +6,7 @@ import { CANDLE_INTERVALS, DECIMAL_RE } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 import { FaultConfigSchema } from '../sim/faults.js';
+import { NotifySchema } from './notify-schema.js';
 
 const decimal = (what: string) =>
   z
@@ -319,6 +320,7 @@ export const DeploymentSchema = z
       .describe(
         'how fills without order ids are shared by bots trading the same symbol: fifo gives each fill to the matching open order (same side, placed before the fill, price within its limit, enough left) placed first, market orders before limit orders. Required when two bots share a symbol',
       ),
+    notify: NotifySchema.optional(),
     bots: z
       .array(BotSchema)
       .min(1, 'a deployment needs at least one bot')
@@ -375,4 +377,4 @@ export function configJsonSchema(): unknown {
 }
 
 /** Fields whose values are secrets: the logger scrubs them. */
-export const SECRET_KEYS = ['apiKey', 'apiSecret', 'passphrase', 'token'] as const;
+export const SECRET_KEYS = ['apiKey', 'apiSecret', 'passphrase', 'token', 'botToken'] as const;

@@ -2,7 +2,6 @@
 // the journal, start the venue (embedded simulator or remote), reconcile, start feeds and bots, cron
 // jobs and the health/metrics server. SIGINT/SIGTERM: no new intents, orders in flight finished, the
 // journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
-import cron, { type ScheduledTask } from 'node-cron';
 import type { Writable } from 'node:stream';
 import { ApiError } from '../api/index.js';
 import {
@@ -12,10 +11,15 @@ import {
   type BotConfig,
   type Deployment,
 } from '../config/index.js';
+import { coinsBySuffix } from '../execution/describe.js';
 import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
+import type { TraderEvent, TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
+import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { VenueClock } from '../feeds/venue-clock.js';
+import { formatMoney } from '../market/decimal.js';
+import { formatZoned } from '../market/zoned-time.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
@@ -36,14 +40,24 @@ export interface DaemonOptions {
   readonly stopSignal?: Promise<string> | undefined;
   /** Start a new journal, keeping an existing one beside it under a timestamped name (`run --fresh`). */
   readonly fresh?: boolean | undefined;
-  /**
-   * Servers started once the bots run and closed first at shutdown (the CLI passes the web dashboard:
-   * daemon and web are one layer, so the daemon knows it only through this port).
-   */
-  readonly services?: readonly DaemonService[] | undefined;
   /** Called once everything runs, with the ports in use. */
   readonly onReady?: ((info: { metricsPort?: number | undefined; venueUrl: string }) => void) | undefined;
+  /**
+   * Services started once the bots run and closed first at shutdown (the CLI passes notifications; the
+   * dashboard too): daemon, notify and web are one layer, so the daemon knows them only through this port.
+   */
+  readonly services?: readonly DaemonService[] | undefined;
 }
+
+/** An event of the daemon itself, beside the pipeline's. */
+export interface BotRestartedEvent {
+  readonly type: 'bot-restarted';
+  readonly bot: string;
+  readonly ts: number;
+  readonly restarts: number;
+  readonly error: string;
+}
+export type DaemonEvent = TraderEvent | BotRestartedEvent;
 
 /** What a service started beside the bots is given. */
 export interface DaemonServiceContext {
@@ -53,9 +67,13 @@ export interface DaemonServiceContext {
   readonly store: Store;
   readonly logger: Logger;
   readonly venue: { readonly kind: string; readonly speed: number };
+  /** The venue's clock (simulated for an accelerated simulator; `venue.speed` times real time). */
+  readonly clock: Clock;
+  /** Every bot's pipeline events and the daemon's own; a listener that throws is logged, never felt by trading. */
+  subscribe(listener: (e: DaemonEvent) => void): () => void;
 }
 
-/** A server the daemon starts after its bots and stops before them (e.g. the dashboard). */
+/** A service the daemon starts after its bots and stops before closing the venue (notifications, the dashboard). */
 export type DaemonService = (ctx: DaemonServiceContext) => Promise<{ close(): Promise<void> } | undefined>;
 
 interface BotSlot {
@@ -63,6 +81,15 @@ interface BotSlot {
   bot?: LiveBot | undefined;
   restarts: number;
   stopping: boolean;
+}
+
+/** Where the bots trade: the venue's address, the account, and the venue's clock and speed. */
+interface VenueConnection {
+  readonly baseUrl: string;
+  readonly credentials: { apiKey: string; apiSecret: string; passphrase: string };
+  readonly speed: number;
+  readonly feeRate: string;
+  readonly whitelisted: boolean;
 }
 
 const signalPromise = (): Promise<string> =>
@@ -75,15 +102,34 @@ const JOURNAL_FAILED = 'journal failed';
 const sqliteCode = (e: unknown): boolean =>
   /^SQLITE_/.test(String((e as { code?: unknown } | null)?.code ?? ''));
 
+/** A start step ended the start with this exit code (a refusal already explained to the operator). */
+class StartRefused extends Error {
+  constructor(
+    readonly exitCode: number,
+    readonly why: string,
+  ) {
+    super(why);
+  }
+}
+
 /** Runs a deployment until stopped; answers the process exit code. */
 export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<number> {
   const stderr = o.stderr ?? process.stderr;
-  const stop = o.stopSignal ?? signalPromise();
-  let cfg: Deployment;
+  const cfg = await loadConfiguration(file, o, stderr);
+  if (typeof cfg === 'number') return cfg;
+  return new DaemonRun(file, cfg, o, stderr).run(o.stopSignal ?? signalPromise());
+}
+
+/** The deployment checked completely, its secrets registered for redaction; or exit code 2, explained. */
+async function loadConfiguration(
+  file: string,
+  o: DaemonOptions,
+  stderr: Writable,
+): Promise<Deployment | number> {
   try {
     const loaded = await loadDeployment(file, o.env ?? process.env);
     registerSecrets(loaded.secrets);
-    cfg = loaded.config;
+    return loaded.config;
   } catch (e) {
     if (e instanceof ConfigError) {
       stderr.write(
@@ -93,80 +139,113 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
     }
     throw e;
   }
-  const logger = createLogger({ level: cfg.logging.level, format: cfg.logging.format, stream: stderr });
-  const metrics = new DaemonMetrics();
-  let sim: Simulator | undefined;
-  let store: Store | undefined;
-  let unlock: (() => void) | undefined;
-  let runtime: VenueRuntime | undefined;
-  let http: { port: number; close(): Promise<void> } | undefined;
-  const services: { close(): Promise<void> }[] = [];
-  const slots: BotSlot[] = [];
-  const jobs: ScheduledTask[] = [];
-  let status: StatusLine | undefined;
-  let lastPollOk = 0;
-  let clock: Clock = liveClock;
-  let failJournal: () => void = () => undefined;
-  const journalFailed = new Promise<string>((r) => (failJournal = () => r(JOURNAL_FAILED)));
+}
 
-  const shutdown = async (why: string): Promise<number> => {
-    logger.info('stopping', { reason: why });
-    for (const j of jobs) void j.stop();
-    status?.stop();
-    const drain = Promise.all(
-      slots.map(async (s) => {
-        s.stopping = true;
-        await s.bot?.stop();
-      }),
-    );
-    const timedOut = await Promise.race([
-      drain.then(() => false),
-      new Promise<boolean>((r) => setTimeout(() => r(true), cfg.shutdownTimeoutMs).unref()),
-    ]);
-    for (const s of services) await s.close();
-    runtime?.close();
-    await http?.close();
-    store?.close();
-    unlock?.();
-    await sim?.stop();
-    if (timedOut) {
-      logger.error(
-        'orders were still in flight at the shutdown deadline; they stay pending in the journal and are resent on the next start',
-        {
-          timeoutMs: cfg.shutdownTimeoutMs,
-        },
-      );
-      return 1;
+/** One run of a deployment: each start step a method, in the order `start` calls them. */
+class DaemonRun {
+  private readonly logger: Logger;
+  private readonly metrics = new DaemonMetrics();
+  private sim: Simulator | undefined;
+  private store: Store | undefined;
+  private unlock: (() => void) | undefined;
+  private runtime: VenueRuntime | undefined;
+  private http: { port: number; close(): Promise<void> } | undefined;
+  private readonly slots: BotSlot[] = [];
+  private readonly jobs: ClockCron[] = [];
+  private speed = 1;
+  private status: StatusLine | undefined;
+  private lastPollOk = 0;
+  private clock: Clock = liveClock;
+  private failJournal: () => void = () => undefined;
+  private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
+  private readonly listeners: ((e: DaemonEvent) => void)[] = [];
+  private readonly services: { close(): Promise<void> }[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly cfg: Deployment,
+    private readonly o: DaemonOptions,
+    private readonly stderr: Writable,
+  ) {
+    // On a terminal the status block is pinned below the log: log lines go through it.
+    const tty = (stderr as { isTTY?: boolean }).isTTY === true;
+    if (cfg.status.enabled && tty) this.status = new StatusLine(stderr);
+    this.logger = createLogger({
+      level: cfg.logging.level,
+      format: cfg.logging.format,
+      stream: this.status?.logStream ?? stderr,
+      tty,
+    });
+  }
+
+  /** Starts, runs until the stop signal (or a journal failure), and stops; answers the exit code. */
+  async run(stop: Promise<string>): Promise<number> {
+    try {
+      await this.start();
+    } catch (e) {
+      return this.startFailed(e);
     }
-    logger.info('stopped', { journal: cfg.store.path });
-    return 0;
-  };
+    const why = await Promise.race([stop, this.journalFailed]);
+    const code = await this.shutdown(why);
+    return why === JOURNAL_FAILED ? 1 : code;
+  }
 
-  try {
-    const v = cfg.venue;
+  private async start(): Promise<void> {
+    this.openJournal();
+    const venue = await this.startVenue();
+    this.speed = venue.speed;
+    const rt = this.connect(venue);
+    await this.checkFillAccess(rt);
+    await this.serveHealth();
+    await this.startBots(venue);
+    this.startSchedules();
+    this.startStatusLine();
+    await this.startServices();
+    this.o.onReady?.({ metricsPort: this.http?.port, venueUrl: venue.baseUrl });
+    this.logger.info('running', { bots: this.cfg.bots.length, journal: this.cfg.store.path });
+  }
+
+  /** A step refused the start (exit code given) or something failed (exit 1; 2 for a bad journal path). */
+  private async startFailed(e: unknown): Promise<number> {
+    if (e instanceof StartRefused) {
+      await this.shutdown(e.why);
+      return e.exitCode;
+    }
+    // The journal step already turned its faults into sentences; other errors keep their own message.
+    const fault = e instanceof JournalFileError ? e : undefined;
+    this.logger.error('start failed', {
+      error: fault?.message ?? (e instanceof Error ? e.message : String(e)),
+    });
+    await this.shutdown('start failed');
+    return fault instanceof JournalFileError && fault.invalidInput ? 2 : 1;
+  }
+
+  /** Opens (or, with `--fresh`, starts anew) the deployment's journal and takes its lock. */
+  private openJournal(): void {
+    const { cfg } = this;
     const journal = openDeploymentJournal({
       path: cfg.store.path,
-      fresh: o.fresh === true,
-      embeddedSimulator: v.kind === 'simulator',
-      now: clock.now(),
+      fresh: this.o.fresh === true,
+      embeddedSimulator: cfg.venue.kind === 'simulator',
+      now: this.clock.now(),
       // The venue's clock is known only once the venue is up: the journal reads whichever is current, so
       // every record is stamped on the clock the pipeline trades on (not the wall clock of an accelerated run).
-      clock: { now: () => clock.now() },
+      clock: { now: () => this.clock.now() },
     });
-    store = journal.store;
-    unlock = journal.unlock;
+    this.store = journal.store;
+    this.unlock = journal.unlock;
     if (journal.keptAt !== undefined)
-      logger.info('started a fresh journal; the previous one is kept', {
+      this.logger.info('started a fresh journal; the previous one is kept', {
         journal: journal.store.path,
         previous: journal.keptAt,
       });
-    let baseUrl: string;
-    let credentials: { apiKey: string; apiSecret: string; passphrase: string };
-    let speed = 1;
-    let feeRate: string;
-    let whitelisted: boolean;
+  }
+
+  /** Starts the embedded simulator, or syncs to a remote venue's clock; from here `clock` is the venue's. */
+  private async startVenue(): Promise<VenueConnection> {
+    const v = this.cfg.venue;
     if (v.kind === 'simulator') {
-      sim = await startSimulator({
+      this.sim = await startSimulator({
         port: v.port,
         seed: v.seed,
         speed: v.speed,
@@ -174,39 +253,50 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
         ...(v.faults !== undefined ? { faults: v.faults } : {}),
         accounts: [{ ...v.account, balances: v.account.balances }],
       });
-      const engine = sim.engine;
-      clock = { now: () => engine.now() };
-      baseUrl = sim.baseUrl;
-      credentials = v.account;
-      speed = v.speed;
-      feeRate = v.account.feeRate;
-      whitelisted = v.account.whitelisted;
-      logger.info('embedded simulator started', {
-        url: baseUrl,
+      const engine = this.sim.engine;
+      this.clock = { now: () => engine.now() };
+      this.logger.info('embedded simulator started', {
+        url: this.sim.baseUrl,
         seed: v.seed,
         speed: v.speed,
         simTime: new Date(engine.now()).toISOString(),
       });
-    } else {
-      baseUrl = v.baseUrl;
-      credentials = v.credentials;
-      feeRate = v.feeRate;
-      whitelisted = v.whitelisted;
-      if (v.timeScale !== undefined) {
-        const vc = new VenueClock(v.baseUrl, v.timeScale);
-        await vc.sync();
-        clock = vc;
-        speed = v.timeScale;
-        logger.info('running on the venue time', { speed, venueTime: new Date(vc.now()).toISOString() });
-      }
+      return {
+        baseUrl: this.sim.baseUrl,
+        credentials: v.account,
+        speed: v.speed,
+        feeRate: v.account.feeRate,
+        whitelisted: v.account.whitelisted,
+      };
     }
-    const poll = (k: keyof BotConfig['poll']) => Math.min(...cfg.bots.map((b) => b.poll[k]));
-    runtime = createVenueRuntime({
-      baseUrl,
-      credentials,
-      clock: v.kind === 'simulator' || v.timeScale !== undefined ? clock : undefined,
+    let speed = 1;
+    if (v.timeScale !== undefined) {
+      const vc = new VenueClock(v.baseUrl, v.timeScale);
+      await vc.sync();
+      this.clock = vc;
+      speed = v.timeScale;
+      this.logger.info('running on the venue time', { speed, venueTime: new Date(vc.now()).toISOString() });
+    }
+    return {
+      baseUrl: v.baseUrl,
+      credentials: v.credentials,
       speed,
-      whitelisted,
+      feeRate: v.feeRate,
+      whitelisted: v.whitelisted,
+    };
+  }
+
+  /** The client and the feeds of the venue, polled at the fastest cadence any bot asks for. */
+  private connect(venue: VenueConnection): VenueRuntime {
+    const { cfg, logger, metrics } = this;
+    const v = cfg.venue;
+    const poll = (k: keyof BotConfig['poll']) => Math.min(...cfg.bots.map((b) => b.poll[k]));
+    const rt = createVenueRuntime({
+      baseUrl: venue.baseUrl,
+      credentials: venue.credentials,
+      clock: v.kind === 'simulator' || v.timeScale !== undefined ? this.clock : undefined,
+      speed: venue.speed,
+      whitelisted: venue.whitelisted,
       ...(v.kind === 'remote'
         ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs }
         : {}),
@@ -220,7 +310,7 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
       logger,
       onPoll: (feed) => {
         metrics.polls.inc({ feed });
-        lastPollOk = liveClock.now();
+        this.lastPollOk = liveClock.now();
       },
       onPollError: (feed, err) => {
         metrics.pollErrors.inc({ feed });
@@ -230,12 +320,17 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
         });
       },
     });
-    const rt = runtime;
-    const st = store;
+    this.runtime = rt;
     rt.client.limiter?.onThrottled((group) => metrics.rateLimited.inc({ group }));
+    return rt;
+  }
 
-    // Fills are read from reality-fills, which needs whitelist access (spec §5): without it the bots
-    // could place orders but never book them, so the daemon refuses to start unless told to estimate.
+  /**
+   * Fills are read from reality-fills, which needs whitelist access (spec §5): without it the bots
+   * could place orders but never book them, so the daemon refuses to start unless told to estimate.
+   */
+  private async checkFillAccess(rt: VenueRuntime): Promise<void> {
+    const { cfg, logger } = this;
     const firstSymbol = cfg.bots[0]?.symbols[0];
     if (cfg.fills === 'venue' && firstSymbol !== undefined) {
       try {
@@ -247,184 +342,329 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
           'Apply for whitelist access through a business representative of the venue, or set `fills: estimated` in the configuration ' +
           '(market orders booked from the acknowledgement at the touch and marked estimated, limit orders refused).';
         logger.error('start refused: no whitelist access', { code: e.code, fix: why });
-        stderr.write(`tradebot: ${file}: start refused: ${why}\n`);
-        await shutdown('start refused');
-        return 1;
+        this.stderr.write(`tradebot: ${this.file}: start refused: ${why}\n`);
+        throw new StartRefused(1, 'start refused');
       }
     } else if (cfg.fills === 'estimated') {
       logger.warn('fills are estimated', {
         why: 'fills: estimated: market orders are booked from the acknowledgement at the touch; limit orders are refused (LIMIT_WITHOUT_FILLS)',
       });
     }
+  }
 
-    if (cfg.metrics.enabled) {
-      http = await startHttp({
-        host: cfg.metrics.host,
-        port: cfg.metrics.port,
-        metrics,
-        readiness: () => {
-          const bots = slots.map((s) => s.bot?.status());
-          const running = bots.every((b) => b?.running === true);
-          const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
-          const venue = liveClock.now() - lastPollOk < 60_000;
-          return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
-        },
-      });
-      logger.info('health and metrics listening', {
-        url: `http://${cfg.metrics.host}:${http.port}`,
-        paths: '/healthz /readyz /metrics',
-      });
-    }
+  /** /healthz, /readyz and /metrics, when enabled. */
+  private async serveHealth(): Promise<void> {
+    const { cfg } = this;
+    if (!cfg.metrics.enabled) return;
+    this.http = await startHttp({
+      host: cfg.metrics.host,
+      port: cfg.metrics.port,
+      metrics: this.metrics,
+      readiness: () => {
+        const bots = this.slots.map((s) => s.bot?.status());
+        const running = bots.every((b) => b?.running === true);
+        const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
+        const venue = liveClock.now() - this.lastPollOk < 60_000;
+        return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
+      },
+    });
+    this.logger.info('health and metrics listening', {
+      url: `http://${cfg.metrics.host}:${this.http.port}`,
+      paths: '/healthz /readyz /metrics',
+    });
+  }
 
-    // Leverage at start (futures and margin accounts); a refusal is logged, not fatal.
-    const applyLeverage = async (b: BotConfig) => {
-      for (const params of b.leverage) {
-        try {
-          await rt.client.setLeverage(params as never);
-          logger.info('leverage set', { bot: b.name, ...params });
-        } catch (e) {
-          logger.error('set-leverage refused', {
-            bot: b.name,
-            error: e instanceof Error ? e.message : String(e),
-          });
-        }
+  /** Each bot in turn: its leverage, then built (reconciled with the venue) and started on the feeds. */
+  private async startBots(venue: VenueConnection): Promise<void> {
+    for (const [i, b] of this.cfg.bots.entries()) {
+      const slot: BotSlot = { cfg: b, restarts: 0, stopping: false };
+      this.slots.push(slot);
+      await this.applyLeverage(b);
+      try {
+        await this.startBot(slot, venue);
+      } catch (e) {
+        if (!(e instanceof StrategyParamsError)) throw e;
+        this.stderr.write(`tradebot: ${this.file}: bots[${i}].params: ${e.message}\n`);
+        throw new StartRefused(2, 'bad strategy parameters');
       }
-    };
+    }
+  }
 
-    const startBot = async (slot: BotSlot): Promise<void> => {
-      const b = slot.cfg;
-      const strategy = await loadStrategy(b.strategy, strategyLookupFor(file, cfg.strategiesDir));
-      parseStrategyParams(strategy, b.params);
-      const { bot, reconciled } = await createLiveBot({
-        runtime: rt,
-        store: st,
-        logger: logger.child({ bot: b.name }),
-        spec: {
-          name: b.name,
-          strategy,
-          params: b.params,
-          category: b.category,
-          symbols: b.symbols,
-          interval: b.interval,
-          risk: b.risk,
-          quoteCoin: b.quoteCoin,
-          capital: b.capital,
-          feeRate,
-          fillPollMs: b.poll.fillsMs / speed,
-          maxSignalAgeMs: b.maxSignalAgeMs,
-          fills: cfg.fills,
-          exits: b.exits === undefined ? undefined : parseExitRules(b.exits, `bots.${b.name}.exits`),
-          protections:
-            b.protections === undefined
-              ? undefined
-              : parseProtections(b.protections, `bots.${b.name}.protections`),
-        },
-        onEvent: pipelineEvents(logger, metrics),
-      });
-      if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
-        logger.info('reconciled with the venue', {
+  /** Leverage at start (futures and margin accounts); a refusal is logged, not fatal. */
+  private async applyLeverage(b: BotConfig): Promise<void> {
+    const client = this.connected().client;
+    for (const params of b.leverage) {
+      try {
+        await client.setLeverage(params as never);
+        this.logger.info('leverage set', { bot: b.name, ...params });
+      } catch (e) {
+        this.logger.error('set-leverage refused', {
           bot: b.name,
-          resent: reconciled.resent.length,
-          newFills: reconciled.newFills,
+          error: e instanceof Error ? e.message : String(e),
         });
       }
-      metrics.setState(b.name, bot.status().tradingState);
-      bot.onFailure((err) => void restart(slot, err));
-      slot.bot = bot;
-      bot.start();
-      logger.info('bot started', {
-        bot: b.name,
-        strategy: b.strategy,
-        symbols: b.symbols.join(','),
+    }
+  }
+
+  private async startBot(slot: BotSlot, venue: VenueConnection): Promise<void> {
+    const bot = await this.buildBot(slot.cfg, venue);
+    bot.onFailure((err) => void this.restart(slot, err, venue));
+    slot.bot = bot;
+    this.startFeeds(slot.cfg, bot);
+  }
+
+  /** A bot's strategy loaded, its pipeline built on the runtime, and its journal reconciled with the venue. */
+  private async buildBot(b: BotConfig, venue: VenueConnection): Promise<LiveBot> {
+    const { logger, metrics } = this;
+    const strategy = await loadStrategy(b.strategy, strategyLookupFor(this.file, this.cfg.strategiesDir));
+    parseStrategyParams(strategy, b.params);
+    const { bot, reconciled } = await createLiveBot({
+      runtime: this.connected(),
+      store: this.journal(),
+      logger: logger.child({ bot: b.name }),
+      spec: {
+        name: b.name,
+        strategy,
+        params: b.params,
+        category: b.category,
+        symbols: b.symbols,
         interval: b.interval,
+        risk: b.risk,
+        quoteCoin: b.quoteCoin,
+        capital: b.capital,
+        feeRate: venue.feeRate,
+        fillPollMs: b.poll.fillsMs / venue.speed,
+        maxSignalAgeMs: b.maxSignalAgeMs,
+        fills: this.cfg.fills,
+        exits: b.exits === undefined ? undefined : parseExitRules(b.exits, `bots.${b.name}.exits`),
+        protections:
+          b.protections === undefined
+            ? undefined
+            : parseProtections(b.protections, `bots.${b.name}.protections`),
+      },
+      onEvent: this.fanOut(pipelineEvents(logger, metrics, coinsBySuffix(b.quoteCoin))),
+    });
+    if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
+      logger.info('reconciled with the venue', {
+        bot: b.name,
+        resent: reconciled.resent.length,
+        newFills: reconciled.newFills,
       });
-    };
+    }
+    metrics.setState(b.name, bot.status().tradingState);
+    return bot;
+  }
 
-    const restart = async (slot: BotSlot, err: unknown): Promise<void> => {
-      if (slot.stopping) return;
-      // A journal that cannot be written stops every bot: trading on would send orders it cannot record.
-      // Only SQLite's own errors count: an EACCES of a socket is not the journal's.
-      const fault = sqliteCode(err) ? describeJournalFault(err, cfg.store.path) : undefined;
-      if (fault !== undefined) {
-        logger.error('the journal failed; stopping', { bot: slot.cfg.name, error: fault.message });
-        failJournal();
-        return;
-      }
-      slot.restarts++;
-      metrics.botRestarts.inc({ bot: slot.cfg.name });
-      const delay = Math.min(60_000, 1000 * 2 ** Math.min(slot.restarts - 1, 6));
-      logger.error('bot failed; restarting it, the others keep trading', {
-        bot: slot.cfg.name,
-        error: err instanceof Error ? err.message : String(err),
-        inMs: delay,
-      });
-      await slot.bot?.stop().catch(() => undefined);
-      await new Promise((r) => setTimeout(r, delay).unref());
-      if (slot.stopping) return;
-      try {
-        await startBot(slot);
-      } catch (e) {
-        void restart(slot, e);
-      }
-    };
+  /** The bot subscribes to the feeds (candles, tickers, session) and trades from here on. */
+  private startFeeds(b: BotConfig, bot: LiveBot): void {
+    bot.start();
+    this.logger.info('bot started', {
+      bot: b.name,
+      strategy: b.strategy,
+      symbols: b.symbols.join(','),
+      interval: b.interval,
+    });
+  }
 
-    for (const b of cfg.bots) {
-      const slot: BotSlot = { cfg: b, restarts: 0, stopping: false };
-      slots.push(slot);
-      await applyLeverage(b);
+  /** The pipeline's events to the log and metrics, then to the add-ons. */
+  private fanOut(first: TraderListener): TraderListener {
+    return (e) => {
+      first(e);
+      this.emit(e);
+    };
+  }
+
+  private emit(e: DaemonEvent): void {
+    for (const l of this.listeners) {
       try {
-        await startBot(slot);
-      } catch (e) {
-        if (e instanceof StrategyParamsError) {
-          stderr.write(`tradebot: ${file}: bots[${cfg.bots.indexOf(b)}].params: ${e.message}\n`);
-          await shutdown('bad strategy parameters');
-          return 2;
-        }
-        throw e;
+        l(e);
+      } catch (err) {
+        this.logger.warn('an event listener failed', {
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
+    }
+  }
+
+  /** The services (notifications, the dashboard), once the bots run. */
+  private async startServices(): Promise<void> {
+    const ctx: DaemonServiceContext = {
+      config: this.cfg,
+      bots: () => this.slots.map((slot) => ({ config: slot.cfg, bot: slot.bot })),
+      store: this.journal(),
+      logger: this.logger,
+      venue: { kind: this.cfg.venue.kind, speed: this.speed },
+      clock: this.clock,
+      subscribe: (l) => {
+        this.listeners.push(l);
+        return () => {
+          const i = this.listeners.indexOf(l);
+          if (i >= 0) this.listeners.splice(i, 1);
+        };
+      },
+    };
+    for (const start of this.o.services ?? []) {
+      const service = await start(ctx);
+      if (service !== undefined) this.services.push(service);
+    }
+  }
+
+  /** A failed bot alone is restarted, with backoff; a failed journal stops them all. */
+  private async restart(slot: BotSlot, err: unknown, venue: VenueConnection): Promise<void> {
+    const { cfg, logger } = this;
+    if (slot.stopping) return;
+    // A journal that cannot be written stops every bot: trading on would send orders it cannot record.
+    // Only SQLite's own errors count: an EACCES of a socket is not the journal's.
+    const fault = sqliteCode(err) ? describeJournalFault(err, cfg.store.path) : undefined;
+    if (fault !== undefined) {
+      logger.error('the journal failed; stopping', { bot: slot.cfg.name, error: fault.message });
+      this.failJournal();
+      return;
+    }
+    slot.restarts++;
+    this.metrics.botRestarts.inc({ bot: slot.cfg.name });
+    this.emit({
+      type: 'bot-restarted',
+      bot: slot.cfg.name,
+      ts: this.clock.now(),
+      restarts: slot.restarts,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    const delay = Math.min(60_000, 1000 * 2 ** Math.min(slot.restarts - 1, 6));
+    logger.error('bot failed; restarting it, the others keep trading', {
+      bot: slot.cfg.name,
+      error: err instanceof Error ? err.message : String(err),
+      inMs: delay,
+    });
+    await slot.bot?.stop().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, delay).unref());
+    if (slot.stopping) return;
+    try {
+      await this.startBot(slot, venue);
+    } catch (e) {
+      void this.restart(slot, e, venue);
+    }
+  }
+
+  /**
+   * The bots' cron tasks (flatten before the close, set-leverage, the daily report), on the venue's
+   * clock: on an accelerated simulator a 16:00 ET task runs at simulated 16:00 ET.
+   */
+  private startSchedules(): void {
+    for (const slot of this.slots) {
+      const b = slot.cfg;
       for (const s of b.schedules) {
-        jobs.push(
-          cron.schedule(
-            s.cron,
-            async () => {
-              logger.info('scheduled task', { bot: b.name, task: s.task });
+        this.jobs.push(
+          scheduleOnClock({
+            expression: s.cron,
+            timeZone: s.timezone,
+            clock: this.clock,
+            speed: this.speed,
+            run: async (at) => {
+              this.logger.info('scheduled task', {
+                bot: b.name,
+                task: s.task,
+                cron: s.cron,
+                venueTime: formatZoned(at, s.timezone),
+              });
               if (s.task === 'flatten') await slot.bot?.flatten('scheduled flatten before the close');
-              else if (s.task === 'set-leverage') await applyLeverage(b);
-              else logger.info('daily report', { ...slot.bot?.status() });
+              else if (s.task === 'set-leverage') await this.applyLeverage(b);
+              else this.logger.info('daily report', { ...slot.bot?.status() });
             },
-            { timezone: s.timezone },
-          ),
+            onError: (e) =>
+              this.logger.error('scheduled task failed', {
+                bot: b.name,
+                task: s.task,
+                error: e instanceof Error ? e.message : String(e),
+              }),
+          }),
         );
       }
     }
-    if (cfg.status.enabled && (stderr as { isTTY?: boolean }).isTTY === true) {
-      status = new StatusLine(stderr, () => slots.map((s) => s.bot?.status()), clock);
-      status.start();
-    }
-    for (const start of o.services ?? []) {
-      const service = await start({
-        config: cfg,
-        bots: () => slots.map((slot) => ({ config: slot.cfg, bot: slot.bot })),
-        store: st,
-        logger,
-        venue: { kind: v.kind, speed },
-      });
-      if (service !== undefined) services.push(service);
-    }
-    o.onReady?.({ metricsPort: http?.port, venueUrl: baseUrl });
-    logger.info('running', { bots: cfg.bots.length, journal: cfg.store.path });
-  } catch (e) {
-    // The journal step already turned its faults into sentences; other errors keep their own message.
-    const fault = e instanceof JournalFileError ? e : undefined;
-    logger.error('start failed', {
-      error: fault?.message ?? (e instanceof Error ? e.message : String(e)),
-    });
-    await shutdown('start failed');
-    return fault instanceof JournalFileError && fault.invalidInput ? 2 : 1;
   }
-  const why = await Promise.race([stop, journalFailed]);
-  const code = await shutdown(why);
-  return why === JOURNAL_FAILED ? 1 : code;
+
+  /** The live status block, on a terminal only (see StatusLine). */
+  private startStatusLine(): void {
+    this.status?.start(() => this.slots.map((s) => s.bot?.status()), this.clock);
+  }
+
+  private connected(): VenueRuntime {
+    if (this.runtime === undefined) throw new Error('the venue runtime is not started yet');
+    return this.runtime;
+  }
+
+  private journal(): Store {
+    if (this.store === undefined) throw new Error('the journal is not open yet');
+    return this.store;
+  }
+
+  /** No new intents, orders in flight drained (bounded), then everything closed in reverse order. */
+  private async shutdown(why: string): Promise<number> {
+    const { cfg, logger } = this;
+    logger.info('stopping', { reason: why });
+    for (const j of this.jobs) j.stop();
+    this.status?.stop();
+    const timedOut = await this.drainBots();
+    this.summarise();
+    for (const svc of this.services) await svc.close().catch(() => undefined);
+    this.runtime?.close();
+    await this.http?.close();
+    this.store?.close();
+    this.unlock?.();
+    await this.sim?.stop();
+    if (timedOut) {
+      logger.error(
+        'orders were still in flight at the shutdown deadline; they stay pending in the journal and are resent on the next start',
+        {
+          timeoutMs: cfg.shutdownTimeoutMs,
+        },
+      );
+      return 1;
+    }
+    logger.info('stopped', { journal: cfg.store.path });
+    return 0;
+  }
+
+  /** One line per bot on stop: its orders, fills, realised and unrealised PnL, fees and equity. */
+  private summarise(): void {
+    for (const slot of this.slots) {
+      const st = slot.bot?.status();
+      if (st === undefined) continue;
+      const q = st.quoteCoin;
+      const money = (v: string) => formatMoney(v, q);
+      this.logger.info('bot summary', {
+        bot: st.name,
+        what:
+          `${st.name}: ${st.orders} orders, ${st.fills} fills, realised ${money(st.realisedPnl)}, ` +
+          `unrealised ${money(st.unrealisedPnl)}, fees ${money(st.fees)}, equity ${st.equity} ${q}` +
+          (st.positions.length > 0
+            ? `; holds ${st.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ')}`
+            : ''),
+        orders: st.orders,
+        fills: st.fills,
+        denials: st.denials,
+        realisedPnl: st.realisedPnl,
+        unrealisedPnl: st.unrealisedPnl,
+        fees: st.fees,
+        equity: st.equity,
+        quoteCoin: q,
+      });
+    }
+  }
+
+  /** Stops every bot and waits for its orders in flight; answers whether the deadline passed first. */
+  private async drainBots(): Promise<boolean> {
+    const drain = Promise.all(
+      this.slots.map(async (s) => {
+        s.stopping = true;
+        await s.bot?.stop();
+      }),
+    );
+    return Promise.race([
+      drain.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), this.cfg.shutdownTimeoutMs).unref()),
+    ]);
+  }
 }
 
 export type { Logger };

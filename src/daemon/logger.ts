@@ -1,4 +1,5 @@
-// Logs: winston, JSON when not on a terminal, readable lines on one; stable message phrases with fields.
+// Logs: winston, JSON when not on a terminal, readable lines on one; stable message phrases with fields
+// (and `what`, the sentence a person reads, shown in place of the message on a terminal).
 // Secrets never reach a log: fields named like secrets are redacted, and every registered secret value
 // is scrubbed from messages and fields wherever it appears.
 import type { Writable } from 'node:stream';
@@ -54,24 +55,31 @@ export interface LoggerOptions {
   readonly format?: 'auto' | 'json' | 'pretty' | undefined;
   /** Where lines go (default stderr, so stdout stays for command output). */
   readonly stream?: Writable | undefined;
+  /** Whether the lines end on a terminal (default: whether `stream` is a TTY); `auto` is pretty there. */
+  readonly tty?: boolean | undefined;
 }
 
 /** Creates the process logger. */
 export function createLogger(o: LoggerOptions = {}): Logger {
   const stream = o.stream ?? process.stderr;
-  const tty = (stream as { isTTY?: boolean }).isTTY === true;
+  const tty = o.tty ?? (stream as { isTTY?: boolean }).isTTY === true;
   const pretty = o.format === 'pretty' || (o.format !== 'json' && tty);
   const format = pretty
     ? winston.format.combine(
         redactFormat(),
         winston.format.timestamp({ format: 'HH:mm:ss' }),
         winston.format.colorize({ all: false }),
-        winston.format.printf(({ level, message, timestamp, ...rest }) => {
+        // A line's `what` (the sentence with units, e.g. "order placed: buy 2000 USDT of AAPLUSDT at
+        // market") is what a person reads in place of the stable message; JSON keeps both.
+        winston.format.printf(({ level, message, timestamp, what, ...all }) => {
+          // With a sentence, only the bot is added: the other fields are in it (and in JSON).
+          const rest = typeof what === 'string' ? (all.bot === undefined ? {} : { bot: all.bot }) : all;
           const fields = Object.entries(rest)
             .filter(([k]) => typeof k === 'string')
             .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
             .join(' ');
-          return `${String(timestamp)} ${level} ${String(message)}${fields ? ` ${fields}` : ''}`;
+          const text = typeof what === 'string' ? what : String(message);
+          return `${String(timestamp)} ${level} ${text}${fields ? ` ${fields}` : ''}`;
         }),
       )
     : winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json());

@@ -168,16 +168,7 @@ export class Executor {
 
   private done(outcome: OrderOutcome, order: VenueOrder, started: number): OrderOutcome {
     this.o.hooks?.onOrder?.(outcome, order, this.o.clock.now() - started);
-    if (outcome.status === 'acked') {
-      this.o.logger?.info('order placed', {
-        clientOid: outcome.clientOid,
-        orderId: outcome.orderId,
-        symbol: order.symbol,
-        side: order.side,
-        qty: order.qty,
-        alreadyPlaced: outcome.alreadyPlaced,
-      });
-    }
+    // An acknowledged order is logged by the daemon's subscriber of the pipeline's 'order' event, with units.
     return outcome;
   }
 }

@@ -44,6 +44,20 @@ export interface LiveBotOptions {
   readonly trader: Trader;
   /** Fill polling cadence (default 2 s). */
   readonly fillPollMs?: number | undefined;
+  /**
+   * Signals older than this are not traded (the gate's STALE_SIGNAL): candles closed longer ago are a
+   * replay (the warm-up backfill, a gap), told in one line once live candles come (0: no limit).
+   */
+  readonly maxSignalAgeMs?: number | undefined;
+}
+
+/** A position of a bot as its status shows it (decimal strings). */
+export interface LiveBotPosition {
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quantity: string;
+  readonly avgPrice: string;
+  readonly unrealisedPnl: string;
 }
 
 export interface LiveBotStatus {
@@ -59,6 +73,14 @@ export interface LiveBotStatus {
   /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
   readonly protections?:
     readonly { protection: string; symbol: string | undefined; until: string; reason: string }[] | undefined;
+  /** The coin money is counted in (equity, PnL, fees). */
+  readonly quoteCoin: string;
+  /** Before fees, as the portfolio books it. */
+  readonly realisedPnl: string;
+  readonly unrealisedPnl: string;
+  readonly fees: string;
+  /** Open positions (size not zero). */
+  readonly positions: readonly LiveBotPosition[];
 }
 
 /** A running bot. `start()` subscribes the feeds; `stop()` stops new intents and drains orders. */
@@ -70,6 +92,8 @@ export class LiveBot {
   private readonly counts = { intents: 0, denials: 0, orders: 0, fills: 0 };
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
+  /** Candles of the replay in progress (closed longer ago than maxSignalAgeMs), by symbol. */
+  private replayed = new Map<string, number>();
 
   constructor(private readonly o: LiveBotOptions) {
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
@@ -103,14 +127,29 @@ export class LiveBot {
   }
 
   status(): LiveBotStatus {
+    const p = this.o.trader.portfolio;
     return {
       name: this.o.name,
       running: this.sub !== undefined && !this.sub.closed,
       lastCandle: this.lastCandle,
       ...this.counts,
       tradingState: this.o.trader.tradingState,
-      equity: this.o.trader.portfolio.equity().toFixed(2),
+      equity: p.equity().toFixed(2),
       ...this.locks(),
+      quoteCoin: p.quoteCoin,
+      realisedPnl: p.realisedPnl().toFixed(),
+      unrealisedPnl: p.unrealisedPnl().toFixed(),
+      fees: p.fees().toFixed(),
+      positions: p
+        .positions()
+        .filter((x) => !x.quantity.isZero())
+        .map((x) => ({
+          symbol: x.symbol,
+          baseCoin: x.baseCoin,
+          quantity: x.quantity.toFixed(),
+          avgPrice: x.avgPrice.toFixed(),
+          unrealisedPnl: x.unrealisedPnl.toFixed(),
+        })),
     };
   }
 
@@ -125,6 +164,29 @@ export class LiveBot {
         reason: l.reason,
       })),
     };
+  }
+
+  /**
+   * Counts the candles of a replay (closed longer ago than signals may be); at the first live candle
+   * after one, tells it in one line: its denials (STALE_SIGNAL) are in the journal, not one log line each.
+   */
+  private noteReplay(c: { symbol: string; closeTime: number }): void {
+    const maxAge = this.o.maxSignalAgeMs ?? 0;
+    if (maxAge <= 0) return;
+    if (this.o.trader.clockNow() - c.closeTime > maxAge) {
+      this.replayed.set(c.symbol, (this.replayed.get(c.symbol) ?? 0) + 1);
+      return;
+    }
+    if (this.replayed.size === 0) return;
+    const counts = [...this.replayed.values()];
+    const n = counts.every((x) => x === counts[0])
+      ? `${counts[0]} candles per symbol`
+      : [...this.replayed].map(([s, k]) => `${k} candles of ${s}`).join(', ');
+    this.replayed = new Map();
+    this.o.logger.info('replay done', {
+      bot: this.o.name,
+      what: `backfilled ${n}; signals older than ${Math.round(maxAge / 1000)} s are not traded (their denials are in the journal)`,
+    });
   }
 
   start(): void {
@@ -199,6 +261,7 @@ export class LiveBot {
         if (c.interval !== o.interval) return;
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
+        this.noteReplay({ symbol: c.symbol, closeTime: this.lastTrigger });
         o.store.meta.set(`candle:${o.name}:${c.symbol}:${o.interval}`, String(c.openTime));
       }),
       share(),

@@ -187,6 +187,7 @@ export async function createLiveBot(args: {
     logger,
     trader,
     fillPollMs: spec.fillPollMs,
+    maxSignalAgeMs: spec.maxSignalAgeMs,
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };

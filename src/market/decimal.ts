@@ -29,3 +29,8 @@ export function toWire(d: Decimal): string {
 
 export const ZERO = new Decimal(0);
 export const ONE = new Decimal(1);
+
+/** An amount as an operator reads it: rounded half-even to `places`, with its coin ("9988.79 USDT"). */
+export function formatMoney(value: DecimalLike, coin: string, places = 2): string {
+  return `${new Decimal(value).toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN).toFixed(places)} ${coin}`;
+}

@@ -1,6 +1,8 @@
 // `tradebot run --config FILE`: the daemon.
 import type { Command } from 'commander';
 import { runDaemon } from '../../daemon/daemon.js';
+import { STATUS_LEGEND } from '../../daemon/status.js';
+import { notifyService } from '../../notify/index.js';
 
 export function register(program: Command): void {
   program
@@ -15,11 +17,16 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.\n' +
-        'A journal is never moved or overwritten without --fresh.',
+        'A journal is never moved or overwritten without --fresh.\n\n' +
+        STATUS_LEGEND,
     )
     .action(async (opts: { config: string; fresh: boolean }) => {
       // Loaded here, not at the top: every other command would pay for fastify's import at start.
       const { dashboardService } = await import('../../web/index.js');
-      process.exitCode = await runDaemon(opts.config, { fresh: opts.fresh, services: [dashboardService] });
+      process.exitCode = await runDaemon(opts.config, {
+        fresh: opts.fresh,
+        // The dashboard and notifications (a notify: block) run beside the bots; the daemon imports neither.
+        services: [dashboardService, notifyService],
+      });
     });
 }

@@ -317,6 +317,8 @@ describe("the README's YAML examples", () => {
         TRADEBOT_API_KEY: 'readme-key',
         TRADEBOT_API_SECRET: 'readme-secret',
         TRADEBOT_DASHBOARD_TOKEN: 'readme-dashboard-token-0001',
+        SLACK_WEBHOOK_URL: 'https://hooks.example.com/services/readme',
+        TRADEBOT_TELEGRAM_TOKEN: '123:readme-token',
       });
       expect(config.bots.length).toBeGreaterThan(0);
     }

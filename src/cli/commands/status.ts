@@ -1,0 +1,241 @@
+// `tradebot status`, `positions` and `trades`: what the bots of a deployment hold and did, read from its
+// journal (see journal-report.ts), as aligned tables with units, or JSON (money as decimal strings).
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { formatTable } from '../../market/text-table.js';
+import { US_EASTERN } from '../../market/us-calendar.js';
+import { formatZoned } from '../../market/zoned-time.js';
+import { parseDateFlag, parseFlags, FlagError } from '../flags.js';
+import {
+  botNames,
+  botReports,
+  journalNow,
+  money,
+  openJournalSource,
+  parseSince,
+  positionReports,
+  type JournalSource,
+} from '../journal-report.js';
+
+const SourceFlags = z.object({
+  config: z.string().min(1).optional(),
+  journal: z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
+const TradesFlags = SourceFlags.extend({
+  bot: z.string().min(1).optional(),
+  since: z.string().min(1).optional(),
+  limit: z
+    .string()
+    .regex(/^[1-9]\d*$/, 'must be a whole number above zero, such as 50')
+    .transform(Number)
+    .optional(),
+});
+
+/** Reality tokens trade on US hours: times are shown in US Eastern, with the zone's name. */
+const when = (ts: number | undefined): string => (ts === undefined ? '—' : formatZoned(ts, US_EASTERN));
+
+const withSource =
+  <T extends z.ZodType>(schema: T, fn: (src: JournalSource, flags: z.output<T>) => string) =>
+  (raw: Record<string, unknown>): void => {
+    const flags = parseFlags(schema, raw);
+    const src = openJournalSource(flags as { config?: string; journal?: string });
+    try {
+      process.stdout.write(`${fn(src, flags)}\n`);
+    } finally {
+      src.close();
+    }
+  };
+
+const checkBot = (src: JournalSource, bot: string | undefined): void => {
+  if (bot === undefined) return;
+  const names = botNames(src);
+  if (!names.includes(bot))
+    throw new FlagError(
+      `--bot: no bot named ${bot} in this deployment; its bots are ${names.join(', ') || '(none yet)'}`,
+    );
+};
+
+function status(src: JournalSource, f: { json: boolean }): string {
+  const bots = botReports(src);
+  if (f.json)
+    return JSON.stringify(
+      bots.map((b) => ({
+        bot: b.bot,
+        state: b.state,
+        quoteCoin: b.quoteCoin,
+        intents: b.intents,
+        denials: b.denials,
+        orders: b.orders,
+        fills: b.fills,
+        realisedPnl: b.realisedPnl.toFixed(),
+        unrealisedPnl: b.unrealisedPnl.toFixed(),
+        fees: b.fees.toFixed(),
+        equity: b.equity?.toFixed() ?? null,
+        lastFill: b.lastFillTs === undefined ? null : new Date(b.lastFillTs).toISOString(),
+      })),
+      null,
+      2,
+    );
+  const table = formatTable(
+    [
+      { header: 'BOT' },
+      { header: 'STATE' },
+      { header: 'INTENTS', numeric: true },
+      { header: 'DENIED', numeric: true },
+      { header: 'ORDERS', numeric: true },
+      { header: 'FILLS', numeric: true },
+      { header: 'REALISED PNL', numeric: true },
+      { header: 'UNREALISED PNL', numeric: true },
+      { header: 'FEES', numeric: true },
+      { header: 'EQUITY', numeric: true },
+      { header: 'LAST FILL' },
+    ],
+    bots.map((b) => [
+      b.bot,
+      b.state,
+      String(b.intents),
+      String(b.denials),
+      String(b.orders),
+      String(b.fills),
+      money(b.realisedPnl, b.quoteCoin),
+      money(b.unrealisedPnl, b.quoteCoin),
+      money(b.fees, b.quoteCoin),
+      b.equity === undefined ? '—' : money(b.equity, b.quoteCoin),
+      when(b.lastFillTs),
+    ]),
+  );
+  const notes = [
+    `journal ${src.store.path}; positions valued at the last fill price of their symbol (the journal holds no market prices).`,
+    ...(src.bots === undefined
+      ? ["equity needs the bots' capital: pass --config <deployment.yaml> instead of --journal."]
+      : []),
+  ];
+  return `${table}\n\n${notes.join('\n')}`;
+}
+
+function positions(src: JournalSource, f: { json: boolean }): string {
+  const rows = positionReports(src);
+  if (f.json)
+    return JSON.stringify(
+      rows.map((p) => ({
+        bot: p.bot,
+        symbol: p.symbol,
+        baseCoin: p.baseCoin,
+        quoteCoin: p.quoteCoin,
+        size: p.size.toFixed(),
+        avgPrice: p.avgPrice.toFixed(),
+        lastPrice: p.lastPrice?.toFixed() ?? null,
+        unrealisedPnl: p.unrealisedPnl.toFixed(),
+        realisedPnl: p.realisedPnl.toFixed(),
+        fees: p.fees.toFixed(),
+      })),
+      null,
+      2,
+    );
+  if (rows.length === 0) return 'no open position';
+  return formatTable(
+    [
+      { header: 'BOT' },
+      { header: 'SYMBOL' },
+      { header: 'SIZE', numeric: true },
+      { header: 'AVG PRICE', numeric: true },
+      { header: 'LAST FILL PRICE', numeric: true },
+      { header: 'UNREALISED PNL', numeric: true },
+      { header: 'REALISED PNL', numeric: true },
+      { header: 'FEES', numeric: true },
+    ],
+    rows.map((p) => [
+      p.bot,
+      p.symbol,
+      `${p.size.toFixed()} ${p.baseCoin}`,
+      money(p.avgPrice, p.quoteCoin, 4),
+      p.lastPrice === undefined ? '—' : `${p.lastPrice.toFixed()} ${p.quoteCoin}`,
+      money(p.unrealisedPnl, p.quoteCoin),
+      money(p.realisedPnl, p.quoteCoin),
+      money(p.fees, p.quoteCoin),
+    ]),
+  );
+}
+
+function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
+  checkBot(src, f.bot);
+  const sinceTs =
+    f.since === undefined ? undefined : parseSince(f.since, journalNow(src.store), parseDateFlag);
+  let fills = src.store.fills.list({ bot: f.bot, sinceTs });
+  if (f.limit !== undefined) fills = fills.slice(-f.limit);
+  if (f.json)
+    return JSON.stringify(
+      fills.map((x) => ({
+        time: new Date(x.ts).toISOString(),
+        bot: x.bot ?? null,
+        side: x.side,
+        symbol: x.symbol,
+        size: x.size.toFixed(),
+        baseCoin: x.baseCoin,
+        price: x.price.toFixed(),
+        value: x.price.mul(x.size).toFixed(),
+        fee: x.fee.toFixed(),
+        quoteCoin: x.quoteCoin,
+        execId: x.execId,
+        clientOid: x.clientOid ?? null,
+      })),
+      null,
+      2,
+    );
+  if (fills.length === 0) return 'no fill in this range';
+  return formatTable(
+    [
+      { header: 'TIME' },
+      { header: 'BOT' },
+      { header: 'SIDE' },
+      { header: 'SYMBOL' },
+      { header: 'SIZE', numeric: true },
+      { header: 'PRICE', numeric: true },
+      { header: 'VALUE', numeric: true },
+      { header: 'FEE', numeric: true },
+      { header: 'CLIENT OID' },
+    ],
+    fills.map((x) => [
+      when(x.ts),
+      x.bot ?? '—',
+      x.side,
+      x.symbol,
+      `${x.size.toFixed()} ${x.baseCoin}`,
+      `${x.price.toFixed()} ${x.quoteCoin}`,
+      money(x.price.mul(x.size), x.quoteCoin),
+      money(x.fee, x.quoteCoin, 4),
+      x.clientOid ?? '—',
+    ]),
+  );
+}
+
+const source = (c: Command): Command =>
+  c
+    .option('--config <file>', "the deployment file (its store.path; adds equity from the bots' capital)")
+    .option('--journal <file>', 'a journal file (SQLite) instead of --config')
+    .option('--json', 'JSON for scripts (money as decimal strings)');
+
+export function register(program: Command): void {
+  source(
+    program
+      .command('status')
+      .description(
+        'Each bot of a deployment: trading state, intents, denials, orders, fills, PnL, fees, equity',
+      ),
+  ).action(withSource(SourceFlags, status));
+  source(
+    program.command('positions').description('Open positions of every bot: size, average price, PnL, fees'),
+  ).action(withSource(SourceFlags, positions));
+  source(
+    program
+      .command('trades')
+      .description('Fills of the deployment, oldest first')
+      .option('--bot <name>', 'only this bot')
+      .option(
+        '--since <when>',
+        "a duration back from the journal's latest time (30m, 4h, 2d) or a date (2026-11-23T14:30:00Z)",
+      )
+      .option('--limit <n>', 'only the newest n fills'),
+  ).action(withSource(TradesFlags, trades));
+}

@@ -1,0 +1,200 @@
+// What a deployment's journal says, as the operator asks it from the command line (`tradebot status`,
+// `positions`, `trades`): bots with their state, counts, PnL and fees; open positions; fills. Read from
+// the SQLite journal only, so it works while the daemon runs (WAL readers) and after it stopped.
+// The journal holds no market prices: positions are valued at the last fill price of their symbol.
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../config/index.js';
+import { Decimal, formatMoney } from '../market/decimal.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import { openStore, type Store, type StoredFill } from '../store/index.js';
+import { FlagError } from './flags.js';
+
+/** A bot as the journal (and the deployment file, when given) knows it. */
+export interface BotReport {
+  readonly bot: string;
+  readonly state: string;
+  readonly quoteCoin: string;
+  readonly intents: number;
+  readonly denials: number;
+  readonly orders: number;
+  readonly fills: number;
+  readonly realisedPnl: Decimal;
+  readonly unrealisedPnl: Decimal;
+  readonly fees: Decimal;
+  /** Capital + PnL - fees, at last fill prices; only with the deployment file (it holds the capital). */
+  readonly equity: Decimal | undefined;
+  readonly lastFillTs: number | undefined;
+}
+
+export interface PositionReport {
+  readonly bot: string;
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  readonly size: Decimal;
+  readonly avgPrice: Decimal;
+  readonly lastPrice: Decimal | undefined;
+  readonly unrealisedPnl: Decimal;
+  readonly realisedPnl: Decimal;
+  readonly fees: Decimal;
+}
+
+/** The journal of a deployment, and the bots' capital when the deployment file was given. */
+export interface JournalSource {
+  readonly store: Store;
+  /** Bot name -> capital and quote coin, from the deployment file. */
+  readonly bots: ReadonlyMap<string, { capital: string; quoteCoin: string }> | undefined;
+  close(): void;
+}
+
+/**
+ * Opens the journal named by `--journal`, or by `--config`'s `store.path`. The deployment's secrets are
+ * not needed to read it: unset `${VARS}` read as placeholders here. A journal that does not exist is
+ * invalid input (nothing to report), never created.
+ */
+export function openJournalSource(o: {
+  config?: string | undefined;
+  journal?: string | undefined;
+}): JournalSource {
+  if (o.config !== undefined && o.journal !== undefined)
+    throw new FlagError('give --config or --journal, not both (--journal reads a journal file directly)');
+  if (o.config === undefined && o.journal === undefined)
+    throw new FlagError(
+      'which deployment? pass --config <deployment.yaml> (its store.path) or --journal <file.db>',
+    );
+  let path = o.journal;
+  let bots: Map<string, { capital: string; quoteCoin: string }> | undefined;
+  if (o.config !== undefined) {
+    const env = new Proxy(process.env, {
+      get: (t, k) => (typeof k === 'string' ? (t[k] ?? 'unset-for-reading-the-journal') : undefined),
+    });
+    const cfg = loadConfig(o.config, env).config;
+    path = cfg.store.path;
+    bots = new Map(cfg.bots.map((b) => [b.name, { capital: b.capital, quoteCoin: b.quoteCoin }]));
+  }
+  if (path === undefined || !existsSync(path))
+    throw new FlagError(
+      `no journal at ${path ?? '(none)'}: run the deployment first (tradebot run --config ...) or check the path`,
+    );
+  const store = openStore(path, { busyTimeoutMs: 2000 });
+  return { store, bots, close: () => store.close() };
+}
+
+const count = (s: Store, table: 'intents' | 'denials' | 'orders' | 'fills', bot: string): number =>
+  s.db.prepare(`SELECT COUNT(*) FROM ${table} WHERE bot = ?`).pluck().get(bot) as number;
+
+/** Every bot of the deployment file and of the journal, in the file's order, then by name. */
+export function botNames(src: JournalSource): string[] {
+  const inJournal = src.store.db
+    .prepare(
+      `SELECT bot FROM orders WHERE bot IS NOT NULL UNION SELECT bot FROM fills WHERE bot IS NOT NULL
+       UNION SELECT bot FROM intents WHERE bot IS NOT NULL ORDER BY bot`,
+    )
+    .pluck()
+    .all() as string[];
+  const names = [...(src.bots?.keys() ?? [])];
+  for (const b of inJournal) if (!names.includes(b)) names.push(b);
+  return names;
+}
+
+/** The latest fill price of each symbol in the journal (any bot): the only price the journal holds. */
+function lastPrices(s: Store): Map<string, Decimal> {
+  const rows = s.db
+    .prepare(`SELECT symbol, price FROM fills WHERE seq IN (SELECT MAX(seq) FROM fills GROUP BY symbol)`)
+    .all() as { symbol: string; price: string }[];
+  return new Map(rows.map((r) => [r.symbol, new Decimal(r.price)]));
+}
+
+function portfolioOf(
+  src: JournalSource,
+  bot: string,
+  fills: readonly StoredFill[],
+  prices: Map<string, Decimal>,
+) {
+  const cfg = src.bots?.get(bot);
+  const quoteCoin = cfg?.quoteCoin ?? fills[0]?.quoteCoin ?? 'USDT';
+  const p = Portfolio.fromFills(fills, { quoteCoin, cash: { [quoteCoin]: cfg?.capital ?? '0' } });
+  for (const [symbol, price] of prices) if (fills.some((f) => f.symbol === symbol)) p.mark(symbol, price);
+  return { p, quoteCoin, capital: cfg?.capital };
+}
+
+export function botReports(src: JournalSource): BotReport[] {
+  const s = src.store;
+  const prices = lastPrices(s);
+  return botNames(src).map((bot) => {
+    const fills = s.fills.list({ bot });
+    const { p, quoteCoin, capital } = portfolioOf(src, bot, fills, prices);
+    return {
+      bot,
+      state: s.meta.get(`trading-state:${bot}`) ?? 'ACTIVE',
+      quoteCoin,
+      intents: count(s, 'intents', bot),
+      denials: count(s, 'denials', bot),
+      orders: count(s, 'orders', bot),
+      fills: fills.length,
+      realisedPnl: p.realisedPnl(),
+      unrealisedPnl: p.unrealisedPnl(),
+      fees: p.fees(),
+      equity: capital === undefined ? undefined : p.equity(),
+      lastFillTs: fills.at(-1)?.ts,
+    };
+  });
+}
+
+/** Open positions (size not zero) of every bot, or of one. */
+export function positionReports(src: JournalSource, onlyBot?: string): PositionReport[] {
+  const s = src.store;
+  const prices = lastPrices(s);
+  const out: PositionReport[] = [];
+  for (const bot of botNames(src)) {
+    if (onlyBot !== undefined && bot !== onlyBot) continue;
+    const { p } = portfolioOf(src, bot, s.fills.list({ bot }), prices);
+    for (const pos of p.positions()) {
+      if (pos.quantity.isZero()) continue;
+      out.push({
+        bot,
+        symbol: pos.symbol,
+        baseCoin: pos.baseCoin,
+        quoteCoin: pos.quoteCoin,
+        size: pos.quantity,
+        avgPrice: pos.avgPrice,
+        lastPrice: pos.mark,
+        unrealisedPnl: pos.unrealisedPnl,
+        realisedPnl: pos.realisedPnl,
+        fees: pos.fees,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The journal's latest time on the venue's clock (simulated for a simulator): its newest intent or fill.
+ * (Other rows are stamped with the wall clock.)
+ */
+export function journalNow(s: Store): number {
+  const t = s.db
+    .prepare(`SELECT MAX(t) FROM (SELECT MAX(ts) AS t FROM fills UNION ALL SELECT MAX(ts) FROM intents)`)
+    .pluck()
+    .get() as number | null;
+  return t ?? 0;
+}
+
+const DURATION_RE = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `--since`: a duration (30m, 4h, 2d) back from `now`, or a date (see parseDateFlag). */
+export function parseSince(s: string, now: number, parseDate: (flag: string, s: string) => number): number {
+  const m = DURATION_RE.exec(s.trim());
+  if (m) return now - Number(m[1]) * (UNIT_MS[m[2] as string] as number);
+  try {
+    return parseDate('--since', s);
+  } catch {
+    throw new FlagError(
+      `--since must be a duration such as 30m, 4h or 2d (back from the journal's newest intent or fill) or a date such as 2026-11-23T14:30:00Z; got ${JSON.stringify(s)}`,
+    );
+  }
+}
+
+/** Money with its coin (see formatMoney). */
+export const money = formatMoney;

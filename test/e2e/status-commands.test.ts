@@ -1,0 +1,155 @@
+// `tradebot status`, `positions` and `trades` against a journal written by a demo run: the rows they
+// print are the journal's own (counted and summed here with SQL, independently of the commands' code).
+import BetterSqlite3 from 'better-sqlite3';
+import { Decimal } from '../../src/market/decimal.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { runCli, startCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-status-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const cfgFile = join(dir, 'demo.yaml');
+const journal = join(dir, 'demo.db');
+
+interface FillRow {
+  bot: string;
+  symbol: string;
+  base_coin: string;
+  side: 'buy' | 'sell';
+  price: string;
+  size: string;
+  fee: string;
+  ts: number;
+  client_oid: string;
+}
+let fills: FillRow[] = [];
+let orders: Record<string, number> = {};
+
+beforeAll(async () => {
+  const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
+    store: { path: string };
+    metrics: { port: number };
+    logging: { format: string };
+  };
+  demo.store.path = journal;
+  demo.metrics.port = 0;
+  demo.logging.format = 'json';
+  writeFileSync(cfgFile, stringify(demo));
+  const d = startCli(['run', '--config', cfgFile]);
+  // Two fills of aapl-ma or tsla-rsi (a buy, then usually more), then a clean stop.
+  await d.waitFor(/"message":"fill"[\s\S]*"message":"fill"/, 90_000);
+  d.proc.kill('SIGTERM');
+  expect((await d.exited).code).toBe(0);
+  const db = new BetterSqlite3(journal, { readonly: true });
+  fills = db.prepare('SELECT * FROM fills ORDER BY seq').all() as FillRow[];
+  orders = Object.fromEntries(
+    (
+      db.prepare('SELECT bot, COUNT(*) AS n FROM orders GROUP BY bot').all() as { bot: string; n: number }[]
+    ).map((r) => [r.bot, r.n]),
+  );
+  db.close();
+}, 120_000);
+
+const sum = (xs: readonly string[]) => xs.reduce((a, x) => a.plus(x), new Decimal(0));
+const fillsOf = (bot: string) => fills.filter((f) => f.bot === bot);
+/** The signed size of a bot's position in a symbol, from its fills. */
+const held = (bot: string, symbol: string) =>
+  sum(
+    fillsOf(bot)
+      .filter((f) => f.symbol === symbol)
+      .map((f) => (f.side === 'buy' ? f.size : `-${f.size}`)),
+  );
+
+describe('tradebot status / positions / trades on a demo journal', () => {
+  it('status: one row per bot of the deployment with its orders, fills and fees (units on money), and JSON', async () => {
+    const r = await runCli(['status', '--config', cfgFile]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^BOT\s+STATE\s+INTENTS\s+DENIED\s+ORDERS\s+FILLS\s+REALISED PNL/);
+    for (const bot of ['aapl-ma', 'tsla-rsi', 'nvda-session']) {
+      const row = lines.find((l) => l.startsWith(`${bot} `));
+      expect(row, `a row for ${bot}`).toBeDefined();
+      const fees = sum(fillsOf(bot).map((f) => f.fee))
+        .toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN)
+        .toFixed(2);
+      expect(row).toMatch(
+        new RegExp(`ACTIVE\\s+\\d+\\s+\\d+\\s+${orders[bot] ?? 0}\\s+${fillsOf(bot).length}\\s`),
+      );
+      expect(row).toContain(`${fees} USDT`);
+    }
+    // The columns are aligned: each row's fill count ends where the FILLS header ends.
+    const end = (lines[0] ?? '').indexOf('FILLS') + 'FILLS'.length;
+    for (const row of lines.slice(1, 4)) expect(row.slice(0, end)).toMatch(/\d$/);
+    const json = await runCli(['status', '--journal', journal, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const bots = JSON.parse(json.stdout) as {
+      bot: string;
+      fills: number;
+      fees: string;
+      equity: string | null;
+    }[];
+    for (const b of bots) {
+      expect(b.fills).toBe(fillsOf(b.bot).length);
+      expect(b.fees).toBe(sum(fillsOf(b.bot).map((f) => f.fee)).toFixed());
+      // Without the deployment file there is no capital, so no equity.
+      expect(b.equity).toBeNull();
+    }
+  });
+
+  it('positions: each open position with its size in the base coin, as the fills add up', async () => {
+    const r = await runCli(['positions', '--config', cfgFile, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as { bot: string; symbol: string; size: string; avgPrice: string }[];
+    const expected = [...new Set(fills.map((f) => `${f.bot} ${f.symbol}`))]
+      .map((k) => k.split(' ') as [string, string])
+      .filter(([bot, symbol]) => !held(bot, symbol).isZero());
+    expect(rows.map((p) => `${p.bot} ${p.symbol}`).sort()).toEqual(expected.map((k) => k.join(' ')).sort());
+    for (const p of rows) expect(p.size).toBe(held(p.bot, p.symbol).toFixed());
+    const text = await runCli(['positions', '--config', cfgFile]);
+    const first = rows[0];
+    if (first !== undefined) {
+      const base = fills.find((f) => f.symbol === first.symbol)?.base_coin ?? '';
+      expect(text.stdout).toMatch(new RegExp(`${first.bot}\\s+${first.symbol}\\s+${first.size} ${base}\\s`));
+    }
+  });
+
+  it('trades: the fills of one bot, oldest first, with units; --since counts back from the journal', async () => {
+    const bot = fills[0]?.bot ?? 'aapl-ma';
+    const r = await runCli(['trades', '--config', cfgFile, '--bot', bot]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').slice(1);
+    expect(rows).toHaveLength(fillsOf(bot).length);
+    fillsOf(bot).forEach((f, i) => {
+      expect(rows[i]).toContain(`${new Decimal(f.size).toFixed()} ${f.base_coin}`);
+      expect(rows[i]).toContain(`${new Decimal(f.price).toFixed()} USDT`);
+      expect(rows[i]).toContain(f.client_oid);
+      expect(rows[i]).toMatch(/^2026-11-23 \d\d:\d\d:\d\d EST /);
+    });
+    const json = await runCli(['trades', '--journal', journal, '--json', '--since', '2026-11-23T14:00:00Z']);
+    expect((JSON.parse(json.stdout) as unknown[]).length).toBe(fills.length);
+    const none = await runCli(['trades', '--journal', journal, '--json', '--since', '2026-11-24']);
+    expect(JSON.parse(none.stdout)).toEqual([]);
+    // A duration counts back from the newest intent or fill, not from the wall clock.
+    const recent = await runCli(['trades', '--journal', journal, '--json', '--since', '2d']);
+    expect((JSON.parse(recent.stdout) as unknown[]).length).toBe(fills.length);
+  });
+
+  it('bad flags exit 2 with a sentence', async () => {
+    const cases: [string[], RegExp][] = [
+      [['status'], /pass --config <deployment.yaml> .* or --journal/],
+      [['status', '--config', cfgFile, '--journal', journal], /not both/],
+      [['trades', '--journal', journal, '--since', 'yesterday'], /--since must be a duration such as 30m/],
+      [['trades', '--journal', journal, '--bot', 'nobody'], /no bot named nobody.*aapl-ma/],
+      [['positions', '--journal', join(dir, 'missing.db')], /no journal at .*missing\.db/],
+      [['trades', '--journal', journal, '--limit', '0'], /--limit: must be a whole number/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(re);
+    }
+  });
+});

@@ -1,0 +1,167 @@
+// The notifier between the pipeline's events and a real local receiver: which events make a message
+// (a burst of denials is one, the warm-up's stale signals none, an exit names its reason), and a target
+// whose receiver is down loses only the oldest messages beyond its queue, logged once per outage.
+import { describe, expect, it } from 'vitest';
+import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
+import type { TraderFill } from '../../../src/execution/trader.js';
+import { VirtualClock, type Clock } from '../../../src/feeds/clock.js';
+import { Decimal } from '../../../src/market/decimal.js';
+import { NotifySchema } from '../../../src/config/index.js';
+import { Notifier, webhookChannel, type NotifiableEvent } from '../../../src/notify/index.js';
+import { startRecordingServer } from '../../helpers/recording-server.js';
+import { waitFor } from '../../helpers/wait-for.js';
+
+function harness(
+  config: Record<string, unknown>,
+  url: string,
+  host: { clock?: Clock; speed?: number; bots?: () => LiveBotStatus[] } = {},
+) {
+  const listeners: ((e: NotifiableEvent) => void)[] = [];
+  const logs: { level: string; message: string; fields?: Record<string, unknown> | undefined }[] = [];
+  const logger = {
+    info: (message: string, fields?: Record<string, unknown>) =>
+      logs.push({ level: 'info', message, fields }),
+    warn: (message: string, fields?: Record<string, unknown>) =>
+      logs.push({ level: 'warn', message, fields }),
+  };
+  const cfg = NotifySchema.parse({
+    webhook: { url },
+    events: ['fill', 'exit', 'denials', 'trading-state', 'restart'],
+    ...config,
+  });
+  const n = new Notifier({
+    config: cfg,
+    host: {
+      logger,
+      clock: host.clock ?? new VirtualClock(0),
+      speed: host.speed ?? 1,
+      bots: host.bots ?? (() => []),
+      subscribe: (l) => {
+        listeners.push(l);
+        return () => undefined;
+      },
+    },
+    channels: [webhookChannel(url)],
+  });
+  return { n, logs, emit: (e: NotifiableEvent) => listeners.forEach((l) => l(e)) };
+}
+
+const fill = (extra: Record<string, unknown> = {}): TraderFill =>
+  ({
+    seq: 1,
+    execId: 'x1',
+    bot: 'a',
+    symbol: 'AAPLUSDT',
+    baseCoin: 'AAPL',
+    quoteCoin: 'USDT',
+    side: 'sell',
+    price: new Decimal('151.85'),
+    size: new Decimal('13.17'),
+    fee: new Decimal('0.2'),
+    feeCoin: 'USDT',
+    ts: 1,
+    orderId: '1',
+    clientOid: 'c1',
+    liquidity: 'taker',
+    liquidityInferred: false,
+    tag: 'exit',
+    ...extra,
+  }) as TraderFill;
+
+const denied = (ts: number, code: string): NotifiableEvent =>
+  ({ type: 'denied', bot: 'a', ts, code, message: 'no', intent: {} }) as unknown as NotifiableEvent;
+
+describe('Notifier', () => {
+  it('sends a fill with units, an exit with its reason, one message per burst of denials, none for stale signals', async () => {
+    const rx = await startRecordingServer();
+    rx.fallback = () => ({ body: 'ok' });
+    const { n, emit } = harness(
+      { denialBurst: { count: 3, windowMs: 60_000 }, perMinute: 600 },
+      `${rx.baseUrl}/hook`,
+    );
+    emit({ type: 'fill', bot: 'a', ts: 1, fill: fill() });
+    emit({ type: 'fill', bot: 'a', ts: 2, fill: fill({ exitReason: 'stop-loss' }) });
+    for (let i = 0; i < 10; i++) emit(denied(1000 + i, 'STALE_SIGNAL'));
+    emit(denied(1000, 'MAX_POSITION'));
+    emit(denied(2000, 'MAX_POSITION'));
+    emit(denied(200_000, 'INSUFFICIENT_CASH')); // outside the window: the count starts again
+    emit(denied(201_000, 'INSUFFICIENT_CASH'));
+    emit(denied(202_000, 'MAX_POSITION'));
+    await waitFor(() => rx.requests.length >= 3, { what: 'three messages', timeoutMs: 10_000 });
+    await n.stop();
+    const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+    expect(texts).toEqual([
+      'a sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
+      'a exit (stop-loss): sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
+      'a: 3 intents denied within 60 s (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
+    ]);
+    await rx.close();
+  });
+
+  it('a receiver that is down: the oldest messages past the queue are dropped and counted, the outage logged once, the recovery once', async () => {
+    const rx = await startRecordingServer();
+    rx.fallback = () => ({ status: 503, body: 'down' });
+    const { n, logs, emit } = harness({ queue: 2, retries: 10, perMinute: 600 }, `${rx.baseUrl}/hook`);
+    for (let i = 1; i <= 6; i++)
+      emit({ type: 'trading-state', bot: 'a', ts: i, from: 'ACTIVE', to: 'HALTED', reason: `r${i}` });
+    await waitFor(() => rx.requests.length >= 3, { what: 'resends to the down receiver', timeoutMs: 10_000 });
+    rx.fallback = () => ({ body: 'ok' });
+    await waitFor(() => logs.some((l) => l.message === 'notifications recovered'), {
+      what: 'the recovery',
+      timeoutMs: 15_000,
+    });
+    await n.stop();
+    expect(logs.filter((l) => l.message === 'notifications failing')).toHaveLength(1);
+    expect(String(logs.find((l) => l.message === 'notifications failing')?.fields?.what)).toMatch(
+      /^notifications to webhook failing since .*: the webhook answered HTTP 503/,
+    );
+    const recovered = logs.find((l) => l.message === 'notifications recovered');
+    // Six messages, a queue of two: four were pushed out while the first waited.
+    expect(recovered?.fields?.dropped).toBe(4);
+    const delivered = rx.requests
+      .filter((r) => r.body.includes('HALTED'))
+      .map((r) => (JSON.parse(r.body) as { text: string }).text);
+    expect(delivered.at(-1)).toBe('a trading state ACTIVE → HALTED: r6');
+    await rx.close();
+  });
+
+  it('tells a bot restart, and sends the daily summary when the venue clock reads its cron time', async () => {
+    const rx = await startRecordingServer();
+    rx.fallback = () => ({ body: 'ok' });
+    const speed = 60;
+    const start = Date.UTC(2026, 10, 23, 21, 4, 58); // 16:04:58 ET, two venue seconds before 16:05
+    const t0 = performance.now();
+    const clock: Clock = { now: () => Math.floor(start + (performance.now() - t0) * speed) };
+    const bot: LiveBotStatus = {
+      name: 'a',
+      running: true,
+      intents: 3,
+      denials: 1,
+      orders: 2,
+      fills: 2,
+      tradingState: 'ACTIVE',
+      equity: '10010.50',
+      quoteCoin: 'USDT',
+      realisedPnl: '12',
+      unrealisedPnl: '0.5',
+      fees: '2',
+      positions: [
+        { symbol: 'AAPLUSDT', baseCoin: 'AAPL', quantity: '3', avgPrice: '150', unrealisedPnl: '0.5' },
+      ],
+    };
+    const { n, emit } = harness(
+      { events: ['restart', 'daily-summary'], perMinute: 600 },
+      `${rx.baseUrl}/hook`,
+      { clock, speed, bots: () => [bot] },
+    );
+    emit({ type: 'bot-restarted', bot: 'a', ts: 1, restarts: 2, error: 'strategy threw' });
+    await waitFor(() => rx.requests.length >= 2, { what: 'the restart and the summary', timeoutMs: 10_000 });
+    await n.stop();
+    const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+    expect(texts).toEqual([
+      'a failed and is restarted (restart 2): strategy threw',
+      'tradebot daily summary, 2026-11-23 16:05:00 EST\na ACTIVE: 2 orders, 2 fills, pnl 10.50 USDT (fees 2.00 USDT), equity 10010.50 USDT, 3 AAPL',
+    ]);
+    await rx.close();
+  });
+});
