@@ -135,6 +135,8 @@ export default defineStrategy({
   onDenied(d, ctx, _emit, bySymbol) {
     const st = bySymbol.get(d.intent.symbol);
     if (st === undefined || d.intent.tag !== 'golden-cross' || !('quoteAmount' in d.intent)) return;
+    // A signal from the warm-up replay (or after a gap) is not traded by design: the daemon tells that once.
+    if (d.code === 'STALE_SIGNAL') return;
     if (!SIZE_DENIALS.has(d.code) || st.triesLeft <= 0) {
       ctx.logger.warn('entry denied, waiting for the next cross', {
         symbol: d.intent.symbol,

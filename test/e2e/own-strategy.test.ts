@@ -251,7 +251,7 @@ describe('an own strategy outside the repository, with the built command and no 
     const r = await runCli(['backtest', '--config', f, '--out', out], {}, 60_000, elsewhere);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`strategy "my-emma" not found in ${join(project, 'strategies')} (yours) or`);
-    expect(r.stderr).toMatch(/\(bundled\): use one of my-ema, ma-crossover, .*template/);
+    expect(r.stderr).toMatch(/\(bundled\): use one of my-ema, bollinger-reversion, ma-crossover, .*template/);
   }, 60_000);
 });
 
@@ -317,6 +317,7 @@ describe("the author's tools", () => {
       ['fast', 12],
       ['slow', 26],
       ['quoteAmount', '100'],
+      ['retries', 3],
     ]);
     const text = await runCli(['strategies', '--dir', join(project, 'strategies')], {}, 30_000, elsewhere);
     expect(text.stdout).toMatch(
