@@ -10,7 +10,7 @@ import {
 } from '../strategy/exits.js';
 import { loadStrategy, type StrategyLookup } from '../strategy/loader.js';
 import { expandDatasetRef, openDataset, openDatasets } from './datasets.js';
-import { runBacktest } from './engine.js';
+import { runBacktest, type BacktestOptions } from './engine.js';
 import type { InstrumentOverride } from './columnar.js';
 import type { CandleSource } from './format.js';
 import { metricsOf, type Metrics } from './metrics.js';
@@ -94,7 +94,25 @@ export async function runJob(
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
   const strategy = await loadStrategy(job.strategy, job.strategyLookup);
   const result = await runBacktest({
-    source: source ?? openJobSources(job),
+    ...backtestOptionsOf(job, strategy, source ?? openJobSources(job)),
+    tradeFrom: job.tradeFrom,
+    chart: job.chart,
+    onProgress,
+  });
+  return { result, metrics: metricsOf(result) };
+}
+
+/**
+ * A job as the engine's options: data, strategy and parameters, money, risk, range, exits and protections.
+ * The one translation of a job, for a backtest, a sweep's run and the lookahead check alike.
+ */
+export function backtestOptionsOf(
+  job: BacktestJob,
+  strategy: Strategy,
+  source: CandleSource | CandleSource[],
+): BacktestOptions {
+  return {
+    source,
     dataset: jobDatasetName(job),
     strategy,
     params: coerceParams(strategy, job.params),
@@ -105,13 +123,9 @@ export async function runJob(
     risk: RiskLimitsSchema.parse(job.risk),
     from: job.from,
     to: job.to,
-    tradeFrom: job.tradeFrom,
-    chart: job.chart,
-    onProgress,
     exits: job.exits === undefined ? undefined : parseExitRules(job.exits, 'exits'),
     protections: job.protections === undefined ? undefined : parseProtections(job.protections, 'protections'),
-  });
-  return { result, metrics: metricsOf(result) };
+  };
 }
 
 /** The candle sources of a job: its dataset, or one per symbol of a run over several. */

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { lookahead, type LookaheadFinding } from '../../backtest/lookahead.js';
 import {
-  coerceParams,
+  backtestOptionsOf,
   jobDatasetName,
   jobFromConfig,
   openJobSources,
@@ -14,7 +14,6 @@ import {
 } from '../../backtest/run-config.js';
 import type { CandleSource } from '../../backtest/format.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
-import { RiskLimitsSchema } from '../../risk/limits.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
@@ -80,17 +79,7 @@ export function register(program: Command): void {
         : undefined;
       bar?.start(1, 0);
       const report = await lookahead({
-        source,
-        dataset: jobDatasetName(job),
-        strategy,
-        params: coerceParams(strategy, job.params),
-        capital: job.capital,
-        feeRate: job.feeRate,
-        makerFeeRate: job.makerFeeRate,
-        slippageBps: job.slippageBps,
-        risk: RiskLimitsSchema.parse(job.risk),
-        from: job.from,
-        to: job.to,
+        ...backtestOptionsOf(job, strategy, source),
         cuts: f.cuts,
         onProgress: (done, total) => {
           bar?.setTotal(total);
