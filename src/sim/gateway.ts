@@ -75,6 +75,7 @@ export class Gateway {
         def.permission,
         def.whitelist,
         liveClock.now(),
+        this.engine.clock.speed,
       );
       if (!auth.ok) return this.error(auth.code, auth.msg, now);
       account = auth.account;

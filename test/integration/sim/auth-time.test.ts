@@ -48,6 +48,15 @@ describe('simulator auth time', () => {
     expect((await signedFetch(now)).code).toBe('00000');
   });
 
+  it('takes the window in real time: at speed 60 a stamp 10 real seconds (600 simulated) behind the simulated clock passes, one 40 real seconds behind does not', async () => {
+    const now = (await signedFetch(liveClock.now())).requestTime;
+    // A client whose estimate of the venue's clock lags by 10 real seconds (a loaded machine, a slow sync).
+    expect((await signedFetch(now - 600_000)).code).toBe('00000');
+    const far = await signedFetch(now - 40 * 60 * 1000);
+    expect(far.code).toBe('90008');
+    expect(far.msg).toMatch(/30 real seconds at speed 60/);
+  });
+
   it('refuses a timestamp 40 s from both clocks, naming both', async () => {
     const r = await signedFetch(liveClock.now() - 40_000);
     expect(r.code).toBe('90008');
