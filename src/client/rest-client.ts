@@ -281,6 +281,8 @@ const IDEMPOTENT_POSTS: ReadonlySet<EndpointName> = new Set([
 class RestClientCore {
   private readonly base: URL;
   private readonly agent: http.Agent;
+  /** Set by close(): failures are no longer retried. */
+  private closed = false;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly random: () => number;
@@ -334,8 +336,9 @@ class RestClientCore {
   /** Whether the client knows a symbol to be a Reality stock token. */
   isRealitySymbol = (symbol: string): boolean => this.reality.has(symbol);
 
-  /** Closes the keep-alive sockets. */
+  /** Closes the keep-alive sockets; a request still failing after this is not retried (its owner is gone). */
   close(): void {
+    this.closed = true;
     this.agent.destroy();
   }
 
@@ -440,7 +443,7 @@ class RestClientCore {
           // and resend is safe (the request was refused, so nothing happened at the venue).
           continue;
         }
-        if (!retryable || !err.retryable) throw err;
+        if (!retryable || !err.retryable || this.closed) throw err;
         if (attempt >= this.retry.maxAttempts) {
           // Say what the whole budget was, not only the last attempt: "no answer within 10000 ms"
           // alone hides that 4 attempts took 41 s.

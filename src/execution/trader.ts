@@ -280,6 +280,7 @@ export class Trader implements FillSink {
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
   private syncing: Promise<TraderFill[]> | undefined;
+  private nextSync: Promise<TraderFill[]> | undefined;
   private readonly trackEquity: boolean;
   private readonly markOf = (symbol: string): Decimal | undefined => this.o.portfolio.markOf(symbol);
   /** Orders that may still receive fills, by clientOid: limit orders until filled in full, market ones until read. */
@@ -744,11 +745,21 @@ export class Trader implements FillSink {
   /**
    * Reads the venue's recent fills of every pair and books the new ones, oldest first: journal, fee at
    * the fill's liquidity, portfolio, trading state, events. A fill of another bot's order is left to
-   * that bot. Concurrent calls share one sync.
+   * that bot. A call while a sync runs is answered by the next sync, which starts when that one ends (a
+   * sync that began before an order was acknowledged may not see its fill); calls in the meantime share it.
    */
   syncFills(): Promise<TraderFill[]> {
-    this.syncing ??= this.pullFills().finally(() => (this.syncing = undefined));
-    return this.syncing;
+    if (this.syncing === undefined) {
+      this.syncing = this.pullFills().finally(() => (this.syncing = undefined));
+      return this.syncing;
+    }
+    this.nextSync ??= this.syncing
+      .catch(() => undefined)
+      .then(() => {
+        this.nextSync = undefined;
+        return this.syncFills();
+      });
+    return this.nextSync;
   }
 
   private async pullFills(): Promise<TraderFill[]> {
@@ -1033,6 +1044,7 @@ export class Trader implements FillSink {
     await this.queue;
     await this.executor.drain();
     await this.syncing;
+    await this.nextSync;
   }
 
   /** Whether a pair is one of the bot's. */
