@@ -4,6 +4,7 @@
 // venue's clock in the expression's time zone, and a timer sleeps the real time until then.
 import cron from 'node-cron';
 import type { Clock } from './clock.js';
+import { zonedParts } from '../market/zoned-time.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -32,7 +33,6 @@ const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 
 export class CronExpression {
   private readonly fields: Fields;
   private readonly matcher: { match(d: Date): boolean };
-  private readonly parts: Intl.DateTimeFormat;
 
   constructor(
     readonly expression: string,
@@ -49,21 +49,10 @@ export class CronExpression {
     };
     // createTask does not start the task: it is used only for its `match` (time zone and special days).
     this.matcher = cron.createTask(expression, () => undefined, { timezone: timeZone });
-    this.parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      weekday: 'short',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
   }
 
   private local(t: number) {
-    const out: Record<string, string> = {};
-    for (const x of this.parts.formatToParts(t)) out[x.type] = x.value;
+    const out = zonedParts(t, this.timeZone);
     return {
       month: Number(out.month),
       day: Number(out.day),

@@ -1,6 +1,7 @@
 // US market sessions in Eastern Time (spec 3.3) and the exchange calendar. Eastern Time and its DST
 // changes come from the tz database through Intl; no DST rule is written by hand here.
 import type { SessionName } from '../api/index.js';
+import { zonedParts } from './zoned-time.js';
 import { US_EASTERN, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES, type SpecificClosure } from './us-calendar.js';
 
 export type SessionOrClosed = SessionName | 'closed';
@@ -66,17 +67,6 @@ export function calendarFromClosures(
 /** The built-in US calendar (2025 to 2027 holidays and early closes, weekends). */
 export const US_CALENDAR: MarketCalendarData = calendarFromClosures(US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES);
 
-const fmt = new Intl.DateTimeFormat('en-US', {
-  timeZone: US_EASTERN,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
 export interface EtParts {
   readonly date: string;
   readonly weekday: string;
@@ -87,8 +77,7 @@ export interface EtParts {
 
 /** The offset from the tz database (Intl), for one instant. */
 function intlOffsetMinutes(ms: number): number {
-  const p: Record<string, string> = {};
-  for (const part of fmt.formatToParts(new Date(ms))) p[part.type] = part.value;
+  const p = zonedParts(ms, US_EASTERN);
   const asUtc = Date.UTC(
     Number(p.year),
     Number(p.month) - 1,

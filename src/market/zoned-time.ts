@@ -9,6 +9,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
+      weekday: 'short',
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
@@ -22,7 +23,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The parts of an instant in a zone. */
+/** The parts of an instant in a zone: year, month, day, weekday (Mon), hour (00-23), minute, second, timeZoneName. */
 export function zonedParts(ts: number, zone: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of formatter(zone).formatToParts(ts)) out[p.type] = p.value;
