@@ -62,6 +62,23 @@ export interface FillRouterOptions {
 const hasIds = (f: VenueFill): boolean =>
   (f.clientOid !== undefined && f.clientOid !== '') || (f.orderId !== undefined && f.orderId !== '');
 
+function countFor(booked: Map<string, number>, bot: string): void {
+  booked.set(bot, (booked.get(bot) ?? 0) + 1);
+}
+
+/** Whether any of the bots journaled the fill already. */
+function journaledBy(sinks: readonly FillSink[], execId: string): boolean {
+  for (const s of sinks) if (s.hasFill(execId)) return true;
+  return false;
+}
+
+/** Whether a fill is of the account's history from before the deployment first started. */
+function isBaseline(baseline: FillBaseline | undefined, f: VenueFill): boolean {
+  return (
+    baseline !== undefined && (Number(f.ts) <= baseline.firstStartedAt || baseline.execIds.has(f.execId))
+  );
+}
+
 const bare = (f: VenueFill): BareFill & { readonly wire: VenueFill } => ({
   execId: f.execId,
   price: new Decimal(f.price),
@@ -78,7 +95,7 @@ export class FillRouter {
   /** Fills already reported as unattributed or ignored, so a log line is written once per fill. */
   private readonly reported = new Set<string>();
   /** The execIds of each symbol's last page. */
-  private readonly lastPage = new Map<string, ReadonlySet<string>>();
+  private readonly lastPage = new Map<string, readonly VenueFill[]>();
   private missing = 0;
 
   constructor(private readonly o: FillRouterOptions) {}
@@ -111,13 +128,11 @@ export class FillRouter {
   }
 
   private async pull(symbol: string): Promise<ReadonlyMap<string, number>> {
-    const sinks = this.sinks.filter((s) => s.trades(symbol));
+    const sinks: FillSink[] = [];
+    for (const s of this.sinks) if (s.trades(symbol)) sinks.push(s);
     const booked = new Map<string, number>();
     if (sinks.length === 0) return booked;
-    const journaled = (execId: string) => sinks.some((s) => s.hasFill(execId));
     const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);
-    const before = (f: VenueFill) =>
-      baseline !== undefined && (Number(f.ts) <= baseline.firstStartedAt || baseline.execIds.has(f.execId));
     // A fill leaves the venue's page only when newer ones push it out, so the previous page is all the
     // router must remember to tell a new fill from one it has seen (booked, or left unattributed).
     // A page of only new fills means older new ones may lie beyond it: the venue has no cursor or time
@@ -125,11 +140,16 @@ export class FillRouter {
     for (let round = 0; round < 3; round++) {
       const prev = this.lastPage.get(symbol);
       const page = await this.o.venue.fills(symbol, FILLS_PAGE);
-      this.lastPage.set(symbol, new Set(page.map((f) => f.execId)));
-      const unjournaled = page.filter((f) => !journaled(f.execId));
-      const news = unjournaled.filter((f) => !before(f) && prev?.has(f.execId) !== true).length;
+      this.lastPage.set(symbol, page);
+      const unjournaled: VenueFill[] = [];
+      for (const f of page) if (!journaledBy(sinks, f.execId)) unjournaled.push(f);
       this.route(symbol, unjournaled, sinks, baseline, booked);
-      if (page.length < FILLS_PAGE || news < page.length) break;
+      if (page.length < FILLS_PAGE) break;
+      // Only a full page asks whether every fill on it is new.
+      const seen = new Set(prev?.map((f) => f.execId));
+      let news = 0;
+      for (const f of unjournaled) if (!isBaseline(baseline, f) && !seen.has(f.execId)) news++;
+      if (news < page.length) break;
       this.missing++;
       this.o.logger?.warn('fills may be missing: a poll returned a full page of new fills, reading again', {
         symbol,
@@ -149,7 +169,6 @@ export class FillRouter {
     baseline: FillBaseline | undefined,
     booked: Map<string, number>,
   ): void {
-    const count = (bot: string) => booked.set(bot, (booked.get(bot) ?? 0) + 1);
     const withIds: VenueFill[] = [];
     const withoutIds: VenueFill[] = [];
     for (const f of fresh) (hasIds(f) ? withIds : withoutIds).push(f);
@@ -159,7 +178,7 @@ export class FillRouter {
       for (const s of sinks) {
         const order = s.orderOf(f);
         if (order !== undefined) {
-          if (s.bookFill(symbol, f, order)) count(s.bot);
+          if (s.bookFill(symbol, f, order)) countFor(booked, s.bot);
           break;
         }
       }
@@ -182,7 +201,7 @@ export class FillRouter {
       const f = wireOf.get(a.fill.execId);
       if (sink === undefined || f === undefined) continue;
       const order = sink.orderOf({ ...f, clientOid: a.clientOid });
-      if (sink.bookFill(symbol, f, order)) count(sink.bot);
+      if (sink.bookFill(symbol, f, order)) countFor(booked, sink.bot);
     }
     for (const u of unattributed) {
       if (this.reported.has(u.fill.execId)) continue;
