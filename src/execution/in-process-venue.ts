@@ -27,7 +27,7 @@ export class InProcessVenue implements Venue {
 
   constructor(o: InProcessVenueOptions) {
     const pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
-    this.core = new Core({ market: o.market, pair: (s) => pairs.get(s) });
+    this.core = new Core({ market: o.market, pair: (s) => pairs.get(s), history: false });
     this.core.createAccount(ACCOUNT, {
       balances: o.balances,
       makerFeeRate: o.fees.maker,

@@ -40,6 +40,11 @@ export interface TraderJournal {
   addFill(fill: JournalFill): number | undefined;
   /** Journals an operator's action on the bot (a backtest has none). */
   recordControl?(c: ControlInput, ts: number): void;
+  /**
+   * The order will take no more fills (refused, filled in full, or a market order whose fills were
+   * read): a journal that holds its records in memory may let it go. SQLite keeps everything.
+   */
+  settled?(clientOid: string): void;
 }
 
 /** The SQLite journal of a live bot. */
@@ -59,6 +64,11 @@ export function storeJournal(store: Store): TraderJournal {
  * The journal of a backtest: orders and fills in memory (the same records and rules as SQLite: a
  * clientOid is journaled once, a fill once per execId); intents and denials are not kept, since the
  * backtest's result collects them from the pipeline's events.
+ *
+ * Its memory does not grow with the run: an order's record is let go once it is settled (it takes no
+ * more fills), and only the latest `RECENT_FILLS` execIds are remembered. The in-process venue hands
+ * each fill over once, as it happens, so a fill older than that can never come back; the rule that
+ * matters (a fill is booked once) holds for every fill the venue can still hand over.
  */
 export class MemoryJournal implements TraderJournal {
   // Records are mutated in place: a backtest journals thousands of orders and should not copy each
@@ -66,6 +76,9 @@ export class MemoryJournal implements TraderJournal {
   private readonly byOid = new Map<string, Mutable<OrderRecord>>();
   private readonly byId = new Map<string, OrderRecord>();
   private readonly execIds = new Set<string>();
+  /** The remembered execIds in the order they came, a ring of RECENT_FILLS. */
+  private readonly execRing: string[] = [];
+  private ringAt = 0;
   private seq = 0;
 
   atomically<T>(fn: () => T): T {
@@ -127,7 +140,25 @@ export class MemoryJournal implements TraderJournal {
   addFill(f: JournalFill): number | undefined {
     if (this.execIds.has(f.execId)) return undefined;
     this.execIds.add(f.execId);
+    if (this.execRing.length < RECENT_FILLS) this.execRing.push(f.execId);
+    else {
+      this.execIds.delete(this.execRing[this.ringAt] as string);
+      this.execRing[this.ringAt] = f.execId;
+      this.ringAt = (this.ringAt + 1) % RECENT_FILLS;
+    }
     return ++this.seq;
+  }
+
+  settled(clientOid: string): void {
+    const r = this.byOid.get(clientOid);
+    if (r === undefined) return;
+    this.byOid.delete(clientOid);
+    if (r.orderId !== undefined) this.byId.delete(r.orderId);
+  }
+
+  /** Orders journaled and not settled yet (what the journal holds). */
+  get held(): number {
+    return this.byOid.size;
   }
 
   private need(clientOid: string): Mutable<OrderRecord> {
@@ -136,5 +167,8 @@ export class MemoryJournal implements TraderJournal {
     return r;
   }
 }
+
+/** How many of the latest fills' execIds a MemoryJournal remembers (the wire's page is 100). */
+export const RECENT_FILLS = 4096;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

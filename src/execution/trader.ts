@@ -629,6 +629,7 @@ export class Trader implements FillSink {
     // order's window counted from now).
     if (outcome.status === 'rejected') {
       this.open.delete(clientOid);
+      o.journal.settled?.(clientOid);
       if (isExitReason(intent.tag)) this.exitBook?.retryFrom(intent.symbol, answered + this.intervalMs);
     } else {
       if (open !== undefined) open.ackedAt = answered;
@@ -785,7 +786,10 @@ export class Trader implements FillSink {
     const now = this.o.clock.now();
     for (const [oid, x] of this.open) {
       if (x.order.orderType !== 'market' || x.ackedAt === undefined) continue;
-      if (x.filled.gt(0) || now - x.ackedAt > MARKET_FILL_WINDOW_MS) this.open.delete(oid);
+      if (x.filled.gt(0) || now - x.ackedAt > MARKET_FILL_WINDOW_MS) {
+        this.open.delete(oid);
+        this.o.journal.settled?.(oid);
+      }
     }
     return booked;
   }
@@ -893,7 +897,10 @@ export class Trader implements FillSink {
         // Only a market buy is sized in quote coin.
         if (open.order.orderType === 'market') {
           if (open.order.side === 'buy') open.spent = open.spent.plus(price.mul(size));
-        } else if (!open.filled.lt(open.order.qty)) this.open.delete(clientOid);
+        } else if (!open.filled.lt(open.order.qty)) {
+          this.open.delete(clientOid);
+          o.journal.settled?.(clientOid);
+        }
       }
     }
     o.portfolio.applyFill(fill);

@@ -157,8 +157,17 @@ export class MatchingCore {
     private readonly opts: {
       readonly market: MarketView;
       readonly pair: (symbol: string) => PairSpec | undefined;
+      /**
+       * Whether every order and fill is kept for `listOrders` and `listFills` (default true: the
+       * simulator's history endpoints read them). A backtest's venue hands each fill over as it happens
+       * and reads no history: without it, memory does not grow with the orders of a long run.
+       */
+      readonly history?: boolean | undefined;
     },
-  ) {}
+  ) {
+    this.history = opts.history !== false;
+  }
+  private readonly history: boolean;
 
   /** Creates (or replaces) an account. */
   createAccount(id: string, setup: AccountSetup = {}): void {
@@ -306,7 +315,7 @@ export class MatchingCore {
       seq,
     };
     if (req.clientOid !== undefined) acct.clientOids.add(req.clientOid);
-    this.orders.push(order);
+    if (this.history) this.orders.push(order);
     const fills = this.takeLiquidity(acct, pair, order, now);
     if (order.orderType === 'market' || this.remainingBase(order).isZero()) {
       this.finish(acct, pair, order, now);
@@ -396,7 +405,7 @@ export class MatchingCore {
       liquidity,
       ts,
     };
-    acct.fills.push(fill);
+    if (this.history) acct.fills.push(fill);
     return fill;
   }
 
