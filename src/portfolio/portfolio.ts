@@ -77,7 +77,8 @@ interface PositionState {
   readonly quoteCoin: string;
   qty: Decimal;
   cost: Decimal;
-  avg: Decimal;
+  /** cost / qty, computed when first asked after a fill (a division per fill is the costliest step). */
+  avg: Decimal | undefined;
   realised: Decimal;
   fees: Decimal;
   mark: Decimal | undefined;
@@ -233,7 +234,7 @@ export class Portfolio implements PortfolioView {
       if (rest.gt(0)) pos.cost = buy ? rest.times(price) : rest.times(price).neg(); // flipped through zero
     }
     if (pos.qty.isZero()) pos.cost = ZERO;
-    pos.avg = pos.qty.isZero() ? ZERO : pos.cost.div(pos.qty);
+    pos.avg = undefined;
     if (pos.mark === undefined) pos.mark = price;
     if (fill.ts > pos.lastFillTs) pos.lastFillTs = fill.ts;
   }
@@ -403,7 +404,7 @@ function toPosition(s: PositionState): Position {
     baseCoin: s.baseCoin,
     quoteCoin: s.quoteCoin,
     quantity: s.qty,
-    avgPrice: s.avg,
+    avgPrice: (s.avg ??= s.qty.isZero() ? ZERO : s.cost.div(s.qty)),
     realisedPnl: s.realised,
     cost: s.cost,
     fees: s.fees,

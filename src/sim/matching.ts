@@ -135,8 +135,11 @@ export type PlaceResult =
 /** Default fee rate of Reality and spot pairs. */
 export const DEFAULT_FEE_RATE = new Decimal('0.001');
 
-const ORDER_ID_BASE = 1_300_000_000_000_000_000n;
-const EXEC_ID_BASE = 1_400_000_000_000_000_000n;
+/**
+ * Order ids are 1300000000000000000 + n and execution ids 1400000000000000000 + n (19 digits, as the
+ * venue's): the prefix and n written on 17 digits, without BigInt arithmetic per order.
+ */
+const venueId = (prefix: '13' | '14', n: number): string => `${prefix}${String(n).padStart(17, '0')}`;
 
 /**
  * The matching core.
@@ -292,11 +295,16 @@ export class MatchingCore {
         msg: `insufficient balance: the order needs ${reserve.toFixed()} ${coin}, ${from.available.toFixed()} is available`,
       };
     }
-    from.available = from.available.minus(reserve);
-    from.frozen = from.frozen.plus(reserve);
+    // Only a limit order may rest, so only it freezes its reservation; a market order is done before
+    // place() returns, and pays its fills straight from the available balance (the same end balances).
+    const limit = req.orderType === 'limit';
+    if (limit) {
+      from.available = from.available.minus(reserve);
+      from.frozen = from.frozen.plus(reserve);
+    }
     const seq = ++this.orderSeq;
     const order: CoreOrder = {
-      orderId: (ORDER_ID_BASE + BigInt(seq)).toString(),
+      orderId: venueId('13', seq),
       clientOid: req.clientOid ?? '',
       accountId,
       symbol: req.symbol,
@@ -310,7 +318,7 @@ export class MatchingCore {
       fee: ZERO,
       createdAt: now,
       updatedAt: now,
-      reserved: reserve,
+      reserved: limit ? reserve : ZERO,
       checkedUntil: now,
       seq,
     };
@@ -370,12 +378,18 @@ export class MatchingCore {
     const fee = fillFee(price, size, liquidity, acct);
     const quote = this.bal(acct, pair.quoteCoin);
     const base = this.bal(acct, pair.baseCoin);
-    if (order.side === 'buy') {
+    if (order.orderType === 'market') {
+      // Nothing was frozen (see place): the fill moves the available balances.
+      if (order.side === 'buy') {
+        quote.available = quote.available.minus(notional).minus(fee);
+        base.available = base.available.plus(size);
+      } else {
+        base.available = base.available.minus(size);
+        quote.available = quote.available.plus(notional).minus(fee);
+      }
+    } else if (order.side === 'buy') {
       // Release this portion's reservation, then pay what it actually cost.
-      const released =
-        order.orderType === 'market'
-          ? notional.mul(acct.takerReserve)
-          : (order.price as Decimal).mul(size).mul(acct.limitReserve);
+      const released = (order.price as Decimal).mul(size).mul(acct.limitReserve);
       const rel = Decimal.min(released, order.reserved);
       order.reserved = order.reserved.minus(rel);
       quote.frozen = quote.frozen.minus(rel);
@@ -392,7 +406,7 @@ export class MatchingCore {
     order.updatedAt = ts;
     order.status = 'partially_filled';
     const fill: CoreFill = {
-      execId: (EXEC_ID_BASE + BigInt(++this.execSeq)).toString(),
+      execId: venueId('14', ++this.execSeq),
       orderId: order.orderId,
       clientOid: order.clientOid,
       accountId: acct.id,
@@ -411,11 +425,12 @@ export class MatchingCore {
 
   /** Closes an order: what is still reserved goes back to available. */
   private finish(acct: Account, pair: PairSpec, order: CoreOrder, now: number): void {
-    const coin = order.side === 'buy' ? pair.quoteCoin : pair.baseCoin;
-    const b = this.bal(acct, coin);
-    b.frozen = b.frozen.minus(order.reserved);
-    b.available = b.available.plus(order.reserved);
-    order.reserved = ZERO;
+    if (!order.reserved.isZero()) {
+      const b = this.bal(acct, order.side === 'buy' ? pair.quoteCoin : pair.baseCoin);
+      b.frozen = b.frozen.minus(order.reserved);
+      b.available = b.available.plus(order.reserved);
+      order.reserved = ZERO;
+    }
     const complete = order.orderType === 'limit' ? this.remainingBase(order).isZero() : order.filledQty.gt(0);
     order.status = complete ? 'filled' : 'cancelled';
     if (order.orderType === 'market' && order.side === 'sell' && order.filledQty.lt(order.qty))
