@@ -332,10 +332,12 @@ function collectResult(trader: Trader): {
   intents: IntentOutcome[];
   denials: Record<string, number>;
   fills: BacktestFill[];
+  trades: BacktestTrade[];
 } {
   const intents: { -readonly [K in keyof IntentOutcome]: IntentOutcome[K] }[] = [];
   const denials: Record<string, number> = {};
   const fills: BacktestFill[] = [];
+  const trips = new RoundTrips();
   trader.subscribe((e) => {
     switch (e.type) {
       case 'intent':
@@ -374,12 +376,13 @@ function collectResult(trader: Trader): {
           liquidity: e.fill.liquidity,
           tag: e.fill.tag,
         });
+        trips.add(e.fill);
         break;
       default:
         break;
     }
   });
-  return { intents, denials, fills };
+  return { intents, denials, fills, trades: trips.trades };
 }
 
 /** An intent as one comparable string (the lookahead check compares them between runs). */
@@ -416,7 +419,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
 
   const { trader, venue, portfolio, clock, market } = backtestPipeline(o, lanes, step, capital, fees);
   // The result is a subscriber of the pipeline's events.
-  const { intents, denials, fills } = collectResult(trader);
+  const { intents, denials, fills, trades } = collectResult(trader);
 
   const candles$ = new ReplaySource<Candle>();
   const session$ = new ReplaySource<SessionState>();
@@ -602,7 +605,6 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   if (steps % every !== 0 && steps > 0) sample(clock.now());
   const runMs = performance.now() - started;
 
-  const trades = roundTrips(fills);
   const tradeHash = tradeHashOf(fills, !single);
   for (const l of lanes) portfolio.mark(l.symbol, new Decimal(l.lastClose || 0));
   const symbols = lanes.map((l) => l.symbol);
@@ -685,43 +687,58 @@ function finalHoldings(portfolio: Portfolio): BacktestResult['portfolio'] {
   };
 }
 
-/** Round trips from flat to flat, per symbol, with average prices, PnL after fees; in the order they closed. */
-export function roundTrips(fills: readonly BacktestFill[]): BacktestTrade[] {
-  interface Open {
-    qty: Decimal;
-    buyQty: Decimal;
-    buyCost: Decimal;
-    sellQty: Decimal;
-    sellValue: Decimal;
-    fees: Decimal;
-    entry: number;
-  }
-  const trades: BacktestTrade[] = [];
-  const open = new Map<string, Open>();
-  for (const f of fills) {
-    let o = open.get(f.symbol);
+/** What a round trip needs of a fill: the pipeline's fill, amounts in Decimal. */
+interface TripFill {
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: Decimal;
+  readonly size: Decimal;
+  readonly fee: Decimal;
+  readonly ts: number;
+}
+
+/**
+ * Round trips from flat to flat, per symbol, with average prices and PnL after fees, in the order they
+ * closed: fed each fill as the pipeline books it (its Decimals, not their strings read back).
+ */
+export class RoundTrips {
+  readonly trades: BacktestTrade[] = [];
+  private readonly open = new Map<
+    string,
+    {
+      qty: Decimal;
+      buyQty: Decimal;
+      buyCost: Decimal;
+      sellQty: Decimal;
+      sellValue: Decimal;
+      fees: Decimal;
+      entry: number;
+    }
+  >();
+
+  add(f: TripFill): void {
+    let o = this.open.get(f.symbol);
     if (o === undefined) {
       o = { qty: ZERO, buyQty: ZERO, buyCost: ZERO, sellQty: ZERO, sellValue: ZERO, fees: ZERO, entry: 0 };
-      open.set(f.symbol, o);
+      this.open.set(f.symbol, o);
     }
-    const size = new Decimal(f.size);
-    const value = size.mul(f.price);
+    const value = f.size.mul(f.price);
     if (o.qty.isZero()) {
       o.entry = f.ts;
       o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
     }
     o.fees = o.fees.plus(f.fee);
     if (f.side === 'buy') {
-      o.qty = o.qty.plus(size);
-      o.buyQty = o.buyQty.plus(size);
+      o.qty = o.qty.plus(f.size);
+      o.buyQty = o.buyQty.plus(f.size);
       o.buyCost = o.buyCost.plus(value);
     } else {
-      o.qty = o.qty.minus(size);
-      o.sellQty = o.sellQty.plus(size);
+      o.qty = o.qty.minus(f.size);
+      o.sellQty = o.sellQty.plus(f.size);
       o.sellValue = o.sellValue.plus(value);
     }
     if (o.qty.isZero() && o.buyQty.gt(0)) {
-      trades.push({
+      this.trades.push({
         symbol: f.symbol,
         side: 'long',
         entryTime: o.entry,
@@ -734,5 +751,4 @@ export function roundTrips(fills: readonly BacktestFill[]): BacktestTrade[] {
       });
     }
   }
-  return trades;
 }
