@@ -385,6 +385,198 @@ function collectResult(trader: Trader): {
   return { intents, denials, fills, trades: trips.trades };
 }
 
+/**
+ * Step 3: the replay loop, its state and its steps as one object. Its methods are the same functions in
+ * every run of a process (a sweep's, a walk-forward's): the closures of a new run made V8 throw away the
+ * loop's optimised code at every run ("wrong call target"), and re-learn it.
+ */
+class Replay {
+  readonly candles$ = new ReplaySource<Candle>();
+  readonly session$ = new ReplaySource<SessionState>();
+  readonly tickers$ = new ReplaySource<Ticker>();
+  /** The base candle being decided: intents and exposed values belong to it. */
+  deciding: Candle | undefined = undefined;
+  /** The strategy's error, thrown by the loop at the next step. */
+  failure: unknown = undefined;
+  readonly equity: EquityCurvePoint[] = [];
+  n = 0;
+  first = Number.NaN;
+  lastT = Number.NaN;
+  private session: SessionState | undefined = undefined;
+  private steps = 0;
+  /** The time step being replayed (its open time); the lanes with a candle in it have cur.t === stepT. */
+  private stepT = Number.NaN;
+  private inStep = false;
+  private readonly step: number;
+  private readonly every: number;
+  private readonly trader: Trader;
+  private readonly venue: InProcessVenue;
+  private readonly portfolio: Portfolio;
+  private readonly clock: VirtualClock;
+  private readonly market: MarketState;
+  private readonly deliver = (c: Candle): void => this.candles$.next(c);
+
+  constructor(
+    private readonly o: BacktestOptions,
+    private readonly lanes: readonly Lane[],
+    private readonly interval: CandleInterval,
+    p: ReturnType<typeof backtestPipeline>,
+  ) {
+    this.step = INTERVAL_MS[interval];
+    this.every = o.equityEvery ?? Math.max(1, Math.round(86_400_000 / this.step));
+    this.trader = p.trader;
+    this.venue = p.venue;
+    this.portfolio = p.portfolio;
+    this.clock = p.clock;
+    this.market = p.market;
+  }
+
+  /** A daily stock candle is decided at the regular close (16:00 ET) of its date, others at their close. */
+  private decisionTime(lane: Lane, openTime: number): number {
+    return lane.dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + this.step;
+  }
+
+  /**
+   * The strategy decides on a closed candle; its intents go through the pipeline at the venue's time.
+   * Synchronous unless it emitted intents (answers whether the pipeline has work to wait for): no promise
+   * per candle.
+   */
+  private decide(lane: Lane, c: Candle): boolean {
+    const { clock, trader } = this;
+    const at = this.decisionTime(lane, c.openTime);
+    if (this.session === undefined || at >= this.session.nextChange) {
+      this.session = usSessionAt(at);
+      this.market.setSession(this.session);
+      this.session$.next(this.session);
+    }
+    clock.set(Math.max(clock.now(), at));
+    const suspended = this.o.suspended;
+    if (suspended !== undefined) this.market.setSuspended(lane.symbol, suspended(lane.symbol, clock.now()));
+    lane.q.last = c.close;
+    lane.q.ts = clock.now();
+    if (this.tickers$.observed)
+      this.tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
+    // Time exits are decided like a signal, at the candle's close, before the strategy decides.
+    if (trader.exitsArmed) {
+      const due = trader.timedExits(clock.now());
+      if (due !== undefined) for (const x of due) void trader.exit(x, clock.now());
+    }
+    this.deciding = c;
+    if (lane.informative === undefined) this.candles$.next(c);
+    else lane.informative.push(c, this.deliver);
+    if (this.failure !== undefined) throw this.failure;
+    return trader.busy;
+  }
+
+  private async settle(): Promise<void> {
+    await this.trader.idle();
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Marks every symbol at its last close and samples the equity (with whether a position is open). */
+  private sample(ts: number): void {
+    const { portfolio } = this;
+    let exposed = false;
+    for (const l of this.lanes) {
+      portfolio.mark(l.symbol, new Decimal(l.lastClose));
+      if (portfolio.position(l.symbol).quantity.gt(0)) exposed = true;
+    }
+    const e = this.trader.sampleEquity(ts);
+    this.equity.push({ ts, equity: e.toNumber(), exposed });
+  }
+
+  /** Closes the time step: the venue moves to its close (answers whether resting orders filled). */
+  private closeStep(): boolean {
+    this.venue.setTime(this.stepT + this.step);
+    return this.venue.advance() > 0;
+  }
+
+  /** After a step's close: prices marked (when a daily loss limit needs equity), equity sampled. */
+  private markStep(): void {
+    const { trader, lanes, stepT } = this;
+    if (trader.tracksEquity)
+      for (let k = 0; k < lanes.length; k++) {
+        const l = lanes[k] as Lane;
+        if (l.cur.t === stepT) trader.mark(l.symbol, new Decimal(l.lastClose), stepT + this.step);
+      }
+    if (++this.steps % this.every === 0) this.sample(this.decisionTime(lanes[0] as Lane, stepT));
+  }
+
+  /** The replay: every candle of the merged sources, step by step (see runBacktest). */
+  async run(sources: readonly CandleSource[]): Promise<void> {
+    const { o, lanes, venue, trader, interval } = this;
+    const keepChart = o.chart !== false;
+    const from = o.from ?? -Infinity;
+    const to = o.to ?? Infinity;
+    const single = lanes.length === 1;
+    for await (const b of mergeByTime(sources)) {
+      const { openTime, open, high, low, close, volume, turnover, lane: laneOf } = b;
+      for (let i = 0; i < b.length; i++) {
+        const t = openTime[i] as number;
+        if (t < from || t > to) continue;
+        const lane = (single ? lanes[0] : lanes[(laneOf as Uint16Array)[i] as number]) as Lane;
+        if (t !== this.stepT) {
+          if (this.inStep) {
+            if (this.closeStep()) await trader.syncFills();
+            this.markStep();
+          }
+          this.stepT = t;
+          this.inStep = true;
+        }
+        // One mutable record per symbol for the current candle: no allocation per candle for the venue's view.
+        const cur = lane.cur;
+        cur.t = t;
+        cur.open = open[i] as number;
+        cur.high = high[i] as number;
+        cur.low = low[i] as number;
+        cur.close = close[i] as number;
+        cur.known = true;
+        venue.setTime(t);
+        // Orders resting from before fill first if this candle opens through them.
+        if (venue.advance() > 0) await trader.syncFills();
+        if (lane.prev !== undefined && this.decide(lane, lane.prev)) await this.settle();
+        // The candle's range through the exits of an open trade (src/execution/exits.ts): an exit that
+        // triggers inside the candle fills at its trigger price, one that gapped through at the open.
+        if (trader.exitsArmed) {
+          const x = trader.barExit(lane.symbol, cur);
+          if (x !== undefined) {
+            cur.touch = x.trigger;
+            await trader.exit(x, this.clock.now());
+            cur.touch = undefined;
+            if (this.failure !== undefined) throw this.failure;
+          }
+        }
+        lane.lastClose = cur.close;
+        if (Number.isNaN(this.first)) this.first = t;
+        this.lastT = t;
+        lane.candles++;
+        this.n++;
+        lane.prev = {
+          symbol: lane.symbol,
+          interval,
+          openTime: t,
+          open: cur.open,
+          high: cur.high,
+          low: cur.low,
+          close: cur.close,
+          volume: volume[i] as number,
+          turnover: turnover[i] as number,
+        };
+        if (keepChart) lane.chart.add(t, cur.open, cur.high, cur.low, cur.close);
+      }
+      o.onProgress?.(this.n);
+    }
+    if (this.inStep) {
+      if (this.closeStep()) await trader.syncFills();
+      this.markStep();
+    }
+    // The last candles are decided too; nothing trades after the data ends, so their orders do not fill.
+    for (const l of lanes) l.cur.known = false;
+    for (const l of lanes) if (l.prev !== undefined && this.decide(l, l.prev)) await this.settle();
+    if (this.steps % this.every !== 0 && this.steps > 0) this.sample(this.clock.now());
+  }
+}
+
 /** An intent as one comparable string (the lookahead check compares them between runs). */
 export function intentSignal(i: OrderIntent): string {
   const size =
@@ -414,20 +606,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
   const fees = { maker: makerRate, taker: feeRate };
   const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
-  const decisionTime = (lane: Lane, openTime: number): number =>
-    lane.dailyStock ? etToUtc(etParts(openTime).date, 16, 0) : openTime + step;
 
-  const { trader, venue, portfolio, clock, market } = backtestPipeline(o, lanes, step, capital, fees);
+  const pipeline = backtestPipeline(o, lanes, step, capital, fees);
+  const { trader, portfolio, clock } = pipeline;
   // The result is a subscriber of the pipeline's events.
   const { intents, denials, fills, trades } = collectResult(trader);
+  const replay = new Replay(o, lanes, interval, pipeline);
 
-  const candles$ = new ReplaySource<Candle>();
-  const session$ = new ReplaySource<SessionState>();
-  const tickers$ = new ReplaySource<Ticker>();
-  let session: SessionState | undefined;
-  let failure: unknown;
-  // The base candle being decided: intents and exposed values belong to it.
-  let deciding: Candle | undefined;
   const onSignal = o.onSignal;
   const ctx = trader.strategyContext({
     params,
@@ -438,19 +623,20 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       onSignal === undefined
         ? undefined
         : (name, value, candle) => {
-            const c = candle ?? deciding;
+            const c = candle ?? replay.deciding;
             if (c !== undefined) onSignal({ symbol: c.symbol, openTime: c.openTime, name, value });
           },
   });
   const sub = o.strategy
     .run(ctx, {
-      candles$: candles$.observable,
-      session$: session$.observable,
-      tickers$: tickers$.observable,
+      candles$: replay.candles$.observable,
+      session$: replay.session$.observable,
+      tickers$: replay.tickers$.observable,
       orders$: trader.feedback$(),
     })
     .subscribe({
       next: (i) => {
+        const deciding = replay.deciding;
         if (onSignal !== undefined && deciding !== undefined)
           onSignal({
             symbol: deciding.symbol,
@@ -462,147 +648,14 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         if (o.tradeFrom !== undefined && clock.now() < o.tradeFrom) return;
         void trader.submit(i, clock.now());
       },
-      error: (e: unknown) => (failure = e),
+      error: (e: unknown) => (replay.failure = e),
     });
-  const deliver = (c: Candle): void => candles$.next(c);
 
-  /**
-   * The strategy decides on a closed candle; its intents go through the pipeline at the venue's time.
-   * Synchronous unless it emitted intents (answers whether the pipeline has work to wait for): no promise
-   * per candle.
-   */
-  const decide = (lane: Lane, c: Candle): boolean => {
-    const at = decisionTime(lane, c.openTime);
-    if (session === undefined || at >= session.nextChange) {
-      session = usSessionAt(at);
-      market.setSession(session);
-      session$.next(session);
-    }
-    clock.set(Math.max(clock.now(), at));
-    if (o.suspended !== undefined) market.setSuspended(lane.symbol, o.suspended(lane.symbol, clock.now()));
-    lane.q.last = c.close;
-    lane.q.ts = clock.now();
-    if (tickers$.observed)
-      tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
-    // Time exits are decided like a signal, at the candle's close, before the strategy decides.
-    if (trader.exitsArmed) {
-      const due = trader.timedExits(clock.now());
-      if (due !== undefined) for (const x of due) void trader.exit(x, clock.now());
-    }
-    deciding = c;
-    if (lane.informative === undefined) candles$.next(c);
-    else lane.informative.push(c, deliver);
-    if (failure !== undefined) throw failure;
-    return trader.busy;
-  };
-  const settle = async (): Promise<void> => {
-    await trader.idle();
-    if (failure !== undefined) throw failure;
-  };
-
-  const equity: EquityCurvePoint[] = [];
-  const keepChart = o.chart !== false;
-  const every = o.equityEvery ?? Math.max(1, Math.round(86_400_000 / step));
-  let n = 0;
-  let steps = 0;
-  let first = Number.NaN;
-  let lastT = Number.NaN;
-  const from = o.from ?? -Infinity;
-  const to = o.to ?? Infinity;
-  const single = lanes.length === 1;
   const started = performance.now();
-  const sample = (ts: number) => {
-    let exposed = false;
-    for (const l of lanes) {
-      portfolio.mark(l.symbol, new Decimal(l.lastClose));
-      if (portfolio.position(l.symbol).quantity.gt(0)) exposed = true;
-    }
-    const e = trader.sampleEquity(ts);
-    equity.push({ ts, equity: e.toNumber(), exposed });
-  };
-  // The time step being replayed (its open time); the lanes with a candle in it have cur.t === stepT.
-  let stepT = Number.NaN;
-  let inStep = false;
-  /** Closes the time step: the venue moves to its close, prices are marked, equity is sampled. */
-  const closeStep = (): boolean => {
-    venue.setTime(stepT + step);
-    return venue.advance() > 0;
-  };
-  const markStep = (): void => {
-    if (trader.tracksEquity)
-      for (let k = 0; k < lanes.length; k++) {
-        const l = lanes[k] as Lane;
-        if (l.cur.t === stepT) trader.mark(l.symbol, new Decimal(l.lastClose), stepT + step);
-      }
-    if (++steps % every === 0) sample(decisionTime(lanes[0] as Lane, stepT));
-  };
-
-  for await (const b of mergeByTime(sources)) {
-    const { openTime, open, high, low, close, volume, turnover, lane: laneOf } = b;
-    for (let i = 0; i < b.length; i++) {
-      const t = openTime[i] as number;
-      if (t < from || t > to) continue;
-      const lane = (single ? lanes[0] : lanes[(laneOf as Uint16Array)[i] as number]) as Lane;
-      if (t !== stepT) {
-        if (inStep) {
-          if (closeStep()) await trader.syncFills();
-          markStep();
-        }
-        stepT = t;
-        inStep = true;
-      }
-      // One mutable record per symbol for the current candle: no allocation per candle for the venue's view.
-      const cur = lane.cur;
-      cur.t = t;
-      cur.open = open[i] as number;
-      cur.high = high[i] as number;
-      cur.low = low[i] as number;
-      cur.close = close[i] as number;
-      cur.known = true;
-      venue.setTime(t);
-      // Orders resting from before fill first if this candle opens through them.
-      if (venue.advance() > 0) await trader.syncFills();
-      if (lane.prev !== undefined && decide(lane, lane.prev)) await settle();
-      // The candle's range through the exits of an open trade (src/execution/exits.ts): an exit that
-      // triggers inside the candle fills at its trigger price, one that gapped through at the open.
-      if (trader.exitsArmed) {
-        const x = trader.barExit(lane.symbol, cur);
-        if (x !== undefined) {
-          cur.touch = x.trigger;
-          await trader.exit(x, clock.now());
-          cur.touch = undefined;
-          if (failure !== undefined) throw failure;
-        }
-      }
-      lane.lastClose = cur.close;
-      if (Number.isNaN(first)) first = t;
-      lastT = t;
-      lane.candles++;
-      n++;
-      lane.prev = {
-        symbol: lane.symbol,
-        interval,
-        openTime: t,
-        open: cur.open,
-        high: cur.high,
-        low: cur.low,
-        close: cur.close,
-        volume: volume[i] as number,
-        turnover: turnover[i] as number,
-      };
-      if (keepChart) lane.chart.add(t, cur.open, cur.high, cur.low, cur.close);
-    }
-    o.onProgress?.(n);
-  }
-  if (inStep) {
-    if (closeStep()) await trader.syncFills();
-    markStep();
-  }
-  // The last candles are decided too; nothing trades after the data ends, so their orders do not fill.
-  for (const l of lanes) l.cur.known = false;
-  for (const l of lanes) if (l.prev !== undefined && decide(l, l.prev)) await settle();
+  await replay.run(sources);
   sub.unsubscribe();
-  if (steps % every !== 0 && steps > 0) sample(clock.now());
+  const { equity, n, first, lastT } = replay;
+  const single = lanes.length === 1;
   const runMs = performance.now() - started;
 
   const tradeHash = tradeHashOf(fills, !single);
