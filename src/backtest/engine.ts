@@ -255,7 +255,8 @@ function lanesOf(
           ? new InformativeCandles(symbol, interval, o.strategy.informative)
           : undefined,
       chart: new Downsampler(),
-      q: undefined as unknown as Quote,
+      // Replaced by the market state's record of the symbol (same shape: the field's type never changes).
+      q: { last: 0, bid: undefined, ask: undefined, ts: 0, deliveryStatus: undefined },
       prev: undefined,
       lastClose: 0,
       candles: 0,
