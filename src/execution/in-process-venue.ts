@@ -59,7 +59,7 @@ export class InProcessVenue implements Venue {
         side: order.side,
         orderType: order.orderType,
         qty: new Decimal(order.qty),
-        ...(order.price !== undefined ? { price: new Decimal(order.price) } : {}),
+        price: order.price === undefined ? undefined : new Decimal(order.price),
         clientOid: order.clientOid,
       },
       this.now,
@@ -89,18 +89,42 @@ export class InProcessVenue implements Venue {
     for (const f of fills) {
       let list = this.unreadBySymbol.get(f.symbol);
       if (list === undefined) this.unreadBySymbol.set(f.symbol, (list = []));
-      list.push({
-        execId: f.execId,
-        price: toWire(f.price),
-        size: toWire(f.size),
-        side: f.side,
-        ts: String(f.ts),
-        orderId: f.orderId,
-        clientOid: f.clientOid,
-        liquidity: f.liquidity,
-        exact: { price: f.price, size: f.size },
-      });
+      list.push(new InProcessFill(f));
       this.fresh++;
     }
+  }
+}
+
+/**
+ * A fill of the in-process venue as the port reports it: its Decimals handed over as they are (`exact`),
+ * the wire's strings written only if someone reads them (the pipeline books from `exact`).
+ */
+class InProcessFill implements VenueFill {
+  [key: string]: unknown;
+  readonly execId: string;
+  readonly side: 'buy' | 'sell';
+  readonly orderId: string;
+  readonly clientOid: string;
+  readonly liquidity: CoreFill['liquidity'];
+  readonly exact: { readonly price: Decimal; readonly size: Decimal };
+  private readonly at: number;
+
+  constructor(f: CoreFill) {
+    this.execId = f.execId;
+    this.side = f.side;
+    this.orderId = f.orderId;
+    this.clientOid = f.clientOid;
+    this.liquidity = f.liquidity;
+    this.exact = { price: f.price, size: f.size };
+    this.at = f.ts;
+  }
+  get price(): string {
+    return toWire(this.exact.price);
+  }
+  get size(): string {
+    return toWire(this.exact.size);
+  }
+  get ts(): string {
+    return String(this.at);
   }
 }

@@ -602,7 +602,13 @@ export class Trader implements FillSink {
     });
     this.recentOrders.push(now);
     if (this.recentOrders.length > 64) this.recentOrders.shift();
-    return { intent: d.intent, order: { ...d.order, clientOid }, trigger, judgedAt: now, asEmitted: intent };
+    return {
+      intent: d.intent,
+      order: Object.assign({}, d.order, { clientOid }),
+      trigger,
+      judgedAt: now,
+      asEmitted: intent,
+    };
   }
 
   /** An approved order to the venue (journal first, see Executor), then its fills. */

@@ -494,14 +494,14 @@ export class RiskGate {
       if (d !== undefined) return { ok: false, code: d.code, message: d.message, intent };
     }
     const i = f.intent;
-    const order: Omit<VenueOrder, 'clientOid'> = {
+    const order: { -readonly [K in keyof Omit<VenueOrder, 'clientOid'>]: VenueOrder[K] } = {
       category: i.category,
       symbol: i.symbol,
       side: i.side,
       orderType: i.type,
       qty: toWire(f.size),
-      ...(i.type === 'limit' ? { price: toWire(i.price) } : {}),
     };
+    if (i.type === 'limit') order.price = toWire(i.price);
     return { ok: true, intent: i, order };
   }
 }
