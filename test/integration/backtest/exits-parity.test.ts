@@ -4,31 +4,22 @@
 // with their exit reason. (An exit that
 // triggers inside a candle fills at the trigger in a backtest, while paper trading sends a market order
 // when a poll sees the price through it: the venue has no stop order, see docs/strategies.md.)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { FORMAT_NAME, newBatch, type CandleSource } from '../../../src/backtest/format.js';
-import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
 import type { TraderEvent } from '../../../src/execution/trader.js';
-import { startSimulator } from '../../../src/sim/index.js';
-import { openStore } from '../../../src/store/index.js';
 import {
   parseExitRules,
   parseProtections,
   type ExitRulesInput,
   type ProtectionsInput,
 } from '../../../src/strategy/exits.js';
-import { silentLogger } from '../../../src/strategy/testing.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { RISK, entryScript } from './fixtures/exit-cases.js';
+import { createPaperBot, startPaperParity } from './fixtures/paper-parity.js';
 
 const MIN = 60_000;
 const SPEED = 120;
 const CREDS = { apiKey: 'x-key', apiSecret: 'x-secret', passphrase: 'x-pass' };
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-exit-parity-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Bar = [string, string, string, string];
 const flat = (p: number, n: number): Bar[] =>
@@ -102,49 +93,15 @@ describe('exit parity between the backtester and paper trading on the simulator'
         volume: '10',
       }));
       const exits = parseExitRules(c.exits, c.name);
-      const sim = await startSimulator({
-        seed: 1,
-        startTime: START,
+      const { venue, source } = await startPaperParity({
+        credentials: CREDS,
+        start: START,
         speed: SPEED,
-        rateLimits: false,
-        replay: { AAPLUSDT: candles },
-        candleFills: { slippageBps: 0 },
-        accounts: [
-          {
-            ...CREDS,
-            whitelisted: true,
-            balances: { USDT: '100000' },
-            takerFeeRate: FEES.feeRate,
-            makerFeeRate: FEES.makerFeeRate,
-          },
-        ],
+        candles,
+        fees: FEES,
+        slippageBps: 0,
+        tickersMs: 5_000,
       });
-      const instrument = sim.engine.instrument('SPOT', 'AAPLUSDT')?.wire;
-      if (!instrument) throw new Error('the simulator has no AAPLUSDT');
-      const source: CandleSource = {
-        meta: {
-          format: FORMAT_NAME,
-          version: 1,
-          symbol: 'AAPLUSDT',
-          category: 'SPOT',
-          interval: '1m',
-          instrument,
-        },
-        async *batches() {
-          const b = newBatch(candles.length);
-          for (const c of candles) {
-            const i = b.length++;
-            b.openTime[i] = c.openTime;
-            b.open[i] = Number(c.open);
-            b.high[i] = Number(c.high);
-            b.low[i] = Number(c.low);
-            b.close[i] = Number(c.close);
-            b.volume[i] = 10;
-            b.turnover[i] = 10 * Number(c.close);
-          }
-          yield b;
-        },
-      };
       const backtestFills: string[] = [];
       await runBacktest({
         source,
@@ -161,43 +118,17 @@ describe('exit parity between the backtester and paper trading on the simulator'
         },
       });
 
-      const clock = { now: () => sim.engine.now() };
-      const runtime = createVenueRuntime({
-        baseUrl: sim.baseUrl,
-        credentials: CREDS,
-        clock,
-        speed: SPEED,
-        staleAfterMs: 3_600_000,
-        whitelisted: true,
-        cadences: { tickersMs: 5_000, suspensionMs: 30_000 },
-      });
-      const store = openStore(join(dir, `${Object.keys(c.exits).join('-')}.db`), { clock });
-      store.meta.set('candle:paper:AAPLUSDT:1m', String(START - MIN));
       const paperFills: string[] = [];
-      const { bot } = await createLiveBot({
-        runtime,
-        store,
-        logger: silentLogger,
-        spec: {
-          name: 'paper',
-          strategy: entryScript,
-          params: {},
-          category: 'SPOT',
-          symbols: ['AAPLUSDT'],
-          interval: '1m',
-          risk: RISK,
-          quoteCoin: 'USDT',
-          capital: '100000',
-          ...FEES,
-          fillPollMs: 60_000,
-          maxSignalAgeMs: 0,
-          exits,
-          protections: parseProtections(c.protections ?? {}, c.name),
-        },
-        onEvent: (e) => {
-          const l = fillLine(e);
-          if (l) paperFills.push(l);
-        },
+      const paperSpec = {
+        strategy: entryScript,
+        risk: RISK,
+        ...FEES,
+        exits,
+        protections: parseProtections(c.protections ?? {}, c.name),
+      };
+      const { bot } = await createPaperBot(venue, START, paperSpec, (e) => {
+        const l = fillLine(e);
+        if (l) paperFills.push(l);
       });
       bot.start();
       await waitFor(() => paperFills.length >= 2, {
@@ -207,10 +138,7 @@ describe('exit parity between the backtester and paper trading on the simulator'
       expect((bot.status().protections ?? []).map((l) => `${l.protection} ${l.symbol ?? 'all'}`)).toEqual(
         c.locks ?? [],
       );
-      await bot.stop();
-      runtime.close();
-      store.close();
-      await sim.stop();
+      await venue.close();
 
       expect(backtestFills).toEqual(c.fills);
       expect(paperFills).toEqual(backtestFills);

@@ -3,19 +3,12 @@
 // live pipeline (RestClient, feeds, risk gate, executor, fills over the wire). Both sides must show the
 // same intents, the same gate decisions, the same orders (clientOids, sizes, prices), the same fills
 // (price, size, fee, maker/taker) and the same final cash and position, to the last decimal.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { FORMAT_NAME, newBatch, type CandleSource } from '../../../src/backtest/format.js';
-import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
 import type { TraderEvent } from '../../../src/execution/trader.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { startSimulator } from '../../../src/sim/index.js';
-import { openStore } from '../../../src/store/index.js';
-import { silentLogger } from '../../../src/strategy/testing.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { createPaperBot, startPaperParity } from './fixtures/paper-parity.js';
 import scripted, { SCRIPT } from './fixtures/scripted.js';
 
 const MIN = 60_000;
@@ -24,8 +17,6 @@ const N = 50;
 const SPEED = 120; // one candle every half second of wall time
 const RESUMES = START + 8 * MIN; // AAPL is suspended until then
 const CREDS = { apiKey: 'p-key', apiSecret: 'p-secret', passphrase: 'p-pass' };
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-parity-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // The recorded dataset: a gentle wave around 190.00 (cents), open = previous close, with one dip through
 // the resting buy (candle 18) and one spike through the resting sell (candle 27).
@@ -72,52 +63,19 @@ function describeEvent(e: TraderEvent): string | undefined {
 
 describe('parity between the backtester and paper trading on the simulator', () => {
   it('gives the same intents, gate decisions, orders, fills, fees, cash and position', async () => {
-    const sim = await startSimulator({
-      seed: 1,
-      startTime: START,
+    const { venue, source } = await startPaperParity({
+      credentials: CREDS,
+      start: START,
       speed: SPEED,
-      rateLimits: false,
-      replay: { AAPLUSDT: candles },
-      candleFills: { slippageBps: SLIPPAGE_BPS },
+      candles,
+      fees: FEES,
+      slippageBps: SLIPPAGE_BPS,
+      tickersMs: 10_000,
       suspendedCodes: ['AAPL'],
-      accounts: [
-        {
-          ...CREDS,
-          whitelisted: true,
-          balances: { USDT: '100000' },
-          takerFeeRate: FEES.feeRate,
-          makerFeeRate: FEES.makerFeeRate,
-        },
-      ],
     });
-    const instrument = sim.engine.instrument('SPOT', 'AAPLUSDT')?.wire;
-    if (!instrument) throw new Error('the simulator has no AAPLUSDT');
+    const { sim } = venue;
 
     // Backtest.
-    const source: CandleSource = {
-      meta: {
-        format: FORMAT_NAME,
-        version: 1,
-        symbol: 'AAPLUSDT',
-        category: 'SPOT',
-        interval: '1m',
-        instrument,
-      },
-      async *batches() {
-        const b = newBatch(N);
-        for (const c of candles) {
-          const i = b.length++;
-          b.openTime[i] = c.openTime;
-          b.open[i] = Number(c.open);
-          b.high[i] = Number(c.high);
-          b.low[i] = Number(c.low);
-          b.close[i] = Number(c.close);
-          b.volume[i] = 10;
-          b.turnover[i] = 10 * Number(c.close);
-        }
-        yield b;
-      },
-    };
     const backtestSeen: string[] = [];
     const bt = await runBacktest({
       source,
@@ -136,46 +94,19 @@ describe('parity between the backtester and paper trading on the simulator', () 
     });
 
     // Paper trading: the simulator lifts the suspension when its clock passes RESUMES.
-    const clock = { now: () => sim.engine.now() };
     const resume = setInterval(() => {
       if (sim.engine.now() >= RESUMES) sim.engine.setSuspended('AAPL', false);
     }, 10);
-    const runtime = createVenueRuntime({
-      baseUrl: sim.baseUrl,
-      credentials: CREDS,
-      clock,
-      speed: SPEED,
-      staleAfterMs: 3_600_000,
-      whitelisted: true,
-      cadences: { tickersMs: 10_000, suspensionMs: 30_000 },
-    });
-    const store = openStore(join(dir, 'paper.db'), { clock });
-    // The journal says the bot has seen everything before the dataset: it trades exactly the dataset.
-    store.meta.set('candle:paper:AAPLUSDT:1m', String(START - MIN));
     const paperSeen: string[] = [];
-    const { bot, portfolio } = await createLiveBot({
-      runtime,
-      store,
-      logger: silentLogger,
-      spec: {
-        name: 'paper',
-        strategy: scripted,
-        params: {},
-        category: 'SPOT',
-        symbols: ['AAPLUSDT'],
-        interval: '1m',
-        risk: RISK,
-        quoteCoin: 'USDT',
-        capital: '100000',
-        ...FEES,
-        fillPollMs: 60_000,
-        maxSignalAgeMs: 0,
-      },
-      onEvent: (e) => {
+    const { bot, portfolio } = await createPaperBot(
+      venue,
+      START,
+      { strategy: scripted, risk: RISK, ...FEES },
+      (e) => {
         const line = describeEvent(e);
         if (line) paperSeen.push(line);
       },
-    });
+    );
     bot.start();
     await waitFor(() => (bot.status().lastCandle ?? 0) >= START + (N - 1) * MIN, {
       timeoutMs: 60_000,
@@ -186,9 +117,7 @@ describe('parity between the backtester and paper trading on the simulator', () 
     await bot.stop();
     clearInterval(resume);
     const venueBalances = sim.engine.balancesDecimal(CREDS.apiKey);
-    runtime.close();
-    store.close();
-    await sim.stop();
+    await venue.close();
 
     // Every scripted step happened, and each kind of event is there.
     expect(backtestSeen.filter((l) => l.startsWith('intent'))).toHaveLength(Object.keys(SCRIPT).length);

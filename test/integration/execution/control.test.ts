@@ -2,21 +2,15 @@
 // new entries (PAUSED) while a flatten still sells; halt stops everything until an explicit re-arm;
 // every action is journaled with who and why and emitted as an event; the dashboard's API acts on the
 // same bot over loopback; a pause survives a restart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BotSchema, DashboardSchema } from '../../../src/config/index.js';
-import { createLiveBot, createVenueRuntime, type BotSpec } from '../../../src/execution/runtime.js';
 import type { TraderEvent } from '../../../src/execution/trader.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { startSimulator } from '../../../src/sim/index.js';
-import { openStore } from '../../../src/store/index.js';
 import { buyMarket, decimalParam, defineStrategy } from '../../../src/strategy/index.js';
-import { silentLogger } from '../../../src/strategy/testing.js';
 import { startDashboard } from '../../../src/web/index.js';
 import { parseExitRules } from '../../../src/strategy/exits.js';
+import { startLiveVenue, type LiveBotSpec } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'ctl-key', apiSecret: 'ctl-secret', passphrase: 'ctl-pass' };
@@ -36,51 +30,26 @@ const enterWhenFlat = defineStrategy({
   },
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-control-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('operator controls on a live bot', () => {
   it('pause denies entries PAUSED while a flatten sells; halt holds until re-armed; all journaled with who and why', async () => {
-    const sim = await startSimulator({
-      seed: 9,
-      speed: SPEED,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
-    });
-    const clock = { now: () => sim.engine.now() };
-    const runtime = createVenueRuntime({
-      baseUrl: sim.baseUrl,
+    const venue = await startLiveVenue({
       credentials: CREDS,
-      clock,
-      speed: SPEED,
-      cadences: { tickersMs: 5_000 },
-      staleAfterMs: 60_000,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 9, speed: SPEED, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
     });
-    const store = openStore(join(dir, 'control.db'), { clock });
-    const spec: BotSpec = {
+    const { store } = venue;
+    const spec: LiveBotSpec = {
       name: 'ctl',
       strategy: enterWhenFlat,
-      params: {},
-      category: 'SPOT',
-      symbols: ['AAPLUSDT'],
-      interval: '1m',
       risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
-      quoteCoin: 'USDT',
-      capital: '10000',
-      feeRate: '0.001',
       fillPollMs: 200,
       maxSignalAgeMs: 3 * 60_000,
       // Far away: in force (the dashboard shows them) without ever triggering in this test.
       exits: parseExitRules({ stopLoss: '0.5', takeProfit: '2' }, 'test'),
     };
     const events: TraderEvent[] = [];
-    const { bot, portfolio } = await createLiveBot({
-      runtime,
-      store,
-      logger: silentLogger,
-      spec,
-      onEvent: (e) => events.push(e),
-    });
+    const { bot, portfolio } = await venue.createLiveBot(spec, { onEvent: (e) => events.push(e) });
     const held = () => portfolio.position('AAPLUSDT').quantity;
     const after = (i: number) => events.slice(i);
     bot.start();
@@ -205,11 +174,8 @@ describe('operator controls on a live bot', () => {
     // A paused bot stays paused across a restart.
     await bot.control({ action: 'pause', who, reason: 'overnight' });
     await bot.stop();
-    const again = await createLiveBot({ runtime, store, logger: silentLogger, spec });
+    const again = await venue.createLiveBot(spec);
     expect(again.bot.trader.paused).toBe(true);
-    await again.bot.stop();
-    runtime.close();
-    store.close();
-    await sim.stop();
+    await venue.close();
   }, 90_000);
 });

@@ -2,33 +2,17 @@
 // acknowledgement at the touch and marked estimated; a limit order is denied LIMIT_WITHOUT_FILLS;
 // once access arrives the pipeline reads the venue's fills from a new baseline (the real fills of the
 // estimated orders are not booked twice) and books the next orders from them.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
+import { describe, expect, it } from 'vitest';
 import { ESTIMATED_FILL_PREFIX, type TraderEvent } from '../../../src/execution/trader.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { startSimulator } from '../../../src/sim/index.js';
-import { openStore } from '../../../src/store/index.js';
-import { defineStrategy, type OrderIntent } from '../../../src/strategy/index.js';
-import { silentLogger } from '../../../src/strategy/testing.js';
+import type { OrderIntent } from '../../../src/strategy/index.js';
+import { startLiveVenue } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { idle } from './fixtures/strategies.js';
 
 const CREDS = { apiKey: 'est-key', apiSecret: 'est-secret', passphrase: 'est-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
-const idle = defineStrategy({
-  name: 'idle',
-  description: 'Never trades; the test submits intents itself.',
-  params: z.object({}),
-  intervals: ['1m'],
-  onCandle() {},
-});
-
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-est-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const intent = (over: Partial<OrderIntent>): OrderIntent =>
   ({
@@ -45,46 +29,28 @@ const intent = (over: Partial<OrderIntent>): OrderIntent =>
 
 describe('fills: estimated on an account without whitelist access', () => {
   it('books market orders at the touch marked estimated, denies limit orders, and reads real fills once access arrives', async () => {
-    const sim = await startSimulator({
-      seed: 11,
-      speed: 1,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: false, balances: { USDT: '10000' } }],
-    });
-    const clock = { now: () => sim.engine.now() };
-    const runtime = createVenueRuntime({
-      baseUrl: sim.baseUrl,
+    const venue = await startLiveVenue({
       credentials: CREDS,
-      clock,
-      cadences: { tickersMs: 500 },
-      staleAfterMs: 60_000,
+      account: { whitelisted: false, balances: { USDT: '10000' } },
+      sim: { seed: 11, speed: 1, startTime: START },
+      runtime: { cadences: { tickersMs: 500 }, staleAfterMs: 60_000 },
     });
+    const { sim, runtime, store } = venue;
     // The venue refuses the read: the daemon's reason to refuse to start in `venue` mode.
     await expect(runtime.client.realityFills({ symbol: 'AAPLUSDT' })).rejects.toMatchObject({
       code: '90068',
     });
-    const store = openStore(join(dir, 'est.db'), { clock });
     const events: TraderEvent[] = [];
-    const { bot, portfolio } = await createLiveBot({
-      runtime,
-      store,
-      logger: silentLogger,
-      onEvent: (e) => events.push(e),
-      spec: {
+    const { bot, portfolio } = await venue.createLiveBot(
+      {
         name: 'est',
         strategy: idle,
-        params: {},
-        category: 'SPOT',
-        symbols: ['AAPLUSDT'],
-        interval: '1m',
         risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], maxDataAgeMs: 60_000 }),
-        quoteCoin: 'USDT',
-        capital: '10000',
-        feeRate: '0.001',
         fillPollMs: 200,
         fills: 'estimated',
       },
-    });
+      { onEvent: (e) => events.push(e) },
+    );
     bot.start();
     const trader = bot.trader;
     await waitFor(() => trader.market.rules('AAPLUSDT') !== undefined && trader.market.hasQuote('AAPLUSDT'), {
@@ -147,9 +113,6 @@ describe('fills: estimated on an account without whitelist access', () => {
     const after = store.fills.list({ bot: 'est' }).filter((f) => f.side === 'sell');
     expect(after.length).toBeGreaterThan(0);
     for (const f of after) expect(f.execId.startsWith(ESTIMATED_FILL_PREFIX)).toBe(false);
-    await bot.stop();
-    runtime.close();
-    store.close();
-    await sim.stop();
+    await venue.close();
   }, 60_000);
 });

@@ -2,54 +2,28 @@
 // reach the right bot: two bots on different symbols and two sharing one under the FIFO rule, each
 // journals exactly the fills of its own orders; a manual order placed before the deployment first
 // started is never booked; a full page of new fills is read again and reported as possibly incomplete.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createLiveBot, createVenueRuntime, fillRouterFor } from '../../../src/execution/runtime.js';
+import { describe, expect, it } from 'vitest';
+import { fillRouterFor } from '../../../src/execution/runtime.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { startSimulator, type Simulator } from '../../../src/sim/index.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
+import type { Simulator } from '../../../src/sim/index.js';
+import type { Store } from '../../../src/store/index.js';
 import { silentLogger } from '../../../src/strategy/testing.js';
+import { startLiveVenue } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { flipper } from './fixtures/strategies.js';
 
 const CREDS = { apiKey: 'attr-key', apiSecret: 'attr-secret', passphrase: 'attr-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
 const SPEED = 120;
 
-// Buys on every third closed candle when flat, sells everything on the next third candle.
-const flipper = defineStrategy({
-  name: 'flipper',
-  description: 'Buys and sells every three candles, for tests.',
-  params: z.object({ quoteAmount: decimalParam('150', 'quote amount of each buy') }),
-  intervals: ['1m'],
-  init: () => ({ n: 0 }),
-  onCandle(candle, ctx, emit, st) {
-    st.n++;
-    if (st.n % 3 !== 0) return;
-    const held = ctx.portfolio.position(candle.symbol).quantity;
-    if (held.gt(0)) emit(sellMarket(candle.symbol, held, 'flip-out', 'third candle'));
-    else emit(buyMarket(candle.symbol, ctx.params.quoteAmount, 'flip-in', 'third candle'));
-  },
-});
-
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-attr-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 const spec = (name: string, symbols: string[], quoteAmount: string) => ({
   name,
   strategy: flipper,
   params: { quoteAmount },
-  category: 'SPOT' as const,
   symbols,
-  interval: '1m' as const,
   risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
-  quoteCoin: 'USDT',
   capital: '5000',
-  feeRate: '0.001',
   fillPollMs: 300,
   maxSignalAgeMs: 3 * 60_000,
 });
@@ -70,21 +44,13 @@ const journaledFillsOf = (store: Store, bot: string) =>
 
 describe('fills without ids on the wire', () => {
   it('books each fill to the bot whose order made it, and never the account fills from before the first start', async () => {
-    const sim = await startSimulator({
-      seed: 7,
-      speed: SPEED,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '20000' } }],
-    });
-    const clock = { now: () => sim.engine.now() };
-    const runtime = createVenueRuntime({
-      baseUrl: sim.baseUrl,
+    const venue = await startLiveVenue({
       credentials: CREDS,
-      clock,
-      speed: SPEED,
-      cadences: { tickersMs: 5_000 },
-      staleAfterMs: 60_000,
+      account: { whitelisted: true, balances: { USDT: '20000' } },
+      sim: { seed: 7, speed: SPEED, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
     });
+    const { sim, runtime, store } = venue;
     // The wire answers the spec's five fields: nothing ties a fill to its order.
     const manual = await runtime.client.placeRealityOrder({
       category: 'SPOT',
@@ -100,7 +66,6 @@ describe('fills without ids on the wire', () => {
     const manualFills = sim.engine.fills(CREDS.apiKey).filter((f) => f.orderId === manual.orderId);
     expect(manualFills.length).toBeGreaterThan(0);
 
-    const store = openStore(join(dir, 'attr.db'), { clock });
     const made = [];
     // a and c share AAPLUSDT (FIFO rule), b trades MSFTUSDT alone.
     for (const s of [
@@ -108,7 +73,7 @@ describe('fills without ids on the wire', () => {
       spec('b', ['MSFTUSDT'], '170'),
       spec('c', ['AAPLUSDT'], '230'),
     ])
-      made.push(await createLiveBot({ runtime, store, logger: silentLogger, spec: s }));
+      made.push(await venue.createLiveBot(s));
     const baseline = store.meta.get('fill-baseline:AAPLUSDT');
     expect(baseline).toBeDefined();
     for (const m of made) m.bot.start();
@@ -142,29 +107,23 @@ describe('fills without ids on the wire', () => {
       .quantity.plus(made[2]!.portfolio.position('AAPLUSDT').quantity);
     const manualQty = manualFills.reduce((s, f) => s.plus(f.size), new Decimal(0));
     expect(held.plus(manualQty).toFixed()).toBe(aapl?.available.plus(aapl.frozen).toFixed());
-
-    runtime.close();
-    store.close();
-    await sim.stop();
+    await venue.close();
   }, 60_000);
 
   it('reads again at once when a poll returns a full page of new fills, and says fills may be missing', async () => {
-    const sim = await startSimulator({
-      seed: 8,
-      speed: 1,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '100000' } }],
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '100000' } },
+      sim: { seed: 8, speed: 1, startTime: START },
     });
-    const clock = { now: () => sim.engine.now() };
-    const runtime = createVenueRuntime({ baseUrl: sim.baseUrl, credentials: CREDS, clock });
-    const store = openStore(join(dir, 'page.db'), { clock });
+    const { sim, runtime, store } = venue;
     const warnings: { msg: string; meta?: Record<string, unknown> }[] = [];
     const logger = {
       ...silentLogger,
       warn: (msg: string, meta?: Record<string, unknown>) =>
         void warnings.push({ msg, ...(meta ? { meta } : {}) }),
     };
-    await createLiveBot({ runtime, store, logger, spec: spec('p', ['AAPLUSDT'], '100') });
+    await venue.createLiveBot(spec('p', ['AAPLUSDT'], '100'), { logger });
     const router = fillRouterFor(runtime, store);
     // 150 fills of the account (by hand) between two polls.
     for (let i = 0; i < 150; i++)
@@ -184,8 +143,6 @@ describe('fills without ids on the wire', () => {
     );
     // None of them is the bot's: none is booked.
     expect(store.fills.list()).toEqual([]);
-    runtime.close();
-    store.close();
-    await sim.stop();
+    await venue.close();
   }, 60_000);
 });

@@ -1,17 +1,11 @@
 // Informative timeframes on the live path: a bot on 1m candles that declares 5m gets each 5m candle
 // resampled from the polled 1m stream (FeedHub -> LiveBot), never before it closed and never partial.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Candle } from '../../../src/market/candle.js';
-import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { startSimulator } from '../../../src/sim/index.js';
-import { openStore } from '../../../src/store/index.js';
 import { defineStrategy } from '../../../src/strategy/index.js';
-import { silentLogger } from '../../../src/strategy/testing.js';
+import { startLiveVenue } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const CREDS = { apiKey: 'bot-key', apiSecret: 'bot-secret', passphrase: 'bot-pass' };
@@ -25,18 +19,14 @@ interface Seen {
   readonly at: number;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-informative-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('informative candles on the live feed path', () => {
   it('reach the strategy only after their close, built from the five 1m candles it saw before', async () => {
-    const sim = await startSimulator({
-      seed: 11,
-      speed: SPEED,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 11, speed: SPEED, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
     });
-    const clock = { now: () => sim.engine.now() };
     const seen: Seen[] = [];
     const recorder = defineStrategy({
       name: 'recorder',
@@ -48,37 +38,12 @@ describe('informative candles on the live feed path', () => {
         seen.push({ candle, at: ctx.clock.now() });
       },
     });
-    const runtime = createVenueRuntime({
-      baseUrl: sim.baseUrl,
-      credentials: CREDS,
-      clock,
-      speed: SPEED,
-      cadences: { tickersMs: 5_000 },
-      staleAfterMs: 60_000,
-    });
-    const store = openStore(join(dir, 'live.db'), { clock });
-    const { bot } = await createLiveBot({
-      runtime,
-      store,
-      logger: silentLogger,
-      spec: {
-        name: 'rec',
-        strategy: recorder,
-        params: {},
-        category: 'SPOT',
-        symbols: ['AAPLUSDT'],
-        interval: '1m',
-        risk: RiskLimitsSchema.parse({
-          allowedSessions: ['regular'],
-          whitelisted: true,
-          maxDataAgeMs: 60_000,
-        }),
-        quoteCoin: 'USDT',
-        capital: '10000',
-        feeRate: '0.001',
-        fillPollMs: 200,
-        maxSignalAgeMs: 3 * M,
-      },
+    const { bot } = await venue.createLiveBot({
+      name: 'rec',
+      strategy: recorder,
+      risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
+      fillPollMs: 200,
+      maxSignalAgeMs: 3 * M,
     });
     const live5m = () => seen.filter((s) => s.candle.interval === '5m' && s.candle.openTime + 5 * M > START);
     bot.start();
@@ -86,10 +51,7 @@ describe('informative candles on the live feed path', () => {
       // Backfilled history first, then at least one 5m candle that closed while the bot was running.
       await waitFor(() => live5m().length >= 1, { timeoutMs: 25_000, what: 'a 5m candle closed live' });
     } finally {
-      await bot.stop();
-      runtime.close();
-      store.close();
-      await sim.stop();
+      await venue.close();
     }
     const higher = seen.filter((s) => s.candle.interval === '5m');
     expect(higher.length).toBeGreaterThan(5);

@@ -1,81 +1,30 @@
 // A strategy against the simulator: the live pipeline places orders, receives fills, and the portfolio
 // equals the simulator's account to the last decimal.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
+import { describe, expect, it } from 'vitest';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { startSimulator } from '../../../src/sim/index.js';
-import { openStore } from '../../../src/store/index.js';
-import { buyMarket, decimalParam, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
-import { silentLogger } from '../../../src/strategy/testing.js';
+import { startLiveVenue } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { flipper } from './fixtures/strategies.js';
 
 const CREDS = { apiKey: 'bot-key', apiSecret: 'bot-secret', passphrase: 'bot-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
 const SPEED = 120; // two simulated minutes per real second
 
-// Buys on every third closed candle when flat, sells everything on the next third candle.
-const flipper = defineStrategy({
-  name: 'flipper',
-  description: 'Buys and sells every three candles, for tests.',
-  params: z.object({ quoteAmount: decimalParam('150', 'quote amount of each buy') }),
-  intervals: ['1m'],
-  init: () => ({ n: 0 }),
-  onCandle(candle, ctx, emit, st) {
-    st.n++;
-    if (st.n % 3 !== 0) return;
-    const held = ctx.portfolio.position(candle.symbol).quantity;
-    if (held.gt(0)) emit(sellMarket(candle.symbol, held, 'flip-out', 'third candle'));
-    else emit(buyMarket(candle.symbol, ctx.params.quoteAmount, 'flip-in', 'third candle'));
-  },
-});
-
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-live-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('live bot against the simulator', () => {
   it('places orders, receives fills, and its portfolio equals the account to the last decimal', async () => {
-    const sim = await startSimulator({
-      seed: 5,
-      speed: SPEED,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
-    });
-    const clock = { now: () => sim.engine.now() };
-    const runtime = createVenueRuntime({
-      baseUrl: sim.baseUrl,
+    const venue = await startLiveVenue({
       credentials: CREDS,
-      clock,
-      speed: SPEED,
-      cadences: { tickersMs: 5_000 },
-      staleAfterMs: 60_000,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 5, speed: SPEED, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
     });
-    const store = openStore(join(dir, 'live.db'), { clock });
-    const { bot, portfolio } = await createLiveBot({
-      runtime,
-      store,
-      logger: silentLogger,
-      spec: {
-        name: 'flip',
-        strategy: flipper,
-        params: {},
-        category: 'SPOT',
-        symbols: ['AAPLUSDT'],
-        interval: '1m',
-        risk: RiskLimitsSchema.parse({
-          allowedSessions: ['regular'],
-          whitelisted: true,
-          maxDataAgeMs: 60_000,
-        }),
-        quoteCoin: 'USDT',
-        capital: '10000',
-        feeRate: '0.001',
-        fillPollMs: 200,
-        maxSignalAgeMs: 3 * 60_000,
-      },
+    const { sim, store } = venue;
+    const { bot, portfolio } = await venue.createLiveBot({
+      name: 'flip',
+      strategy: flipper,
+      risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
+      fillPollMs: 200,
+      maxSignalAgeMs: 3 * 60_000,
     });
     bot.start();
     await waitFor(() => store.fills.list({ bot: 'flip' }).filter((f) => f.side === 'sell').length >= 2, {
@@ -105,8 +54,6 @@ describe('live bot against the simulator', () => {
     expect(portfolio.cash('USDT').toFixed()).toBe(total('USDT'));
     expect(portfolio.cash('AAPL').toFixed()).toBe(total('AAPL'));
     expect(portfolio.position('AAPLUSDT').quantity.toFixed()).toBe(total('AAPL'));
-    runtime.close();
-    store.close();
-    await sim.stop();
+    await venue.close();
   }, 40_000);
 });

@@ -1,72 +1,33 @@
 // A limit order resting across a restart: its fill (five fields, no ids) arrives after the daemon came
 // back, and is still attributed to it, because the pipeline rebuilds its open orders from the journal.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { startSimulator } from '../../../src/sim/index.js';
-import { openStore } from '../../../src/store/index.js';
-import { defineStrategy, type OrderIntent } from '../../../src/strategy/index.js';
-import { silentLogger } from '../../../src/strategy/testing.js';
+import type { OrderIntent } from '../../../src/strategy/index.js';
+import { startLiveVenue, type LiveBotSpec } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { idle } from './fixtures/strategies.js';
 
 const CREDS = { apiKey: 'rs-key', apiSecret: 'rs-secret', passphrase: 'rs-pass' };
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET
-const idle = defineStrategy({
-  name: 'idle',
-  description: 'Never trades; the test submits intents itself.',
-  params: z.object({}),
-  intervals: ['1m'],
-  onCandle() {},
-});
-const dir = mkdtempSync(join(tmpdir(), 'tradebot-restart-attr-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const spec: LiveBotSpec = {
+  name: 'rest',
+  strategy: idle,
+  risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], maxDataAgeMs: 3_600_000 }),
+  fillPollMs: 60_000,
+};
 
 describe('a resting limit order across a restart', () => {
   it('gets its fill booked after the restart, though the fill names no order', async () => {
-    const sim = await startSimulator({
-      seed: 3,
-      speed: 1,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 3, speed: 1, startTime: START },
+      runtime: { cadences: { tickersMs: 500 }, staleAfterMs: 3_600_000 },
     });
-    const clock = { now: () => sim.engine.now() };
-    const path = join(dir, 'restart.db');
-    const boot = async () => {
-      const runtime = createVenueRuntime({
-        baseUrl: sim.baseUrl,
-        credentials: CREDS,
-        clock,
-        cadences: { tickersMs: 500 },
-        staleAfterMs: 3_600_000,
-      });
-      const store = openStore(path, { clock });
-      const { bot } = await createLiveBot({
-        runtime,
-        store,
-        logger: silentLogger,
-        spec: {
-          name: 'rest',
-          strategy: idle,
-          params: {},
-          category: 'SPOT',
-          symbols: ['AAPLUSDT'],
-          interval: '1m',
-          risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], maxDataAgeMs: 3_600_000 }),
-          quoteCoin: 'USDT',
-          capital: '10000',
-          feeRate: '0.001',
-          fillPollMs: 60_000,
-        },
-      });
-      return { runtime, store, bot };
-    };
+    const { sim } = venue;
 
-    const first = await boot();
+    const first = await venue.createLiveBot(spec);
     first.bot.start();
     const t = first.bot.trader;
     await waitFor(
@@ -92,27 +53,23 @@ describe('a resting limit order across a restart', () => {
       bot: 'rest',
     } as OrderIntent;
     await t.submit(limit, 0);
-    const [order] = first.store.orders.list({ bot: 'rest', state: 'acked' });
+    const [order] = venue.store.orders.list({ bot: 'rest', state: 'acked' });
     expect(order).toBeDefined();
-    expect(first.store.fills.list()).toEqual([]);
-    await first.bot.stop();
-    first.runtime.close();
-    first.store.close();
+    expect(venue.store.fills.list()).toEqual([]);
+    await venue.restart();
 
     // Restarted: the market moves on until the resting order fills.
-    const second = await boot();
+    const second = await venue.createLiveBot(spec);
     const trader = second.bot.trader;
-    for (let i = 0; i < 2000 && second.store.fills.list().length === 0; i++) {
+    for (let i = 0; i < 2000 && venue.store.fills.list().length === 0; i++) {
       sim.engine.clock.advance(15_000);
       await trader.syncFills();
     }
     const atVenue = sim.engine.fills(CREDS.apiKey).filter((f) => f.clientOid === order?.clientOid);
     expect(atVenue.length).toBeGreaterThan(0);
-    const booked = second.store.fills.list({ bot: 'rest' });
+    const booked = venue.store.fills.list({ bot: 'rest' });
     expect(booked.map((f) => f.execId).sort()).toEqual(atVenue.map((f) => f.execId).sort());
     for (const f of booked) expect(f.clientOid).toBe(order?.clientOid);
-    second.runtime.close();
-    second.store.close();
-    await sim.stop();
+    await venue.close();
   }, 60_000);
 });
