@@ -39,7 +39,7 @@ const sha256: (text: string) => Uint8Array =
  * `BigInt('0x' + hex).toString(36)` (tested).
  */
 export function base36Of160(bytes: Uint8Array): string {
-  const limbs = new Array<number>(5);
+  const limbs = LIMBS;
   for (let k = 0; k < 5; k++)
     limbs[k] =
       (((bytes[4 * k] as number) << 24) |
@@ -47,7 +47,9 @@ export function base36Of160(bytes: Uint8Array): string {
         ((bytes[4 * k + 2] as number) << 8) |
         (bytes[4 * k + 3] as number)) >>>
       0;
-  let out = '';
+  // Digits from the least significant, into a reused buffer; one string at the end (prepending a
+  // character per digit built 31 intermediate strings per id).
+  let n = 0;
   let nonZero = limbs.some((x) => x !== 0);
   while (nonZero) {
     let rem = 0;
@@ -60,12 +62,18 @@ export function base36Of160(bytes: Uint8Array): string {
       limbs[k] = q;
       if (q !== 0) nonZero = true;
     }
-    out = DIGITS[rem] + out;
+    CODES[DIGIT_COUNT - 1 - n++] = DIGIT_CODES[rem] as number;
   }
-  return out === '' ? '0' : out;
+  return n === 0
+    ? '0'
+    : String.fromCharCode.apply(null, CODES.subarray(DIGIT_COUNT - n) as unknown as number[]);
 }
 
-const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
+/** 36^31 > 2^160: at most 31 base-36 digits. */
+const DIGIT_COUNT = 31;
+const LIMBS = new Float64Array(5);
+const CODES = new Uint16Array(DIGIT_COUNT);
+const DIGIT_CODES = Array.from('0123456789abcdefghijklmnopqrstuvwxyz', (c) => c.charCodeAt(0));
 
 /** Hands out `seq` per (bot, trigger time) so two intents of one candle never share an id. */
 export class IntentSequencer {
