@@ -542,14 +542,19 @@ export class Trader implements FillSink {
     const run = this.queue.then(step);
     // The caller sees a failed intent through `run`; the queue itself goes on. Were it left rejected, every
     // later intent would be refused unrun, and the rejection (handled by nobody) would end the process.
-    this.queue = run
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => this.queued--);
+    this.queue = run.then(this.dequeue, this.dequeue);
     return run;
   }
+
+  /** A sync ended (one function for every sync). */
+  private readonly synced = (): void => {
+    this.syncing = undefined;
+  };
+
+  /** An intent went through (or failed): one less in the queue. One function for every intent. */
+  private readonly dequeue = (): void => {
+    this.queued--;
+  };
 
   /** The risk context of an intent: THE one place it is built. */
   riskContext(intent: OrderIntent, signalTime: number): RiskContext {
@@ -757,7 +762,7 @@ export class Trader implements FillSink {
    */
   syncFills(): Promise<TraderFill[]> {
     if (this.syncing === undefined) {
-      this.syncing = this.pullFills().finally(() => (this.syncing = undefined));
+      this.syncing = this.pullFills().finally(this.synced);
       return this.syncing;
     }
     this.nextSync ??= this.syncing
