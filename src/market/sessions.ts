@@ -4,6 +4,10 @@ import type { SessionName } from '../api/index.js';
 import { zonedParts } from './zoned-time.js';
 import { US_EASTERN, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES, type SpecificClosure } from './us-calendar.js';
 
+/** Facts of ET dates by date, filled as they are asked for (see dayOf; declared first: module set-up reads them). */
+const DAYS = new Map<string, { readonly weekday: string; readonly next: string; readonly prev: string }>();
+const DAY_NAMES = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
+
 export type SessionOrClosed = SessionName | 'closed';
 
 export interface SessionState {
@@ -148,7 +152,6 @@ export function etOffsetMinutes(ms: number): number {
   return off;
 }
 
-const WEEKDAY_NAMES = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** Wall-clock parts of an instant in Eastern Time. */
@@ -156,7 +159,7 @@ export function etParts(ms: number): EtParts {
   const local = new Date(ms + etOffsetMinutes(ms) * 60_000);
   return {
     date: `${local.getUTCFullYear()}-${pad2(local.getUTCMonth() + 1)}-${pad2(local.getUTCDate())}`,
-    weekday: WEEKDAY_NAMES[local.getUTCDay()] as string,
+    weekday: DAY_NAMES[local.getUTCDay()] as string,
     minuteOfDay: local.getUTCHours() * 60 + local.getUTCMinutes(),
     second: local.getUTCSeconds(),
   };
@@ -182,15 +185,34 @@ const OVERNIGHT = 20 * 60;
 
 /** The ET calendar date after `date` (YYYY-MM-DD). */
 export function nextDate(date: string): string {
-  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, mo - 1, d + 1)).toISOString().slice(0, 10);
+  return dayOf(date).next;
 }
 
 function weekdayOf(date: string): string {
-  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
-  return ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'][
-    new Date(Date.UTC(y, mo - 1, d)).getUTCDay()
-  ] as string;
+  return dayOf(date).weekday;
+}
+
+/** What the session arithmetic asks of an ET date, worked out once per date (a backtest asks per session change). */
+interface DayFacts {
+  readonly weekday: string;
+  readonly next: string;
+  readonly prev: string;
+}
+function dayOf(date: string): DayFacts {
+  let f = DAYS.get(date);
+  if (f === undefined) {
+    const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+    const iso = (day: number) => new Date(Date.UTC(y, mo - 1, day)).toISOString().slice(0, 10);
+    f = {
+      weekday: DAY_NAMES[new Date(Date.UTC(y, mo - 1, d)).getUTCDay()] as string,
+      next: iso(d + 1),
+      prev: iso(d - 1),
+    };
+    // Dates are few (about 250 a year); the bound only guards against a caller walking centuries.
+    if (DAYS.size >= 100_000) DAYS.clear();
+    DAYS.set(date, f);
+  }
+  return f;
 }
 
 /** Whether an ET date is a trading day of the calendar. */
@@ -284,8 +306,7 @@ export function usRegularSession(
 }
 
 function prevDate(date: string): string {
-  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, mo - 1, d - 1)).toISOString().slice(0, 10);
+  return dayOf(date).prev;
 }
 
 function closedUntilNextOpen(
