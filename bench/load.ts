@@ -28,9 +28,12 @@ const strategy = await loadStrategy('ma-crossover');
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-load-'));
 const cache = join(dir, 'cache');
 // A full collection before each timed run, so one mode's garbage (Parquet's decoding, the CSV's strings) is not
-// collected on the next mode's clock.
+// collected on the next mode's clock. A synchronous major collection, not the bare gc(): that one is V8's
+// last-resort collection, which also throws the compiled code away, so every timed run re-learned its code
+// (about 250 ms of a 450 ms run here) and no mode was measured warm.
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const collect = runInNewContext('gc') as (o: { type: 'major'; execution: 'sync' }) => void;
+const gc = () => collect({ type: 'major', execution: 'sync' });
 const fmt = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 try {
