@@ -184,6 +184,15 @@ describe('order journal', () => {
     expect(s.orders.pendingOrders().map((o) => o.clientOid)).toEqual(['tb-sma-0001']);
   });
 
+  it('answers the record it journaled as byClientOid reads it back', () => {
+    const s = openAt();
+    const { record } = s.orders.journal({ order, bot: 'sma', intent: limitIntent });
+    expect(record).toEqual(s.orders.byClientOid(order.clientOid));
+    const { price: _price, ...market } = order;
+    const bare = { ...market, clientOid: 'tb-bare', orderType: 'market' as const };
+    expect(s.orders.journal({ order: bare }).record).toEqual(s.orders.byClientOid('tb-bare'));
+  });
+
   it('journaling the same clientOid again is idempotent', () => {
     const s = openAt();
     s.orders.journal({ order });
@@ -250,6 +259,8 @@ describe('fills', () => {
     expect(s.fills.insertFill(fill('e1', { price: '1' }))).toBe(false);
     expect(s.fills.list()).toHaveLength(1);
     expect(s.fills.byExecId('e1')?.price.toFixed()).toBe('189.4');
+    expect(s.fills.has('e1')).toBe(true);
+    expect(s.fills.has('e2')).toBe(false);
   });
 
   it('stores decimals as TEXT, exactly, never as REAL', () => {
