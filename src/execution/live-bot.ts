@@ -94,6 +94,8 @@ export class LiveBot {
   private failure: ((err: unknown) => void) | undefined;
   /** Candles of the replay in progress (closed longer ago than maxSignalAgeMs), by symbol. */
   private replayed = new Map<string, number>();
+  /** A flush of the journal's deferred writes (the candle marks) is scheduled. */
+  private markPending = false;
 
   constructor(private readonly o: LiveBotOptions) {
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
@@ -262,7 +264,7 @@ export class LiveBot {
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
         this.noteReplay({ symbol: c.symbol, closeTime: this.lastTrigger });
-        o.store.meta.set(`candle:${o.name}:${c.symbol}:${o.interval}`, String(c.openTime));
+        this.markCandle(c.symbol, c.openTime);
       }),
       share(),
     );
@@ -293,6 +295,30 @@ export class LiveBot {
       .pipe(takeUntil(stop$))
       .subscribe({ error: (err: unknown) => this.fail('bot failed', err) });
     this.fillTimer = setInterval(() => void this.syncFills(), o.fillPollMs ?? 2000);
+  }
+
+  /**
+   * Journals that the strategy saw this candle (the restart's `since`). The mark must be durable no later
+   * than the order the candle leads to (else a restart would replay the candle and trade it again on a
+   * portfolio that holds the first order), but it need not cost a commit of its own before the send: it
+   * commits with that order's journal entry (the order is sent in this turn of the event loop), or on its
+   * own right after this turn when the candle led to none.
+   */
+  private markCandle(symbol: string, openTime: number): void {
+    const { store, name, interval } = this.o;
+    const key = `candle:${name}:${symbol}:${interval}`;
+    const value = String(openTime);
+    store.deferWrite(key, () => store.meta.set(key, value));
+    if (this.markPending) return;
+    this.markPending = true;
+    setImmediate(() => {
+      this.markPending = false;
+      try {
+        store.flushDeferred();
+      } catch (err) {
+        this.fail('journal write failed', err);
+      }
+    });
   }
 
   private async beforeCandle(): Promise<void> {
@@ -385,6 +411,7 @@ export class LiveBot {
     this.sub?.unsubscribe();
     if (this.fillTimer) clearInterval(this.fillTimer);
     await this.o.trader.drain();
+    this.o.store.flushDeferred();
   }
 }
 

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLiveBot, createVenueRuntime } from '../../../src/execution/runtime.js';
@@ -36,47 +37,59 @@ const flipper = defineStrategy({
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-live-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The flipper bot on a fresh simulator and journal. */
+async function flipBot(db: string) {
+  const sim = await startSimulator({
+    seed: 5,
+    speed: SPEED,
+    startTime: START,
+    accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
+  });
+  const clock = { now: () => sim.engine.now() };
+  const runtime = createVenueRuntime({
+    baseUrl: sim.baseUrl,
+    credentials: CREDS,
+    clock,
+    speed: SPEED,
+    cadences: { tickersMs: 5_000 },
+    staleAfterMs: 60_000,
+  });
+  const path = join(dir, db);
+  const store = openStore(path, { clock });
+  const { bot, portfolio } = await createLiveBot({
+    runtime,
+    store,
+    logger: silentLogger,
+    spec: {
+      name: 'flip',
+      strategy: flipper,
+      params: {},
+      category: 'SPOT',
+      symbols: ['AAPLUSDT'],
+      interval: '1m',
+      risk: RiskLimitsSchema.parse({
+        allowedSessions: ['regular'],
+        whitelisted: true,
+        maxDataAgeMs: 60_000,
+      }),
+      quoteCoin: 'USDT',
+      capital: '10000',
+      feeRate: '0.001',
+      fillPollMs: 200,
+      maxSignalAgeMs: 3 * 60_000,
+    },
+  });
+  const close = async () => {
+    runtime.close();
+    store.close();
+    await sim.stop();
+  };
+  return { sim, store, path, bot, portfolio, close };
+}
+
 describe('live bot against the simulator', () => {
   it('places orders, receives fills, and its portfolio equals the account to the last decimal', async () => {
-    const sim = await startSimulator({
-      seed: 5,
-      speed: SPEED,
-      startTime: START,
-      accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '10000' } }],
-    });
-    const clock = { now: () => sim.engine.now() };
-    const runtime = createVenueRuntime({
-      baseUrl: sim.baseUrl,
-      credentials: CREDS,
-      clock,
-      speed: SPEED,
-      cadences: { tickersMs: 5_000 },
-      staleAfterMs: 60_000,
-    });
-    const store = openStore(join(dir, 'live.db'), { clock });
-    const { bot, portfolio } = await createLiveBot({
-      runtime,
-      store,
-      logger: silentLogger,
-      spec: {
-        name: 'flip',
-        strategy: flipper,
-        params: {},
-        category: 'SPOT',
-        symbols: ['AAPLUSDT'],
-        interval: '1m',
-        risk: RiskLimitsSchema.parse({
-          allowedSessions: ['regular'],
-          whitelisted: true,
-          maxDataAgeMs: 60_000,
-        }),
-        quoteCoin: 'USDT',
-        capital: '10000',
-        feeRate: '0.001',
-        fillPollMs: 200,
-        maxSignalAgeMs: 3 * 60_000,
-      },
-    });
+    const { sim, store, bot, portfolio, close } = await flipBot('live.db');
     bot.start();
     await waitFor(() => store.fills.list({ bot: 'flip' }).filter((f) => f.side === 'sell').length >= 2, {
       timeoutMs: 20_000,
@@ -105,8 +118,36 @@ describe('live bot against the simulator', () => {
     expect(portfolio.cash('USDT').toFixed()).toBe(total('USDT'));
     expect(portfolio.cash('AAPL').toFixed()).toBe(total('AAPL'));
     expect(portfolio.position('AAPLUSDT').quantity.toFixed()).toBe(total('AAPL'));
-    runtime.close();
-    store.close();
-    await sim.stop();
+    await close();
+  }, 40_000);
+
+  it('journals the mark of the candle an order comes from before the order reaches the venue', async () => {
+    const { sim, path, bot, close } = await flipBot('marks.db');
+    // What the journal holds for good when an order arrives: read by another connection, as after a crash.
+    const reader = new BetterSqlite3(path, { readonly: true });
+    const committedMark = () =>
+      (
+        reader.prepare('SELECT value FROM meta WHERE key = ?').get('candle:flip:AAPLUSDT:1m') as
+          { value: string } | undefined
+      )?.value;
+    const seen: { mark: string | undefined; candle: string }[] = [];
+    const handle = sim.engine.handle.bind(sim.engine);
+    sim.engine.handle = (name, params, ctx) => {
+      // The bot waits for the answer before it takes the next candle: its last candle is the order's.
+      if (name === 'placeRealityOrder')
+        seen.push({ mark: committedMark(), candle: String(bot.status().lastCandle) });
+      return handle(name, params, ctx);
+    };
+    bot.start();
+    await waitFor(() => seen.length >= 3, { timeoutMs: 20_000, what: 'three orders at the venue' });
+    await bot.stop();
+    expect(seen.map((x) => x.mark)).toEqual(seen.map((x) => x.candle));
+    // The mark of a candle that led to no order is journaled too (on its own, right after the candle).
+    await waitFor(() => committedMark() === String(bot.status().lastCandle), {
+      timeoutMs: 5_000,
+      what: "the last candle's mark in the journal",
+    });
+    reader.close();
+    await close();
   }, 40_000);
 });

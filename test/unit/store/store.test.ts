@@ -384,6 +384,37 @@ describe('intents, denials and runtime state', () => {
     expect(s.fills.list()).toHaveLength(1);
     expect(() => s.transaction(() => Promise.resolve(1))).toThrow(/must be synchronous/);
   });
+
+  it('a deferred write commits with the next transaction, and waits again when that one rolls back', () => {
+    const s = openAt();
+    const other = new BetterSqlite3(path, { readonly: true });
+    const committed = (key: string) =>
+      (other.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
+        ?.value;
+    try {
+      s.deferWrite('mark', () => s.meta.set('mark', '1'));
+      s.deferWrite('mark', () => s.meta.set('mark', '2')); // replaces the first, not made yet
+      expect(committed('mark')).toBeUndefined();
+      expect(() =>
+        s.transaction(() => {
+          s.orders.journal({ order });
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
+      expect(committed('mark')).toBeUndefined();
+      s.transaction(() => s.orders.journal({ order }));
+      expect(committed('mark')).toBe('2');
+      expect(s.orders.list()).toHaveLength(1);
+      s.deferWrite('mark', () => s.meta.set('mark', '3'));
+      s.flushDeferred();
+      expect(committed('mark')).toBe('3');
+      s.deferWrite('mark', () => s.meta.set('mark', '4'));
+      s.close();
+      expect(committed('mark')).toBe('4');
+    } finally {
+      other.close();
+    }
+  });
 });
 
 describe('reopen', () => {
