@@ -8,6 +8,7 @@ import {
   filter,
   first,
   from,
+  of,
   ignoreElements,
   merge,
   share,
@@ -257,7 +258,8 @@ export class LiveBot {
       // The next candle waits until the intents of the previous one went through the pipeline, and the
       // fills of orders that may rest are read, so the strategy always decides on a portfolio that
       // includes its own fills (a backfilled gap replays in order, exactly as the backtester replays it).
-      concatMap((c) => from(this.beforeCandle().then(() => c))),
+      // With nothing in flight there is nothing to wait for: the candle goes on in the same turn.
+      concatMap((c) => (this.mustWait() ? from(this.beforeCandle().then(() => c)) : of(c))),
       tap((c) => {
         // An informative candle closes with the base candle that follows it: the base one is the mark.
         if (c.interval !== o.interval) return;
@@ -319,6 +321,11 @@ export class LiveBot {
         this.fail('journal write failed', err);
       }
     });
+  }
+
+  /** Whether the next candle must wait: intents still in the pipeline, or resting orders' fills to read. */
+  private mustWait(): boolean {
+    return this.o.trader.busy || this.o.trader.hasOpenOrders;
   }
 
   private async beforeCandle(): Promise<void> {
