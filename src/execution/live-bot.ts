@@ -97,6 +97,8 @@ export class LiveBot {
   private replayed = new Map<string, number>();
   /** A flush of the journal's deferred writes (the candle marks) is scheduled. */
   private markPending = false;
+  /** A checkpoint of the journal is scheduled for when the pipeline is idle. */
+  private checkpointPending = false;
 
   constructor(private readonly o: LiveBotOptions) {
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
@@ -319,8 +321,34 @@ export class LiveBot {
         store.flushDeferred();
       } catch (err) {
         this.fail('journal write failed', err);
+        return;
       }
+      this.checkpointWhenIdle();
     });
+  }
+
+  /**
+   * Checkpoints the journal once the candle's orders are through (answered, their fills read), after
+   * what else the event loop has to do (another candle that waited for them): a quiet moment, instead of
+   * inside the commit that precedes an order's send (see `Store.checkpoint`).
+   */
+  private checkpointWhenIdle(): void {
+    if (this.checkpointPending) return;
+    this.checkpointPending = true;
+    void this.o.trader.idle().then(() =>
+      setImmediate(() => {
+        this.checkpointPending = false;
+        try {
+          this.o.store.checkpoint();
+        } catch (err) {
+          // SQLite checkpoints by itself when this cannot: nothing is lost, the next candle tries again.
+          this.o.logger.warn('journal checkpoint failed', {
+            bot: this.o.name,
+            error: err instanceof Error ? err.message : String(err),
+          });
+        }
+      }),
+    );
   }
 
   /** Whether the next candle must wait: intents still in the pipeline, or resting orders' fills to read. */

@@ -31,6 +31,13 @@ export interface StoreOptions {
   readonly busyTimeoutMs?: number | undefined;
 }
 
+/** What `PRAGMA wal_checkpoint` answers: WAL frames in all, and how many are copied into the file. */
+interface WalCheckpoint {
+  readonly busy: number;
+  readonly log: number;
+  readonly checkpointed: number;
+}
+
 /** The journal of one deployment. */
 export interface Store {
   /** Absolute path of the file (or `:memory:`). */
@@ -61,6 +68,14 @@ export interface Store {
   deferWrite(key: string, write: () => void): void;
   /** Commits the deferred writes now, in one transaction; nothing when none wait. */
   flushDeferred(): void;
+  /**
+   * Copies the WAL's commits into the file now (a passive checkpoint: it never waits for other
+   * connections) and starts the WAL over. SQLite otherwise does the one inside whichever commit takes the
+   * WAL past 1000 pages and the other (a sync of the WAL's header) in the commit after, either of which
+   * may be the commit that precedes an order's send; the live bot calls this when its orders are through.
+   * Nothing for `:memory:` or once closed.
+   */
+  checkpoint(): void;
   /** The raw connection, for read-only reporting queries. */
   readonly db: Database;
   /** Commits the deferred writes and closes the file (checkpointing the WAL). Idempotent. */
@@ -118,6 +133,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       }
     });
     const commit = (fn: () => unknown): unknown => inTransaction(fn, !db.inTransaction);
+    const meta = new MetaRepository(db, clock);
     return {
       path: file,
       schemaVersion,
@@ -129,7 +145,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       tradingState: new TradingStateRepository(db, clock),
       equity: new EquityRepository(db),
       strategyState: new StrategyStateRepository(db, clock),
-      meta: new MetaRepository(db, clock),
+      meta,
       control: new ControlRepository(db),
       transaction<T>(fn: () => T): T {
         return commit(fn) as T;
@@ -139,6 +155,14 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       },
       flushDeferred(): void {
         if (deferred.size > 0) commit(() => undefined);
+      },
+      checkpoint(): void {
+        if (closed || memory) return;
+        const [r] = db.pragma('wal_checkpoint(PASSIVE)') as WalCheckpoint[];
+        // All of it copied: the next commit starts the WAL over, and that commit syncs the WAL's header
+        // (under NORMAL as under FULL). Made here, it is not the next order's commit that pays for it.
+        if (r !== undefined && r.busy === 0 && r.log > 0 && r.log === r.checkpointed)
+          meta.set('journal:checkpointed', String(clock.now()));
       },
       close(): void {
         if (closed) return;

@@ -415,6 +415,17 @@ describe('intents, denials and runtime state', () => {
       other.close();
     }
   });
+
+  it('checkpoint() copies the WAL into the file and starts it over', () => {
+    const s = openAt();
+    for (let i = 0; i < 20; i++) s.meta.set(`k${i}`, String(i));
+    s.checkpoint();
+    // Frames in the WAL: what is left is the one write that started it over (syncing its header).
+    const [wal] = s.db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    expect(wal?.log).toBeGreaterThan(0);
+    expect(wal?.log).toBeLessThanOrEqual(2);
+    expect(s.meta.get('k19')).toBe('19');
+  });
 });
 
 describe('reopen', () => {
