@@ -1,11 +1,14 @@
 // Tick to order, live: the daemon's pipeline (feeds, strategy, risk gate, clientOid, SQLite journal,
 // executor, RestClient) against the simulator on loopback, with a strategy that orders on every candle.
+// The simulator runs in a child process (bench/lib/sim-process.ts), as a venue is remote: its request
+// handling and market model never run on the bot's event loop between a poll answer and the order.
 // For each order: from the moment the poll answer that completes its candle is parsed (the candles
 // request's promise resolves in the feed) to
 //   - the venue port's call (RestVenue.placeOrder: signing and the socket write follow synchronously
 //     unless the rate limiter holds the order), and
 //   - the order's arrival at the simulator's engine (after loopback, HTTP parsing, authentication and
-//     validation: an upper bound of "the request is written").
+//     validation: an upper bound of "the request is written"), on the absolute clock
+//     performance.timeOrigin + performance.now() of both processes.
 // Baseline in the same run: what the client itself spends from placeOrder's call to the write (the
 // synchronous part: validation, signing, the socket write), on the same connection.
 //   npx tsx bench/tick-to-order.ts [--orders 240] [--sync-normal]
@@ -17,15 +20,16 @@ import { RestClient } from '../src/client/index.js';
 import { createLiveBot, type VenueRuntime } from '../src/execution/runtime.js';
 import { RestVenue } from '../src/execution/rest-venue.js';
 import { FeedHub } from '../src/feeds/hub.js';
+import { VenueClock } from '../src/feeds/venue-clock.js';
 import type { MarketDataSource } from '../src/feeds/source.js';
 import { ScaledScheduler, scaledSleep } from '../src/feeds/time-scale.js';
 import { Decimal } from '../src/market/decimal.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
-import { startSimulator } from '../src/sim/index.js';
 import { openStore } from '../src/store/index.js';
 import { buyMarket, defineStrategy, sellMarket } from '../src/strategy/index.js';
 import { silentLogger } from '../src/strategy/testing.js';
 import { numberFlag } from './lib/flags.js';
+import { absoluteNow, forkSimulator } from './lib/sim-process.js';
 
 const ORDERS = numberFlag('orders', 240);
 // The journal's durability: FULL (the default: fsync before every order is sent) or NORMAL.
@@ -55,23 +59,20 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (x: number) => `${x.toFixed(3)} ms`;
 
-const sim = await startSimulator({
+const sim = await forkSimulator({
   seed: 11,
   speed: SPEED,
   startTime: START,
   rateLimits: false,
   accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '1000000' } }],
 });
-let arrivals: number[] = [];
-const handle = sim.engine.handle.bind(sim.engine);
-sim.engine.handle = (name, params, ctx) => {
-  if (name === 'placeRealityOrder') arrivals.push(performance.now());
-  return handle(name, params, ctx);
-};
+// The bot follows the simulator's accelerated time as the daemon does with a simulator of its own.
+const venueClock = new VenueClock(sim.baseUrl, SPEED);
+await venueClock.sync();
 
 /** A runtime whose candle answers are timed as the feed parses them. */
 function timedRuntime(answers: number[]): VenueRuntime {
-  const clock = sim.engine.clock;
+  const clock = venueClock;
   const client = new RestClient({
     baseUrl: sim.baseUrl,
     credentials: CREDS,
@@ -81,7 +82,7 @@ function timedRuntime(answers: number[]): VenueRuntime {
   });
   const timed = async <T>(p: Promise<T>): Promise<T> => {
     const r = await p;
-    answers.push(performance.now());
+    answers.push(absoluteNow());
     return r;
   };
   const source: MarketDataSource = {
@@ -102,7 +103,15 @@ function timedRuntime(answers: number[]): VenueRuntime {
     cadences: { tickersMs: 30_000 },
     staleAfterMs: 600_000,
   });
-  return { client, venue: new RestVenue(client), clock, scheduler, hub, close: () => client.close() };
+  return {
+    client,
+    venue: new RestVenue(client),
+    clock,
+    scheduler,
+    hub,
+    speed: SPEED,
+    close: () => client.close(),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-t2o-'));
@@ -112,7 +121,7 @@ const runtime = timedRuntime(answers);
 const place = runtime.venue.placeOrder.bind(runtime.venue);
 let recording = true;
 runtime.venue.placeOrder = (o) => {
-  if (recording) calls.push({ answer: answers[answers.length - 1] ?? Number.NaN, call: performance.now() });
+  if (recording) calls.push({ answer: answers[answers.length - 1] ?? Number.NaN, call: absoluteNow() });
   return place(o);
 };
 const store = openStore(join(dir, 'bench.db'), { clock: runtime.clock, synchronous: SYNC });
@@ -139,11 +148,12 @@ const { bot } = await createLiveBot({
     fillPollMs: 3_600_000,
   },
 });
-arrivals = [];
+await sim.takeArrivals(); // none expected: reconciliation sends nothing on a fresh journal
 bot.start();
 while (calls.length < ORDERS + 5) await new Promise((r) => setTimeout(r, 50));
 await bot.stop();
 recording = false;
+const arrivals = await sim.takeArrivals();
 
 // Baseline: the client's own send, from placeOrder's call to its return (the request is written by then).
 const base: number[] = [];

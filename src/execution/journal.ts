@@ -54,7 +54,7 @@ export function storeJournal(store: Store): TraderJournal {
     atomically: (fn) => store.transaction(fn),
     recordIntent: (intent, ts) => void store.intents.record(intent, ts),
     recordDenial: (d, ts) => void store.denials.record(d, ts),
-    hasFill: (execId) => store.fills.byExecId(execId) !== undefined,
+    hasFill: (execId) => store.fills.has(execId),
     addFill: (f) => (store.fills.insertFill(f) ? store.fills.byExecId(f.execId)?.seq : undefined),
     recordControl: (c, ts) => void store.control.record(c, ts),
   };

@@ -8,6 +8,7 @@ import {
   filter,
   first,
   from,
+  of,
   ignoreElements,
   merge,
   share,
@@ -94,6 +95,10 @@ export class LiveBot {
   private failure: ((err: unknown) => void) | undefined;
   /** Candles of the replay in progress (closed longer ago than maxSignalAgeMs), by symbol. */
   private replayed = new Map<string, number>();
+  /** A flush of the journal's deferred writes (the candle marks) is scheduled. */
+  private markPending = false;
+  /** A checkpoint of the journal is scheduled for when the pipeline is idle. */
+  private checkpointPending = false;
 
   constructor(private readonly o: LiveBotOptions) {
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
@@ -255,14 +260,15 @@ export class LiveBot {
       // The next candle waits until the intents of the previous one went through the pipeline, and the
       // fills of orders that may rest are read, so the strategy always decides on a portfolio that
       // includes its own fills (a backfilled gap replays in order, exactly as the backtester replays it).
-      concatMap((c) => from(this.beforeCandle().then(() => c))),
+      // With nothing in flight there is nothing to wait for: the candle goes on in the same turn.
+      concatMap((c) => (this.mustWait() ? from(this.beforeCandle().then(() => c)) : of(c))),
       tap((c) => {
         // An informative candle closes with the base candle that follows it: the base one is the mark.
         if (c.interval !== o.interval) return;
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
         this.noteReplay({ symbol: c.symbol, closeTime: this.lastTrigger });
-        o.store.meta.set(`candle:${o.name}:${c.symbol}:${o.interval}`, String(c.openTime));
+        this.markCandle(c.symbol, c.openTime);
       }),
       share(),
     );
@@ -293,6 +299,61 @@ export class LiveBot {
       .pipe(takeUntil(stop$))
       .subscribe({ error: (err: unknown) => this.fail('bot failed', err) });
     this.fillTimer = setInterval(() => void this.syncFills(), o.fillPollMs ?? 2000);
+  }
+
+  /**
+   * Journals that the strategy saw this candle (the restart's `since`). The mark must be durable no later
+   * than the order the candle leads to (else a restart would replay the candle and trade it again on a
+   * portfolio that holds the first order), but it need not cost a commit of its own before the send: it
+   * commits with that order's journal entry (the order is sent in this turn of the event loop), or on its
+   * own right after this turn when the candle led to none.
+   */
+  private markCandle(symbol: string, openTime: number): void {
+    const { store, name, interval } = this.o;
+    const key = `candle:${name}:${symbol}:${interval}`;
+    const value = String(openTime);
+    store.deferWrite(key, () => store.meta.set(key, value));
+    if (this.markPending) return;
+    this.markPending = true;
+    setImmediate(() => {
+      this.markPending = false;
+      try {
+        store.flushDeferred();
+      } catch (err) {
+        this.fail('journal write failed', err);
+        return;
+      }
+      this.checkpointWhenIdle();
+    });
+  }
+
+  /**
+   * Checkpoints the journal once the candle's orders are through (answered, their fills read), after
+   * what else the event loop has to do (another candle that waited for them): a quiet moment, instead of
+   * inside the commit that precedes an order's send (see `Store.checkpoint`).
+   */
+  private checkpointWhenIdle(): void {
+    if (this.checkpointPending) return;
+    this.checkpointPending = true;
+    void this.o.trader.idle().then(() =>
+      setImmediate(() => {
+        this.checkpointPending = false;
+        try {
+          this.o.store.checkpoint();
+        } catch (err) {
+          // SQLite checkpoints by itself when this cannot: nothing is lost, the next candle tries again.
+          this.o.logger.warn('journal checkpoint failed', {
+            bot: this.o.name,
+            error: err instanceof Error ? err.message : String(err),
+          });
+        }
+      }),
+    );
+  }
+
+  /** Whether the next candle must wait: intents still in the pipeline, or resting orders' fills to read. */
+  private mustWait(): boolean {
+    return this.o.trader.busy || this.o.trader.hasOpenOrders;
   }
 
   private async beforeCandle(): Promise<void> {
@@ -385,6 +446,7 @@ export class LiveBot {
     this.sub?.unsubscribe();
     if (this.fillTimer) clearInterval(this.fillTimer);
     await this.o.trader.drain();
+    this.o.store.flushDeferred();
   }
 }
 

@@ -81,6 +81,7 @@ function toFill(r: FillRow): StoredFill {
 export class FillRepository {
   private readonly insertStmt: Statement<[Record<string, string | number | null>], unknown>;
   private readonly byExecStmt: Statement<[string], FillRow>;
+  private readonly hasStmt: Statement<[string], 1>;
   private readonly lastTsStmt: Statement<[string], { ts: number | null }>;
   private readonly listStmt: Statement<
     [{ symbol: string | null; bot: string | null; since: number; clientOid: string | null }],
@@ -100,6 +101,7 @@ export class FillRepository {
        ON CONFLICT (exec_id) DO NOTHING`,
     );
     this.byExecStmt = db.prepare(`SELECT * FROM fills WHERE exec_id = ?`);
+    this.hasStmt = db.prepare<[string], 1>(`SELECT 1 FROM fills WHERE exec_id = ?`).pluck();
     this.lastTsStmt = db.prepare(`SELECT MAX(ts) AS ts FROM fills WHERE symbol = ?`);
     this.listStmt = db.prepare(
       `SELECT * FROM fills WHERE (@symbol IS NULL OR symbol = @symbol) AND (@bot IS NULL OR bot = @bot)
@@ -146,6 +148,11 @@ export class FillRepository {
       clientOid: link.clientOid ?? null,
     });
     if (info.changes === 0) throw new StoreError(`no fill journaled under execId ${execId}`);
+  }
+
+  /** Whether a fill is journaled under this execId (a fill sync asks it of each of the venue's recent fills). */
+  has(execId: string): boolean {
+    return this.hasStmt.get(execId) !== undefined;
   }
 
   /** The fill journaled under this execId, if any. */

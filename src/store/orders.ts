@@ -92,6 +92,31 @@ function toRecord(r: OrderRow): OrderRecord {
   };
 }
 
+/** The record of an order just journaled (as `toRecord` would read it back). */
+function newRecord(entry: NewOrder, row: { bot: string | null; ts: number }): OrderRecord {
+  const o = entry.order;
+  // The wire order as toRecord builds it: without a price key when there is none.
+  const order: VenueOrder = {
+    category: o.category,
+    symbol: o.symbol,
+    side: o.side,
+    orderType: o.orderType,
+    qty: o.qty,
+    ...(o.price === undefined ? {} : { price: o.price }),
+    clientOid: o.clientOid,
+  };
+  return {
+    clientOid: o.clientOid,
+    ...(row.bot === null ? {} : { bot: row.bot }),
+    order,
+    ...(entry.intent === undefined ? {} : { intent: entry.intent }),
+    state: 'pending',
+    attempts: 0,
+    createdTs: row.ts,
+    updatedTs: row.ts,
+  };
+}
+
 /** The wire fields that identify an order: a clientOid reused with different ones is a bug, never a resend. */
 function sameWireOrder(a: VenueOrder, b: VenueOrder): boolean {
   return (
@@ -114,7 +139,7 @@ export class OrderRepository {
     [{ bot: string | null; symbol: string | null; state: string | null }],
     OrderRow
   >;
-  private readonly attemptStmt: Statement<[{ oid: string; ts: number }], unknown>;
+  private readonly attemptStmt: Statement<[{ oid: string; ts: number }], { attempts: number }>;
   private readonly ackStmt: Statement<[{ oid: string; orderId: string; ts: number }], unknown>;
   private readonly rejectStmt: Statement<[{ oid: string; code: string; msg: string; ts: number }], unknown>;
 
@@ -138,7 +163,7 @@ export class OrderRepository {
          AND (@state IS NULL OR state = @state) ORDER BY created_ts, client_oid`,
     );
     this.attemptStmt = db.prepare(
-      `UPDATE orders SET attempts = attempts + 1, updated_ts = @ts WHERE client_oid = @oid`,
+      `UPDATE orders SET attempts = attempts + 1, updated_ts = @ts WHERE client_oid = @oid RETURNING attempts`,
     );
     this.ackStmt = db.prepare(
       `UPDATE orders SET state = 'acked', order_id = @orderId, updated_ts = @ts WHERE client_oid = @oid`,
@@ -169,26 +194,25 @@ export class OrderRepository {
       intent: entry.intent === undefined ? null : encodeIntent(entry.intent),
       ts: tsColumn(ts),
     };
-    return this.db
-      .transaction((): JournalResult => {
-        const inserted = this.insertStmt.run(row).changes === 1;
-        const record = this.require(o.clientOid);
-        if (!inserted && !sameWireOrder(record.order, o)) {
-          throw new StoreError(
-            `clientOid ${o.clientOid} is already journaled for a different order ` +
-              `(${describe(record.order)} vs ${describe(o)}): client order ids must be unique per order`,
-          );
-        }
-        return { inserted, record };
-      })
-      .immediate();
+    // One statement, atomic on its own (no transaction of its own: inside the pipeline's commit it would
+    // be a savepoint more). A new order's record is what was just written: reading it back (and parsing
+    // its intent's JSON) would cost every order, between the strategy and the send.
+    if (this.insertStmt.run(row).changes === 1) return { inserted: true, record: newRecord(entry, row) };
+    const record = this.require(o.clientOid);
+    if (!sameWireOrder(record.order, o)) {
+      throw new StoreError(
+        `clientOid ${o.clientOid} is already journaled for a different order ` +
+          `(${describe(record.order)} vs ${describe(o)}): client order ids must be unique per order`,
+      );
+    }
+    return { inserted: false, record };
   }
 
   /** Counts one more send of the order (call it right before each send); returns the new count. */
   markAttempt(clientOid: string, ts: number = this.clock.now()): number {
-    if (this.attemptStmt.run({ oid: clientOid, ts: tsColumn(ts) }).changes === 0)
-      throw unknownOrder(clientOid);
-    return this.require(clientOid).attempts;
+    const r = this.attemptStmt.get({ oid: clientOid, ts: tsColumn(ts) });
+    if (r === undefined) throw unknownOrder(clientOid);
+    return r.attempts;
   }
 
   /**

@@ -46,6 +46,8 @@ export interface LiveVenue {
   /** The current runtime and journal (new ones after `restart()`). */
   readonly runtime: VenueRuntime;
   readonly store: Store;
+  /** The journal's file (another connection may read it, as after a crash). */
+  readonly journalPath: string;
   /** `createLiveBot` on this runtime and journal, silent unless given a logger. */
   createLiveBot(
     spec: LiveBotSpec,
@@ -62,6 +64,7 @@ export async function startLiveVenue(o: LiveVenueOptions): Promise<LiveVenue> {
   const sim = await startSimulator({ ...o.sim, accounts: [{ ...o.credentials, ...o.account }] });
   const clock: Clock = { now: () => sim.engine.now() };
   const dir = mkdtempSync(join(tmpdir(), 'tradebot-live-venue-'));
+  const journalPath = join(dir, 'journal.db');
   const open = () => ({
     runtime: createVenueRuntime({
       ...o.runtime,
@@ -70,7 +73,7 @@ export async function startLiveVenue(o: LiveVenueOptions): Promise<LiveVenue> {
       clock,
       speed: o.sim?.speed,
     }),
-    store: openStore(join(dir, 'journal.db'), { clock }),
+    store: openStore(journalPath, { clock }),
   });
   let bots: LiveBot[] = [];
   let closed = false;
@@ -83,6 +86,7 @@ export async function startLiveVenue(o: LiveVenueOptions): Promise<LiveVenue> {
   const venue = {
     sim,
     clock,
+    journalPath,
     ...open(),
     async createLiveBot(spec: LiveBotSpec, bo: { logger?: StrategyLogger; onEvent?: TraderListener } = {}) {
       const made = await createLiveBot({

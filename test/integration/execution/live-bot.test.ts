@@ -1,5 +1,6 @@
 // A strategy against the simulator: the live pipeline places orders, receives fills, and the portfolio
-// equals the simulator's account to the last decimal.
+// equals the simulator's account to the last decimal; the candle an order comes from is journaled with it.
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { startLiveVenue } from '../../helpers/live-venue.js';
@@ -54,6 +55,49 @@ describe('live bot against the simulator', () => {
     expect(portfolio.cash('USDT').toFixed()).toBe(total('USDT'));
     expect(portfolio.cash('AAPL').toFixed()).toBe(total('AAPL'));
     expect(portfolio.position('AAPLUSDT').quantity.toFixed()).toBe(total('AAPL'));
+    await venue.close();
+  }, 40_000);
+
+  it('journals the mark of the candle an order comes from before the order reaches the venue', async () => {
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 5, speed: SPEED, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
+    });
+    const { sim } = venue;
+    const { bot } = await venue.createLiveBot({
+      name: 'flip',
+      strategy: flipper,
+      risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
+      fillPollMs: 200,
+      maxSignalAgeMs: 3 * 60_000,
+    });
+    // What the journal holds for good when an order arrives: read by another connection, as after a crash.
+    const reader = new BetterSqlite3(venue.journalPath, { readonly: true });
+    const committedMark = () =>
+      (
+        reader.prepare('SELECT value FROM meta WHERE key = ?').get('candle:flip:AAPLUSDT:1m') as
+          { value: string } | undefined
+      )?.value;
+    const seen: { mark: string | undefined; candle: string }[] = [];
+    const handle = sim.engine.handle.bind(sim.engine);
+    sim.engine.handle = (name, params, ctx) => {
+      // The bot waits for the answer before it takes the next candle: its last candle is the order's.
+      if (name === 'placeRealityOrder')
+        seen.push({ mark: committedMark(), candle: String(bot.status().lastCandle) });
+      return handle(name, params, ctx);
+    };
+    bot.start();
+    await waitFor(() => seen.length >= 3, { timeoutMs: 20_000, what: 'three orders at the venue' });
+    await bot.stop();
+    expect(seen.map((x) => x.mark)).toEqual(seen.map((x) => x.candle));
+    // The mark of a candle that led to no order is journaled too (on its own, right after the candle).
+    await waitFor(() => committedMark() === String(bot.status().lastCandle), {
+      timeoutMs: 5_000,
+      what: "the last candle's mark in the journal",
+    });
+    reader.close();
     await venue.close();
   }, 40_000);
 });

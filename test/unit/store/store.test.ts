@@ -184,6 +184,15 @@ describe('order journal', () => {
     expect(s.orders.pendingOrders().map((o) => o.clientOid)).toEqual(['tb-sma-0001']);
   });
 
+  it('answers the record it journaled as byClientOid reads it back', () => {
+    const s = openAt();
+    const { record } = s.orders.journal({ order, bot: 'sma', intent: limitIntent });
+    expect(record).toEqual(s.orders.byClientOid(order.clientOid));
+    const { price: _price, ...market } = order;
+    const bare = { ...market, clientOid: 'tb-bare', orderType: 'market' as const };
+    expect(s.orders.journal({ order: bare }).record).toEqual(s.orders.byClientOid('tb-bare'));
+  });
+
   it('journaling the same clientOid again is idempotent', () => {
     const s = openAt();
     s.orders.journal({ order });
@@ -250,6 +259,8 @@ describe('fills', () => {
     expect(s.fills.insertFill(fill('e1', { price: '1' }))).toBe(false);
     expect(s.fills.list()).toHaveLength(1);
     expect(s.fills.byExecId('e1')?.price.toFixed()).toBe('189.4');
+    expect(s.fills.has('e1')).toBe(true);
+    expect(s.fills.has('e2')).toBe(false);
   });
 
   it('stores decimals as TEXT, exactly, never as REAL', () => {
@@ -372,6 +383,48 @@ describe('intents, denials and runtime state', () => {
     });
     expect(s.fills.list()).toHaveLength(1);
     expect(() => s.transaction(() => Promise.resolve(1))).toThrow(/must be synchronous/);
+  });
+
+  it('a deferred write commits with the next transaction, and waits again when that one rolls back', () => {
+    const s = openAt();
+    const other = new BetterSqlite3(path, { readonly: true });
+    const committed = (key: string) =>
+      (other.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
+        ?.value;
+    try {
+      s.deferWrite('mark', () => s.meta.set('mark', '1'));
+      s.deferWrite('mark', () => s.meta.set('mark', '2')); // replaces the first, not made yet
+      expect(committed('mark')).toBeUndefined();
+      expect(() =>
+        s.transaction(() => {
+          s.orders.journal({ order });
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
+      expect(committed('mark')).toBeUndefined();
+      s.transaction(() => s.orders.journal({ order }));
+      expect(committed('mark')).toBe('2');
+      expect(s.orders.list()).toHaveLength(1);
+      s.deferWrite('mark', () => s.meta.set('mark', '3'));
+      s.flushDeferred();
+      expect(committed('mark')).toBe('3');
+      s.deferWrite('mark', () => s.meta.set('mark', '4'));
+      s.close();
+      expect(committed('mark')).toBe('4');
+    } finally {
+      other.close();
+    }
+  });
+
+  it('checkpoint() copies the WAL into the file and starts it over', () => {
+    const s = openAt();
+    for (let i = 0; i < 20; i++) s.meta.set(`k${i}`, String(i));
+    s.checkpoint();
+    // Frames in the WAL: what is left is the one write that started it over (syncing its header).
+    const [wal] = s.db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    expect(wal?.log).toBeGreaterThan(0);
+    expect(wal?.log).toBeLessThanOrEqual(2);
+    expect(s.meta.get('k19')).toBe('19');
   });
 });
 
