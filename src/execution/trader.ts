@@ -862,7 +862,8 @@ export class Trader implements FillSink {
   bookFill(symbol: string, f: VenueFill, order: OrderRecord | undefined): boolean {
     const { o } = this;
     const pair = this.pairs.get(symbol);
-    if (pair === undefined || o.journal.hasFill(f.execId)) return false;
+    // A fill journaled already is refused by addFill below, before it touches anything.
+    if (pair === undefined) return false;
     const ts = Number(f.ts);
     // The in-process venue hands its Decimals over; the wire's strings are parsed.
     const price = f.exact?.price ?? new Decimal(f.price);
