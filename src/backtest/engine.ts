@@ -8,7 +8,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import { INTERVAL_MS, type CandleInterval, type Ticker } from '../api/index.js';
 import { InProcessVenue } from '../execution/in-process-venue.js';
 import { MemoryJournal } from '../execution/journal.js';
-import { MarketState, Trader, type Quote, type TraderListener } from '../execution/trader.js';
+import { MarketState, Trader, emptyQuote, type Quote, type TraderListener } from '../execution/trader.js';
 import { VirtualClock } from '../feeds/clock.js';
 import type { Candle } from '../market/candle.js';
 import { InformativeCandles } from '../market/resample.js';
@@ -256,7 +256,7 @@ function lanesOf(
           : undefined,
       chart: new Downsampler(),
       // Replaced by the market state's record of the symbol (same shape: the field's type never changes).
-      q: { last: 0, bid: undefined, ask: undefined, ts: 0, deliveryStatus: undefined },
+      q: emptyQuote(),
       prev: undefined,
       lastClose: 0,
       candles: 0,

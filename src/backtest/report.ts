@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { zonedParts } from '../market/zoned-time.js';
 import type { Metrics } from './metrics.js';
 import type { BacktestFill, BacktestResult, ChartBar, EquityCurvePoint } from './result.js';
 import type { Excursion } from './run-config.js';
@@ -49,34 +50,20 @@ export function exchangeTimeZone(instrument: Instrument | undefined): { zone: st
 
 /** Formats instants in one time zone, and gives the zone's offset for the charts. */
 class ZoneClock {
-  private readonly fmt: Intl.DateTimeFormat;
   constructor(
     readonly zone: string,
     readonly label: string,
-  ) {
-    this.fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-  }
+  ) {}
   /** Wall-clock fields of an instant in the zone, as if it were UTC (for the chart and the text). */
   private local(ms: number): number {
-    const p: Record<string, number> = {};
-    for (const x of this.fmt.formatToParts(new Date(ms)))
-      if (x.type !== 'literal') p[x.type] = Number(x.value);
+    const p = zonedParts(ms, this.zone);
     return Date.UTC(
-      p.year as number,
-      (p.month as number) - 1,
-      p.day as number,
-      p.hour as number,
-      p.minute as number,
-      p.second as number,
+      Number(p.year),
+      Number(p.month) - 1,
+      Number(p.day),
+      Number(p.hour),
+      Number(p.minute),
+      Number(p.second),
     );
   }
   /** "2008-01-02 09:30 ET" */

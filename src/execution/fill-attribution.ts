@@ -163,14 +163,17 @@ export function createFillBaseline(
  * start, or one the account already had then (whatever its ts says, in case of clock skew), is never
  * booked.
  */
+/** Whether a fill is of the account's history from before the deployment first started. */
+export function inBaseline(baseline: FillBaseline, execId: string, ts: number): boolean {
+  return ts <= baseline.firstStartedAt || baseline.execIds.has(execId);
+}
+
 export function excludeBaseline<F extends Pick<VenueFill, 'execId' | 'ts'>>(
   fills: readonly F[],
   baseline: FillBaseline,
 ): { readonly bookable: F[]; readonly baseline: F[] } {
   const bookable: F[] = [];
   const before: F[] = [];
-  for (const f of fills) {
-    (f.ts <= baseline.firstStartedAt || baseline.execIds.has(f.execId) ? before : bookable).push(f);
-  }
+  for (const f of fills) (inBaseline(baseline, f.execId, f.ts) ? before : bookable).push(f);
   return { bookable, baseline: before };
 }

@@ -10,6 +10,7 @@ import {
   attributeFills,
   createFillBaseline,
   excludeBaseline,
+  inBaseline,
   type AttributableOrder,
   type FillBaseline,
   type VenueFill as BareFill,
@@ -72,13 +73,6 @@ function journaledBy(sinks: readonly FillSink[], execId: string): boolean {
   return false;
 }
 
-/** Whether a fill is of the account's history from before the deployment first started. */
-function isBaseline(baseline: FillBaseline | undefined, f: VenueFill): boolean {
-  return (
-    baseline !== undefined && (Number(f.ts) <= baseline.firstStartedAt || baseline.execIds.has(f.execId))
-  );
-}
-
 const bare = (f: VenueFill): BareFill & { readonly wire: VenueFill } => ({
   execId: f.execId,
   price: new Decimal(f.price),
@@ -94,7 +88,7 @@ export class FillRouter {
   private readonly chains = new Map<string, Promise<unknown>>();
   /** Fills already reported as unattributed or ignored, so a log line is written once per fill. */
   private readonly reported = new Set<string>();
-  /** The execIds of each symbol's last page. */
+  /** Each symbol's last page of fills, as read. */
   private readonly lastPage = new Map<string, readonly VenueFill[]>();
   private missing = 0;
 
@@ -148,7 +142,9 @@ export class FillRouter {
       // Only a full page asks whether every fill on it is new.
       const seen = new Set(prev?.map((f) => f.execId));
       let news = 0;
-      for (const f of unjournaled) if (!isBaseline(baseline, f) && !seen.has(f.execId)) news++;
+      for (const f of unjournaled)
+        if (!seen.has(f.execId) && (baseline === undefined || !inBaseline(baseline, f.execId, Number(f.ts))))
+          news++;
       if (news < page.length) break;
       this.missing++;
       this.o.logger?.warn('fills may be missing: a poll returned a full page of new fills, reading again', {

@@ -123,6 +123,11 @@ export interface Quote {
   deliveryStatus: DeliveryStatus | undefined;
 }
 
+/** A quote record before any price is known (every quote record has this shape). */
+export function emptyQuote(): Quote {
+  return { last: 0, bid: undefined, ask: undefined, ts: 0, deliveryStatus: undefined };
+}
+
 /**
  * The market state the gate judges an intent against, fed by the driver: the live bot from its feeds
  * (instruments, tickers, session, suspensions), the backtester from the replayed candles.
@@ -143,7 +148,7 @@ export class MarketState {
   quote(symbol: string): Quote {
     let q = this.quotes.get(symbol);
     if (q === undefined) {
-      q = { last: 0, bid: undefined, ask: undefined, ts: 0, deliveryStatus: undefined };
+      q = emptyQuote();
       this.quotes.set(symbol, q);
     }
     return q;
@@ -530,9 +535,7 @@ export class Trader implements FillSink {
       }
       if (approved === undefined) return DONE;
       this.queued++;
-      const run = this.place(approved);
-      this.queue = run.then(this.dequeue, this.dequeue);
-      return run;
+      return this.queueBehind(this.place(approved));
     }
     return this.enqueue(async () => {
       const a = this.judge(intent, signalTime);
@@ -542,7 +545,11 @@ export class Trader implements FillSink {
 
   private enqueue(step: () => Promise<void>): Promise<void> {
     this.queued++;
-    const run = this.queue.then(step);
+    return this.queueBehind(this.queue.then(step));
+  }
+
+  /** The next intent waits for `run` (counted in `queued` by the caller, before it started). */
+  private queueBehind(run: Promise<void>): Promise<void> {
     // The caller sees a failed intent through `run`; the queue itself goes on. Were it left rejected, every
     // later intent would be refused unrun, and the rejection (handled by nobody) would end the process.
     this.queue = run.then(this.dequeue, this.dequeue);

@@ -133,6 +133,9 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       }
     });
     const commit = (fn: () => unknown): unknown => inTransaction(fn, !db.inTransaction);
+    const flushDeferred = (): void => {
+      if (deferred.size > 0) commit(() => undefined);
+    };
     const meta = new MetaRepository(db, clock);
     return {
       path: file,
@@ -153,9 +156,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       deferWrite(key: string, write: () => void): void {
         deferred.set(key, write);
       },
-      flushDeferred(): void {
-        if (deferred.size > 0) commit(() => undefined);
-      },
+      flushDeferred,
       checkpoint(): void {
         if (closed || memory) return;
         const [r] = db.pragma('wal_checkpoint(PASSIVE)') as WalCheckpoint[];
@@ -168,7 +169,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
         if (closed) return;
         closed = true;
         try {
-          if (deferred.size > 0) commit(() => undefined);
+          flushDeferred();
         } finally {
           db.close();
         }
