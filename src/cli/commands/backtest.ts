@@ -2,7 +2,7 @@
 // result.json and a self-contained report.html.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import cliProgress from 'cli-progress';
+import { progressBar } from '../progress.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatSummary, metricsOf } from '../../backtest/metrics.js';
@@ -116,12 +116,7 @@ export function register(program: Command): void {
       checkRange(job.from, job.to);
       // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
       const source = await asInput(() => openJobSources(job));
-      const bar = process.stderr.isTTY
-        ? new cliProgress.SingleBar(
-            { format: 'backtest {bar} {value} candles | {speed} candles/s', stream: process.stderr },
-            cliProgress.Presets.shades_classic,
-          )
-        : undefined;
+      const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
       const t0 = Date.now();
       bar?.start(0, 0, { speed: 0 });
       const { result } = await runJob(

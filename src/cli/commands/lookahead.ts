@@ -1,7 +1,7 @@
 // `tradebot lookahead --config <backtest.yaml>`: replays the backtest with its data cut off at many
 // points and reports every signal (intent or exposed indicator) that changes when future candles are
 // removed. Exit 0 clean, 1 lookahead found, 2 invalid input.
-import cliProgress from 'cli-progress';
+import { progressBar } from '../progress.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { lookahead, type LookaheadFinding } from '../../backtest/lookahead.js';
@@ -71,12 +71,7 @@ export function register(program: Command): void {
       const first = (Array.isArray(source) ? source[0] : source) as CandleSource;
       if (!(await hasCandlesIn(first, job.from, job.to)))
         throw noCandles({ ...job, dataset: jobDatasetName(job) });
-      const bar = process.stderr.isTTY
-        ? new cliProgress.SingleBar(
-            { format: 'lookahead {bar} {value}/{total} replays', stream: process.stderr },
-            cliProgress.Presets.shades_classic,
-          )
-        : undefined;
+      const bar = progressBar('lookahead {bar} {value}/{total} replays');
       bar?.start(1, 0);
       const report = await lookahead({
         ...backtestOptionsOf(job, strategy, source),

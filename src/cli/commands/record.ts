@@ -1,6 +1,6 @@
 // `tradebot record`: downloads candles into the recorded format through the client (history-candles,
 // chunked and rate-limited), resuming where a previous run stopped, with a progress bar.
-import cliProgress from 'cli-progress';
+import { progressBar } from '../progress.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CANDLE_INTERVALS, INTERVAL_MS } from '../../api/index.js';
@@ -91,12 +91,7 @@ export function register(program: Command): void {
           }
           mkdirSync(dirname(out), { recursive: true });
           const w = new CandleFileWriter(out, metaFor(instrument, f.interval, baseUrl));
-          const bar = process.stderr.isTTY
-            ? new cliProgress.SingleBar(
-                { format: 'record {bar} {percentage}% | {value}/{total} windows', stream: process.stderr },
-                cliProgress.Presets.shades_classic,
-              )
-            : undefined;
+          const bar = progressBar('record {bar} {percentage}% | {value}/{total} windows');
           bar?.start(1, 0);
           let n = 0;
           try {

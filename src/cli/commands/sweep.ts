@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import cliProgress from 'cli-progress';
+import { progressBar } from '../progress.js';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
@@ -113,12 +113,7 @@ export function register(program: Command): void {
       const source = openDataset(base.dataset, { instrument: base.instrument });
       const instrument = source.meta.instrument;
       if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
-      const bar = process.stderr.isTTY
-        ? new cliProgress.SingleBar(
-            { format: '{task} {bar} {value}/{total}', stream: process.stderr },
-            cliProgress.Presets.shades_classic,
-          )
-        : undefined;
+      const bar = progressBar('{task} {bar} {value}/{total}');
       const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
       mkdirSync(dir, { recursive: true });
       const t0 = Date.now();
