@@ -28,20 +28,42 @@ describe('deriveClientOid', () => {
     expect(ids.size).toBe(variants.length + 1);
   });
 
+  it('keeps the shape and stays distinct for trigger times and sequence numbers it cannot write out', () => {
+    const odd = [
+      { triggerTime: -1 },
+      { triggerTime: 1.5 },
+      { triggerTime: 36 ** 9 },
+      { triggerTime: Number.NaN },
+      { seq: 36 ** 5 },
+      { seq: -1 },
+    ];
+    const ids = [deriveClientOid(base), ...odd.map((v) => deriveClientOid({ ...base, ...v }))];
+    for (const id of ids) expect(id).toMatch(/^tb[0-9a-z]{30}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The same odd input gives the same id again (a restart re-derives it).
+    expect(deriveClientOid({ ...base, triggerTime: -1 })).toBe(ids[1]);
+  });
+
   it('is always accepted by place-reality-order as a clientOid', () => {
     fc.assert(
-      fc.property(fc.string(), fc.string(), fc.nat(), fc.nat({ max: 50 }), (bot, tag, t, seq) => {
-        const clientOid = deriveClientOid({ ...base, bot, tag, triggerTime: t, seq });
-        expect(clientOid).toMatch(/^tb[0-9a-z]{30}$/);
-        const v = validateParams('placeRealityOrder', {
-          symbol: 'AAPLUSDT',
-          side: 'buy',
-          orderType: 'market',
-          qty: '10',
-          clientOid,
-        });
-        expect(v.ok).toBe(true);
-      }),
+      fc.property(
+        fc.string(),
+        fc.string(),
+        fc.oneof(fc.nat(), fc.double()),
+        fc.nat({ max: 50 }),
+        (bot, tag, t, seq) => {
+          const clientOid = deriveClientOid({ ...base, bot, tag, triggerTime: t, seq });
+          expect(clientOid).toMatch(/^tb[0-9a-z]{30}$/);
+          const v = validateParams('placeRealityOrder', {
+            symbol: 'AAPLUSDT',
+            side: 'buy',
+            orderType: 'market',
+            qty: '10',
+            clientOid,
+          });
+          expect(v.ok).toBe(true);
+        },
+      ),
     );
   });
 });
