@@ -747,6 +747,8 @@ interface TripFill {
   readonly side: 'buy' | 'sell';
   readonly price: Decimal;
   readonly size: Decimal;
+  /** price x size */
+  readonly notional: Decimal;
   readonly fee: Decimal;
   readonly ts: number;
 }
@@ -776,7 +778,7 @@ export class RoundTrips {
       o = { qty: ZERO, buyQty: ZERO, buyCost: ZERO, sellQty: ZERO, sellValue: ZERO, fees: ZERO, entry: 0 };
       this.open.set(f.symbol, o);
     }
-    const value = f.size.mul(f.price);
+    const value = f.notional;
     if (o.qty.isZero()) {
       o.entry = f.ts;
       o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;

@@ -41,6 +41,8 @@ export interface TraderFill extends Omit<StoredFill, 'orderId' | 'clientOid'> {
   readonly orderId: string | undefined;
   readonly clientOid: string | undefined;
   readonly liquidity: Liquidity;
+  /** price x size, in the quote coin (worked out once per fill: the fee, the portfolio and results use it). */
+  readonly notional: Decimal;
   /** True when the venue did not say maker or taker and the pipeline inferred it (see `liquidityOf`). */
   readonly liquidityInferred: boolean;
   readonly tag: string;
@@ -705,6 +707,7 @@ export class Trader implements FillSink {
     const price = order.side === 'buy' ? qty.div(size).toDecimalPlaces(12, Decimal.ROUND_DOWN) : ref;
     const ts = o.clock.now();
     const liquidity: Liquidity = 'taker';
+    const notional = price.mul(size);
     const input = {
       execId: `${ESTIMATED_FILL_PREFIX}${order.clientOid}`,
       bot: o.bot,
@@ -714,7 +717,8 @@ export class Trader implements FillSink {
       side: order.side,
       price,
       size,
-      fee: fillFee(price, size, liquidity, o.fees),
+      notional,
+      fee: fillFee(notional, liquidity, o.fees),
       feeCoin: pair.quoteCoin,
       ts,
       orderId,
@@ -887,6 +891,7 @@ export class Trader implements FillSink {
         fillTs: ts,
       });
     const clientOid = order?.clientOid ?? f.clientOid;
+    const notional = price.mul(size);
     // One object: journaled, applied to the portfolio and emitted (its seq set once journaled).
     const fill: { -readonly [K in keyof TraderFill]: TraderFill[K] } = {
       seq: 0,
@@ -898,7 +903,8 @@ export class Trader implements FillSink {
       side: f.side,
       price,
       size,
-      fee: fillFee(price, size, liquidity, o.fees),
+      notional,
+      fee: fillFee(notional, liquidity, o.fees),
       feeCoin: pair.quoteCoin,
       ts,
       orderId: order?.orderId ?? f.orderId,
@@ -918,7 +924,7 @@ export class Trader implements FillSink {
         open.filled = open.filled.plus(size);
         // Only a market buy is sized in quote coin.
         if (open.order.orderType === 'market') {
-          if (open.order.side === 'buy') open.spent = open.spent.plus(price.mul(size));
+          if (open.order.side === 'buy') open.spent = open.spent.plus(notional);
         } else if (!open.filled.lt(open.order.qty)) {
           this.open.delete(clientOid);
           o.journal.settled?.(clientOid);

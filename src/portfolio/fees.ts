@@ -24,14 +24,14 @@ export function feeFor(price: DecimalLike, size: DecimalLike, rate: DecimalLike)
   return dec(price, 'price').times(dec(size, 'size')).times(r);
 }
 
-/** The fee of a fill at the rate of its liquidity: the one fee function of the trading pipeline. */
-export function fillFee(
-  price: DecimalLike,
-  size: DecimalLike,
-  liquidity: Liquidity,
-  rates: FeeRates,
-): Decimal {
-  return feeFor(price, size, liquidity === 'maker' ? rates.maker : rates.taker);
+/**
+ * The fee of a fill at the rate of its liquidity, from its notional (`price x size`, which the caller
+ * books as well): the one fee function of the trading pipeline, equal to `feeFor(price, size, rate)`.
+ *
+ * @example fillFee(new Decimal('190').times('2'), 'maker', { maker: dec('0.0008'), taker: dec('0.001') }) // 0.304
+ */
+export function fillFee(notional: Decimal, liquidity: Liquidity, rates: FeeRates): Decimal {
+  return notional.times(liquidity === 'maker' ? rates.maker : rates.taker);
 }
 
 /** What is known of a fill and its order, for telling maker from taker. */

@@ -14,6 +14,8 @@ export interface PortfolioFill {
   readonly side: Side;
   readonly price: DecimalLike;
   readonly size: DecimalLike;
+  /** price x size when the caller worked it out already (the pipeline does, for the fee); else computed. */
+  readonly notional?: Decimal | undefined;
   /** In `feeCoin`, which must be the quote coin (tradebot's fee convention, see fees.ts). */
   readonly fee: DecimalLike;
   readonly feeCoin: string;
@@ -77,8 +79,6 @@ interface PositionState {
   readonly quoteCoin: string;
   qty: Decimal;
   cost: Decimal;
-  /** cost / qty, computed when first asked after a fill (a division per fill is the costliest step). */
-  avg: Decimal | undefined;
   realised: Decimal;
   fees: Decimal;
   mark: Decimal | undefined;
@@ -169,7 +169,6 @@ export class Portfolio implements PortfolioView {
         quoteCoin: ps.quoteCoin,
         qty,
         cost,
-        avg: qty.isZero() ? ZERO : cost.div(qty),
         realised: new Decimal(ps.realisedPnl),
         fees: new Decimal(ps.fees),
         mark: ps.mark === undefined ? undefined : new Decimal(ps.mark),
@@ -208,7 +207,7 @@ export class Portfolio implements PortfolioView {
     }
     const pos = this.state(fill.symbol, fill.baseCoin, fill.quoteCoin);
     pos.view = undefined;
-    const notional = price.times(size);
+    const notional = fill.notional ?? price.times(size);
     const buy = fill.side === 'buy';
     const signed = buy ? size : size.neg();
 
@@ -234,7 +233,6 @@ export class Portfolio implements PortfolioView {
       if (rest.gt(0)) pos.cost = buy ? rest.times(price) : rest.times(price).neg(); // flipped through zero
     }
     if (pos.qty.isZero()) pos.cost = ZERO;
-    pos.avg = undefined;
     if (pos.mark === undefined) pos.mark = price;
     if (fill.ts > pos.lastFillTs) pos.lastFillTs = fill.ts;
   }
@@ -373,7 +371,6 @@ export class Portfolio implements PortfolioView {
         quoteCoin,
         qty: ZERO,
         cost: ZERO,
-        avg: ZERO,
         realised: ZERO,
         fees: ZERO,
         mark: this.marks.get(symbol),
@@ -395,21 +392,69 @@ export class Portfolio implements PortfolioView {
 }
 
 function unrealised(s: PositionState): Decimal {
-  return s.qty.isZero() || s.mark === undefined ? ZERO : s.qty.times(s.mark).minus(s.cost);
+  return unrealisedAt(s.qty, s.mark, s.cost);
+}
+
+/** quantity x mark - cost; zero when flat or never marked. */
+function unrealisedAt(qty: Decimal, mark: Decimal | undefined, cost: Decimal): Decimal {
+  return qty.isZero() || mark === undefined ? ZERO : qty.times(mark).minus(cost);
+}
+
+/**
+ * A position as read at one moment. Its average price and unrealised PnL (a division, a product) are
+ * worked out when read: a strategy that asks for the quantity at every candle pays for neither.
+ */
+class PositionRecord implements Position {
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quoteCoin: string;
+  readonly quantity: Decimal;
+  readonly realisedPnl: Decimal;
+  readonly cost: Decimal;
+  readonly fees: Decimal;
+  readonly mark: Decimal | undefined;
+  readonly lastFillTs: number;
+  private avg: Decimal | undefined = undefined;
+  private unrealised: Decimal | undefined = undefined;
+
+  constructor(s: PositionState) {
+    this.symbol = s.symbol;
+    this.baseCoin = s.baseCoin;
+    this.quoteCoin = s.quoteCoin;
+    this.quantity = s.qty;
+    this.realisedPnl = s.realised;
+    this.cost = s.cost;
+    this.fees = s.fees;
+    this.mark = s.mark;
+    this.lastFillTs = s.lastFillTs;
+  }
+
+  get avgPrice(): Decimal {
+    return (this.avg ??= this.quantity.isZero() ? ZERO : this.cost.div(this.quantity));
+  }
+
+  get unrealisedPnl(): Decimal {
+    return (this.unrealised ??= unrealisedAt(this.quantity, this.mark, this.cost));
+  }
+
+  /** Plain fields, as before the record had getters (JSON, spreads in tests and logs). */
+  toJSON(): Position {
+    return {
+      symbol: this.symbol,
+      baseCoin: this.baseCoin,
+      quoteCoin: this.quoteCoin,
+      quantity: this.quantity,
+      avgPrice: this.avgPrice,
+      realisedPnl: this.realisedPnl,
+      cost: this.cost,
+      fees: this.fees,
+      mark: this.mark,
+      unrealisedPnl: this.unrealisedPnl,
+      lastFillTs: this.lastFillTs,
+    };
+  }
 }
 
 function toPosition(s: PositionState): Position {
-  return {
-    symbol: s.symbol,
-    baseCoin: s.baseCoin,
-    quoteCoin: s.quoteCoin,
-    quantity: s.qty,
-    avgPrice: (s.avg ??= s.qty.isZero() ? ZERO : s.cost.div(s.qty)),
-    realisedPnl: s.realised,
-    cost: s.cost,
-    fees: s.fees,
-    mark: s.mark,
-    unrealisedPnl: unrealised(s),
-    lastFillTs: s.lastFillTs,
-  };
+  return new PositionRecord(s);
 }

@@ -354,12 +354,14 @@ export class MatchingCore {
           ? lv.qty
           : remaining.div(lv.price).toDecimalPlaces(pair.quantityPrecision, Decimal.ROUND_DOWN);
         if (size.lte(0)) break;
-        remaining = remaining.minus(lv.price.mul(size));
+        const notional = lv.price.mul(size);
+        remaining = remaining.minus(notional);
+        fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now, notional));
       } else {
         size = Decimal.min(lv.qty, remaining);
         remaining = remaining.minus(size);
+        fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now));
       }
-      fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now));
     }
     return fills;
   }
@@ -373,9 +375,9 @@ export class MatchingCore {
     size: Decimal,
     liquidity: Liquidity,
     ts: number,
+    notional: Decimal = price.mul(size),
   ): CoreFill {
-    const notional = price.mul(size);
-    const fee = fillFee(price, size, liquidity, acct);
+    const fee = fillFee(notional, liquidity, acct);
     const quote = this.bal(acct, pair.quoteCoin);
     const base = this.bal(acct, pair.baseCoin);
     if (order.orderType === 'market') {

@@ -238,7 +238,7 @@ describe('fees by liquidity', () => {
   const rates = { maker: new Decimal('0.0008'), taker: new Decimal('0.001') };
   it('charges the taker rate for a market order', () => {
     const l = liquidityOf({ orderType: 'market', side: 'buy' });
-    expect([l, fillFee('190', '2', l, rates).toFixed()]).toEqual(['taker', '0.38']);
+    expect([l, fillFee(new Decimal('190').times('2'), l, rates).toFixed()]).toEqual(['taker', '0.38']);
   });
   it('charges the maker rate for a limit order that rested', () => {
     const l = liquidityOf({
@@ -249,7 +249,7 @@ describe('fees by liquidity', () => {
       ackedAt: 1000,
       fillTs: 5000,
     });
-    expect([l, fillFee('190', '2', l, rates).toFixed()]).toEqual(['maker', '0.304']);
+    expect([l, fillFee(new Decimal('190').times('2'), l, rates).toFixed()]).toEqual(['maker', '0.304']);
   });
   it('takes a limit order that crossed the book at placement as taker', () => {
     expect(

@@ -57,6 +57,15 @@ describe('Portfolio (hand-computed)', () => {
 
     p.mark('AAPLUSDT', '105');
     expect(s(p.position('AAPLUSDT').unrealisedPnl)).toBe('8');
+    // A position read before the mark keeps what it saw; its JSON carries every field.
+    expect(s(afterPartial.unrealisedPnl)).toBe('-2'); // 2 x 100 (the first fill's price, the mark until one is given) - 202
+    expect(JSON.parse(JSON.stringify(p.position('AAPLUSDT')))).toMatchObject({
+      symbol: 'AAPLUSDT',
+      quantity: '2',
+      avgPrice: '101',
+      unrealisedPnl: '8',
+      realisedPnl: '9',
+    });
     expect(s(p.equity())).toBe('10016.587');
     expect(s(p.fees())).toBe('0.413');
 
