@@ -86,6 +86,8 @@ export class FillRouter {
   private readonly sinks: FillSink[] = [];
   /** One sync at a time per symbol: two bots attributing the same fills at once would both take them. */
   private readonly chains = new Map<string, Promise<unknown>>();
+  /** Syncs of each symbol started and not through yet (every sync runs one pull). */
+  private readonly queued = new Map<string, number>();
   /** Fills already reported as unattributed or ignored, so a log line is written once per fill. */
   private readonly reported = new Set<string>();
   /** Each symbol's last page of fills, as read. */
@@ -111,51 +113,62 @@ export class FillRouter {
   sync(symbol: string): Promise<ReadonlyMap<string, number>> {
     const prev = this.chains.get(symbol);
     // The common case (a backtest: one sync at a time) starts at once, without chaining.
+    this.queued.set(symbol, (this.queued.get(symbol) ?? 0) + 1);
     const run =
       prev === undefined ? this.pull(symbol) : prev.catch(() => undefined).then(() => this.pull(symbol));
-    this.chains.set(symbol, run);
-    const clear = () => {
-      if (this.chains.get(symbol) === run) this.chains.delete(symbol);
-    };
-    run.then(clear, clear);
+    // A pull with nothing to read is through before it returns: then there is no chain to keep.
+    if (this.queued.has(symbol)) this.chains.set(symbol, run);
     return run;
   }
 
+  /** One sync's read; the symbol's chain is dropped when the last sync queued on it is through. */
   private async pull(symbol: string): Promise<ReadonlyMap<string, number>> {
-    const sinks: FillSink[] = [];
-    for (const s of this.sinks) if (s.trades(symbol)) sinks.push(s);
-    const booked = new Map<string, number>();
-    if (sinks.length === 0) return booked;
-    const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);
-    // A fill leaves the venue's page only when newer ones push it out, so the previous page is all the
-    // router must remember to tell a new fill from one it has seen (booked, or left unattributed).
-    // A page of only new fills means older new ones may lie beyond it: the venue has no cursor or time
-    // range, so the best the daemon can do is read again at once (fills that landed meanwhile) and say so.
-    for (let round = 0; round < 3; round++) {
-      const prev = this.lastPage.get(symbol);
-      const page = await this.o.venue.fills(symbol, FILLS_PAGE);
-      this.lastPage.set(symbol, page);
-      const unjournaled: VenueFill[] = [];
-      for (const f of page) if (!journaledBy(sinks, f.execId)) unjournaled.push(f);
-      this.route(symbol, unjournaled, sinks, baseline, booked);
-      if (page.length < FILLS_PAGE) break;
-      // Only a full page asks whether every fill on it is new.
-      const seen = new Set(prev?.map((f) => f.execId));
-      let news = 0;
-      for (const f of unjournaled)
-        if (!seen.has(f.execId) && (baseline === undefined || !inBaseline(baseline, f.execId, Number(f.ts))))
-          news++;
-      if (news < page.length) break;
-      this.missing++;
-      this.o.logger?.warn('fills may be missing: a poll returned a full page of new fills, reading again', {
-        symbol,
-        page: FILLS_PAGE,
-        why: 'reality-fills answers only the latest 100 fills and has no cursor; poll more often (bots[].poll.fillsMs)',
-        round: round + 1,
-      });
+    try {
+      const sinks: FillSink[] = [];
+      for (const s of this.sinks) if (s.trades(symbol)) sinks.push(s);
+      const booked = new Map<string, number>();
+      if (sinks.length === 0) return booked;
+      const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);
+      // A fill leaves the venue's page only when newer ones push it out, so the previous page is all the
+      // router must remember to tell a new fill from one it has seen (booked, or left unattributed).
+      // A page of only new fills means older new ones may lie beyond it: the venue has no cursor or time
+      // range, so the best the daemon can do is read again at once (fills that landed meanwhile) and say so.
+      for (let round = 0; round < 3; round++) {
+        const prev = this.lastPage.get(symbol);
+        const page = await this.o.venue.fills(symbol, FILLS_PAGE);
+        this.lastPage.set(symbol, page);
+        const unjournaled: VenueFill[] = [];
+        for (const f of page) if (!journaledBy(sinks, f.execId)) unjournaled.push(f);
+        this.route(symbol, unjournaled, sinks, baseline, booked);
+        if (page.length < FILLS_PAGE) break;
+        // Only a full page asks whether every fill on it is new.
+        const seen = new Set(prev?.map((f) => f.execId));
+        let news = 0;
+        for (const f of unjournaled)
+          if (
+            !seen.has(f.execId) &&
+            (baseline === undefined || !inBaseline(baseline, f.execId, Number(f.ts)))
+          )
+            news++;
+        if (news < page.length) break;
+        this.missing++;
+        this.o.logger?.warn('fills may be missing: a poll returned a full page of new fills, reading again', {
+          symbol,
+          page: FILLS_PAGE,
+          why: 'reality-fills answers only the latest 100 fills and has no cursor; poll more often (bots[].poll.fillsMs)',
+          round: round + 1,
+        });
+      }
+      for (const s of sinks) if ((booked.get(s.bot) ?? 0) > 0) s.settle();
+      return booked;
+    } finally {
+      const left = (this.queued.get(symbol) ?? 1) - 1;
+      if (left > 0) this.queued.set(symbol, left);
+      else {
+        this.queued.delete(symbol);
+        this.chains.delete(symbol);
+      }
     }
-    for (const s of sinks) if ((booked.get(s.bot) ?? 0) > 0) s.settle();
-    return booked;
   }
 
   private route(

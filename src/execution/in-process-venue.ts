@@ -106,8 +106,7 @@ class InProcessFill implements VenueFill {
   readonly orderId: string;
   readonly clientOid: string;
   readonly liquidity: CoreFill['liquidity'];
-  readonly exact: { readonly price: Decimal; readonly size: Decimal };
-  private readonly at: number;
+  readonly exact: { readonly price: Decimal; readonly size: Decimal; readonly ts: number };
 
   constructor(f: CoreFill) {
     this.execId = f.execId;
@@ -115,8 +114,7 @@ class InProcessFill implements VenueFill {
     this.orderId = f.orderId;
     this.clientOid = f.clientOid;
     this.liquidity = f.liquidity;
-    this.exact = { price: f.price, size: f.size };
-    this.at = f.ts;
+    this.exact = { price: f.price, size: f.size, ts: f.ts };
   }
   get price(): string {
     return toWire(this.exact.price);
@@ -125,6 +123,6 @@ class InProcessFill implements VenueFill {
     return toWire(this.exact.size);
   }
   get ts(): string {
-    return String(this.at);
+    return String(this.exact.ts);
   }
 }

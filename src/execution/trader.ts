@@ -875,8 +875,8 @@ export class Trader implements FillSink {
     const pair = this.pairs.get(symbol);
     // A fill journaled already is refused by addFill below, before it touches anything.
     if (pair === undefined) return false;
-    const ts = Number(f.ts);
-    // The in-process venue hands its Decimals over; the wire's strings are parsed.
+    // The in-process venue hands its Decimals and time over; the wire's strings are parsed.
+    const ts = f.exact?.ts ?? Number(f.ts);
     const price = f.exact?.price ?? new Decimal(f.price);
     const size = f.exact?.size ?? new Decimal(f.size);
     const liquidity =

@@ -17,8 +17,8 @@ export type VenueFill = RealityFill & {
   readonly orderId?: string | undefined;
   readonly clientOid?: string | undefined;
   readonly liquidity?: Liquidity | undefined;
-  /** The price and size as Decimals, from an adapter that has them (saves parsing the strings back). */
-  readonly exact?: { readonly price: Decimal; readonly size: Decimal } | undefined;
+  /** The price, size and time as the adapter has them (saves parsing the wire's strings back). */
+  readonly exact?: { readonly price: Decimal; readonly size: Decimal; readonly ts: number } | undefined;
 };
 
 export interface Venue {
