@@ -1,7 +1,7 @@
 // The strategy contract (DESIGN principle 6): a strategy declares its name, parameters (zod, defaults and
 // descriptions), candle intervals and `run(ctx, inputs) => Observable<OrderIntent>`. The same module runs
 // in the daemon and in the backtester. `defineStrategy` is the callback style that compiles to it.
-import { Observable } from 'rxjs';
+import { Observable, noop, type Observer } from 'rxjs';
 import type { z } from 'zod';
 import type { CandleInterval, Ticker } from '../api/index.js';
 import { CANDLE_INTERVALS } from '../api/index.js';
@@ -432,73 +432,67 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
           subscriber.error(new StrategyRuntimeError(name, 'init', err));
           return undefined;
         }
-        const fail = (hook: string, err: unknown): void =>
-          subscriber.error(new StrategyRuntimeError(name, hook, err));
-        if (onSession !== undefined) {
+        // Each input feeds one hook; a throw in it ends the run with a StrategyRuntimeError naming the hook.
+        // A synchronous source keeps pushing until its subscribe() returns: nothing reaches a hook after an error.
+        const feed = <V>(
+          hook: (v: V) => string,
+          call: (v: V) => void,
+          complete: () => void = noop,
+        ): Partial<Observer<V>> => ({
+          next: (v: V) => {
+            if (subscriber.closed) return;
+            try {
+              call(v);
+            } catch (err) {
+              subscriber.error(new StrategyRuntimeError(name, hook(v), err));
+            }
+          },
+          error: (err: unknown) => subscriber.error(err),
+          complete,
+        });
+        if (onSession !== undefined)
           subscriber.add(
-            inputs.session$.subscribe({
-              next: (s) => {
-                if (subscriber.closed) return;
-                try {
-                  onSession(s, ctx, emit, state);
-                } catch (err) {
-                  fail('onSession', err);
-                }
-              },
-              error: (err: unknown) => subscriber.error(err),
-            }),
+            inputs.session$.subscribe(
+              feed<SessionState>(
+                () => 'onSession',
+                (s) => onSession(s, ctx, emit, state),
+              ),
+            ),
           );
-        }
-        if (onTicker !== undefined && inputs.tickers$ !== undefined) {
+        if (onTicker !== undefined && inputs.tickers$ !== undefined)
           subscriber.add(
-            inputs.tickers$.subscribe({
-              next: (t) => {
-                if (subscriber.closed) return;
-                try {
-                  onTicker(t, ctx, emit, state);
-                } catch (err) {
-                  fail('onTicker', err);
-                }
-              },
-              error: (err: unknown) => subscriber.error(err),
-            }),
+            inputs.tickers$.subscribe(
+              feed<Ticker>(
+                () => 'onTicker',
+                (t) => onTicker(t, ctx, emit, state),
+              ),
+            ),
           );
-        }
         if (
           (onDenied !== undefined || onOrder !== undefined || onFill !== undefined) &&
           inputs.orders$ !== undefined
-        ) {
+        )
           subscriber.add(
-            inputs.orders$.subscribe({
-              next: (e) => {
-                if (subscriber.closed) return;
-                try {
+            inputs.orders$.subscribe(
+              feed<OrderFeedback>(
+                (e) => (e.type === 'denied' ? 'onDenied' : e.type === 'fill' ? 'onFill' : 'onOrder'),
+                (e) => {
                   if (e.type === 'denied') onDenied?.(e, ctx, emit, state);
                   else if (e.type === 'fill') onFill?.(e.fill, ctx, emit, state);
                   else onOrder?.(e, ctx, emit, state);
-                } catch (err) {
-                  fail(e.type === 'denied' ? 'onDenied' : e.type === 'fill' ? 'onFill' : 'onOrder', err);
-                }
-              },
-              error: (err: unknown) => subscriber.error(err),
-            }),
+                },
+              ),
+            ),
           );
-        }
         // The run completes with its candles: a backtest ends when its data ends.
         subscriber.add(
-          inputs.candles$.subscribe({
-            next: (c) => {
-              // A synchronous source keeps pushing until its subscribe() returns: stop at the first error.
-              if (subscriber.closed) return;
-              try {
-                onCandle(c, ctx, emit, state);
-              } catch (err) {
-                fail('onCandle', err);
-              }
-            },
-            error: (err: unknown) => subscriber.error(err),
-            complete: () => subscriber.complete(),
-          }),
+          inputs.candles$.subscribe(
+            feed<Candle>(
+              () => 'onCandle',
+              (c) => onCandle(c, ctx, emit, state),
+              () => subscriber.complete(),
+            ),
+          ),
         );
         return undefined;
       });
