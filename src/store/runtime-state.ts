@@ -93,61 +93,28 @@ export class EquityRepository {
   }
 }
 
-/** Each bot's persistent strategy state, as JSON. */
-export class StrategyStateRepository {
-  private readonly getStmt: Statement<[string], { state: string }>;
-  private readonly setStmt: Statement<[string, string, number], unknown>;
-  private readonly deleteStmt: Statement<[string], unknown>;
-
-  constructor(
-    db: Database,
-    private readonly clock: Clock,
-  ) {
-    this.getStmt = db.prepare(`SELECT state FROM strategy_state WHERE bot = ?`);
-    this.setStmt = db.prepare(
-      `INSERT INTO strategy_state (bot, state, updated_ts) VALUES (?, ?, ?)
-       ON CONFLICT (bot) DO UPDATE SET state = excluded.state, updated_ts = excluded.updated_ts`,
-    );
-    this.deleteStmt = db.prepare(`DELETE FROM strategy_state WHERE bot = ?`);
-  }
-
-  /** The bot's state as last saved (parsed JSON; validate it in the strategy), or undefined. */
-  get(bot: string): unknown {
-    const r = this.getStmt.get(bot);
-    return r === undefined ? undefined : (JSON.parse(r.state) as unknown);
-  }
-
-  /** Saves the bot's state; it must be JSON-serialisable (Decimals become strings). */
-  set(bot: string, state: unknown, ts: number = this.clock.now()): void {
-    const json = JSON.stringify(state);
-    if (json === undefined) {
-      throw new StoreError(`strategy state of bot ${bot} is not JSON-serialisable (got ${typeof state})`);
-    }
-    this.setStmt.run(textColumn(bot, 'bot'), json, tsColumn(ts));
-  }
-
-  /** Forgets the bot's state. */
-  delete(bot: string): void {
-    this.deleteStmt.run(bot);
-  }
-}
-
-/** A small key/value table for cursors and markers (e.g. `candles:BTCUSDT:1m` -> last openTime). */
-export class MetaRepository {
+/**
+ * A table of text values by text key, each with the time it was written: the store's key/value tables
+ * (strategy state, meta) are each one.
+ */
+class TextTable {
   private readonly getStmt: Statement<[string], { value: string }>;
   private readonly setStmt: Statement<[string, string, number], unknown>;
   private readonly deleteStmt: Statement<[string], unknown>;
 
   constructor(
     db: Database,
+    table: string,
+    private readonly keyColumn: string,
+    valueColumn: string,
     private readonly clock: Clock,
   ) {
-    this.getStmt = db.prepare(`SELECT value FROM meta WHERE key = ?`);
+    this.getStmt = db.prepare(`SELECT ${valueColumn} AS value FROM ${table} WHERE ${keyColumn} = ?`);
     this.setStmt = db.prepare(
-      `INSERT INTO meta (key, value, updated_ts) VALUES (?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_ts = excluded.updated_ts`,
+      `INSERT INTO ${table} (${keyColumn}, ${valueColumn}, updated_ts) VALUES (?, ?, ?)
+       ON CONFLICT (${keyColumn}) DO UPDATE SET ${valueColumn} = excluded.${valueColumn}, updated_ts = excluded.updated_ts`,
     );
-    this.deleteStmt = db.prepare(`DELETE FROM meta WHERE key = ?`);
+    this.deleteStmt = db.prepare(`DELETE FROM ${table} WHERE ${keyColumn} = ?`);
   }
 
   get(key: string): string | undefined {
@@ -155,11 +122,61 @@ export class MetaRepository {
   }
 
   set(key: string, value: string, ts: number = this.clock.now()): void {
-    if (typeof value !== 'string') throw new StoreError(`meta ${key} must be a string, got ${typeof value}`);
-    this.setStmt.run(textColumn(key, 'key'), value, tsColumn(ts));
+    this.setStmt.run(textColumn(key, this.keyColumn), value, tsColumn(ts));
   }
 
   delete(key: string): void {
     this.deleteStmt.run(key);
+  }
+}
+
+/** Each bot's persistent strategy state, as JSON. */
+export class StrategyStateRepository {
+  private readonly table: TextTable;
+
+  constructor(db: Database, clock: Clock) {
+    this.table = new TextTable(db, 'strategy_state', 'bot', 'state', clock);
+  }
+
+  /** The bot's state as last saved (parsed JSON; validate it in the strategy), or undefined. */
+  get(bot: string): unknown {
+    const json = this.table.get(bot);
+    return json === undefined ? undefined : (JSON.parse(json) as unknown);
+  }
+
+  /** Saves the bot's state; it must be JSON-serialisable (Decimals become strings). */
+  set(bot: string, state: unknown, ts?: number): void {
+    const json = JSON.stringify(state);
+    if (json === undefined) {
+      throw new StoreError(`strategy state of bot ${bot} is not JSON-serialisable (got ${typeof state})`);
+    }
+    this.table.set(bot, json, ts);
+  }
+
+  /** Forgets the bot's state. */
+  delete(bot: string): void {
+    this.table.delete(bot);
+  }
+}
+
+/** A small key/value table for cursors and markers (e.g. `candles:BTCUSDT:1m` -> last openTime). */
+export class MetaRepository {
+  private readonly table: TextTable;
+
+  constructor(db: Database, clock: Clock) {
+    this.table = new TextTable(db, 'meta', 'key', 'value', clock);
+  }
+
+  get(key: string): string | undefined {
+    return this.table.get(key);
+  }
+
+  set(key: string, value: string, ts?: number): void {
+    if (typeof value !== 'string') throw new StoreError(`meta ${key} must be a string, got ${typeof value}`);
+    this.table.set(key, value, ts);
+  }
+
+  delete(key: string): void {
+    this.table.delete(key);
   }
 }
