@@ -78,8 +78,15 @@ export class Executor {
     const atomically = this.o.atomically ?? ((fn) => fn());
     const { record, attempted } = atomically(() => {
       alsoJournal?.();
-      const { record } = orders.journal({ order, bot: meta.bot, intent: meta.intent });
-      // A new order's first attempt commits with it; one journaled before (a replay) is decided in send().
+      // A new order is written with its first attempt counted; one journaled before (a replay) that was
+      // never sent gets its attempt here, in the same commit; any other is decided in send().
+      const { inserted, record } = orders.journal({
+        order,
+        bot: meta.bot,
+        intent: meta.intent,
+        firstAttempt: true,
+      });
+      if (inserted) return { record, attempted: true };
       const fresh = record.state === 'pending' && record.attempts === 0;
       if (fresh) orders.markAttempt(order.clientOid);
       return { record, attempted: fresh };

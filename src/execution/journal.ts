@@ -95,7 +95,7 @@ export class MemoryJournal implements TraderJournal {
         clientOid: o.clientOid,
         order: o,
         state: 'pending',
-        attempts: 0,
+        attempts: entry.firstAttempt === true ? 1 : 0,
         createdTs: ts,
         updatedTs: ts,
       };

@@ -33,6 +33,11 @@ export interface NewOrder {
   readonly bot?: string | undefined;
   /** The approved intent it came from, for the audit trail. */
   readonly intent?: OrderIntent | undefined;
+  /**
+   * The first send follows at once: a new record is written with one attempt counted (what `markAttempt`
+   * would add, in the same statement: one write less in the commit that precedes the send).
+   */
+  readonly firstAttempt?: boolean | undefined;
 }
 
 /** Answer of `journal`: `inserted` is false when the clientOid was already journaled (same order). */
@@ -93,7 +98,7 @@ function toRecord(r: OrderRow): OrderRecord {
 }
 
 /** The record of an order just journaled (as `toRecord` would read it back). */
-function newRecord(entry: NewOrder, row: { bot: string | null; ts: number }): OrderRecord {
+function newRecord(entry: NewOrder, row: { bot: string | null; attempts: number; ts: number }): OrderRecord {
   const o = entry.order;
   // The wire order as toRecord builds it: without a price key when there is none.
   const order: VenueOrder = {
@@ -111,7 +116,7 @@ function newRecord(entry: NewOrder, row: { bot: string | null; ts: number }): Or
     order,
     ...(entry.intent === undefined ? {} : { intent: entry.intent }),
     state: 'pending',
-    attempts: 0,
+    attempts: row.attempts,
     createdTs: row.ts,
     updatedTs: row.ts,
   };
@@ -150,7 +155,8 @@ export class OrderRepository {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_oid, bot, category, symbol, side, order_type, qty, price, intent, state,
          attempts, created_ts, updated_ts)
-       VALUES (@clientOid, @bot, @category, @symbol, @side, @orderType, @qty, @price, @intent, 'pending', 0, @ts, @ts)
+       VALUES (@clientOid, @bot, @category, @symbol, @side, @orderType, @qty, @price, @intent, 'pending', @attempts,
+         @ts, @ts)
        ON CONFLICT (client_oid) DO NOTHING`,
     );
     this.byOidStmt = db.prepare(`SELECT * FROM orders WHERE client_oid = ?`);
@@ -192,6 +198,7 @@ export class OrderRepository {
       qty: (decimalColumn(o.qty, 'order.qty'), o.qty),
       price: o.price === undefined ? null : (decimalColumn(o.price, 'order.price'), o.price),
       intent: entry.intent === undefined ? null : encodeIntent(entry.intent),
+      attempts: entry.firstAttempt === true ? 1 : 0,
       ts: tsColumn(ts),
     };
     // One statement, atomic on its own (no transaction of its own: inside the pipeline's commit it would

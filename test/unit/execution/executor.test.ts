@@ -106,6 +106,36 @@ describe('Executor', () => {
     expect(v.accepted()).toBe(0);
   });
 
+  it('counts the first attempt of an order journaled before a crash that never sent it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradebot-executor-'));
+    const store = openStore(join(dir, 'journal.sqlite'));
+    try {
+      // Journaled without an attempt: the process died between the commit and the send.
+      store.orders.journal({ order: order('tb-r'), bot: 'b' }, T);
+      const v = faulty('before', 0);
+      let attemptsAtSend: number | undefined;
+      const executor = new Executor({
+        venue: {
+          fills: (s) => v.venue.fills(s),
+          placeOrder: (o) => {
+            attemptsAtSend = store.orders.byClientOid(o.clientOid)?.attempts;
+            return v.venue.placeOrder(o);
+          },
+        },
+        journal: store.orders,
+        clock: { now: () => T },
+        sleep: async () => undefined,
+        atomically: (fn) => store.transaction(fn),
+      });
+      expect((await executor.place(order('tb-r'), { bot: 'b' })).status).toBe('acked');
+      expect(attemptsAtSend).toBe(1);
+      expect(v.accepted()).toBe(1);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('commits what goes with an order, the order and its first attempt together, before the send', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradebot-executor-'));
     const store = openStore(join(dir, 'journal.sqlite'));
@@ -160,10 +190,10 @@ describe('Executor', () => {
       expect(outcome.status).toBe('acked');
       // At the send: committed (no transaction open), the attempt counted, the intent written with it.
       expect(seenAtSend).toEqual([{ inTransaction: false, attempts: 1, intents: 1 }]);
+      // The order is written with its first attempt counted: no second write for the attempt.
       expect(writes).toEqual([
         ['intent', true],
         ['order', true],
-        ['attempt', true],
       ]);
       expect(commits).toBe(1);
       expect(store.orders.byClientOid('tb-e')).toMatchObject({ state: 'acked', attempts: 1 });
