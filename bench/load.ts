@@ -6,8 +6,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { writeCandles } from '../src/backtest/convert.js';
 import { openDataset } from '../src/backtest/datasets.js';
 import { runBacktest } from '../src/backtest/engine.js';
@@ -16,6 +14,7 @@ import { syntheticSource } from '../src/backtest/synthetic.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
 import { loadStrategy } from '../src/strategy/loader.js';
 import { numberFlag } from './lib/flags.js';
+import { collectGarbage } from './lib/gc.js';
 
 const N = numberFlag('candles', 1_000_000);
 const REPEAT = numberFlag('repeat', 5);
@@ -27,13 +26,6 @@ const risk = RiskLimitsSchema.parse({
 const strategy = await loadStrategy('ma-crossover');
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-load-'));
 const cache = join(dir, 'cache');
-// A full collection before each timed run, so one mode's garbage (Parquet's decoding, the CSV's strings) is not
-// collected on the next mode's clock. A synchronous major collection, not the bare gc(): that one is V8's
-// last-resort collection, which also throws the compiled code away, so every timed run re-learned its code
-// (about 250 ms of a 450 ms run here) and no mode was measured warm.
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as (o: { type: 'major'; execution: 'sync' }) => void;
-const gc = () => collect({ type: 'major', execution: 'sync' });
 const fmt = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 try {
@@ -58,7 +50,7 @@ try {
   let hash: string | undefined;
   /** ms from opening the dataset to the result. */
   const endToEnd = async (open: () => CandleSource) => {
-    gc();
+    collectGarbage(); // each timed run starts on a collected heap (see bench/lib/gc.ts)
     const t0 = performance.now();
     const r = await runBacktest({
       source: open(),
