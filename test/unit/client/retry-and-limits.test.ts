@@ -11,25 +11,11 @@ import {
 import { RestClient } from '../../../src/client/index.js';
 import { VirtualClock } from '../../../src/feeds/clock.js';
 import { envelope, startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { wireTicker } from '../../helpers/wire.js';
 
 const NOW = 1_767_225_600_000;
 const creds = { apiKey: 'k', apiSecret: 's', passphrase: 'p' };
-const ticker = {
-  symbol: 'AAPLUSDT',
-  category: 'SPOT',
-  lastPrice: '1',
-  openPrice24h: '1',
-  highPrice24h: '1',
-  lowPrice24h: '1',
-  ask1Price: '1',
-  bid1Price: '1',
-  ask1Size: '1',
-  bid1Size: '1',
-  price24hPcnt: '0',
-  volume24h: '0',
-  turnover24h: '0',
-  ts: String(NOW),
-};
+const ticker = wireTicker({ ts: String(NOW) });
 const fail = (code: string, msg = 'x') => ({ code, msg, requestTime: NOW, data: null });
 
 describe('retry policy', () => {

@@ -18,28 +18,14 @@ import {
   type MarketDataSource,
 } from '../../../src/feeds/index.js';
 import { US_CALENDAR } from '../../../src/market/sessions.js';
+import { wireTicker } from '../../helpers/wire.js';
 
 const M = 60_000;
 const ts = () => new TestScheduler((a, b) => expect(a).toEqual(b));
 const clockOf = (s: TestScheduler, offset = 0) => ({ now: () => offset + s.now() });
 const wc = (t: number, close = 100): WireCandle => [String(t), '100', '101', '99', String(close), '1', '100'];
 
-const ticker = (last: string): Ticker => ({
-  symbol: 'AAPLUSDT',
-  category: 'SPOT',
-  lastPrice: last,
-  openPrice24h: '1',
-  highPrice24h: '1',
-  lowPrice24h: '1',
-  ask1Price: '1',
-  bid1Price: '1',
-  ask1Size: '1',
-  bid1Size: '1',
-  price24hPcnt: '0',
-  volume24h: '0',
-  turnover24h: '0',
-  ts: '0',
-});
+const ticker = (last: string): Ticker => wireTicker({ lastPrice: last });
 
 function fakeSource(over: Partial<MarketDataSource>): MarketDataSource {
   const none = () => throwError(() => new Error('not scripted'));
