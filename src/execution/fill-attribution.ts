@@ -26,6 +26,12 @@ export interface AttributableOrder {
   /** When the order was sent (the acknowledgement's local time is fine), Unix ms. */
   readonly placedAt: number;
   /**
+   * Its place among the sends of this process (the bots of one deployment share it), when it was sent
+   * since the process started: two orders sent within one tick of the clock have the same `placedAt`,
+   * and this says which went first. Undefined for an order tracked again after a restart.
+   */
+  readonly sent?: number | undefined;
+  /**
    * The order's size. Base coin, except a market buy, whose size is a quote-coin amount (spec 4.3);
    * `sizeUnit` says which.
    */
@@ -73,10 +79,21 @@ const priceFits = (o: AttributableOrder, f: VenueFill): boolean =>
   o.limitPrice === undefined ||
   (o.side === 'buy' ? f.price.lte(o.limitPrice) : f.price.gte(o.limitPrice));
 
-/** Market orders before limit orders, then first placed first, then clientOid: a total order. */
+/**
+ * Which of two orders went first: by the process's send order when both were sent since it started; an
+ * order tracked after a restart before one sent since; else by time.
+ */
+function firstSent(a: AttributableOrder, b: AttributableOrder): number {
+  if (a.sent !== undefined && b.sent !== undefined) return a.sent - b.sent;
+  if (a.sent !== undefined) return 1;
+  if (b.sent !== undefined) return -1;
+  return a.placedAt - b.placedAt;
+}
+
+/** Market orders before limit orders, then the first sent, then the smaller clientOid: a total order. */
 const preference = (a: AttributableOrder, b: AttributableOrder): number =>
   (a.orderType === b.orderType ? 0 : a.orderType === 'market' ? -1 : 1) ||
-  a.placedAt - b.placedAt ||
+  firstSent(a, b) ||
   (a.clientOid < b.clientOid ? -1 : a.clientOid > b.clientOid ? 1 : 0);
 
 /**
@@ -89,7 +106,8 @@ const preference = (a: AttributableOrder, b: AttributableOrder): number =>
  *  4. has enough left for the whole fill (the venue fills one order per execution, so a fill is
  *     never split across orders; a market buy's remainder is its quote amount not yet spent).
  * Among those, market orders come first (they fill at once on placement, while a resting limit
- * fills only when the price reaches it), then the first placed (FIFO), then the smaller clientOid.
+ * fills only when the price reaches it), then the first sent (FIFO: by the process's send order, which
+ * also orders two sends within one tick of the clock), then the smaller clientOid.
  * The chosen order's remainder shrinks before the next fill is looked at. A fill no order can take
  * is returned as unattributed with the reason, for the caller to log and count, never to book.
  *

@@ -246,6 +246,12 @@ function isWhitelistRefusal(err: unknown): boolean {
 /** How much worse than the touch an estimated market buy is assumed to fill (10 bps). */
 const ESTIMATE_MARGIN = new Decimal('0.001');
 
+/**
+ * The orders sent by this process, counted across its Traders: the bots of one deployment share the
+ * process and the fill router, and FIFO attribution needs their send order (see `AttributableOrder.sent`).
+ */
+let sends = 0;
+
 /** How long a market order may still receive fills after its acknowledgement when none came. */
 const MARKET_FILL_WINDOW_MS = 10_000;
 
@@ -254,6 +260,8 @@ interface OpenOrder {
   readonly order: VenueOrder;
   /** When it was journaled, just before the send: a fill of it is never older. */
   readonly placedAt: number;
+  /** Its place among this process's sends (see `AttributableOrder.sent`); undefined when tracked after a restart. */
+  readonly sent: number | undefined;
   /** Base quantity booked so far. */
   filled: Decimal;
   /** Quote amount booked so far (a market buy's size is a quote amount). */
@@ -637,6 +645,7 @@ export class Trader implements FillSink {
     this.open.set(clientOid, {
       order,
       placedAt: o.clock.now(),
+      sent: ++sends,
       filled: ZERO,
       spent: ZERO,
       ackedAt: undefined,
@@ -761,6 +770,7 @@ export class Trader implements FillSink {
     this.open.set(record.clientOid, {
       order: record.order,
       placedAt: record.createdTs,
+      sent: undefined,
       filled: booked.base,
       spent: booked.quote,
       ackedAt: record.updatedTs,
@@ -849,6 +859,7 @@ export class Trader implements FillSink {
         side: x.order.side,
         orderType: x.order.orderType,
         placedAt: x.placedAt,
+        sent: x.sent,
         size: new Decimal(x.order.qty),
         sizeUnit: quoteSized ? 'quote' : 'base',
         filled: quoteSized ? x.spent : x.filled,

@@ -73,6 +73,27 @@ describe('attributeFills', () => {
       not: {},
     },
     {
+      rule: 'orders two sends within one clock tick by the process send order, not by clientOid',
+      fills: [fill('f1', 'sell', '0.8462', 5000), fill('f2', 'sell', '1.2975', 5001)],
+      orders: [
+        // Same placedAt; "c"'s clientOid sorts first, but "a" was sent first: its order took the first fill.
+        order({ clientOid: 'tb18', side: 'sell', orderType: 'market', sent: 7, size: D('0.8462') }),
+        order({ clientOid: 'tb0m', bot: 'c', side: 'sell', orderType: 'market', sent: 8, size: D('1.2975') }),
+      ],
+      to: { f1: 'a/tb18', f2: 'c/tb0m' },
+      not: {},
+    },
+    {
+      rule: 'puts an order tracked after a restart before the ones sent since',
+      fills: [fill('f1', 'buy', '4', 5000)],
+      orders: [
+        order({ clientOid: 'new', bot: 'b', placedAt: 900, sent: 1, size: D(4) }),
+        order({ clientOid: 'old', placedAt: 1000, size: D(4) }),
+      ],
+      to: { f1: 'a/old' },
+      not: {},
+    },
+    {
       rule: 'prefers a market order over a resting limit order',
       fills: [fill('f1', 'buy', '2', 3000)],
       orders: [
