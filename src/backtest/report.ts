@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
-import { zonedParts } from '../market/zoned-time.js';
+import { zonedWallClock } from '../market/zoned-time.js';
 import type { Metrics } from './metrics.js';
 import type { BacktestFill, BacktestResult, ChartBar, EquityCurvePoint } from './result.js';
 import type { Excursion } from './run-config.js';
@@ -56,15 +56,7 @@ class ZoneClock {
   ) {}
   /** Wall-clock fields of an instant in the zone, as if it were UTC (for the chart and the text). */
   private local(ms: number): number {
-    const p = zonedParts(ms, this.zone);
-    return Date.UTC(
-      Number(p.year),
-      Number(p.month) - 1,
-      Number(p.day),
-      Number(p.hour),
-      Number(p.minute),
-      Number(p.second),
-    );
+    return zonedWallClock(ms, this.zone);
   }
   /** "2008-01-02 09:30 ET" */
   text(ms: number): string {

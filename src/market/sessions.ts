@@ -1,7 +1,7 @@
 // US market sessions in Eastern Time (spec 3.3) and the exchange calendar. Eastern Time and its DST
 // changes come from the tz database through Intl; no DST rule is written by hand here.
 import type { SessionName } from '../api/index.js';
-import { zonedParts } from './zoned-time.js';
+import { zonedWallClock } from './zoned-time.js';
 import { US_EASTERN, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES, type SpecificClosure } from './us-calendar.js';
 
 /** Facts of ET dates by date, filled as they are asked for (see dayOf; declared first: module set-up reads them). */
@@ -81,15 +81,7 @@ export interface EtParts {
 
 /** The offset from the tz database (Intl), for one instant. */
 function intlOffsetMinutes(ms: number): number {
-  const p = zonedParts(ms, US_EASTERN);
-  const asUtc = Date.UTC(
-    Number(p.year),
-    Number(p.month) - 1,
-    Number(p.day),
-    Number(p.hour),
-    Number(p.minute),
-    Number(p.second),
-  );
+  const asUtc = zonedWallClock(ms, US_EASTERN);
   return Math.round((asUtc - (ms - (((ms % 1000) + 1000) % 1000))) / 60_000);
 }
 

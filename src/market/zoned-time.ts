@@ -30,6 +30,22 @@ export function zonedParts(ts: number, zone: string): Record<string, string> {
   return out;
 }
 
+/**
+ * The wall clock of an instant in a zone, read as if it were UTC (Unix ms, whole seconds): what the zone's
+ * clock shows, for arithmetic on local dates and times and for charts that draw in UTC.
+ */
+export function zonedWallClock(ts: number, zone: string): number {
+  const p = zonedParts(ts, zone);
+  return Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
+}
+
 /** "2026-11-23 16:00:00 EST": the date, the time and the zone's short name. */
 export function formatZoned(ts: number, zone: string): string {
   const p = zonedParts(ts, zone);
