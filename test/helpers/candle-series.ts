@@ -1,5 +1,6 @@
 // A one-minute candle source of given closes for backtest tests: each candle opens at the previous close,
 // its high and low half a point beyond, on the S&P 500 Reality token's rules (or a crypto symbol's).
+import type { Instrument } from '../../src/api/index.js';
 import { SPX_INSTRUMENT } from '../../src/backtest/datasets.js';
 import { FORMAT_NAME, newBatch, type CandleSource } from '../../src/backtest/format.js';
 import { SYNTHETIC_INSTRUMENT } from '../../src/backtest/synthetic.js';
@@ -29,6 +30,40 @@ export function closesSeries(start: number, closes: readonly number[], symbol?: 
         b.length++;
         prev = c;
       });
+      yield b;
+    },
+  };
+}
+
+/** One one-minute candle: open time, open, high, low, close. */
+export type TimedBar = readonly [t: number, o: number, h: number, l: number, c: number];
+
+/**
+ * One-minute AAPLUSDT candles of the given bars, on `instrument`'s rules, each with volume 10 (turnover
+ * 10 x close): the backtest side of the paper-parity and exit cases.
+ */
+export function barsSource(bars: readonly TimedBar[], instrument: Instrument): CandleSource {
+  return {
+    meta: {
+      format: FORMAT_NAME,
+      version: 1,
+      symbol: 'AAPLUSDT',
+      category: 'SPOT',
+      interval: '1m',
+      instrument,
+    },
+    async *batches() {
+      const b = newBatch(bars.length);
+      for (const [t, o, h, l, c] of bars) {
+        const i = b.length++;
+        b.openTime[i] = t;
+        b.open[i] = o;
+        b.high[i] = h;
+        b.low[i] = l;
+        b.close[i] = c;
+        b.volume[i] = 10;
+        b.turnover[i] = 10 * c;
+      }
       yield b;
     },
   };

@@ -3,11 +3,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { FORMAT_NAME, newBatch, type CandleSource } from '../../../src/backtest/format.js';
+import type { CandleSource } from '../../../src/backtest/format.js';
 import { etToUtc, usRegularSession } from '../../../src/market/sessions.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import realitySession from '../../../strategies/reality-session.js';
 import { INSTRUMENT } from '../../integration/backtest/fixtures/exit-cases.js';
+import { barsSource, type TimedBar } from '../../helpers/candle-series.js';
 
 const MIN = 60_000;
 const OPEN = 9 * 60 + 30;
@@ -21,7 +22,7 @@ function days(
   fromMin = 4 * 60,
   toMin = 20 * 60,
 ): CandleSource {
-  const rows: [number, number, number, number, number][] = [];
+  const rows: TimedBar[] = [];
   for (const date of dates) {
     const t0 = etToUtc(date, 0, 0);
     let prev = price(fromMin);
@@ -31,30 +32,7 @@ function days(
       prev = close;
     }
   }
-  return {
-    meta: {
-      format: FORMAT_NAME,
-      version: 1,
-      symbol: 'AAPLUSDT',
-      category: 'SPOT',
-      interval: '1m',
-      instrument: INSTRUMENT,
-    },
-    async *batches() {
-      const b = newBatch(rows.length);
-      for (const [t, o, h, l, c] of rows) {
-        const i = b.length++;
-        b.openTime[i] = t;
-        b.open[i] = o;
-        b.high[i] = h;
-        b.low[i] = l;
-        b.close[i] = c;
-        b.volume[i] = 10;
-        b.turnover[i] = 10 * c;
-      }
-      yield b;
-    },
-  };
+  return barsSource(rows, INSTRUMENT);
 }
 
 const run = (source: CandleSource, params: Record<string, unknown> = {}) =>
