@@ -55,7 +55,7 @@ export function storeJournal(store: Store): TraderJournal {
     recordIntent: (intent, ts) => void store.intents.record(intent, ts),
     recordDenial: (d, ts) => void store.denials.record(d, ts),
     hasFill: (execId) => store.fills.has(execId),
-    addFill: (f) => (store.fills.insertFill(f) ? store.fills.byExecId(f.execId)?.seq : undefined),
+    addFill: (f) => store.fills.insert(f),
     recordControl: (c, ts) => void store.control.record(c, ts),
   };
 }

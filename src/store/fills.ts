@@ -119,6 +119,14 @@ export class FillRepository {
    * only once.
    */
   insertFill(fill: FillInput): boolean {
+    return this.insert(fill) !== undefined;
+  }
+
+  /**
+   * Journals a fill as `insertFill` does, and answers its sequence number (the row's key, from the
+   * insert itself), or undefined when its execId was journaled already.
+   */
+  insert(fill: FillInput): number | undefined {
     if (fill.side !== 'buy' && fill.side !== 'sell') {
       throw new StoreError(`fill.side must be "buy" or "sell", got ${JSON.stringify(fill.side)}`);
     }
@@ -137,7 +145,7 @@ export class FillRepository {
       orderId: fill.orderId ?? null,
       clientOid: fill.clientOid ?? null,
     });
-    return info.changes === 1;
+    return info.changes === 1 ? Number(info.lastInsertRowid) : undefined;
   }
 
   /** Links a journaled fill to its order once matched (never overwrites a link already stored). */

@@ -263,6 +263,16 @@ describe('fills', () => {
     expect(s.fills.has('e2')).toBe(false);
   });
 
+  it('insert answers the sequence number the journal gives the fill, and nothing for a known execId', () => {
+    const s = openAt();
+    const first = s.fills.insert(fill('e1'));
+    const second = s.fills.insert(fill('e2'));
+    expect(first).toBe(s.fills.byExecId('e1')?.seq);
+    expect(second).toBe(s.fills.byExecId('e2')?.seq);
+    expect(second).toBeGreaterThan(first as number);
+    expect(s.fills.insert(fill('e1', { price: '1' }))).toBeUndefined();
+  });
+
   it('stores decimals as TEXT, exactly, never as REAL', () => {
     const s = openAt();
     s.fills.insertFill(
