@@ -60,7 +60,8 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
       send(res, r.status, r.body, { 'content-type': 'application/json' });
       return;
     }
-    const answer = (): void => {
+    // The gateway's answer; `cut` keeps only the first half of its body (the injected malformed reply).
+    const answer = (cut = false): void => {
       const r = gateway.handle({
         method,
         path,
@@ -69,7 +70,12 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
         headers: req.headers,
         ip: req.socket.remoteAddress ?? 'unknown',
       });
-      send(res, r.status, r.body, r.headers);
+      send(
+        res,
+        r.status,
+        cut ? r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))) : r.body,
+        r.headers,
+      );
     };
     if (!engine.faults.active) {
       answer();
@@ -96,18 +102,9 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
             'retry-after': '1',
           });
           return;
-        case 'malformed': {
-          const r = gateway.handle({
-            method,
-            path,
-            rawQuery,
-            rawBody,
-            headers: req.headers,
-            ip: req.socket.remoteAddress ?? 'unknown',
-          });
-          send(res, r.status, r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))), r.headers);
+        case 'malformed':
+          answer(true);
           return;
-        }
         default:
           answer();
       }
