@@ -422,6 +422,7 @@ class DaemonRun {
       runtime: this.connected(),
       store: this.journal(),
       logger: logger.child({ bot: b.name }),
+      accountLogger: logger,
       spec: {
         name: b.name,
         strategy,

@@ -116,6 +116,11 @@ export async function createLiveBot(args: {
   store: Store;
   spec: BotSpec;
   logger: StrategyLogger;
+  /**
+   * The log of the steps the bots of one account share (the fill router's baselines and unattributed
+   * fills): not one bot's, whose name its lines would carry. Default: `logger`.
+   */
+  accountLogger?: FillRouterLogger | undefined;
   /** Subscribed before reconciliation, so the fills it pulls are seen too. */
   onEvent?: TraderListener | undefined;
 }): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
@@ -161,7 +166,7 @@ export async function createLiveBot(args: {
     maxSignalAgeMs: spec.maxSignalAgeMs,
     logger,
     sleep: scaledSleepFor(runtime),
-    fills: fillRouterFor(runtime, store, logger),
+    fills: fillRouterFor(runtime, store, args.accountLogger ?? logger),
     fillsMode: spec.fills,
     exits: mergeExitRules(spec.strategy.exits, spec.exits),
     protections: mergeProtections(spec.strategy.protections, spec.protections),

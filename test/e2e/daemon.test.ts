@@ -85,6 +85,7 @@ describe('the demo', () => {
       store: { path: string };
       metrics: { port: number };
       dashboard: { port: number };
+      bots: { name: string; symbols: string[] }[];
     };
     demo.store.path = join(dir, 'demo.db');
     demo.metrics.port = 0;
@@ -110,6 +111,19 @@ describe('the demo', () => {
     const { code } = await d.exited;
     expect(code).toBe(0);
     const logged = (d.stderr.match(/"message":"fill"/g) ?? []).length;
+    // A line that names a bot and a symbol names one of that bot's symbols: the steps the bots of the
+    // account share (the fill baselines of every symbol, taken at start) log as the account, not as
+    // whichever bot started first.
+    const symbolsOf = new Map(demo.bots.map((b) => [b.name, b.symbols]));
+    const lines = d.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { bot?: string; symbol?: string; message: string });
+    expect(lines.filter((l) => l.message.startsWith('fill baseline taken'))).toHaveLength(3);
+    const misnamed = lines.filter(
+      (l) => l.bot !== undefined && l.symbol !== undefined && !symbolsOf.get(l.bot)?.includes(l.symbol),
+    );
+    expect(misnamed).toEqual([]);
     const store = openStore(demo.store.path);
     expect(store.fills.list().length).toBeGreaterThanOrEqual(logged);
     expect(store.orders.pendingOrders()).toHaveLength(0);
