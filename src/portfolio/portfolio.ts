@@ -87,6 +87,12 @@ interface PositionState {
   view?: Position | undefined;
 }
 
+/**
+ * Decimal places of the cost basis a partial close releases (half-even): beyond any venue's quote
+ * precision, and few enough that cash, cost basis and PnL never need more than decimal.js' 40 digits.
+ */
+const RELEASED_PLACES = 18;
+
 const decimalString = (field: string) =>
   z.string().regex(SIGNED_DECIMAL_RE, { error: `${field} must be a plain decimal string such as "12.5"` });
 
@@ -224,7 +230,11 @@ export class Portfolio implements PortfolioView {
       const open = q.abs();
       const closing = Decimal.min(open, size);
       // The closed share of the cost basis; a full close releases all of it, so no rounding is left behind.
-      const released = closing.eq(open) ? pos.cost : pos.cost.times(closing).div(open);
+      // A partial share is a quotient, rounded to RELEASED_PLACES: the realised PnL reads -3.413771, not
+      // -3.4137709999999999999999999999999999991, and every later sum stays exact.
+      const released = closing.eq(open)
+        ? pos.cost
+        : pos.cost.times(closing).div(open).toDecimalPlaces(RELEASED_PLACES, Decimal.ROUND_HALF_EVEN);
       const closedSigned = q.gt(0) ? closing : closing.neg();
       pos.realised = pos.realised.plus(closedSigned.times(price)).minus(released);
       pos.cost = pos.cost.minus(released);

@@ -101,6 +101,20 @@ describe('Portfolio (hand-computed)', () => {
     expect(s(p.position('AAPLUSDT').realisedPnl)).toBe('4');
   });
 
+  it("releases a partial close's share of a non-terminating cost basis rounded to 18 places, half-even", () => {
+    const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '1000' } });
+    p.applyFill(fill('buy', '1', '100'));
+    p.applyFill(fill('buy', '2', '101'));
+    // 302 x 1/3 = 100.666...: released 100.666666666666666667, realised 102 - that.
+    p.applyFill(fill('sell', '1', '102'));
+    const partial = p.position('AAPLUSDT');
+    expect(s(partial.realisedPnl)).toBe('1.333333333333333333');
+    expect(s(partial.cost)).toBe('201.333333333333333333');
+    // The rest of the basis goes with the rest of the position: the round trip's PnL is exact.
+    p.applyFill(fill('sell', '2', '102'));
+    expect(s(p.position('AAPLUSDT').realisedPnl)).toBe('4');
+  });
+
   it('counts equity as quote cash plus position x mark, per symbol', () => {
     const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '5000' } });
     p.applyFill(fill('buy', '10', '20', 'TSLAUSDT'));
@@ -235,9 +249,9 @@ describe('Portfolio (properties)', () => {
         for (const f of fills) p.applyFill(f);
         p.mark('AAPLUSDT', last);
         const identity = dec('50000').plus(p.realisedPnl()).plus(p.unrealisedPnl()).minus(p.fees());
-        // The partial-close share of the cost basis is a 40-digit division; what it rounds away moves
-        // between realised and unrealised, so the identity holds to far below any coin precision.
-        expect(p.equity().minus(identity).abs().lt('1e-30')).toBe(true);
+        // The partial-close share of the cost basis is rounded to 18 places: what it rounds away moves
+        // between realised and unrealised, and every sum after it is exact, so the identity holds exactly.
+        expect(s(p.equity())).toBe(s(identity));
         for (const pos of p.positions()) expect(s(p.cash(pos.baseCoin))).toBe(s(pos.quantity));
       }),
     );
