@@ -122,9 +122,14 @@ describe('tradebot status / positions / trades on a demo journal', () => {
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trim().split('\n').slice(1);
     expect(rows).toHaveLength(fillsOf(bot).length);
+    // A symbol's prices (and sizes) share the decimals of its longest one: the points line up.
+    const dp = (xs: readonly string[]) => Math.max(...xs.map((x) => new Decimal(x).decimalPlaces()));
     fillsOf(bot).forEach((f, i) => {
-      expect(rows[i]).toContain(`${new Decimal(f.size).toFixed()} ${f.base_coin}`);
-      expect(rows[i]).toContain(`${new Decimal(f.price).toFixed()} USDT`);
+      const same = fillsOf(bot).filter((g) => g.symbol === f.symbol);
+      const size = new Decimal(f.size).toFixed(dp(same.map((g) => g.size)));
+      const price = new Decimal(f.price).toFixed(dp(same.map((g) => g.price)));
+      expect(rows[i]).toContain(`${size} ${f.base_coin}`);
+      expect(rows[i]).toContain(`${price} USDT`);
       expect(rows[i]).toContain(f.client_oid);
       expect(rows[i]).toMatch(/^2026-11-23 \d\d:\d\d:\d\d EST /);
     });

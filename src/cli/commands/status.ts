@@ -184,6 +184,16 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
       2,
     );
   if (fills.length === 0) return 'no fill in this range';
+  // Prices and sizes of a symbol with as many decimals as its longest one has, so the points line up
+  // ("151.90" under "151.83", never "151.9"); padding with zeros never changes a value.
+  const places = new Map<string, { price: number; size: number }>();
+  for (const x of fills) {
+    const p = places.get(x.symbol) ?? { price: 0, size: 0 };
+    places.set(x.symbol, {
+      price: Math.max(p.price, x.price.decimalPlaces()),
+      size: Math.max(p.size, x.size.decimalPlaces()),
+    });
+  }
   return formatTable(
     [
       { header: 'TIME' },
@@ -201,8 +211,8 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
       x.bot ?? '—',
       x.side,
       x.symbol,
-      `${x.size.toFixed()} ${x.baseCoin}`,
-      `${x.price.toFixed()} ${x.quoteCoin}`,
+      `${x.size.toFixed(places.get(x.symbol)?.size)} ${x.baseCoin}`,
+      `${x.price.toFixed(places.get(x.symbol)?.price)} ${x.quoteCoin}`,
       money(x.price.mul(x.size), x.quoteCoin),
       money(x.fee, x.quoteCoin, 4),
       x.clientOid ?? '—',
