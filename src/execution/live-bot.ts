@@ -20,6 +20,7 @@ import type { CandleInterval, DeliveryStatus } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf } from '../market/candle.js';
 import { Decimal } from '../market/decimal.js';
+import { formatDuration } from '../market/duration.js';
 import type { ControlInput, Store } from '../store/index.js';
 import {
   informativeProblems,
@@ -190,7 +191,7 @@ export class LiveBot {
     this.replayed = new Map();
     this.o.logger.info('replay done', {
       bot: this.o.name,
-      what: `backfilled ${n}; signals older than ${Math.round(maxAge / 1000)} s are not traded (their denials are in the journal)`,
+      what: `backfilled ${n}; signals older than ${formatDuration(maxAge)} are not traded (their denials are in the journal)`,
     });
   }
 

@@ -4,6 +4,7 @@
 import type { DeliveryStatus, VenueOrder } from '../api/index.js';
 import { Decimal, ZERO, toWire } from '../market/decimal.js';
 import { deliveryAllowsOrders } from '../market/delivery.js';
+import { formatDuration } from '../market/duration.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import { normaliseIntent } from '../market/precision.js';
 import type { SessionState } from '../market/sessions.js';
@@ -203,7 +204,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
         return undefined;
       return deny(
         'STALE_SIGNAL',
-        `the signal comes from data complete ${ctx.now - s.time} ms ago (limit ${s.maxAgeMs} ms): a replay after a gap is not traded`,
+        `the signal comes from data complete ${formatDuration(ctx.now - s.time)} ago (limit ${formatDuration(s.maxAgeMs)}): a replay after a gap is not traded`,
       );
     },
   },
@@ -288,7 +289,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
       ctx.now - market.ts > L.maxDataAgeMs
         ? deny(
             'STALE_DATA',
-            `market data of ${raw.symbol} is ${ctx.now - market.ts} ms old (limit ${L.maxDataAgeMs} ms)`,
+            `market data of ${raw.symbol} is ${formatDuration(ctx.now - market.ts)} old (limit ${formatDuration(L.maxDataAgeMs)})`,
           )
         : undefined,
   },

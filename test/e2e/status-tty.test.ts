@@ -107,7 +107,7 @@ describe.skipIf(!hasScript)('the status block in a pseudo-terminal', () => {
       // The warm-up is one line, not a denial per candle; orders and fills carry units; a summary per bot.
       expect(
         screen.some((l) =>
-          /info backfilled \d+ candles per symbol; signals older than 180 s are not traded/.test(l),
+          /info backfilled \d+ candles per symbol; signals older than 3 min are not traded/.test(l),
         ),
       ).toBe(true);
       expect(screen.filter((l) => /intent denied|STALE_SIGNAL/.test(l))).toEqual([]);

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration } from '../../../src/market/duration.js';
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0 ms'],
+    [850, '850 ms'],
+    [1000, '1 s'],
+    [42_500, '42 s'],
+    [180_000, '3 min'],
+    [185_000, '3 min 5 s'],
+    [10_084_500, '2 h 48 min'],
+    [3_600_000, '1 h'],
+    [90_061_000, '1 d 1 h'],
+    [604_800_000, '7 d'],
+    [-65_000, '-1 min 5 s'],
+  ])('%d ms reads "%s"', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+});
