@@ -188,7 +188,14 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const qdp = Number(o.instrument?.quotePrecision ?? 2);
   const pdp = Number(o.instrument?.pricePrecision ?? 8);
   const money = (s: string) => new Decimal(s).toDecimalPlaces(qdp).toFixed(qdp);
-  const price = (s: string) => new Decimal(s).toDecimalPlaces(pdp).toFixed();
+  // With the instrument known, a column of prices (quantities) shares its decimals, so the points line up.
+  const price = (s: string) => {
+    const d = new Decimal(s).toDecimalPlaces(pdp);
+    return o.instrument?.pricePrecision === undefined ? d.toFixed() : d.toFixed(pdp);
+  };
+  const qp = o.instrument?.quantityPrecision;
+  const quantity = (s: string) =>
+    qp === undefined ? s : new Decimal(s).toFixed(Math.max(Number(qp), new Decimal(s).decimalPlaces()));
   const t = (ms: number) => clock.chart(ms);
   const ascending = <T extends { time: number }>(xs: T[]) =>
     xs.filter((x, i) => i === 0 || x.time > (xs[i - 1] as T).time);
@@ -295,7 +302,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
       x.exitReason,
       price(x.entryPrice),
       price(x.exitPrice),
-      x.quantity,
+      quantity(x.quantity),
       money(x.fees),
       money(x.pnl),
       pct(x.pnlPct),

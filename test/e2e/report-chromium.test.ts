@@ -43,6 +43,8 @@ async function readPage(page: Page) {
     total: Number(document.querySelector('#trades').dataset.total),
     rows: document.querySelectorAll('#trades tbody tr').length,
     firstNo: document.querySelector('#trades tbody tr td') ? document.querySelector('#trades tbody tr td').textContent : '',
+    // Entry price, exit price and quantity of the shown rows (cells 6, 7, 8).
+    numbers: Array.from(document.querySelectorAll('#trades tbody tr')).map((r) => [6, 7, 8].map((i) => r.cells[i].textContent)),
     monthlyYears: document.querySelectorAll('#monthly tbody tr').length,
     header: document.querySelector('#header').textContent,
     tiles: document.querySelector('.grid').textContent,
@@ -53,6 +55,7 @@ async function readPage(page: Page) {
     total: number;
     rows: number;
     firstNo: string;
+    numbers: string[][];
     monthlyYears: number;
     header: string;
     tiles: string;
@@ -108,6 +111,9 @@ describe('backtest report in Chromium', () => {
         expect(p.total).toBe(trades);
         expect(p.rows).toBe(Math.min(TRADES_PER_PAGE, trades));
         expect(p.firstNo).toBe(String(trades)); // newest first
+        // Prices at the instrument's 2 decimals and quantities at its 4, so each column's points line up.
+        const places = (x: string) => x.split('.')[1]?.length ?? 0;
+        expect(new Set(p.numbers.map((r) => r.map(places).join(' ')))).toEqual(new Set(['2 2 4']));
         expect(p.markers).toBeGreaterThan(0);
         expect(p.markers).toBeLessThanOrEqual(MAX_MARKERS);
         // The price chart shows the whole run, not its last years.
