@@ -221,6 +221,58 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      '/api/equity': {
+        get: {
+          summary:
+            'the equity curve of every bot (up to 2000 points each): how a page without the live stream (read-only) draws it',
+          security: bearer,
+          parameters: [
+            {
+              name: 'since',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', pattern: '^\\d{1,12}$' },
+              description:
+                'only points at or after this venue time (Unix seconds); the last point of a second is updated in place, so ask from the last one you have',
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'the curves by bot',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      equity: {
+                        type: 'object',
+                        additionalProperties: {
+                          type: 'array',
+                          items: {
+                            type: 'object',
+                            properties: {
+                              time: { type: 'integer', description: 'venue time, Unix seconds' },
+                              value: decimal,
+                            },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            '400': {
+              description: 'since is not a whole number',
+              content: { 'application/json': { schema: error } },
+            },
+            '401': {
+              description: 'no or a wrong bearer token',
+              content: { 'application/json': { schema: error } },
+            },
+          },
+        },
+      },
       '/api/events': {
         get: {
           summary:

@@ -397,6 +397,25 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     });
   }
 
+  // Without the stream (read-only) the equity curves come by polling: the whole curve first, then the
+  // points from the last one drawn (a second's last point is updated in place, so it comes again).
+  function pollEquity() {
+    var since = Infinity;
+    Object.keys(charts).forEach(function (bot) { since = Math.min(since, charts[bot].last); });
+    fetch('/api/equity?since=' + (since === Infinity ? 0 : since), { headers: headers(false) }).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (j) {
+      if (!j) return;
+      Object.keys(j.equity).forEach(function (bot) {
+        var c = charts[bot];
+        if (!c) return;
+        if (c.last === 0) pending[bot] = j.equity[bot];
+        else j.equity[bot].forEach(function (p) { equityPoint(bot, p); });
+      });
+      flushPending();
+    }).catch(function () { /* the next poll tries again */ });
+  }
+
   function poll() {
     fetch('/api/bots', { headers: headers(false) }).then(function (r) {
       if (r.status === 401) { askToken(token ? 'the token was refused: enter the dashboard token' : 'this dashboard needs its token: enter it, or open the address with #token=<token>'); return null; }
@@ -407,6 +426,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       if (st.readOnly) {
         setMode('read-only');
         notice('read-only: no token is configured on the daemon, control is disabled');
+        pollEquity();
         setTimeout(poll, 2000);
       } else stream();
     }).catch(function (e) { notice('cannot reach the daemon: ' + e.message, true); setTimeout(poll, 2000); });

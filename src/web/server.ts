@@ -156,14 +156,24 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     bodyLimit: 16 * 1024,
   });
 
-  app.setErrorHandler((err: { statusCode?: number; validation?: unknown; message: string }, _req, reply) => {
-    if (err.validation !== undefined)
-      return reply.code(400).send({
-        error: `invalid request: ${err.message}; send a JSON body such as {"reason": "why"} (and "symbol": "AAPLUSDT" to flatten one symbol)`,
-      });
-    const code = err.statusCode !== undefined && err.statusCode >= 400 ? err.statusCode : 500;
-    return reply.code(code).send({ error: err.message });
-  });
+  app.setErrorHandler(
+    (
+      err: { statusCode?: number; validation?: unknown; validationContext?: string; message: string },
+      _req,
+      reply,
+    ) => {
+      if (err.validation !== undefined && err.validationContext === 'querystring')
+        return reply.code(400).send({
+          error: `invalid query: ${err.message}; since is a venue time in whole Unix seconds, such as ?since=1795445360`,
+        });
+      if (err.validation !== undefined)
+        return reply.code(400).send({
+          error: `invalid request: ${err.message}; send a JSON body such as {"reason": "why"} (and "symbol": "AAPLUSDT" to flatten one symbol)`,
+        });
+      const code = err.statusCode !== undefined && err.statusCode >= 400 ? err.statusCode : 500;
+      return reply.code(code).send({ error: err.message });
+    },
+  );
   app.setNotFoundHandler((req, reply) =>
     reply.code(404).send({ error: `no route ${req.method} ${req.url}; see /api/openapi.json for the API` }),
   );
@@ -218,6 +228,28 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     if (v === undefined) return refuse(reply, 404, REFUSALS.noBot(req.params.name, [...views.keys()]));
     return v.snapshot(!tokens.configured);
   });
+
+  // The equity curves, for a page that polls (a read-only dashboard has no stream): points at or after
+  // `since` (venue Unix seconds; the last point of a second is updated in place, so it comes again).
+  app.get<{ Querystring: { since?: string } }>(
+    '/api/equity',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { since: { type: 'string', pattern: '^\\d{1,12}$' } },
+        },
+      },
+    },
+    async (req) => {
+      refresh();
+      const since = Number(req.query.since ?? 0);
+      const equity: Record<string, readonly EquityPoint[]> = {};
+      for (const [name, v] of views) equity[name] = v.equity.filter((p) => p.time >= since);
+      return { equity };
+    },
+  );
 
   app.get('/api/events', (req, reply) => {
     reply.hijack();

@@ -10,7 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { CONTROL_ACTIONS } from '../../src/store/index.js';
-import { drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
+import { afterPaint, drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
 import { startCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-dashboard-'));
@@ -44,6 +44,9 @@ function demoConfig(name: string): string {
   writeFileSync(f, stringify(demo));
   return f;
 }
+
+/** The colour of the equity line (#2962ff, src/web/page.ts). */
+const EQUITY_LINE = [0x29, 0x62, 0xff] as const;
 
 /** Waits on a condition in the page (a string: the project compiles without the DOM library). */
 const until = (page: Page, condition: string, what: string, timeout = 90_000) =>
@@ -150,8 +153,9 @@ describe.each([
       expect(later.positions).toEqual([]);
       await page.screenshot({ path: join(shots, '3-paused-denials.png'), fullPage: true });
 
-      // The equity chart is drawn; the page threw nothing (nor broke its Content-Security-Policy).
-      expect((await drawnPixels(page, '.chart'))[`chart-${BOT}`]).toBeGreaterThan(0);
+      // The equity chart draws its line (not only its axes); the page threw nothing (nor broke its
+      // Content-Security-Policy).
+      expect((await drawnPixels(page, '.chart', EQUITY_LINE))[`chart-${BOT}`]).toBeGreaterThan(0);
       expect(errors).toEqual([]);
       expect(await page.content()).not.toContain(TOKEN);
 
@@ -183,4 +187,32 @@ describe.each([
       if (d.proc.exitCode === null) d.proc.kill('SIGKILL');
     }
   }, 300_000);
+
+  it('read-only (no token configured): shows the bots and draws their equity curves by polling', async () => {
+    const d = startCli(['run', '--config', demoConfig(`ro-${lang.replace(/\W/g, '-')}`), '--fresh'], {
+      LANG: lang,
+      LC_ALL: lang,
+    });
+    const browser = await launchBrowser({ lang });
+    try {
+      const [, url] = (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, 30_000)) as [
+        string,
+        string,
+      ];
+      const { page, errors } = await openPage(browser, url);
+      await until(page, `document.body.dataset.mode === 'read-only'`, 'the page to say it is read-only');
+      // No stream without a token: the curve comes through GET /api/equity, whole, then from its last point.
+      await d.waitFor(/"message":"fill"/, 90_000);
+      const line = async () => (await drawnPixels(page, '.chart', EQUITY_LINE))[`chart-${BOT}`] ?? 0;
+      const deadline = Date.now() + 30_000;
+      while ((await line()) === 0 && Date.now() < deadline) await afterPaint(page);
+      expect(await line()).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+      d.proc.kill('SIGTERM');
+      expect((await d.exited).code).toBe(0);
+    } finally {
+      await browser.close();
+      if (d.proc.exitCode === null) d.proc.kill('SIGKILL');
+    }
+  }, 180_000);
 });

@@ -151,19 +151,29 @@ export async function afterPaint(page: Page): Promise<void> {
 
 /**
  * For every element matching `selector` (keyed by its id): how many pixels of its canvases are neither
- * transparent nor white, the background. A chart that failed to draw has none.
+ * transparent nor white, the background. A chart that failed to draw has none. With `rgb`, only the
+ * pixels of that colour (each channel within 24): a series' line, where an empty chart still draws its
+ * axes and grid.
  */
-export async function drawnPixels(page: Page, selector: string): Promise<Record<string, number>> {
+export async function drawnPixels(
+  page: Page,
+  selector: string,
+  rgb?: readonly [number, number, number],
+): Promise<Record<string, number>> {
   return (await page.evaluate(`(() => {
     const out = {};
+    const rgb = ${JSON.stringify(rgb ?? null)};
     for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
       let n = 0;
       for (const c of el.querySelectorAll('canvas')) {
         const ctx = c.getContext('2d');
         if (!ctx || c.width === 0 || c.height === 0) continue;
         const d = ctx.getImageData(0, 0, c.width, c.height).data;
-        for (let i = 0; i < d.length; i += 4)
-          if (d[i + 3] > 0 && !(d[i] === 255 && d[i + 1] === 255 && d[i + 2] === 255)) n++;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i + 3] === 0) continue;
+          if (rgb === null ? !(d[i] === 255 && d[i + 1] === 255 && d[i + 2] === 255)
+            : Math.abs(d[i] - rgb[0]) <= 24 && Math.abs(d[i + 1] - rgb[1]) <= 24 && Math.abs(d[i + 2] - rgb[2]) <= 24) n++;
+        }
       }
       out[el.id] = n;
     }

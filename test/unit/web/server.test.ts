@@ -142,6 +142,13 @@ describe('dashboard without a token', () => {
     expect(state.json()).toMatchObject({ readOnly: true });
     const stream = await d.app.inject({ url: '/api/events' });
     expect(stream.statusCode).toBe(403);
+    // What the page polls for the curves instead of the stream; a bad `since` is a sentence.
+    const equity = await d.app.inject({ url: '/api/equity?since=0' });
+    expect(equity.statusCode).toBe(200);
+    expect(equity.json()).toEqual({ equity: {} });
+    const bad = await d.app.inject({ url: '/api/equity?since=yesterday' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: string }>().error).toMatch(/since is a venue time in whole Unix seconds/);
     for (const action of CONTROL_ACTIONS)
       for (const token of [undefined, TOKEN]) {
         const r = await post(d, `/api/bots/a/${action}`, token === undefined ? {} : { token });
