@@ -426,6 +426,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       if (st.readOnly) {
         setMode('read-only');
         notice('read-only: no token is configured on the daemon, control is disabled');
+        document.getElementById('log').textContent = 'the log tail comes with the live stream: set dashboard.token to see it here';
         pollEquity();
         setTimeout(poll, 2000);
       } else stream();

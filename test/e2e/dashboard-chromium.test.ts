@@ -201,6 +201,8 @@ describe.each([
       ];
       const { page, errors } = await openPage(browser, url);
       await until(page, `document.body.dataset.mode === 'read-only'`, 'the page to say it is read-only');
+      // The log tail needs the stream: the page says so instead of showing an empty box.
+      expect(await page.$eval('#log', (e) => e.textContent)).toMatch(/set dashboard.token to see it here/);
       // No stream without a token: the curve comes through GET /api/equity, whole, then from its last point.
       await d.waitFor(/"message":"fill"/, 90_000);
       const line = async () => (await drawnPixels(page, '.chart', EQUITY_LINE))[`chart-${BOT}`] ?? 0;
