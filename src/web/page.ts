@@ -27,6 +27,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; margin-right: 6px; background: #e3e7ec; }
   .badge.ACTIVE { background: #d6f5dd; } .badge.REDUCING { background: #fff1c2; } .badge.HALTED { background: #ffd6d6; }
   .badge.paused { background: #ffe2b8; }
+  [hidden] { display: none !important; }
   .summary span { margin-right: 14px; white-space: nowrap; }
   .controls { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
   .controls input { width: 22em; }

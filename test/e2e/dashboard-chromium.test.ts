@@ -48,6 +48,12 @@ function demoConfig(name: string): string {
 /** The colour of the equity line (#2962ff, src/web/page.ts). */
 const EQUITY_LINE = [0x29, 0x62, 0xff] as const;
 
+/** How the bot's PAUSED badge shows: its CSS display and its text. */
+const pausedBadge = async (page: Page) =>
+  (await page.evaluate(
+    `(() => { const e = document.querySelector('${SECTION} .badge.paused'); return { display: getComputedStyle(e).display, text: e.textContent }; })()`,
+  )) as { display: string; text: string };
+
 /** Waits on a condition in the page (a string: the project compiles without the DOM library). */
 const until = (page: Page, condition: string, what: string, timeout = 90_000) =>
   page.waitForFunction(condition, { timeout, polling: 100 }).catch((e: unknown) => {
@@ -108,10 +114,12 @@ describe.each([
         if (attempt > 0) {
           await page.click(`${SECTION} .controls button[data-action="resume"]`);
           await until(page, `document.querySelector('${SECTION}').dataset.paused === 'false'`, 'resumed');
+          expect((await pausedBadge(page)).display).toBe('none');
           await positionShown();
         }
         await page.click(`${SECTION} .controls button[data-action="pause"]`);
         await until(page, `document.querySelector('${SECTION}').dataset.paused === 'true'`, 'the bot paused');
+        expect(await pausedBadge(page)).toEqual({ display: 'inline-block', text: 'PAUSED' });
         const paused = await bot();
         const pause = paused.controls.at(-1);
         expect(pause).toMatchObject({ action: 'pause', reason: 'e2e: pause before the news' });
@@ -201,6 +209,8 @@ describe.each([
       ];
       const { page, errors } = await openPage(browser, url);
       await until(page, `document.body.dataset.mode === 'read-only'`, 'the page to say it is read-only');
+      // A running bot shows no PAUSED badge (not even an empty pill).
+      expect((await pausedBadge(page)).display).toBe('none');
       // The log tail needs the stream: the page says so instead of showing an empty box.
       expect(await page.$eval('#log', (e) => e.textContent)).toMatch(/set dashboard.token to see it here/);
       // No stream without a token: the curve comes through GET /api/equity, whole, then from its last point.
