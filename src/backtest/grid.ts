@@ -22,7 +22,7 @@ export class GridError extends BacktestInputError {
 }
 
 export interface CheckedGrid {
-  /** The parameter sets to run, in the grid's order. */
+  /** The parameter sets to run, in the grid's order, typed as the strategy takes them (numbers as numbers). */
   readonly sets: Record<string, unknown>[];
   /** Combinations refused by a rule across parameters, with the strategy's sentence. */
   readonly skipped: readonly { readonly params: Record<string, unknown>; readonly reason: string }[];
@@ -95,7 +95,10 @@ export function checkGrid(strategy: Strategy, base: Record<string, unknown>, gri
     combos = combos.flatMap((p) => values.map((v) => ({ ...p, [k]: v })));
   const sets: Record<string, unknown>[] = [];
   const skipped: { params: Record<string, unknown>; reason: string }[] = [];
-  for (const set of combos) {
+  for (const combo of combos) {
+    // Typed as the runs use them ("20" -> 20 for a number parameter): the tables, the JSON files and the
+    // walk-forward's "best" show what ran.
+    const set = coerceParams(strategy, combo);
     try {
       parseStrategyParams(strategy, coerceParams(strategy, { ...base, ...set }));
       sets.push(set);

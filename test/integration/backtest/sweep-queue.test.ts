@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCandles } from '../../../src/backtest/convert.js';
+import { checkGrid } from '../../../src/backtest/grid.js';
 import { jobFromConfig } from '../../../src/backtest/run-config.js';
 import { formatSweep, parseGrid, runSweep, type SweepRow } from '../../../src/backtest/sweep.js';
 import { syntheticSource } from '../../../src/backtest/synthetic.js';
 import { walkForward } from '../../../src/backtest/walk-forward.js';
 import { BacktestConfigSchema, loadYaml } from '../../../src/config/index.js';
+import { loadStrategy } from '../../../src/strategy/loader.js';
 import { startCli, type Running } from '../../helpers/cli.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redis.js';
 
@@ -52,11 +54,16 @@ const worker = (cwd = dir) => {
   return w;
 };
 
-/** The local sweep of the same grid, in this process (cwd-relative dataset resolved against `dir`). */
+/**
+ * The local sweep of the same grid, in this process (cwd-relative dataset resolved against `dir`), on the
+ * grid checked as the sweep command checks it (its sets typed as the strategy takes them).
+ */
 async function localRows(): Promise<SweepRow[]> {
   const { config } = loadYaml(BacktestConfigSchema, join(dir, 'bt.yaml'));
   const base = { ...jobFromConfig(config), dataset: join(dir, 'data', 'syn.csv') };
-  return runSweep({ base, grid: parseGrid(GRID), workers: 2 });
+  const grid = parseGrid(GRID);
+  const { sets } = checkGrid(await loadStrategy(base.strategy), base.params, grid);
+  return runSweep({ base, grid, sets, workers: 2 });
 }
 
 suite(title, () => {

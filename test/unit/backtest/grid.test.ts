@@ -8,14 +8,21 @@ describe('checkGrid', () => {
   it('keeps every valid combination in the grid order and skips those breaking a rule across parameters', async () => {
     const s = await loadStrategy('ma-crossover');
     const g = checkGrid(s, { quoteAmount: '100' }, parseGrid('fast=10,50 slow=30,100'));
+    // Typed as the strategy takes them: whole numbers as numbers (what the tables and JSON files show).
     expect(g.sets).toEqual([
-      { fast: '10', slow: '30' },
-      { fast: '10', slow: '100' },
-      { fast: '50', slow: '100' },
+      { fast: 10, slow: 30 },
+      { fast: 10, slow: 100 },
+      { fast: 50, slow: 100 },
     ]);
     expect(g.skipped).toHaveLength(1);
-    expect(g.skipped[0]?.params).toEqual({ fast: '50', slow: '30' });
+    expect(g.skipped[0]?.params).toEqual({ fast: 50, slow: 30 });
     expect(g.skipped[0]?.reason).toMatch(/slow must be above fast/);
+  });
+
+  it('keeps a decimal parameter a decimal string (money is never a JS number)', async () => {
+    const s = await loadStrategy('ma-crossover');
+    const g = checkGrid(s, {}, parseGrid('quoteAmount=50,100.5'));
+    expect(g.sets).toEqual([{ quoteAmount: '50' }, { quoteAmount: '100.5' }]);
   });
 
   it('lists every bad value at once, each with its parameter and rule', async () => {
