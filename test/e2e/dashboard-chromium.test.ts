@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { CONTROL_ACTIONS } from '../../src/store/index.js';
 import { afterPaint, drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
-import { startCli } from '../helpers/cli.js';
+import { startCli, type Running } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-dashboard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,6 +54,10 @@ const pausedBadge = async (page: Page) =>
     `(() => { const e = document.querySelector('${SECTION} .badge.paused'); return { display: getComputedStyle(e).display, text: e.textContent }; })()`,
   )) as { display: string; text: string };
 
+/** The address the daemon's dashboard logs once it listens. */
+const dashboardUrl = async (d: Running): Promise<string> =>
+  (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, 30_000))[1] as string;
+
 /** Waits on a condition in the page (a string: the project compiles without the DOM library). */
 const until = (page: Page, condition: string, what: string, timeout = 90_000) =>
   page.waitForFunction(condition, { timeout, polling: 100 }).catch((e: unknown) => {
@@ -75,10 +79,7 @@ describe.each([
     });
     const browser = await launchBrowser({ lang });
     try {
-      const [, url] = (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, 30_000)) as [
-        string,
-        string,
-      ];
+      const url = await dashboardUrl(d);
       const api = async (path: string): Promise<unknown> => {
         const r = await fetch(new URL(path, url), { headers: { authorization: `Bearer ${TOKEN}` } });
         expect(r.status).toBe(200);
@@ -203,10 +204,7 @@ describe.each([
     });
     const browser = await launchBrowser({ lang });
     try {
-      const [, url] = (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, 30_000)) as [
-        string,
-        string,
-      ];
+      const url = await dashboardUrl(d);
       const { page, errors } = await openPage(browser, url);
       await until(page, `document.body.dataset.mode === 'read-only'`, 'the page to say it is read-only');
       // A running bot shows no PAUSED badge (not even an empty pill).
