@@ -96,6 +96,12 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   parts.forEach(function (p) { if (p.type === 'group') GROUP = p.value; if (p.type === 'decimal') POINT = p.value; });
 
   /** Formats a decimal string with dp decimals (half-up), grouped, without going through a JS number. */
+  /** Decimal places of a decimal string ("151.9" -> 1). */
+  function decimals(s) {
+    var t = String(s), i = t.indexOf('.');
+    return i < 0 ? 0 : t.length - i - 1;
+  }
+
   function fmt(s, dp) {
     if (s === undefined || s === null || s === '') return '-';
     var t = String(s).trim();
@@ -302,8 +308,16 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       return row([shortTime(c.ts), c.action + (c.symbol ? ' ' + c.symbol : ''), c.who || '', c.reason], { action: c.action });
     })));
     right.appendChild(el('h3', 'fills'));
+    // A symbol's sizes and prices with the decimals of its longest one, so the points line up.
+    var dp = {};
+    b.fills.forEach(function (f) {
+      var d = dp[f.symbol] || (dp[f.symbol] = { size: 0, price: 0 });
+      d.size = Math.max(d.size, decimals(f.size));
+      d.price = Math.max(d.price, decimals(f.price));
+    });
     right.appendChild(table('fills', ['time (ET)', 'symbol', 'side', 'size', 'price', 'fee'], b.fills.slice().reverse().map(function (f) {
-      return row([shortTime(f.ts), f.symbol, f.side, { num: fmt(f.size) }, { num: fmt(f.price, 4) }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol });
+      var d = dp[f.symbol];
+      return row([shortTime(f.ts), f.symbol, f.side, { num: fmt(f.size, d.size) }, { num: fmt(f.price, d.price) }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol });
     })));
     right.appendChild(el('h3', 'orders'));
     right.appendChild(table('orders', ['time (ET)', 'symbol', 'side', 'type', 'qty', 'status', 'why'], b.orders.slice().reverse().map(function (o) {

@@ -165,6 +165,15 @@ describe.each([
       // The equity chart draws its line (not only its axes); the page threw nothing (nor broke its
       // Content-Security-Policy).
       expect((await drawnPixels(page, '.chart', EQUITY_LINE))[`chart-${BOT}`]).toBeGreaterThan(0);
+      // The fills' sizes and prices (one symbol) each share their decimals, so the points line up (the
+      // values are under 1000: the last separator is the decimal mark in either locale).
+      const cells = (await page.evaluate(
+        `Array.from(document.querySelectorAll('${SECTION} table.fills tbody tr')).map((r) => [r.cells[3].textContent, r.cells[4].textContent])`,
+      )) as [string, string][];
+      const places = (x: string) => x.length - 1 - Math.max(x.lastIndexOf('.'), x.lastIndexOf(','));
+      expect(cells.length).toBeGreaterThan(1);
+      expect(new Set(cells.map(([size]) => places(size))).size).toBe(1);
+      expect(new Set(cells.map(([, price]) => places(price))).size).toBe(1);
       expect(errors).toEqual([]);
       expect(await page.content()).not.toContain(TOKEN);
 
