@@ -3,6 +3,7 @@ import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderFill } from '../execution/trader.js';
 import { describeFill, exitReasonOf } from '../execution/describe.js';
 import { Decimal, formatMoney } from '../market/decimal.js';
+import { formatDuration } from '../market/duration.js';
 import { formatZoned } from '../market/zoned-time.js';
 
 const money = formatMoney;
@@ -20,7 +21,7 @@ export function burstText(bot: string, codes: readonly string[], windowMs: numbe
   const byCode = new Map<string, number>();
   for (const c of codes) byCode.set(c, (byCode.get(c) ?? 0) + 1);
   const list = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
-  return `${bot}: ${codes.length} intents denied within ${Math.round(windowMs / 1000)} s (${list}); see the journal or the logs for each sentence`;
+  return `${bot}: ${codes.length} intents denied within ${formatDuration(windowMs)} (${list}); see the journal or the logs for each sentence`;
 }
 
 export function restartText(bot: string, restarts: number, error: string): string {
@@ -31,7 +32,7 @@ export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: s
   const lines = bots.map((b) => {
     const net = new Decimal(b.realisedPnl).plus(b.unrealisedPnl).minus(b.fees);
     const held = b.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ') || 'flat';
-    return `${b.name} ${b.tradingState}: ${b.orders} orders, ${b.fills} fills, pnl ${money(net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${b.equity} ${b.quoteCoin}, ${held}`;
+    return `${b.name} ${b.tradingState}: ${b.orders} orders, ${b.fills} fills, pnl ${money(net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
   });
   return [`tradebot daily summary, ${formatZoned(now, zone)}`, ...lines].join('\n');
 }

@@ -93,7 +93,7 @@ describe('Notifier', () => {
     expect(texts).toEqual([
       'a sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
       'a exit (stop-loss): sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
-      'a: 3 intents denied within 60 s (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
+      'a: 3 intents denied within 1 min (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
     ]);
     await rx.close();
   });
@@ -140,7 +140,7 @@ describe('Notifier', () => {
       orders: 2,
       fills: 2,
       tradingState: 'ACTIVE',
-      equity: '10010.50',
+      equity: '10010.504321',
       quoteCoin: 'USDT',
       realisedPnl: '12',
       unrealisedPnl: '0.5',
