@@ -116,7 +116,9 @@ export class StatusLine {
   private drawing(): string {
     if (this.source === undefined) return '';
     const bots = this.source.bots().filter((b): b is LiveBotStatus => b !== undefined);
-    const width = Math.max(20, (this.out.columns ?? 80) - 1);
+    // A terminal that reports no size (0 columns: a pty nobody sized, as `script` or some CI runners make)
+    // is taken as the usual 80, not cut to the 20-column floor.
+    const width = Math.max(20, (this.out.columns || 80) - 1);
     const lines = statusLines(bots, this.source.clock.now(), this.zone).map((l) => fit(l, width));
     this.drawn = lines.length;
     return lines.join('\n');

@@ -61,21 +61,26 @@ function replay(raw: string, width: number) {
 }
 
 describe.skipIf(!hasScript)('the status block in a pseudo-terminal', () => {
-  for (const width of [80, 120]) {
-    it(`fits ${width} columns, shows the bots in venue time, and log lines start at column 0`, async () => {
+  // [the size the pty reports, the width the block must fit]: a pty of 0 columns (nobody sized it) is 80.
+  for (const [cols, width] of [
+    [80, 80],
+    [120, 120],
+    [0, 80],
+  ] as const) {
+    it(`fits ${width} columns${cols === 0 ? ' when the terminal reports 0' : ''}, shows the bots in venue time, and log lines start at column 0`, async () => {
       const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
         store: { path: string };
         metrics: { port: number };
       };
-      demo.store.path = join(dir, `tty${width}.db`);
+      demo.store.path = join(dir, `tty${cols}.db`);
       demo.metrics.port = 0;
-      const f = join(dir, `tty${width}.yaml`);
+      const f = join(dir, `tty${cols}.yaml`);
       writeFileSync(f, stringify(demo));
       const cmd = [process.execPath, ...cliCommand(), 'run', '--config', f].map((a) => `'${a}'`).join(' ');
       // The daemon stops itself (SIGINT after 14 s: about 14 simulated minutes, past the first fills).
       const p = spawn(
         'script',
-        ['-q', '-e', '-c', `stty cols ${width} rows 50; timeout -s INT 14 ${cmd}`, '/dev/null'],
+        ['-q', '-e', '-c', `stty cols ${cols} rows 50; timeout -s INT 14 ${cmd}`, '/dev/null'],
         {
           stdio: ['pipe', 'pipe', 'pipe'],
         },
