@@ -194,8 +194,11 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
     return o.instrument?.pricePrecision === undefined ? d.toFixed() : d.toFixed(pdp);
   };
   const qp = o.instrument?.quantityPrecision;
-  const quantity = (s: string) =>
-    qp === undefined ? s : new Decimal(s).toFixed(Math.max(Number(qp), new Decimal(s).decimalPlaces()));
+  const quantity = (s: string) => {
+    if (qp === undefined) return s;
+    const d = new Decimal(s);
+    return d.toFixed(Math.max(Number(qp), d.decimalPlaces()));
+  };
   const t = (ms: number) => clock.chart(ms);
   const ascending = <T extends { time: number }>(xs: T[]) =>
     xs.filter((x, i) => i === 0 || x.time > (xs[i - 1] as T).time);

@@ -319,7 +319,7 @@ export class Portfolio implements PortfolioView {
   /** Sum of unrealised PnL at the marks. */
   unrealisedPnl(): Decimal {
     let t = ZERO;
-    for (const s of this.book.values()) t = t.plus(unrealised(s));
+    for (const s of this.book.values()) t = t.plus(unrealisedAt(s.qty, s.mark, s.cost));
     return t;
   }
 
@@ -399,10 +399,6 @@ export class Portfolio implements PortfolioView {
   private addCash(coin: string, delta: Decimal): void {
     this.balances.set(coin, (this.balances.get(coin) ?? ZERO).plus(delta));
   }
-}
-
-function unrealised(s: PositionState): Decimal {
-  return unrealisedAt(s.qty, s.mark, s.cost);
 }
 
 /** quantity x mark - cost; zero when flat or never marked. */

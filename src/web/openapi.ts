@@ -22,6 +22,13 @@ export const ControlBodySchema = {
   },
 } as const;
 
+/** The query of GET /api/equity: `since`, a venue time in whole Unix seconds. */
+export const EquityQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { since: { type: 'string', pattern: '^\\d{1,12}$' } },
+} as const;
+
 const decimal = { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description: 'a decimal string' } as const;
 const nullableDecimal = { ...decimal, nullable: true } as const;
 const error = {
@@ -231,7 +238,7 @@ export function openApiDocument(): Record<string, unknown> {
               name: 'since',
               in: 'query',
               required: false,
-              schema: { type: 'string', pattern: '^\\d{1,12}$' },
+              schema: EquityQuerySchema.properties.since,
               description:
                 'only points at or after this venue time (Unix seconds); the last point of a second is updated in place, so ask from the last one you have',
             },

@@ -95,13 +95,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   var GROUP = ',', POINT = '.';
   parts.forEach(function (p) { if (p.type === 'group') GROUP = p.value; if (p.type === 'decimal') POINT = p.value; });
 
-  /** Formats a decimal string with dp decimals (half-up), grouped, without going through a JS number. */
   /** Decimal places of a decimal string ("151.9" -> 1). */
   function decimals(s) {
     var t = String(s), i = t.indexOf('.');
     return i < 0 ? 0 : t.length - i - 1;
   }
 
+  /** Formats a decimal string with dp decimals (half-up), grouped, without going through a JS number. */
   function fmt(s, dp) {
     if (s === undefined || s === null || s === '') return '-';
     var t = String(s).trim();

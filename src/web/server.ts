@@ -14,7 +14,7 @@ import type { SessionState } from '../market/sessions.js';
 import { CONTROL_ACTIONS, type ControlActionName, type Store } from '../store/index.js';
 import { TokenCheck, sameOrigin } from './auth.js';
 import { BotView, LOG_LINES, type EquityPoint, type LogLine } from './bot-view.js';
-import { ControlBodySchema, openApiDocument } from './openapi.js';
+import { ControlBodySchema, EquityQuerySchema, openApiDocument } from './openapi.js';
 import { DASHBOARD_HTML, DASHBOARD_SCRIPT, DASHBOARD_CSP } from './page.js';
 
 /** A bot as the daemon holds it: its configuration, and its running instance (none while restarting). */
@@ -129,6 +129,13 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     }
   };
 
+  /** Each bot's equity curve from `since` on (venue Unix seconds): the stream's hello and GET /api/equity. */
+  const equityCurves = (since: number): Record<string, readonly EquityPoint[]> => {
+    const out: Record<string, readonly EquityPoint[]> = {};
+    for (const [name, v] of views) out[name] = v.equity.filter((p) => p.time >= since);
+    return out;
+  };
+
   const clockAndSession = (): { now: number | undefined; session: SessionState | undefined } => {
     for (const v of views.values()) {
       const t = v.live?.trader;
@@ -233,21 +240,10 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   // `since` (venue Unix seconds; the last point of a second is updated in place, so it comes again).
   app.get<{ Querystring: { since?: string } }>(
     '/api/equity',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { since: { type: 'string', pattern: '^\\d{1,12}$' } },
-        },
-      },
-    },
+    { schema: { querystring: EquityQuerySchema } },
     async (req) => {
       refresh();
-      const since = Number(req.query.since ?? 0);
-      const equity: Record<string, readonly EquityPoint[]> = {};
-      for (const [name, v] of views) equity[name] = v.equity.filter((p) => p.time >= since);
-      return { equity };
+      return { equity: equityCurves(Number(req.query.since ?? 0)) };
     },
   );
 
@@ -259,9 +255,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
       connection: 'keep-alive',
     });
     refresh();
-    const equity: Record<string, readonly EquityPoint[]> = {};
-    for (const [name, v] of views) equity[name] = v.equity;
-    send(reply, 'hello', { equity, log });
+    send(reply, 'hello', { equity: equityCurves(0), log });
     send(reply, 'state', state(false));
     streams.add(reply);
     req.raw.on('close', () => streams.delete(reply));
