@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { etToUtc } from '../market/sessions.js';
 import {
+  appendCandle,
   CandleFileError,
   FORMAT_NAME,
   FORMAT_VERSION,
@@ -78,16 +79,18 @@ export function sp500Source(): CandleSource {
         const [date, open, high, low, close, , volume] = line.split(',');
         if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date))
           throw new CandleFileError(`${path}: unexpected line ${line}`);
-        const i = b.length++;
-        // A daily candle opens at the regular session open, 09:30 Eastern Time (DST through Intl).
-        b.openTime[i] = etToUtc(date, 9, 30);
         const r = (s: string | undefined) => Math.round(Number(s) * 100) / 100;
-        b.open[i] = r(open);
-        b.high[i] = r(high);
-        b.low[i] = r(low);
-        b.close[i] = r(close);
-        b.volume[i] = Number(volume);
-        b.turnover[i] = Math.round(Number(volume) * r(close));
+        // A daily candle opens at the regular session open, 09:30 Eastern Time (DST through Intl).
+        appendCandle(
+          b,
+          etToUtc(date, 9, 30),
+          r(open),
+          r(high),
+          r(low),
+          r(close),
+          Number(volume),
+          Math.round(Number(volume) * r(close)),
+        );
       }
       yield b;
     },

@@ -65,6 +65,27 @@ export function newBatch(size = BATCH_SIZE): CandleBatch {
   };
 }
 
+/** Appends one candle to `b` (which must have room): open time, open, high, low, close, volume, turnover. */
+export function appendCandle(
+  b: CandleBatch,
+  t: number,
+  o: number,
+  h: number,
+  l: number,
+  c: number,
+  v: number,
+  q: number,
+): void {
+  const i = b.length++;
+  b.openTime[i] = t;
+  b.open[i] = o;
+  b.high[i] = h;
+  b.low[i] = l;
+  b.close[i] = c;
+  b.volume[i] = v;
+  b.turnover[i] = q;
+}
+
 /** A source of candles: its metadata and its batches (each batch may be reused after the next call). */
 export interface CandleSource {
   readonly meta: CandleFileMeta;
@@ -228,14 +249,7 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
     if (problem !== undefined) fail(problem);
     prev = t;
     rows++;
-    const i = batch.length++;
-    batch.openTime[i] = t;
-    batch.open[i] = o;
-    batch.high[i] = h;
-    batch.low[i] = l;
-    batch.close[i] = c;
-    batch.volume[i] = v;
-    batch.turnover[i] = q;
+    appendCandle(batch, t, o, h, l, c, v, q);
   };
   try {
     for await (const chunk of stream) {

@@ -2,7 +2,7 @@
 // its high and low half a point beyond, on the S&P 500 Reality token's rules (or a crypto symbol's).
 import type { Instrument } from '../../src/api/index.js';
 import { SPX_INSTRUMENT } from '../../src/backtest/datasets.js';
-import { FORMAT_NAME, newBatch, type CandleSource } from '../../src/backtest/format.js';
+import { FORMAT_NAME, appendCandle, newBatch, type CandleSource } from '../../src/backtest/format.js';
 import { SYNTHETIC_INSTRUMENT } from '../../src/backtest/synthetic.js';
 
 /** `symbol`: a crypto symbol such as "AAAUSDT" (price precision 2, quantity precision 5) instead of SPXUSDT. */
@@ -20,14 +20,7 @@ export function closesSeries(start: number, closes: readonly number[], symbol?: 
       const b = newBatch(closes.length);
       let prev = closes[0] as number;
       closes.forEach((c, i) => {
-        b.openTime[i] = start + i * 60_000;
-        b.open[i] = prev;
-        b.high[i] = Math.max(prev, c) + 0.5;
-        b.low[i] = Math.min(prev, c) - 0.5;
-        b.close[i] = c;
-        b.volume[i] = 1;
-        b.turnover[i] = c;
-        b.length++;
+        appendCandle(b, start + i * 60_000, prev, Math.max(prev, c) + 0.5, Math.min(prev, c) - 0.5, c, 1, c);
         prev = c;
       });
       yield b;
@@ -54,16 +47,7 @@ export function barsSource(bars: readonly TimedBar[], instrument: Instrument): C
     },
     async *batches() {
       const b = newBatch(bars.length);
-      for (const [t, o, h, l, c] of bars) {
-        const i = b.length++;
-        b.openTime[i] = t;
-        b.open[i] = o;
-        b.high[i] = h;
-        b.low[i] = l;
-        b.close[i] = c;
-        b.volume[i] = 10;
-        b.turnover[i] = 10 * c;
-      }
+      for (const [t, o, h, l, c] of bars) appendCandle(b, t, o, h, l, c, 10, 10 * c);
       yield b;
     },
   };
