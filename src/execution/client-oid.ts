@@ -25,6 +25,7 @@ export interface ClientOidInput {
 export function deriveClientOid(i: ClientOidInput): string {
   const t = i.triggerTime;
   const seq = i.seq;
+  const key = `${i.bot}\u001f${i.symbol}\u001f${i.side}\u001f${i.tag}`;
   if (!(
     t >= 0 &&
     t < MAX_TIME &&
@@ -33,8 +34,7 @@ export function deriveClientOid(i: ClientOidInput): string {
     seq < MAX_SEQ &&
     seq === Math.floor(seq)
   ))
-    return `tb${hashed36(`${i.bot}\u001f${i.symbol}\u001f${i.side}\u001f${i.tag}\u001f${t}\u001f${seq}`, 30)}`;
-  const key = `${i.bot}\u001f${i.symbol}\u001f${i.side}\u001f${i.tag}`;
+    return `tb${hashed36(`${key}\u001f${t}\u001f${seq}`, 30)}`;
   let prefix = PREFIXES.get(key);
   if (prefix === undefined) {
     if (PREFIXES.size >= MAX_PREFIXES) PREFIXES.clear();
