@@ -19,6 +19,7 @@ import { liveClock, type Clock } from '../feeds/clock.js';
 import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { VenueClock } from '../feeds/venue-clock.js';
 import { formatMoney } from '../market/decimal.js';
+import { formatDuration } from '../market/duration.js';
 import { formatZoned } from '../market/zoned-time.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { parseExitRules, parseProtections } from '../strategy/exits.js';
@@ -92,11 +93,23 @@ interface VenueConnection {
   readonly whitelisted: boolean;
 }
 
-const signalPromise = (): Promise<string> =>
-  new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+/**
+ * Resolves on the first SIGINT or SIGTERM; every later one goes to `onRepeat` instead of Node's default
+ * (which ends the process on the spot, orders in flight and the journal's close cut short). A repeat is
+ * common: a second Ctrl-C, or `timeout`, which signals its child and then the child's process group.
+ * The listeners stay until the process exits.
+ */
+function watchSignals(onRepeat: (signal: string) => void): Promise<string> {
+  let stopping = false;
+  return new Promise((resolve) => {
+    for (const sig of ['SIGINT', 'SIGTERM'] as const)
+      process.on(sig, () => {
+        if (stopping) return onRepeat(sig);
+        stopping = true;
+        resolve(sig);
+      });
   });
+}
 
 const JOURNAL_FAILED = 'journal failed';
 const sqliteCode = (e: unknown): boolean =>
@@ -117,7 +130,8 @@ export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<nu
   const stderr = o.stderr ?? process.stderr;
   const cfg = await loadConfiguration(file, o, stderr);
   if (typeof cfg === 'number') return cfg;
-  return new DaemonRun(file, cfg, o, stderr).run(o.stopSignal ?? signalPromise());
+  const run = new DaemonRun(file, cfg, o, stderr);
+  return run.run(o.stopSignal ?? watchSignals((sig) => run.signalledAgain(sig)));
 }
 
 /** The deployment checked completely, its secrets registered for redaction; or exit code 2, explained. */
@@ -160,6 +174,7 @@ class DaemonRun {
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
   private readonly listeners: ((e: DaemonEvent) => void)[] = [];
   private readonly services: { close(): Promise<void> }[] = [];
+  private phase: 'starting' | 'running' | 'stopping' = 'starting';
 
   constructor(
     private readonly file: string,
@@ -180,11 +195,20 @@ class DaemonRun {
 
   /** Starts, runs until the stop signal (or a journal failure), and stops; answers the exit code. */
   async run(stop: Promise<string>): Promise<number> {
+    // A stop asked for during the start is answered at once; the start completes, then the shutdown.
+    void stop.then((why) => {
+      if (this.phase === 'starting')
+        this.logger.info('stop requested', {
+          reason: why,
+          what: `${why}: the daemon stops as soon as its start completes`,
+        });
+    });
     try {
       await this.start();
     } catch (e) {
       return this.startFailed(e);
     }
+    this.phase = 'running';
     const why = await Promise.race([stop, this.journalFailed]);
     const code = await this.shutdown(why);
     return why === JOURNAL_FAILED ? 1 : code;
@@ -599,9 +623,19 @@ class DaemonRun {
     return this.store;
   }
 
+  /** A second SIGINT or SIGTERM: said, and otherwise ignored (the shutdown is bounded by its deadline). */
+  signalledAgain(signal: string): void {
+    const then =
+      this.phase === 'starting'
+        ? 'the daemon stops as soon as its start completes'
+        : `orders in flight get up to ${formatDuration(this.cfg.shutdownTimeoutMs)} to finish, then the daemon exits`;
+    this.logger.warn('already stopping', { signal, what: `${signal} again: already stopping; ${then}` });
+  }
+
   /** No new intents, orders in flight drained (bounded), then everything closed in reverse order. */
   private async shutdown(why: string): Promise<number> {
     const { cfg, logger } = this;
+    this.phase = 'stopping';
     logger.info('stopping', { reason: why });
     for (const j of this.jobs) j.stop();
     this.status?.stop();

@@ -205,6 +205,29 @@ describe('against a simulator in another process', () => {
     await sim.stop();
   }, 150_000);
 
+  it('a second SIGINT (Ctrl-C twice, or `timeout`) is said and ignored: the start completes, then it stops and exits 0', async () => {
+    // Every request takes 400 ms, so the start (clock, fill baseline, backfill) spans both signals.
+    const sim = await startSim({ latencyMs: [400, 400] });
+    const d = startCli(['run', '--config', remoteConfig('twice', sim)], env);
+    await d.waitFor(/"level":"info"/, 30_000);
+    d.proc.kill('SIGINT');
+    await d.waitFor(
+      /"message":"stop requested".*"what":"SIGINT: the daemon stops as soon as its start completes"/,
+      30_000,
+    );
+    d.proc.kill('SIGINT');
+    const { code, signal } = await d.exited;
+    expect({ code, signal }, d.stderr.slice(-3000)).toEqual({ code: 0, signal: null });
+    expect(d.stderr).toMatch(/"message":"already stopping".*"what":"SIGINT again: already stopping; /);
+    // The start completed, then the shutdown ran to its end.
+    const order = ['"message":"running"', '"message":"stopping"', '"message":"stopped"'].map((m) =>
+      d.stderr.indexOf(m),
+    );
+    expect(order[0]).toBeGreaterThan(0);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    await sim.stop();
+  }, 60_000);
+
   it('keeps secrets out of every log line, even at debug level and on auth failures', async () => {
     const sim = await startSim();
     const f = remoteConfig('secrets', sim);
