@@ -31,6 +31,7 @@ import { openDeploymentJournal } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
 import { pipelineEvents } from './pipeline-events.js';
+import { watchSignals } from './signals.js';
 import { StatusLine } from './status.js';
 
 export interface DaemonOptions {
@@ -91,24 +92,6 @@ interface VenueConnection {
   readonly speed: number;
   readonly feeRate: string;
   readonly whitelisted: boolean;
-}
-
-/**
- * Resolves on the first SIGINT or SIGTERM; every later one goes to `onRepeat` instead of Node's default
- * (which ends the process on the spot, orders in flight and the journal's close cut short). A repeat is
- * common: a second Ctrl-C, or `timeout`, which signals its child and then the child's process group.
- * The listeners stay until the process exits.
- */
-function watchSignals(onRepeat: (signal: string) => void): Promise<string> {
-  let stopping = false;
-  return new Promise((resolve) => {
-    for (const sig of ['SIGINT', 'SIGTERM'] as const)
-      process.on(sig, () => {
-        if (stopping) return onRepeat(sig);
-        stopping = true;
-        resolve(sig);
-      });
-  });
 }
 
 const JOURNAL_FAILED = 'journal failed';

@@ -1,6 +1,7 @@
 // `tradebot sim`: the simulated exchange on a port, until SIGINT/SIGTERM.
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { watchSignals } from '../../daemon/signals.js';
 import { FaultConfigSchema, startSimulator } from '../../sim/index.js';
 import { dateFlag, parseFlags } from '../flags.js';
 
@@ -81,11 +82,7 @@ export function register(program: Command): void {
         faults,
       });
       process.stdout.write(`listening on ${sim.baseUrl}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await watchSignals();
       await sim.stop();
       process.stdout.write('simulator stopped\n');
     });

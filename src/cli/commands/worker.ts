@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { QUEUE_NAME, startSweepWorker } from '../../backtest/sweep-queue.js';
+import { watchSignals } from '../../daemon/signals.js';
 import { parseFlags } from '../flags.js';
 
 const Flags = z.strictObject({
@@ -33,13 +34,8 @@ export function register(program: Command): void {
       const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
       const w = await startSweepWorker({ url: f.queue, dataDir: f.dataDir, lockMs: f.lockMs, onEvent: log });
       log(`worker ready on ${f.queue}, queue ${QUEUE_NAME}`);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          log('stopping after the current run');
-          void w.close().then(resolve);
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await watchSignals(() => log('already stopping: the current run is finished first'));
+      log('stopping after the current run');
+      await w.close();
     });
 }

@@ -110,6 +110,10 @@ suite(title, () => {
     expect(queued.every((r) => r.metrics !== undefined && (r.metrics.trades ?? 0) > 0)).toBe(true);
     // The same table as a local sweep prints.
     expect(sweep.stdout).toContain(formatSweep(local, 'sharpe'));
+    // SIGTERM stops the idle survivor cleanly.
+    survivor.proc.kill('SIGTERM');
+    expect((await survivor.exited).code).toBe(0);
+    expect(survivor.stdout).toContain('stopping after the current run');
   }, 180_000);
 
   it('a worker whose file differs refuses the run with a sentence, and the sweep says so', async () => {

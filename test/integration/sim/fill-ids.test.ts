@@ -75,5 +75,11 @@ describe('reality-fills fields', () => {
     } finally {
       client.close();
     }
+    // SIGTERM stops it: the server closed, said, exit 0.
+    const running = cli;
+    cli = undefined;
+    running.proc.kill('SIGTERM');
+    expect((await running.exited).code).toBe(0);
+    expect(running.stdout).toContain('simulator stopped');
   }, 30_000);
 });
