@@ -184,8 +184,9 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
       const t = b.openTime[i] as number;
       if (t < from || t > to) continue;
       if (Number.isNaN(firstOpen)) firstOpen = b.open[i] as number;
-      // Samples are taken after their candle closed: those before this candle's open see the previous close.
-      while (si < samples.length && (samples[si] as EquityCurvePoint).ts < t) {
+      // Samples are taken after their candle closed: those at or before this candle's open (a candle on the
+      // grid closes at the next one's open time) see the previous close.
+      while (si < samples.length && (samples[si] as EquityCurvePoint).ts <= t) {
         benchmark.push((capital * lastClose) / firstOpen);
         si++;
       }
