@@ -119,7 +119,11 @@ export function monthOf(ts: number, timeZone = 'UTC'): string {
   return `${get('year')}-${get('month')}`;
 }
 
-/** Monthly returns: each month's last sample over the previous month's last (the first over `initial`). */
+/**
+ * Monthly returns: each month's last sample over the previous month's last (the first over `initial`). A
+ * sample is the equity at its candle's close, so one at a month's first instant (a daily candle on the UTC
+ * grid closes at 00:00) closes the month before and counts there.
+ */
 export function monthlyReturns(
   initial: number,
   equity: readonly EquityCurvePoint[],
@@ -130,7 +134,7 @@ export function monthlyReturns(
   let month: string | undefined;
   let last = initial;
   for (const p of equity) {
-    const m = monthOf(p.ts, timeZone);
+    const m = monthOf(p.ts - 1, timeZone);
     if (month !== undefined && m !== month) {
       out.push({ month, return: last / prev - 1 });
       prev = last;

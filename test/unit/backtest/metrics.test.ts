@@ -100,12 +100,18 @@ describe('metrics', () => {
       equity,
       exposed: true,
     }));
-    // UTC: January ends at 99 (-1%), February 120/99 - 1
+    // UTC: a sample is its candle's close, and the one at Feb 1 00:00 closes Jan 31: January ends at 108.9
     expect(monthlyReturns(100, pts, 'UTC').map((x) => [x.month, x.return])).toEqual([
+      ['2024-01', expect.closeTo(0.089, 12)],
+      ['2024-02', expect.closeTo(120 / 108.9 - 1, 12)],
+    ]);
+    // One taken a minute into February counts in February.
+    const late = pts.map((p) => ({ ...p, ts: p.ts + 60_000 }));
+    expect(monthlyReturns(100, late, 'UTC').map((x) => [x.month, x.return])).toEqual([
       ['2024-01', expect.closeTo(-0.01, 12)],
       ['2024-02', expect.closeTo(120 / 99 - 1, 12)],
     ]);
-    // New York: Feb 1 00:00 UTC is still Jan 31 (19:00 EST), so January ends at 108.9
+    // New York: Feb 1 00:00 UTC is still Jan 31 (19:00 EST), so January ends at 108.9 there too
     const ny = computeMetrics('100', pts, [], '0', { timeZone: 'America/New_York' }).monthly;
     expect(ny.map((x) => [x.month, x.return])).toEqual([
       ['2024-01', expect.closeTo(0.089, 12)],
