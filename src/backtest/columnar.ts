@@ -28,6 +28,7 @@ import {
   type CandleInterval,
   type Instrument,
 } from '../api/index.js';
+import { formatDuration } from '../market/duration.js';
 import {
   BATCH_SIZE,
   CandleFileError,
@@ -73,7 +74,7 @@ export interface ColumnarOptions {
 }
 
 // The column mapping: first name found wins (case-insensitive). freqtrade: date, open, high, low, close, volume.
-const TIME_NAMES = ['openTime', 'open_time', 'date', 'timestamp', 'time'];
+const TIME_NAMES = ['openTime', 'open_time', 'date', 'datetime', 'timestamp', 'time'];
 const VALUE_NAMES = {
   open: ['open'],
   high: ['high'],
@@ -82,8 +83,8 @@ const VALUE_NAMES = {
   volume: ['volume'],
   turnover: ['turnover', 'quote_volume', 'quoteVolume'],
 } as const;
-type ValueColumn = keyof typeof VALUE_NAMES;
-const VALUE_COLUMNS = Object.keys(VALUE_NAMES) as ValueColumn[];
+export type ValueColumn = keyof typeof VALUE_NAMES;
+export const VALUE_COLUMNS = Object.keys(VALUE_NAMES) as ValueColumn[];
 
 const FREQTRADE_TIMEFRAMES: Readonly<Record<string, CandleInterval>> = {
   '1m': '1m',
@@ -103,7 +104,7 @@ export function parseFreqtradeName(
   path: string,
 ): { base: string; quote: string; interval: CandleInterval | undefined; futures: boolean } | undefined {
   const m = /^([A-Z0-9]+)_([A-Z0-9]+)(?:_[A-Z0-9]+)?-(\d+[a-zA-Z])(?:-([a-z_]+))?\.[a-z]+$/i.exec(
-    basename(path),
+    basename(path).replace(/\.gz$/i, ''),
   );
   if (!m) return undefined;
   const tf = m[3] as string;
@@ -144,19 +145,28 @@ function parseMetaJson(path: string, json: string): CandleFileMeta {
 }
 
 /** The metadata of a file that carries none: interval from the name or the data, instrument from the caller. */
-function inferMeta(path: string, firstTimes: Float64Array, o: ColumnarOptions): CandleFileMeta {
+export function inferMeta(path: string, firstTimes: Float64Array, o: ColumnarOptions): CandleFileMeta {
   const ft = parseFreqtradeName(path);
   let interval = ft?.interval;
   if (interval === undefined) {
-    // The smallest gap among the first candles is the interval (gaps only ever make it larger).
+    // The smallest gap among the first candles is the interval (gaps only ever make it larger; the rows'
+    // order is checked later, with its line).
     let gap = Infinity;
-    for (let i = 1; i < firstTimes.length; i++)
-      gap = Math.min(gap, (firstTimes[i] as number) - (firstTimes[i - 1] as number));
+    for (let i = 1; i < firstTimes.length; i++) {
+      const d = (firstTimes[i] as number) - (firstTimes[i - 1] as number);
+      if (d > 0) gap = Math.min(gap, d);
+    }
     interval = CANDLE_INTERVALS.find((i) => INTERVAL_MS[i] === gap);
-    if (interval === undefined)
+    if (interval === undefined) {
+      const ext = /(\.[a-z]+(\.gz)?)$/i.exec(basename(path))?.[1] ?? '.feather';
+      const why =
+        gap === Infinity
+          ? 'too few candles to tell it by'
+          : `its first candles are ${formatDuration(gap)} apart, which is no candle interval (${CANDLE_INTERVALS.join(', ')})`;
       throw new CandleFileError(
-        `${path}: no tradebot metadata and no interval in the name; name it like freqtrade (<BASE>_<QUOTE>-<timeframe>.feather, e.g. BTC_USDT-1m.feather) or convert it with \`tradebot data convert\``,
+        `${path}: no tradebot metadata and no interval in the name, and ${why}; name it like freqtrade, <BASE>_<QUOTE>-<timeframe>${ext} (e.g. BTC_USDT-1m${ext})`,
       );
+    }
   }
   const given = o.instrument ?? {};
   const base = given.baseCoin ?? ft?.base;
@@ -171,9 +181,17 @@ function inferMeta(path: string, firstTimes: Float64Array, o: ColumnarOptions): 
   };
   const r = InstrumentSchema.safeParse(candidate);
   if (!r.success) {
-    const missing = r.error.issues.map((i) => i.path.join('.')).join(', ');
+    const fields = r.error.issues.map((i) => i.path.join('.'));
+    // The example names what is missing: the coins only when the name did not give them.
+    const example = JSON.stringify({
+      ...(fields.some((f) => ['symbol', 'baseCoin', 'quoteCoin'].includes(f))
+        ? { symbol: 'AAPLUSDT', baseCoin: 'AAPL', quoteCoin: 'USDT' }
+        : {}),
+      pricePrecision: '2',
+      quantityPrecision: '4',
+    });
     throw new CandleFileError(
-      `${path} carries no instrument rules (a freqtrade or foreign file): give them with --instrument '{"pricePrecision":"2","quantityPrecision":"4"}' or \`instrument:\` in the backtest YAML (missing or invalid: ${missing}); see backtest/README.md`,
+      `${path} carries no instrument rules (a freqtrade or foreign file): give them with --instrument '${example}' or \`instrument:\` in the backtest YAML (missing or invalid: ${fields.join(', ')}); see backtest/README.md`,
     );
   }
   const instrument: Instrument = r.data;
@@ -216,7 +234,8 @@ function arrowTimeScale(v: Vector): number {
   throw new Error(`the time column is ${String(t)}; it must be a timestamp, a date or Unix milliseconds`);
 }
 
-interface Columns {
+/** One part of a file's candles as columns (`values.turnover` may be absent). */
+export interface Columns {
   readonly length: number;
   readonly time: Float64Array;
   readonly values: Record<ValueColumn, Float64Array | undefined>;
@@ -268,12 +287,16 @@ function firstBadRow(
   return -1;
 }
 
-/** Checks every row (same rules as the CSV reader) and yields engine batches; `rowBase` numbers rows across parts. */
-function* validated(
+/**
+ * Checks every row (same rules as the CSV reader) and yields engine batches; rows are numbered across parts,
+ * and `where(i)` names row i (from 0) in a refusal after the path (`: row 7` by default, `:8` for a line).
+ */
+export function* validated(
   path: string,
   meta: CandleFileMeta,
   parts: Iterable<Columns>,
   checked = false,
+  where: (row: number) => string = (i) => `: row ${i + 1}`,
 ): Generator<CandleBatch> {
   const step = INTERVAL_MS[meta.interval];
   let prev = -Infinity;
@@ -316,7 +339,7 @@ function* validated(
           step,
           meta.interval,
         );
-        if (problem !== undefined) throw new CandleFileError(`${path}: row ${row + bad + 1}: ${problem}`);
+        if (problem !== undefined) throw new CandleFileError(`${path}${where(row + bad)}: ${problem}`);
         from = bad + 1;
       }
     }
@@ -339,7 +362,8 @@ function* validated(
   if (row === 0) throw new CandleFileError(`${path}: no candles in the file`);
 }
 
-function columnNames(path: string, present: readonly string[]) {
+/** The file's column for openTime and for each value (turnover may be missing), or a refusal naming them. */
+export function columnNames(path: string, present: readonly string[]) {
   const time = find(TIME_NAMES, present);
   const cols = {} as Record<ValueColumn, string | undefined>;
   for (const c of VALUE_COLUMNS) cols[c] = find(VALUE_NAMES[c], present);
@@ -478,7 +502,7 @@ function openParquet(path: string, o: ColumnarOptions): CandleSource {
     const ft = parseFreqtradeName(path);
     if (ft?.interval === undefined)
       throw new CandleFileError(
-        `${path}: no tradebot metadata and no interval in the name; name it like freqtrade (<BASE>_<QUOTE>-<timeframe>.parquet) or convert it with \`tradebot data convert\``,
+        `${path}: no tradebot metadata and no interval in the name; name it like freqtrade, <BASE>_<QUOTE>-<timeframe>.parquet (e.g. BTC_USDT-1m.parquet)`,
       );
     metaP = inferMeta(path, new Float64Array(0), o);
   }

@@ -12,8 +12,10 @@ import {
   FORMAT_VERSION,
   newBatch,
   openCandleFile,
+  readFirstLine,
   type CandleSource,
 } from './format.js';
+import { isForeignText, openForeignText } from './foreign-text.js';
 import { syntheticSource } from './synthetic.js';
 import { cachedCandleSource, candleCacheDir } from './candle-cache.js';
 import { columnarKind, openColumnarFile, type ColumnarOptions } from './columnar.js';
@@ -104,7 +106,8 @@ export interface DatasetOptions extends ColumnarOptions {
 
 /**
  * Opens a bundled dataset by name, or a recorded file by path: CSV or JSONL (through the columnar cache),
- * Feather/Arrow IPC or Parquet (read as columns; `instrument` fills in the rules of a file that has none).
+ * Feather/Arrow IPC or Parquet (read as columns; `instrument` fills in the rules of a file that has none),
+ * or a CSV or freqtrade JSON file another tool wrote (foreign-text.ts; `instrument` as for columnar files).
  */
 export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleCacheDir() }): CandleSource {
   if (ref === 'sp500-daily') return sp500Source();
@@ -121,6 +124,7 @@ export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleC
       );
     return openColumnarFile(ref, o);
   }
+  if (existsSync(ref) && isForeignText(ref, () => readFirstLine(ref))) return openForeignText(ref, o);
   return cachedCandleSource(ref, openCandleFile(ref), 'cacheDir' in o ? o.cacheDir : candleCacheDir());
 }
 

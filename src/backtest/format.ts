@@ -99,7 +99,8 @@ export class CandleFileError extends Error {
 const isGz = (path: string) => path.endsWith('.gz');
 const isJsonl = (path: string) => /\.jsonl(\.gz)?$/.test(path);
 
-function readFirstLine(path: string): string {
+/** The first line of a (possibly gzipped) text file, without a byte-order mark. */
+export function readFirstLine(path: string): string {
   // The header is small: read only the first 256 KiB of the (possibly gzipped) file.
   const fd = openSync(path, 'r');
   const buf = Buffer.alloc(1 << 18);
@@ -176,6 +177,10 @@ export function parseDecimalField(s: string, start: number, end: number): number
   return dot < 0 ? m : m / (POW10[end - dot - 1] as number);
 }
 
+/** A time in a refusal: the number, and the instant beside it (a file from another tool may write dates). */
+const at = (x: number) =>
+  Math.abs(x) <= 8.64e15 ? `${x} (${new Date(x).toISOString().replace('.000Z', 'Z')})` : String(x);
+
 /**
  * What is wrong with one candle given the previous open time, or undefined: the checks every reader applies
  * (CSV, JSONL, Arrow, Parquet), so a file is refused for the same reasons whatever its format.
@@ -195,9 +200,9 @@ export function candleProblem(
   if (!Number.isSafeInteger(t)) return `openTime ${t} must be whole Unix milliseconds`;
   if (t <= prev)
     return t === prev
-      ? `duplicate openTime ${t}`
-      : `openTime ${t} is before the previous ${prev}: the file must be sorted`;
-  if (Math.floor(t / step) * step !== t) return `openTime ${t} is not on a ${interval} boundary`;
+      ? `duplicate openTime ${at(t)}`
+      : `openTime ${at(t)} is before the previous ${at(prev)}: the file must be sorted`;
+  if (Math.floor(t / step) * step !== t) return `openTime ${at(t)} is not on a ${interval} boundary`;
   if (!(o > 0 && h > 0 && l > 0 && c > 0 && Number.isFinite(o + h + l + c)))
     return 'open, high, low and close must be positive';
   if (!(v >= 0 && q >= 0 && Number.isFinite(v + q))) return 'volume and turnover must be zero or more';

@@ -1,12 +1,15 @@
 // The data commands through the real CLI: record straight to Parquet, convert to Feather and CSV, backtest
-// each (same trade hash); a freqtrade-layout Feather file backtests with --instrument and is refused without.
+// each (same trade hash); a freqtrade-layout Feather file backtests with --instrument and is refused without;
+// CSV and JSON files other tools write backtest to the same hash.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { makeTable, tableToIPC } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDataset } from '../../src/backtest/datasets.js';
 import { runCli } from '../helpers/cli.js';
+import { candleRows } from '../helpers/candle-series.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-data-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -125,4 +128,56 @@ describe('tradebot record --format and data convert', () => {
     expect(ft.candles).toBe(1440);
     expect(ft.tradeHash).toBe(ref.tradeHash);
   }, 120_000); // several CLI processes in turn: tens of seconds on a loaded 2-core machine
+
+  it('backtests the CSV and JSON files other tools write (Yahoo-style, Binance klines, freqtrade JSON) to the same trade hash', async () => {
+    const src = openDataset(join(dir, 'btc-1m.parquet'));
+    const rows = await candleRows(src);
+    // pandas' to_csv of a tz-aware index; "Adj Close" is not the close and must not be read as one.
+    const iso = (t: number) => new Date(t).toISOString().replace('T', ' ').replace('.000Z', '+00:00');
+    const yahoo = join(dir, 'btc-yahoo.csv');
+    writeFileSync(
+      yahoo,
+      `Datetime,Open,High,Low,Close,Adj Close,Volume\r\n${rows.map(([t, o, h, l, c, v]) => `${iso(t as number)},${o},${h},${l},${c},${(c as number) / 2},${v}`).join('\r\n')}\r\n`,
+    );
+    // Binance's kline dump: no header, twelve fields, open time in microseconds, quote volume 8th.
+    const binance = join(dir, 'BTCUSDT-1m-2026-01.csv');
+    writeFileSync(
+      binance,
+      rows
+        .map(
+          ([t, o, h, l, c, v, q]) =>
+            `${(t as number) * 1000},${o},${h},${l},${c},${v},${(t as number) * 1000 + 59_999_999},${q},7,1,1,0`,
+        )
+        .join('\n'),
+    );
+    // freqtrade's JSON (gzipped: its "jsongz"), the pair and timeframe in the name.
+    const json = join(dir, 'BTC_USDT-1m.json.gz');
+    writeFileSync(json, gzipSync(JSON.stringify(rows.map((r) => r.slice(0, 6)))));
+
+    const instrument = JSON.stringify(src.meta.instrument);
+    const ref = await backtest(join(dir, 'btc-1m.parquet'), 'ref2');
+    for (const [file, name] of [
+      [yahoo, 'yahoo'],
+      [binance, 'binance'],
+      [json, 'ftjson'],
+    ] as const) {
+      const m = await backtest(file, name, ['--instrument', instrument]);
+      expect(m.candles, name).toBe(1440);
+      expect(m.tradeHash, name).toBe(ref.tradeHash);
+    }
+
+    // A gap in the data (Yahoo writes "null" for a missing day) is refused with its line and the fix.
+    const lines = readFileSync(yahoo, 'utf8').split('\r\n');
+    lines[4] = (lines[4] as string).replace(/,[\d.]+,/, ',null,');
+    const bad = join(dir, 'btc-null.csv');
+    writeFileSync(bad, lines.join('\n'));
+    const refused = await runCli(
+      ['data', 'convert', bad, join(dir, 'x.csv'), '--instrument', instrument],
+      env,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /btc-null\.csv:5: Open "null" is not a number; every candle needs every field \(delete the line, or fill it in\)/,
+    );
+  }, 120_000);
 });

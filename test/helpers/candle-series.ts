@@ -2,7 +2,13 @@
 // its high and low half a point beyond, on the S&P 500 Reality token's rules (or a crypto symbol's).
 import type { Instrument } from '../../src/api/index.js';
 import { SPX_INSTRUMENT } from '../../src/backtest/datasets.js';
-import { FORMAT_NAME, appendCandle, newBatch, type CandleSource } from '../../src/backtest/format.js';
+import {
+  FORMAT_NAME,
+  appendCandle,
+  candlesOf,
+  newBatch,
+  type CandleSource,
+} from '../../src/backtest/format.js';
 import { SYNTHETIC_INSTRUMENT } from '../../src/backtest/synthetic.js';
 
 /** `symbol`: a crypto symbol such as "AAAUSDT" (price precision 2, quantity precision 5) instead of SPXUSDT. */
@@ -51,4 +57,12 @@ export function barsSource(bars: readonly TimedBar[], instrument: Instrument): C
       yield b;
     },
   };
+}
+
+/** Every candle of a source as [openTime, open, high, low, close, volume, turnover], to compare sources. */
+export async function candleRows(src: CandleSource): Promise<number[][]> {
+  const out: number[][] = [];
+  for await (const c of candlesOf(src))
+    out.push([c.openTime, c.open, c.high, c.low, c.close, c.volume, c.turnover]);
+  return out;
 }

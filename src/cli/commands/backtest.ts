@@ -68,7 +68,7 @@ export function register(program: Command): void {
     .option('--name <name>', 'name of the run (results folder)')
     .option(
       '--instrument <json|file>',
-      'instrument rules for a dataset file without tradebot metadata (freqtrade)',
+      "instrument rules for a dataset file without tradebot metadata (freqtrade's, another tool's CSV)",
     )
     .option('--out <dir>', 'results folder', 'backtest/results')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')

@@ -48,12 +48,18 @@ export function register(program: Command): void {
   data
     .command('convert')
     .description('Convert a candle file (or a bundled dataset) to the format OUT names by its extension')
-    .argument('<in>', 'a .csv/.jsonl (.gz), .feather/.arrow or .parquet file, or a bundled dataset')
+    .argument(
+      '<in>',
+      "a .csv/.jsonl (.gz), .feather/.arrow or .parquet file, another tool's CSV or freqtrade's .json, or a bundled dataset",
+    )
     .argument('<out>', `the new file: ${OUTPUT_FORMATS.map((f) => `.${f}`).join(', ')}`)
-    .option('--instrument <json|file>', 'instrument rules for a file without tradebot metadata (freqtrade)')
+    .option(
+      '--instrument <json|file>',
+      "instrument rules for a file without tradebot metadata (freqtrade's, another tool's CSV)",
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  tradebot data convert backtest/data/btc-1m.csv backtest/data/btc-1m.parquet\n  tradebot data convert ~/freqtrade/user_data/data/binance/BTC_USDT-1m.feather btc.csv --instrument \'{"pricePrecision":"2","quantityPrecision":"5"}\'\nExit codes: 0 done, 1 failed, 2 invalid input.',
+      '\nExamples:\n  tradebot data convert backtest/data/btc-1m.csv backtest/data/btc-1m.parquet\n  tradebot data convert ~/freqtrade/user_data/data/binance/BTC_USDT-1m.feather btc.csv --instrument \'{"pricePrecision":"2","quantityPrecision":"5"}\'\n  tradebot data convert AAPL.csv aapl.parquet --instrument \'{"symbol":"AAPLUSDT","baseCoin":"AAPL","quoteCoin":"USDT","pricePrecision":"2","quantityPrecision":"4"}\'\nExit codes: 0 done, 1 failed, 2 invalid input.',
     )
     .action(async (input: string, out: string, raw: { instrument?: string }) => {
       if (outputFormatOf(out) === undefined)

@@ -24,6 +24,7 @@ import { candlesOf } from '../../../src/backtest/format.js';
 import { runJob, type BacktestJob } from '../../../src/backtest/run-config.js';
 import { runSweep } from '../../../src/backtest/sweep.js';
 import { syntheticSource } from '../../../src/backtest/synthetic.js';
+import { candleRows } from '../../helpers/candle-series.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-columnar-'));
 const cache = join(dir, 'cache');
@@ -40,12 +41,7 @@ const job = (dataset: string, extra: Partial<BacktestJob> = {}): BacktestJob => 
   risk: { allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'], maxDataAgeMs: 604_800_000 },
   ...extra,
 });
-const rows = async (path: string) => {
-  const out: number[][] = [];
-  for await (const c of candlesOf(openDataset(path, { cacheDir: undefined })))
-    out.push([c.openTime, c.open, c.high, c.low, c.close, c.volume, c.turnover]);
-  return out;
-};
+const rows = (path: string) => candleRows(openDataset(path, { cacheDir: undefined }));
 const hashOf = async (path: string, extra: Partial<BacktestJob> = {}) =>
   (await runJob(job(path, extra), undefined, openDataset(path, { cacheDir: cache, ...extra }))).result.meta
     .tradeHash;

@@ -2,7 +2,6 @@
 // single backtest streams, trade identically, and a dataset above the memory cap must not be shared.
 import { describe, expect, it } from 'vitest';
 import { openDataset } from '../../../src/backtest/datasets.js';
-import type { CandleSource } from '../../../src/backtest/format.js';
 import { runJob, type BacktestJob } from '../../../src/backtest/run-config.js';
 import {
   SHARED_BYTES_PER_CANDLE,
@@ -10,6 +9,7 @@ import {
   sharedCandleSource,
 } from '../../../src/backtest/shared-candles.js';
 import { SweepPool, runSweep } from '../../../src/backtest/sweep.js';
+import { candleRows } from '../../helpers/candle-series.js';
 
 const ALL_SESSIONS = ['pre_market', 'regular', 'after_hours', 'overnight'] as const;
 const job = (dataset: string, params: Record<string, unknown>): BacktestJob => ({
@@ -22,32 +22,13 @@ const job = (dataset: string, params: Record<string, unknown>): BacktestJob => (
   risk: { allowedSessions: [...ALL_SESSIONS], maxDataAgeMs: 604_800_000 },
 });
 
-/** Every candle of a source as rows, to compare two sources value by value. */
-async function rows(src: CandleSource): Promise<number[][]> {
-  const out: number[][] = [];
-  for await (const b of src.batches()) {
-    for (let i = 0; i < b.length; i++) {
-      out.push([
-        b.openTime[i],
-        b.open[i],
-        b.high[i],
-        b.low[i],
-        b.close[i],
-        b.volume[i],
-        b.turnover[i],
-      ] as number[]);
-    }
-  }
-  return out;
-}
-
 describe('shared candles', () => {
   it('hold exactly the candles of the dataset, in order, across batch boundaries', async () => {
     const dataset = 'synthetic-1m:3:40000'; // more than two batches
     const shared = await shareCandles(openDataset(dataset));
     expect(shared?.length).toBe(40_000);
     expect(shared?.meta).toEqual(openDataset(dataset).meta);
-    expect(await rows(sharedCandleSource(shared!))).toEqual(await rows(openDataset(dataset)));
+    expect(await candleRows(sharedCandleSource(shared!))).toEqual(await candleRows(openDataset(dataset)));
   });
 
   it('give the same trades as streaming the dataset (same trade hash, same candle count)', async () => {
