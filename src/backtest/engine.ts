@@ -238,7 +238,7 @@ function lanesOf(
       );
     if (seen.has(symbol))
       throw new CandleFileError(
-        `datasets of one backtest must be of distinct symbols: ${symbol} is given twice`,
+        `datasets of one backtest must be of distinct symbols: ${symbol} is given twice (files without tradebot metadata take theirs from names such as AAPL_USDT-1d.csv when \`instrument:\` names no symbol)`,
       );
     seen.add(symbol);
     if (rules.quoteCoin !== parseInstrument(first.meta.instrument).quoteCoin)

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { quoteDecimals } from '../market/instrument-rules.js';
 import { zonedWallClock } from '../market/zoned-time.js';
 import type { Metrics } from './metrics.js';
 import type { BacktestFill, BacktestResult, ChartBar, EquityCurvePoint } from './result.js';
@@ -185,7 +186,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const { zone, label } = exchangeTimeZone(o.instrument);
   const clock = new ZoneClock(zone, label);
   const quote = o.instrument?.quoteCoin ?? '';
-  const qdp = Number(o.instrument?.quotePrecision ?? 2);
+  const qdp = quoteDecimals(o.instrument);
   const pdp = Number(o.instrument?.pricePrecision ?? 8);
   const money = (s: string) => new Decimal(s).toDecimalPlaces(qdp).toFixed(qdp);
   // With the instrument known, a column of prices (quantities) shares its decimals, so the points line up.
@@ -525,7 +526,7 @@ export function renderWalkForwardReport(
   const { zone, label } = exchangeTimeZone(instrument);
   const clock = new ZoneClock(zone, label);
   const day = (ms: number) => clock.text(ms).slice(0, 10);
-  const qdp = Number(instrument?.quotePrecision ?? 2);
+  const qdp = quoteDecimals(instrument);
   const money = (x: string) => new Decimal(x).toDecimalPlaces(qdp).toFixed(qdp);
   const rows = wf.steps
     .map(

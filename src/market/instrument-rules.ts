@@ -47,6 +47,13 @@ const int = (s: string | undefined, field: string, symbol: string): number => {
 const optMs = (s: string | undefined): number | undefined =>
   s === undefined || s.trim() === '' || !/^\d+$/.test(s) ? undefined : Number(s);
 
+/**
+ * Decimals of a quote-coin amount shown or written for `instrument` (equity, PnL, fees): its quotePrecision, else
+ * its pricePrecision, as an order's quote amount is rounded; 2 when no instrument is known.
+ */
+export const quoteDecimals = (instrument: Instrument | undefined): number =>
+  instrument === undefined ? 2 : parseInstrument(instrument).quotePrecision;
+
 /** Parses a wire instrument into rules. */
 export function parseInstrument(i: Instrument): InstrumentRules {
   const pricePrecision = int(i.pricePrecision, 'pricePrecision', i.symbol);

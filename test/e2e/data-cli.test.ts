@@ -43,7 +43,7 @@ const backtest = async (dataset: string, name: string, extra: string[] = []) => 
   };
   // A hash of no trades would match anything: each run must trade.
   expect(result.trades.length).toBeGreaterThan(0);
-  return result.meta;
+  return { ...result.meta, summary: r.stdout };
 };
 
 describe('tradebot record --format and data convert', () => {
@@ -154,7 +154,10 @@ describe('tradebot record --format and data convert', () => {
     const json = join(dir, 'BTC_USDT-1m.json.gz');
     writeFileSync(json, gzipSync(JSON.stringify(rows.map((r) => r.slice(0, 6)))));
 
-    const instrument = JSON.stringify(src.meta.instrument);
+    // No quotePrecision: money is shown at the price's decimals, as a market order's quote amount is rounded.
+    const { quotePrecision, ...rest } = src.meta.instrument;
+    expect(quotePrecision).toBeDefined();
+    const instrument = JSON.stringify(rest);
     const ref = await backtest(join(dir, 'btc-1m.parquet'), 'ref2');
     for (const [file, name] of [
       [yahoo, 'yahoo'],
@@ -164,6 +167,7 @@ describe('tradebot record --format and data convert', () => {
       const m = await backtest(file, name, ['--instrument', instrument]);
       expect(m.candles, name).toBe(1440);
       expect(m.tradeHash, name).toBe(ref.tradeHash);
+      expect(m.summary).toMatch(new RegExp(`final equity +\\d+\\.\\d{${rest.pricePrecision}} \\(from`));
     }
 
     // A gap in the data (Yahoo writes "null" for a missing day) is refused with its line and the fix.

@@ -28,6 +28,7 @@ import {
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 import { asInput, parseInstrumentFlag } from './data.js';
+import { quoteDecimals } from '../../market/instrument-rules.js';
 
 const Flags = z.strictObject({
   config: z.string().optional(),
@@ -139,7 +140,7 @@ export function register(program: Command): void {
       mkdirSync(dir, { recursive: true });
       writeFileSync(
         join(dir, 'result.json'),
-        JSON.stringify(resultJson(result, full, Number(instrument.quotePrecision ?? 8)), null, 1),
+        JSON.stringify(resultJson(result, full, quoteDecimals(instrument)), null, 1),
       );
       writeFileSync(
         join(dir, 'report.html'),
@@ -150,7 +151,7 @@ export function register(program: Command): void {
         }),
       );
       process.stdout.write(
-        `${formatSummary(result, full, Number(instrument.quotePrecision ?? 8))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
+        `${formatSummary(result, full, quoteDecimals(instrument))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
       );
     });
 }

@@ -16,6 +16,7 @@ import { openDataset } from '../../backtest/datasets.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
+import { quoteDecimals } from '../../market/instrument-rules.js';
 
 const duration = (flag: string) =>
   z
@@ -136,7 +137,7 @@ export function register(program: Command): void {
           bar?.stop();
           writeFileSync(
             join(dir, 'walk-forward.json'),
-            JSON.stringify(walkForwardJson(wf, Number(instrument.quotePrecision ?? 8)), null, 1),
+            JSON.stringify(walkForwardJson(wf, quoteDecimals(instrument)), null, 1),
           );
           writeFileSync(
             join(dir, 'walk-forward.html'),
