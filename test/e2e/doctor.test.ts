@@ -77,6 +77,42 @@ describe('tradebot doctor', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
+  it('passes an account without whitelist access when the deployment books estimated fills', async () => {
+    const f = join(dir, 'estimated.yaml');
+    writeFileSync(
+      f,
+      stringify({
+        venue: {
+          kind: 'remote',
+          baseUrl: sim.baseUrl,
+          credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
+        },
+        store: { path: join(dir, 'estimated.db') },
+        fills: 'estimated',
+        bots: [
+          {
+            name: 'b',
+            strategy: 'ma-crossover',
+            params: { fast: 2, slow: 4, quoteAmount: '100' },
+            symbols: ['AAPLUSDT'],
+            interval: '1m',
+            capital: '1000',
+          },
+        ],
+      }),
+    );
+    const r = await runCli(['doctor', '--config', f], {
+      K: PLAIN.apiKey,
+      S: PLAIN.apiSecret,
+      P: PLAIN.passphrase,
+    });
+    expect(r.stdout).toMatch(
+      /\[ok\] +whitelist: the account has no whitelist access \(90068\), and the deployment books estimated fills/,
+    );
+    expect(r.stdout).toContain('all checks passed');
+    expect(r.code).toBe(0);
+  }, 60_000);
+
   it.each([
     [
       'a wrong secret',
@@ -97,7 +133,7 @@ describe('tradebot doctor', () => {
       env(PLAIN),
       [],
       /\[FAIL\] whitelist: .*no whitelist access/,
-      /fix: apply for whitelist access/,
+      /fix: apply for whitelist access .*; until then, fills: estimated in the deployment trades market orders/,
     ],
     [
       'an unknown symbol',

@@ -26,6 +26,8 @@ interface Target {
   readonly baseUrl: string;
   readonly credentials: Credentials | undefined;
   readonly whitelisted: boolean;
+  /** The deployment's fills mode (undefined with --base-url: no deployment to read it from). */
+  readonly fills?: 'venue' | 'estimated' | undefined;
   /** Symbols by category the deployment trades. */
   readonly symbols: ReadonlyMap<'SPOT' | 'MARGIN', readonly string[]>;
   readonly needsManagement: boolean;
@@ -136,13 +138,21 @@ async function runChecks(t: Target): Promise<Check[]> {
         } else if (e.code === '90068') {
           add({ name: 'credentials', status: 'ok', sentence: 'the key, secret and passphrase are accepted' });
           add({ name: 'permission trade-read', status: 'ok', sentence: 'the key may read trades' });
-          add({
-            name: 'whitelist',
-            status: 'fail',
-            sentence:
-              'the account has no whitelist access (90068): reality-fills is refused, so fills cannot be synced',
-            fix: 'apply for whitelist access through your business representative, then set whitelisted: true',
-          });
+          add(
+            t.fills === 'estimated'
+              ? {
+                  name: 'whitelist',
+                  status: 'ok',
+                  sentence:
+                    'the account has no whitelist access (90068), and the deployment books estimated fills (fills: estimated): market orders only, limit orders are refused',
+                }
+              : {
+                  name: 'whitelist',
+                  status: 'fail',
+                  sentence: `the account has no whitelist access (90068)${t.whitelisted ? ', though the deployment says whitelisted: true' : ''}: reality-fills is refused, so fills cannot be synced and the daemon will not start`,
+                  fix: 'apply for whitelist access through your business representative (then set whitelisted: true); until then, fills: estimated in the deployment trades market orders on fills estimated from the acknowledgement',
+                },
+          );
         } else if (e.kind === 'auth' || e.code === '90008') {
           add({ name: 'credentials', status: 'fail', ...authFailure(e) });
         } else {
@@ -229,6 +239,7 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }):
       baseUrl: v.baseUrl,
       credentials: v.credentials,
       whitelisted: v.whitelisted,
+      fills: cfg.fills,
       symbols,
       needsManagement: cfg.bots.some((b) => b.leverage.length > 0),
     };
