@@ -3,7 +3,7 @@
 // the SQLite journal only, so it works while the daemon runs (WAL readers) and after it stopped.
 // The journal holds no market prices: positions are valued at the last fill price of their symbol.
 import { existsSync } from 'node:fs';
-import { loadConfig } from '../config/index.js';
+import { loadJournalSettings } from '../config/index.js';
 import { Decimal, formatMoney } from '../market/decimal.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { openStore, type Store, type StoredFill } from '../store/index.js';
@@ -49,7 +49,7 @@ export interface JournalSource {
 
 /**
  * Opens the journal named by `--journal`, or by `--config`'s `store.path`. The deployment's secrets are
- * not needed to read it: unset `${VARS}` read as placeholders here. A journal that does not exist is
+ * not needed to read it (loadJournalSettings). A journal that does not exist is
  * invalid input (nothing to report), never created.
  */
 export function openJournalSource(o: {
@@ -65,10 +65,7 @@ export function openJournalSource(o: {
   let path = o.journal;
   let bots: Map<string, { capital: string; quoteCoin: string }> | undefined;
   if (o.config !== undefined) {
-    const env = new Proxy(process.env, {
-      get: (t, k) => (typeof k === 'string' ? (t[k] ?? 'unset-for-reading-the-journal') : undefined),
-    });
-    const cfg = loadConfig(o.config, env).config;
+    const cfg = loadJournalSettings(o.config);
     path = cfg.store.path;
     bots = new Map(cfg.bots.map((b) => [b.name, { capital: b.capital, quoteCoin: b.quoteCoin }]));
   }

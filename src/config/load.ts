@@ -3,8 +3,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
-import type { z } from 'zod';
-import { DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
+import { z } from 'zod';
+import { BotSchema, DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
 
 export interface ConfigProblem {
   readonly file: string;
@@ -70,6 +70,8 @@ function readDocument(
   problems: ConfigProblem[],
   /** Literal credentials: reported together with the schema's problems (they do not stop parsing). */
   literalSecrets: ConfigProblem[] = problems,
+  /** `${VARS}` without a value and secret files that cannot be read (a journal reader ignores them). */
+  missing: ConfigProblem[] = problems,
 ): { doc: Document; lc: LineCounter } | undefined {
   let text: string;
   try {
@@ -145,7 +147,7 @@ function readDocument(
           const v = env[name];
           if (v !== undefined && v !== '') return v;
           if (def !== undefined) return def;
-          problems.push({
+          missing.push({
             file,
             ...at(node),
             path: '',
@@ -167,7 +169,7 @@ function readDocument(
       try {
         pair.value = doc.createNode(readFileSync(ref, 'utf8').trim());
       } catch (e) {
-        problems.push({
+        missing.push({
           file,
           ...at(only.value),
           path: '',
@@ -217,10 +219,14 @@ export function loadYaml<S extends z.ZodType>(
   schema: S,
   file: string,
   env: NodeJS.ProcessEnv = process.env,
+  /** Read the file without its secrets: unset `${VARS}`, unreadable secret files and literals are let be. */
+  withoutSecrets = false,
 ): LoadedConfig<z.output<S>> {
   const problems: ConfigProblem[] = [];
   const literalSecrets: ConfigProblem[] = [];
-  const read = readDocument(file, env, problems, literalSecrets);
+  const read = withoutSecrets
+    ? readDocument(file, env, problems, [], [])
+    : readDocument(file, env, problems, literalSecrets);
   if (!read || problems.length > 0) throw new ConfigError([...literalSecrets, ...problems]);
   problems.push(...literalSecrets);
   const { doc, lc } = read;
@@ -281,6 +287,20 @@ export function loadYaml<S extends z.ZodType>(
     locate: (path, key) => locate(doc, lc, path, key),
   };
 }
+
+/**
+ * What a journal reader takes from a deployment file: `store.path` and each bot's name, capital and quote
+ * coin. Read without the deployment's secrets (`tradebot status` in a shell, or on a machine, that has none of
+ * them); the rest of the file is not checked here.
+ */
+const JournalSettingsSchema = z.looseObject({
+  store: DeploymentSchema.shape.store,
+  bots: z.array(BotSchema.pick({ name: true, capital: true, quoteCoin: true }).loose()).default([]),
+});
+export type JournalSettings = z.output<typeof JournalSettingsSchema>;
+
+export const loadJournalSettings = (file: string, env: NodeJS.ProcessEnv = process.env): JournalSettings =>
+  loadYaml(JournalSettingsSchema, file, env, true).config;
 
 /** Loads and validates a deployment file. */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig<Deployment> {

@@ -142,6 +142,26 @@ describe('tradebot status / positions / trades on a demo journal', () => {
     expect((JSON.parse(recent.stdout) as unknown[]).length).toBe(fills.length);
   });
 
+  it('reads a live deployment file without its secrets: unset variables, a default URL, a missing secret file', async () => {
+    // config/live.example.yaml as an operator copies it, read in a shell that has none of its secrets.
+    const live = parse(readFileSync('config/live.example.yaml', 'utf8')) as { store: { path: string } };
+    live.store.path = journal;
+    const file = join(dir, 'live.yaml');
+    writeFileSync(file, stringify(live));
+    const env = { TRADEBOT_BASE_URL: '', TRADEBOT_API_KEY: '', TRADEBOT_API_SECRET: '' };
+    const r = await runCli(['status', '--config', file], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // The file's bots, then the journal's.
+    expect(r.stdout).toMatch(/^aapl-trend +ACTIVE/m);
+    expect(r.stdout).toMatch(/^aapl-ma +\w+ +\d+/m);
+    // The daemon itself still refuses to start without them, naming each.
+    const run = await runCli(['validate', file], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/environment variable TRADEBOT_API_KEY is not set/);
+    expect(run.stderr).toMatch(/cannot read the secret file .*passphrase\.txt/);
+  });
+
   it('bad flags exit 2 with a sentence', async () => {
     const cases: [string[], RegExp][] = [
       [['status'], /pass --config <deployment.yaml> .* or --journal/],
