@@ -1,6 +1,7 @@
 // The status block in a real pseudo-terminal (util-linux `script`) of 80 and 120 columns: it fits the
 // width (never wraps), shows the venue's time (US Eastern) and each bot's state, position, PnL and
-// equity, and log lines land above it from column 0, never glued onto it. The raw bytes are replayed
+// equity, and log lines land above it from column 0, never glued onto it; Ctrl-C through the terminal
+// stops it cleanly, the daemon's own line last. The raw bytes are replayed
 // through a small terminal model (cursor, carriage return, line feed, erase, cursor up, auto-wrap).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,17 +78,28 @@ describe.skipIf(!hasScript)('the status block in a pseudo-terminal', () => {
       const f = join(dir, `tty${cols}.yaml`);
       writeFileSync(f, stringify(demo));
       const cmd = [process.execPath, ...cliCommand(), 'run', '--config', f].map((a) => `'${a}'`).join(' ');
-      // The daemon stops itself (SIGINT after 14 s: about 14 simulated minutes, past the first fills).
-      const p = spawn(
-        'script',
-        ['-q', '-e', '-c', `stty cols ${cols} rows 50; timeout -s INT 14 ${cmd}`, '/dev/null'],
-        {
-          stdio: ['pipe', 'pipe', 'pipe'],
-        },
-      );
+      const p = spawn('script', ['-q', '-e', '-c', `stty cols ${cols} rows 50; ${cmd}`, '/dev/null'], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      // Once a fill is logged and the block drawn below it, Ctrl-C through the terminal, as a user stops it
+      // (after 45 s regardless, so that a daemon that never fills fails the checks below, with the screen).
       let raw = '';
-      p.stdout.on('data', (d: Buffer) => (raw += d.toString()));
-      await new Promise((resolve) => p.on('close', resolve));
+      let stopped = false;
+      const stop = () => {
+        if (!stopped) p.stdin.write('\x03');
+        stopped = true;
+      };
+      const deadline = setTimeout(stop, 45_000);
+      p.stdout.on('data', (d: Buffer) => {
+        raw += d.toString();
+        // eslint-disable-next-line no-control-regex
+        const plain = raw.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+        const fill = plain.search(/info filled: bought/);
+        if (fill >= 0 && /\naapl-ma +ACTIVE/.test(plain.slice(fill))) stop();
+      });
+      const code = await new Promise((resolve) => p.on('close', resolve));
+      clearTimeout(deadline);
+      expect(code, 'the daemon exits 0 on Ctrl-C').toBe(0);
       const { screen, statusSeen, wrapped } = replay(raw, width);
       const detail = `screen:\n${screen.join('\n')}`;
       // The block was drawn, in the venue's time zone, with each bot's state, position, PnL and equity.
