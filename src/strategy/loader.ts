@@ -8,6 +8,7 @@ import type { Strategy, StrategySpec } from './contract.js';
 import { createStrategy, isStrategy, strategyProblems } from './contract.js';
 import { ensureStrategyHooks } from './module-hooks.js';
 import type { ParamsSchema } from './params.js';
+import { didYouMean } from '../market/spelling.js';
 
 export { parseStrategyParams, StrategyParamsError } from './params.js';
 
@@ -145,7 +146,7 @@ export function resolveStrategyFile(nameOrPath: string, opts: StrategyLookup = {
   );
   const known = [...new Set(folders.flatMap(({ dir }) => listStrategies(dir)))];
   throw new StrategyLoadError(
-    `strategy "${nameOrPath}" not found in ${searched.join(' or ')}: ` +
+    `strategy "${nameOrPath}"${didYouMean(nameOrPath, known)} not found in ${searched.join(' or ')}: ` +
       `use one of ${known.length > 0 ? known.join(', ') : '(none found)'}, set strategiesDir to the folder that holds ${nameOrPath}.ts, or pass a file path such as ./my-strategy.ts`,
   );
 }

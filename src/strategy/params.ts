@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DECIMAL_RE } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { didYouMean } from '../market/spelling.js';
 
 /** The parameter schema of a strategy: a zod object whose every field has a default and a `.describe()`. */
 export type ParamsSchema = z.ZodObject<z.ZodRawShape>;
@@ -117,36 +118,6 @@ export class StrategyParamsError extends Error {
   }
 }
 
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  // Levenshtein distance: a typo such as "fsat" suggests "fast".
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of candidates) {
-    const a = word.toLowerCase();
-    const b = c.toLowerCase();
-    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-    for (let i = 1; i <= a.length; i++) {
-      let prev = row[0] as number;
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const tmp = row[j] as number;
-        row[j] = Math.min(
-          (row[j] as number) + 1,
-          (row[j - 1] as number) + 1,
-          prev + (a[i - 1] === b[j - 1] ? 0 : 1),
-        );
-        prev = tmp;
-      }
-    }
-    const d = row[b.length] as number;
-    if (d < bestD) {
-      bestD = d;
-      best = c;
-    }
-  }
-  return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
 function hint(info: ParamInfo | undefined): string {
   if (info === undefined) return '';
   const parts: string[] = [];
@@ -178,9 +149,8 @@ export function parseStrategyParams<S extends ParamsSchema>(
   const problems: string[] = [];
   for (const key of Object.keys(input)) {
     if (infos.has(key)) continue;
-    const near = closest(key, known);
     problems.push(
-      `unknown parameter "${key}"${near === undefined ? '' : `: did you mean "${near}"?`} Known parameters: ${known.join(', ') || '(none)'}`,
+      `unknown parameter "${key}"${didYouMean(key, known)}; known parameters: ${known.join(', ') || '(none)'}`,
     );
   }
   // Unknown keys are reported above; parse the known ones so every problem shows at once.

@@ -97,7 +97,12 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
     ['validate without its file', ['validate'], /missing required argument 'file'/],
     ['validate with a missing file', ['validate', join(dir, 'nosuch.yaml')], /cannot read the file/],
     ['schema with an unknown option', ['schema', '--bogus'], /unknown option '--bogus'/],
-    ['api with an unknown endpoint', ['api', 'nosuch'], /unknown endpoint nosuch/],
+    ['api with an unknown endpoint', ['api', 'nosuch'], /unknown endpoint nosuch; one of: instruments/],
+    [
+      'api with half an endpoint name',
+      ['api', 'place-order'],
+      /unknown endpoint place-order \(did you mean "place-reality-order"\?\)/,
+    ],
     ['account without a sub-command', ['account'], /Usage: tradebot account/],
     [
       'account set-leverage without --category',

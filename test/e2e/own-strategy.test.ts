@@ -250,7 +250,9 @@ describe('an own strategy outside the repository, with the built command and no 
     const f = backtestFile('unknown', { strategy: 'my-emma' });
     const r = await runCli(['backtest', '--config', f, '--out', out], {}, 60_000, elsewhere);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`strategy "my-emma" not found in ${join(project, 'strategies')} (yours) or`);
+    expect(r.stderr).toContain(
+      `strategy "my-emma" (did you mean "my-ema"?) not found in ${join(project, 'strategies')} (yours) or`,
+    );
     expect(r.stderr).toMatch(/\(bundled\): use one of my-ema, bollinger-reversion, ma-crossover, .*template/);
   }, 60_000);
 });

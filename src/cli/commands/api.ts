@@ -4,6 +4,7 @@ import { ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from '../../api/index.js
 import { RestClient } from '../../client/index.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { FlagError } from '../flags.js';
+import { didYouMean } from '../../market/spelling.js';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -40,7 +41,9 @@ export function register(program: Command): void {
       const name = ENDPOINT_NAMES.find((n) => n === endpoint || kebab(n) === endpoint) as
         EndpointName | undefined;
       if (!name)
-        throw new FlagError(`unknown endpoint ${endpoint}; one of: ${ENDPOINT_NAMES.map(kebab).join(', ')}`);
+        throw new FlagError(
+          `unknown endpoint ${endpoint}${didYouMean(endpoint, ENDPOINT_NAMES.map(kebab))}; one of: ${ENDPOINT_NAMES.map(kebab).join(', ')}`,
+        );
       const params = parseParams(rest.filter((a) => a !== '--sim'));
       let sim: Simulator | undefined;
       const env = process.env;

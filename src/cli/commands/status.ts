@@ -16,6 +16,7 @@ import {
   positionReports,
   type JournalSource,
 } from '../journal-report.js';
+import { didYouMean } from '../../market/spelling.js';
 
 const SourceFlags = z.object({
   config: z.string().min(1).optional(),
@@ -52,7 +53,7 @@ const checkBot = (src: JournalSource, bot: string | undefined): void => {
   const names = botNames(src);
   if (!names.includes(bot))
     throw new FlagError(
-      `--bot: no bot named ${bot} in this deployment; its bots are ${names.join(', ') || '(none yet)'}`,
+      `--bot: no bot named ${bot} in this deployment${didYouMean(bot, names)}; its bots are ${names.join(', ') || '(none yet)'}`,
     );
 };
 

@@ -118,7 +118,7 @@ describe('strategies are loaded and refused precisely', () => {
   it('an unknown parameter, with the closest known one', async () => {
     const p = await only(write(deployment(`strategy: ma-crossover\nparams:\n  fsat: 3`)));
     expect(p).toMatchObject({ line: 8, col: 7, path: 'bots[0].params.fsat' });
-    expect(p.message).toMatch(/unknown parameter "fsat": did you mean "fast"\?/);
+    expect(p.message).toMatch(/unknown parameter "fsat" \(did you mean "fast"\?\)/);
   });
 
   it('money as a number is refused with the quoted spelling; a negative amount too', async () => {

@@ -53,7 +53,7 @@ describe('loadStrategy', () => {
 
   it('refuses an unknown name, listing the known strategies', async () => {
     await expect(loadStrategy('ma-crosover')).rejects.toThrow(
-      /strategy "ma-crosover" not found in .*strategies .*use one of .*ma-crossover, reality-session, rsi-mean-reversion, template/,
+      /strategy "ma-crosover" \(did you mean "ma-crossover"\?\) not found in .*strategies .*use one of .*ma-crossover, reality-session, rsi-mean-reversion, template/,
     );
     await expect(loadStrategy('Bad Name')).rejects.toThrow(/not a kebab-case name/);
   });
@@ -104,10 +104,14 @@ describe('own strategy folders', () => {
     expect(listStrategies(own)).toEqual(['folded', 'ma-crossover', 'mine']);
   });
 
-  it('an unknown name lists every folder searched, a missing one marked, and the names there', () => {
+  it('an unknown name lists every folder searched, a missing one marked, the nearest name and the names there', () => {
     const missing = join(own, 'nope');
     expect(() => resolveStrategyFile('minr', { dirs: [missing, own] })).toThrow(
-      `strategy "minr" not found in ${missing} (yours, missing) or ${own} (yours) or ${DEFAULT_STRATEGIES_DIR} (bundled): use one of folded, ma-crossover, mine, bollinger-reversion, reality-session, rsi-mean-reversion, template,`,
+      `strategy "minr" (did you mean "mine"?) not found in ${missing} (yours, missing) or ${own} (yours) or ${DEFAULT_STRATEGIES_DIR} (bundled): use one of folded, ma-crossover, mine, bollinger-reversion, reality-session, rsi-mean-reversion, template,`,
+    );
+    // A name with its words apart from the real one's: rsi-reversion for rsi-mean-reversion.
+    expect(() => resolveStrategyFile('rsi-reversion', { dirs: [own] })).toThrow(
+      /did you mean "rsi-mean-reversion"\?\)/,
     );
   });
 
@@ -155,7 +159,7 @@ describe('parseStrategyParams', () => {
   it('refuses an unknown parameter, suggesting the one that was meant', async () => {
     const s = await loadStrategy('ma-crossover');
     expect(() => parseStrategyParams(s, { fsat: 5 })).toThrow(
-      /unknown parameter "fsat": did you mean "fast"\? Known parameters: fast, slow, quoteAmount/,
+      /unknown parameter "fsat" \(did you mean "fast"\?\); known parameters: fast, slow, quoteAmount/,
     );
   });
 
