@@ -39,8 +39,14 @@ describe('tradebot doctor', () => {
   const doctor = (args: string[], e: Record<string, string>) =>
     runCli(['doctor', '--base-url', sim.baseUrl, ...args], e, 60_000);
 
-  it('is all green with a whitelisted key and a deployment file, and exits 0', async () => {
-    const f = join(dir, 'live.yaml');
+  /** A remote deployment on the simulator, its credentials from K, S and P; `extra` at the top level. */
+  const deployment = (
+    name: string,
+    symbols: string[],
+    extra: Record<string, unknown>,
+    whitelisted = false,
+  ) => {
+    const f = join(dir, `${name}.yaml`);
     writeFileSync(
       f,
       stringify({
@@ -48,26 +54,29 @@ describe('tradebot doctor', () => {
           kind: 'remote',
           baseUrl: sim.baseUrl,
           credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
-          whitelisted: true,
+          whitelisted,
         },
-        store: { path: join(dir, 'live.db') },
+        store: { path: join(dir, `${name}.db`) },
         bots: [
           {
             name: 'b',
             strategy: 'ma-crossover',
             params: { fast: 2, slow: 4, quoteAmount: '100' },
-            symbols: ['AAPLUSDT', 'TSLAUSDT'],
+            symbols,
             interval: '1m',
             capital: '1000',
           },
         ],
+        ...extra,
       }),
     );
-    const r = await runCli(['doctor', '--config', f], {
-      K: GOOD.apiKey,
-      S: GOOD.apiSecret,
-      P: GOOD.passphrase,
-    });
+    return f;
+  };
+  const withKey = (c: typeof GOOD) => ({ K: c.apiKey, S: c.apiSecret, P: c.passphrase });
+
+  it('is all green with a whitelisted key and a deployment file, and exits 0', async () => {
+    const f = deployment('live', ['AAPLUSDT', 'TSLAUSDT'], {}, true);
+    const r = await runCli(['doctor', '--config', f], withKey(GOOD));
     expect(r.stdout).toContain('all checks passed');
     expect(r.stdout).toMatch(/\[ok\] +reachable: .* answered in \d+ ms/);
     expect(r.stdout).toMatch(/\[ok\] +whitelist/);
@@ -78,34 +87,8 @@ describe('tradebot doctor', () => {
   }, 60_000);
 
   it('passes an account without whitelist access when the deployment books estimated fills', async () => {
-    const f = join(dir, 'estimated.yaml');
-    writeFileSync(
-      f,
-      stringify({
-        venue: {
-          kind: 'remote',
-          baseUrl: sim.baseUrl,
-          credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
-        },
-        store: { path: join(dir, 'estimated.db') },
-        fills: 'estimated',
-        bots: [
-          {
-            name: 'b',
-            strategy: 'ma-crossover',
-            params: { fast: 2, slow: 4, quoteAmount: '100' },
-            symbols: ['AAPLUSDT'],
-            interval: '1m',
-            capital: '1000',
-          },
-        ],
-      }),
-    );
-    const r = await runCli(['doctor', '--config', f], {
-      K: PLAIN.apiKey,
-      S: PLAIN.apiSecret,
-      P: PLAIN.passphrase,
-    });
+    const f = deployment('estimated', ['AAPLUSDT'], { fills: 'estimated' });
+    const r = await runCli(['doctor', '--config', f], withKey(PLAIN));
     expect(r.stdout).toMatch(
       /\[ok\] +whitelist: the account has no whitelist access \(90068\), and the deployment books estimated fills/,
     );
