@@ -1,7 +1,8 @@
 // Performance metrics of a backtest. Definitions (documented in backtest/README.md):
 // - returns are simple returns between consecutive equity samples; Sharpe = mean/stdev x sqrt(periods
 //   per year) with a zero risk-free rate; Sortino uses the downside deviation (root mean square of the
-//   negative returns over all periods); periods per year = year / median spacing of the samples;
+//   negative returns over all periods); periods per year = samples per year over the run's span (about 252
+//   for the daily samples of a stock, 365 for a coin that trades every day);
 // - CAGR = (final/initial)^(1/years) - 1 over the span of the samples; Calmar = CAGR / max drawdown;
 // - max drawdown = largest fall from a running peak, as a fraction; its duration = longest time from a
 //   peak to the recovery of that peak (or to the end);
@@ -72,13 +73,6 @@ export interface MetricsOptions {
 }
 
 const YEAR_MS = 365.25 * 86_400_000;
-
-function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
@@ -192,19 +186,18 @@ export function computeMetrics(
   const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial, exposed: false }];
   const final = (curve[curve.length - 1] as EquityCurvePoint).equity;
   const returns = simpleReturns([initial, ...curve.map((p) => p.equity)]);
-  const gaps: number[] = [];
-  for (let i = 1; i < curve.length; i++)
-    gaps.push((curve[i] as EquityCurvePoint).ts - (curve[i - 1] as EquityCurvePoint).ts);
-  const periodsPerYear = gaps.length > 0 && median(gaps) > 0 ? YEAR_MS / median(gaps) : 252;
+  const spanYears =
+    curve.length > 1
+      ? ((curve[curve.length - 1] as EquityCurvePoint).ts - (curve[0] as EquityCurvePoint).ts) / YEAR_MS
+      : 0;
+  // How many samples a year holds, counted: daily samples of a stock that trades on weekdays are about
+  // 252 a year, not the 365 their one-day spacing would say (which overstated Sharpe by a fifth).
+  const periodsPerYear = spanYears > 0 ? (curve.length - 1) / spanYears : 252;
   const mu = mean(returns);
   const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mu) ** 2, 0) / Math.max(1, returns.length - 1));
   const downside = Math.sqrt(
     returns.reduce((a, r) => a + Math.min(0, r) ** 2, 0) / Math.max(1, returns.length),
   );
-  const spanYears =
-    curve.length > 1
-      ? ((curve[curve.length - 1] as EquityCurvePoint).ts - (curve[0] as EquityCurvePoint).ts) / YEAR_MS
-      : 0;
   const totalReturn = final / initial - 1;
   const cagr = spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0;
   const dd = drawdown(curve);

@@ -41,6 +41,24 @@ describe('metrics', () => {
     expect(m.maxDrawdown).toBeCloseTo(0.1, 12);
   });
 
+  it('annualises by the samples a year holds: weekday samples of a stock are 5 in 7 days, not 7', () => {
+    // Four weeks of weekday samples (Mon-Fri, 20 of them over 25 days), alternating +1% and -0.5%.
+    const pts: EquityCurvePoint[] = [];
+    let e = 100;
+    for (let w = 0; w < 4; w++)
+      for (let d = 0; d < 5; d++) {
+        e *= pts.length % 2 === 0 ? 1.01 : 0.995;
+        pts.push({ ts: (w * 7 + d) * DAY, equity: e, exposed: true });
+      }
+    const m = computeMetrics('100', pts, [], '0');
+    const values = [100, ...pts.map((p) => p.equity)];
+    const returns = values.slice(1).map((v, i) => v / (values[i] as number) - 1);
+    const mu = returns.reduce((a, r) => a + r, 0) / returns.length;
+    const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mu) ** 2, 0) / (returns.length - 1));
+    // 19 intervals over 25 days: 19 / 25 x 365.25 = 277.6 a year (a one-day spacing would say 365.25).
+    expect(m.sharpe).toBeCloseTo((mu / sd) * Math.sqrt((19 / 25) * 365.25), 9);
+  });
+
   it('CAGR and Calmar over a year', () => {
     // 100 -> 121 over two years (731 days): CAGR = 1.21^(365.25/730.5 ... ) computed from the span
     const pts: EquityCurvePoint[] = [
