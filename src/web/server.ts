@@ -16,6 +16,7 @@ import { TokenCheck, sameOrigin } from './auth.js';
 import { BotView, LOG_LINES, type EquityPoint, type LogLine } from './bot-view.js';
 import { ControlBodySchema, EquityQuerySchema, openApiDocument } from './openapi.js';
 import { DASHBOARD_HTML, DASHBOARD_SCRIPT, DASHBOARD_CSP } from './page.js';
+import { didYouMean } from '../market/spelling.js';
 
 /** A bot as the daemon holds it: its configuration, and its running instance (none while restarting). */
 export interface DashboardBot {
@@ -61,12 +62,12 @@ export const REFUSALS = {
   nonLoopback: (host: string) =>
     `the dashboard would listen on ${host} without a token: anyone who reaches that address could watch the bots. Set dashboard.token (\${TRADEBOT_DASHBOARD_TOKEN} or { file: path }) or listen on 127.0.0.1`,
   noBot: (name: string, known: readonly string[]) =>
-    `no bot named ${name}; the bots are ${known.join(', ') || 'none'}`,
+    `no bot named ${name}${didYouMean(name, known)}; the bots are ${known.join(', ') || 'none'}`,
   notRunning: (name: string) => `bot ${name} is restarting; try again in a few seconds`,
   flattenHalted: (name: string) =>
     `bot ${name} is HALTED: the risk gate denies every order, a flatten's sells too (TRADING_HALTED); re-arm it first (POST /api/bots/${name}/rearm), pause it if it should not enter again, then flatten`,
   notSymbol: (name: string, symbol: string, symbols: readonly string[]) =>
-    `bot ${name} does not trade ${symbol}; its symbols are ${symbols.join(', ')}`,
+    `bot ${name} does not trade ${symbol}${didYouMean(symbol, symbols)}; its symbols are ${symbols.join(', ')}`,
 } as const;
 
 /** Thrown at start when the dashboard must not run as configured; the daemon exits 2 with its sentence. */
