@@ -26,6 +26,8 @@ import type { WalkForwardResult } from './walk-forward.js';
 
 /** The most markers the price chart draws (documented in backtest/README.md). */
 export const MAX_MARKERS = 150;
+/** Up to this many markers, a marker of one fill is labelled with its reason. */
+export const LABELLED_MARKERS = 24;
 /** Rows of the trade table drawn at once; the pager walks through all of them. */
 export const TRADES_PER_PAGE = 250;
 
@@ -62,6 +64,10 @@ class ZoneClock {
   /** "2008-01-02 09:30 ET" */
   text(ms: number): string {
     return `${new Date(this.local(ms)).toISOString().slice(0, 16).replace('T', ' ')} ${this.label}`;
+  }
+  /** "ET (America/New_York)", or "UTC" once. */
+  get named(): string {
+    return this.label === this.zone ? this.label : `${this.label} (${this.zone})`;
   }
   /** Chart time (seconds) that the UTC-drawing chart shows as the zone's wall clock. */
   chart(ms: number): number {
@@ -118,6 +124,8 @@ export function chartMarkers(
     if (f.tag) g.tags.add(f.tag);
     groups.set(key, g);
   });
+  // Past a couple of dozen markers their reasons overprint each other on the chart: arrows only then.
+  const labelled = groups.size <= LABELLED_MARKERS;
   return [...groups.values()]
     .sort((a, b) => a.bar - b.bar || (a.side === 'buy' ? -1 : 1))
     .map((g) => ({
@@ -126,7 +134,7 @@ export function chartMarkers(
       color: g.side === 'buy' ? '#2e7d32' : '#c62828',
       shape: g.side === 'buy' ? 'arrowUp' : 'arrowDown',
       // One fill: its reason (the fill's tag). Merged fills: how many (reasons are in the tables below).
-      text: g.n === 1 ? ([...g.tags][0] ?? (g.side === 'buy' ? 'entry' : 'exit')) : `${g.n}`,
+      text: g.n > 1 ? `${g.n}` : labelled ? ([...g.tags][0] ?? (g.side === 'buy' ? 'entry' : 'exit')) : '',
     }));
 }
 
@@ -209,11 +217,10 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   );
   // Over several symbols the chart is the first one's, with its fills only.
   const charted = r.meta.symbols?.[0];
-  const markers = chartMarkers(
-    r.chart,
-    charted === undefined ? r.fills : r.fills.filter((f) => f.symbol === charted),
-    t,
-  );
+  const chartedFills = charted === undefined ? r.fills : r.fills.filter((f) => f.symbol === charted);
+  const chartedCandles =
+    charted === undefined ? r.meta.candles : (r.bySymbol?.[charted]?.candles ?? r.meta.candles);
+  const markers = chartMarkers(r.chart, chartedFills, t);
   const equity = ascending(r.equity.map((p) => ({ time: t(p.ts), value: Math.round(p.equity * 100) / 100 })));
   const bench =
     o.benchmark && o.benchmark.length === r.equity.length
@@ -283,7 +290,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
     `tradebot ${o.version ?? ''} backtest`.replace('  ', ' '),
     `strategy   ${r.meta.strategy} ${JSON.stringify(r.meta.params)}`,
     `dataset    ${r.meta.dataset}: ${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles`,
-    `span       ${clock.text(r.meta.from)} to ${clock.text(r.meta.to)} (${zone})`,
+    `span       ${clock.text(r.meta.from)} to ${clock.text(r.meta.to)}${clock.label === zone ? '' : ` (${zone})`}`,
     `costs      capital ${r.meta.capital} ${quote}, fee rate ${r.meta.feeRate}, slippage ${r.meta.slippageBps} bps`,
     `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${m.trades} trades, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,
     ...(b
@@ -340,11 +347,11 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
     .join('');
 
   const body = `<h1>${esc(r.meta.strategy)} on ${esc(r.meta.symbol)} (${esc(r.meta.interval)})</h1>
-<p>Times in ${esc(label)} (${esc(zone)}); money in ${esc(quote || 'the quote coin')}, rounded to ${qdp} places. Paste the block below into an issue to describe this run.</p>
+<p>Times in ${esc(clock.named)}; money in ${esc(quote || 'the quote coin')}, rounded to ${qdp} places. Paste the block below into an issue to describe this run.</p>
 <pre id="header">${esc(header)}</pre>
 <div class="grid">${tiles.map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`).join('')}</div>
 <h2>Price, entries and exits${charted === undefined ? '' : ` of ${esc(charted)} (the first of ${r.meta.symbols?.length ?? 0} symbols)`}</h2>
-<p>${bars.length.toLocaleString('en-US')} bars for ${r.meta.candles.toLocaleString('en-US')} candles${r.chart.length > 0 && r.meta.candles > r.chart.length ? ` (each bar merges ${Math.round(r.meta.candles / r.chart.length)} candles)` : ''}; ${markers.length} markers for ${r.fills.length} fills (at most ${MAX_MARKERS}: fills on neighbouring bars merge into one marker that shows their count; the reasons are in the tables below).</p>
+<p>${bars.length.toLocaleString('en-US')} bars for ${chartedCandles.toLocaleString('en-US')} candles${r.chart.length > 0 && chartedCandles > r.chart.length ? ` (each bar merges ${Math.round(chartedCandles / r.chart.length)} candles)` : ''}; ${markers.length} markers for ${chartedFills.length} fills (at most ${MAX_MARKERS}: fills on neighbouring bars merge into one marker that shows their count; ${markers.length > LABELLED_MARKERS ? `past ${LABELLED_MARKERS} markers the chart shows no reasons; ` : ''}the reasons are in the tables below).</p>
 <div id="candles" data-chart class="chart"></div>
 <h2>Equity${bench.length > 0 ? ' against buy &amp; hold' : ''}</h2><div id="equity" data-chart class="chart small"></div>
 <h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>
@@ -539,7 +546,7 @@ export function renderWalkForwardReport(
     .filter((x, i, xs) => i === 0 || x.time > (xs[i - 1] as { time: number }).time);
   const m = wf.metrics;
   const html = `<h1>${esc(title)}</h1>
-<p>Each out-of-sample window is warmed up on the ${(wf.warmupMs / 86_400_000).toFixed(0)} days before it (candles the strategy sees but never trades). Times in ${esc(label)} (${esc(zone)}).</p>
+<p>Each out-of-sample window is warmed up on the ${(wf.warmupMs / 86_400_000).toFixed(0)} days before it (candles the strategy sees but never trades). Times in ${esc(clock.named)}.</p>
 <div class="grid">${(
     [
       ['Stitched return', pct(m.totalReturn)],

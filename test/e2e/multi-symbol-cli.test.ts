@@ -26,7 +26,10 @@ describe('tradebot backtest over several symbols', () => {
     expect(r.code).toBe(0);
     const result = JSON.parse(readFileSync(join(dir, 'two', 'result.json'), 'utf8')) as {
       meta: { symbols: string[]; candles: number };
-      bySymbol: Record<string, { trades: number; pnl: string; fees: string; position: string }>;
+      bySymbol: Record<
+        string,
+        { trades: number; fills: number; pnl: string; fees: string; position: string }
+      >;
     };
     expect(result.meta.symbols).toEqual(['AAAUSDT', 'BBBUSDT']);
     expect(result.meta.candles).toBe(8000);
@@ -40,6 +43,11 @@ describe('tradebot backtest over several symbols', () => {
     expect(html).toContain('<th>Realised PnL</th><th>Position</th>');
     expect(html).toContain('<td>AAAUSDT</td>');
     expect(html).toContain('<td>BBBUSDT</td>');
+    // The chart is the first symbol's: its caption counts that symbol's candles and fills, not the run's.
+    const aaa = result.bySymbol.AAAUSDT;
+    expect(html).toMatch(new RegExp(`4,000 bars for 4,000 candles; \\d+ markers for ${aaa?.fills} fills`));
+    // Times in UTC, said once.
+    expect(html).toContain('Times in UTC; money in USDT');
     // A sweep takes one dataset, and says so.
     const sweep = await runCli(['sweep', '-c', f, '--grid', 'fast=5,10', '--out', dir]);
     expect(sweep.code).toBe(2);
