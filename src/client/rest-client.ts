@@ -278,6 +278,9 @@ const IDEMPOTENT_POSTS: ReadonlySet<EndpointName> = new Set([
   'cancelWithdrawal',
 ]);
 
+/** At most one retry warning per this many ms (see RestClientCore.logRetry). */
+export const RETRY_WARN_EVERY_MS = 10_000;
+
 class RestClientCore {
   private readonly base: URL;
   private readonly agent: http.Agent;
@@ -294,6 +297,10 @@ class RestClientCore {
   private readonly reality = new Set<string>();
   private readonly basePath: string;
   private offset: number | undefined;
+  /** When a retry was last logged at warn, and the retries logged at debug since, by code. */
+  private retryWarnedAt = -Infinity;
+  private readonly retryWarnEveryMs: number;
+  private readonly quietRetries = new Map<string, number>();
 
   constructor(readonly options: RestClientOptions) {
     const checked = checkOptions(options);
@@ -320,6 +327,10 @@ class RestClientCore {
               logger: options.logger,
               ...(typeof rl === 'object' ? rl : {}),
             });
+    // On an accelerated venue (the limiter's timeScale) the clock runs faster: the warnings stay 10 s apart in real time.
+    this.retryWarnEveryMs =
+      RETRY_WARN_EVERY_MS *
+      (typeof rl === 'object' && !(rl instanceof VenueLimiter) ? (rl.timeScale ?? 1) : 1);
     for (const name of ENDPOINT_NAMES) {
       Object.defineProperty(this, name, {
         value: (params?: Record<string, unknown>) => this.request(name, params ?? {}),
@@ -454,15 +465,36 @@ class RestClientCore {
           throw err;
         }
         const delay = backoffDelay(this.retry, attempt, this.random, err.retryAfterMs);
-        this.options.logger?.warn('request failed, retrying', {
-          endpoint: name,
-          attempt,
-          code: err.code,
-          delayMs: delay,
-        });
+        this.logRetry({ endpoint: name, attempt, code: err.code, delayMs: delay });
         await this.sleep(delay);
       }
     }
+  }
+
+  /**
+   * A retry, at warn at most once every RETRY_WARN_EVERY_MS of real time (the first of an outage is seen at once); the
+   * others at debug, counted by code into the next warning, so a venue in trouble is a line every few
+   * seconds rather than dozens a second.
+   */
+  private logRetry(f: { endpoint: string; attempt: number; code: string; delayMs: number }): void {
+    const logger = this.options.logger;
+    if (logger === undefined) return;
+    const now = this.clock.now();
+    if (now - this.retryWarnedAt < this.retryWarnEveryMs) {
+      this.quietRetries.set(f.code, (this.quietRetries.get(f.code) ?? 0) + 1);
+      logger.debug('request failed, retrying', f);
+      return;
+    }
+    let more = 0;
+    for (const n of this.quietRetries.values()) more += n;
+    const codes = [...this.quietRetries].map(([code, n]) => `${code} x${n}`).join(', ');
+    this.quietRetries.clear();
+    this.retryWarnedAt = now;
+    logger.warn('request failed, retrying', {
+      ...f,
+      ...(more > 0 ? { retriedSinceLastWarning: more, codes } : {}),
+      what: `${f.endpoint} failed (${f.code}); retry ${f.attempt} in ${f.delayMs} ms${more > 0 ? `; ${more} more retries since the last warning (${codes}), logged at debug` : ''}`,
+    });
   }
 
   private learnReality(list: Instrument[]): void {

@@ -8,7 +8,7 @@ import {
   TimeoutError,
   VenueError,
 } from '../../../src/api/index.js';
-import { RestClient } from '../../../src/client/index.js';
+import { RETRY_WARN_EVERY_MS, RestClient } from '../../../src/client/index.js';
 import { VirtualClock } from '../../../src/feeds/clock.js';
 import { envelope, startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
 import { wireTicker } from '../../helpers/wire.js';
@@ -68,6 +68,50 @@ describe('retry policy', () => {
     expect(server.requests).toHaveLength(4);
     // full jitter at random()=0.5: 50, 100, 200 (base 100 doubled)
     expect(sleeps.filter((s) => s > 0)).toEqual([50, 100, 200]);
+  });
+
+  it('warns of a retry at most once every 10 s; the retries between are at debug, counted into the next warning', async () => {
+    const warns: Record<string, unknown>[] = [];
+    const debugs: Record<string, unknown>[] = [];
+    const logged = new RestClient({
+      baseUrl: server.baseUrl,
+      credentials: creds,
+      clock,
+      random: () => 0.5,
+      sleep: async (ms) => clock.advance(ms),
+      retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 },
+      rateLimit: false,
+      logger: {
+        warn: (_m: string, f?: Record<string, unknown>) => warns.push(f ?? {}),
+        debug: (_m: string, f?: Record<string, unknown>) => debugs.push(f ?? {}),
+      },
+    });
+    try {
+      server.script(
+        { status: 503, body: fail('90016') },
+        { status: 503, body: fail('90016') },
+        { status: 502, body: fail('90015') },
+        { body: envelope([ticker], NOW) },
+      );
+      await logged.tickers({ category: 'SPOT' });
+      // The outage's first retry is said at once; the next two within 10 s are at debug.
+      expect(warns.map((w) => [w.code, w.attempt])).toEqual([['90016', 1]]);
+      expect(debugs.map((d) => d.code)).toEqual(['90016', '90015']);
+      clock.advance(RETRY_WARN_EVERY_MS);
+      server.script({ status: 503, body: fail('90016') }, { body: envelope([ticker], NOW) });
+      await logged.tickers({ category: 'SPOT' });
+      expect(warns).toHaveLength(2);
+      expect(warns[1]).toMatchObject({
+        code: '90016',
+        retriedSinceLastWarning: 2,
+        codes: '90016 x1, 90015 x1',
+      });
+      expect(warns[1]?.what).toBe(
+        'tickers failed (90016); retry 1 in 50 ms; 2 more retries since the last warning (90016 x1, 90015 x1), logged at debug',
+      );
+    } finally {
+      logged.close();
+    }
   });
 
   it('does not retry a parameter error', async () => {
