@@ -460,7 +460,7 @@ class RestClientCore {
           // alone hides that 4 attempts took 41 s.
           if (attempt > 1) {
             const secs = ((this.clock.now() - startedAt) / 1000).toFixed(1);
-            err.message += `; gave up after ${attempt} attempts over ${secs} s`;
+            err.message = `${err.message.replace(/\.$/, '')}; gave up after ${attempt} attempts over ${secs} s`;
           }
           throw err;
         }

@@ -64,7 +64,10 @@ describe('retry policy', () => {
       { status: 500, body: 'oops' },
       { status: 502, body: fail('90015') },
     );
-    await expect(client.tickers({ category: 'SPOT' })).rejects.toBeInstanceOf(VenueError);
+    const e = await client.tickers({ category: 'SPOT' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(VenueError);
+    // The last refusal's sentence, then the whole budget in one sentence ("later.; gave up" before).
+    expect((e as Error).message).toMatch(/ later; gave up after 4 attempts over \d+\.\d s$/);
     expect(server.requests).toHaveLength(4);
     // full jitter at random()=0.5: 50, 100, 200 (base 100 doubled)
     expect(sleeps.filter((s) => s > 0)).toEqual([50, 100, 200]);
