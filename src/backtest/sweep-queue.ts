@@ -136,6 +136,7 @@ export class QueueRunner implements JobRunner {
   async run(
     jobs: readonly BacktestJob[],
     onProgress?: (done: number, total: number) => void,
+    onOutcome?: (index: number, outcome: JobOutcome) => void,
   ): Promise<JobOutcome[]> {
     const other = jobs.find((j) => j.dataset !== this.dataset);
     if (other) throw new Error(`QueueRunner.run: this runner is for ${this.dataset}, not ${other.dataset}`);
@@ -156,13 +157,14 @@ export class QueueRunner implements JobRunner {
     let done = 0;
     try {
       return await Promise.all(
-        added.map(async (j) => {
+        added.map(async (j, index) => {
           let out: JobOutcome;
           try {
             out = (await j.waitUntilFinished(this.events)) as JobOutcome;
           } catch (e) {
             throw new Error(e instanceof Error ? e.message : String(e));
           }
+          onOutcome?.(index, out);
           onProgress?.(++done, jobs.length);
           return out;
         }),

@@ -8,6 +8,7 @@ import type { BacktestJob } from './run-config.js';
 import { openDataset } from './datasets.js';
 import { GridError } from './grid.js';
 import { shareCandles, type SharedCandles } from './shared-candles.js';
+import type { SweepCheckpoint } from './checkpoint.js';
 
 export type Grid = Readonly<Record<string, readonly (number | string | boolean)[]>>;
 
@@ -86,6 +87,8 @@ export interface JobRunner {
   run(
     jobs: readonly BacktestJob[],
     onProgress?: (done: number, total: number) => void,
+    /** Each outcome as it arrives, with its job's index (a checkpoint records it at once). */
+    onOutcome?: (index: number, outcome: JobOutcome) => void,
   ): Promise<JobOutcome[]>;
   close(): Promise<void>;
 }
@@ -128,6 +131,7 @@ export class SweepPool implements JobRunner {
   async run(
     jobs: readonly BacktestJob[],
     onProgress?: (done: number, total: number) => void,
+    onOutcome?: (index: number, outcome: JobOutcome) => void,
   ): Promise<JobOutcome[]> {
     if (this.busy)
       throw new Error('SweepPool.run: the pool is already running jobs; await the previous run first');
@@ -153,6 +157,7 @@ export class SweepPool implements JobRunner {
               };
               const onMessage = (m: JobOutcome & { id: number }) => {
                 out[m.id] = m;
+                onOutcome?.(m.id, m);
                 onProgress?.(++done, jobs.length);
                 send();
               };
@@ -195,23 +200,38 @@ export async function runSweep(o: {
   pool?: JobRunner | undefined;
   /** The parameter sets to run (checkGrid's, without the combinations it skipped); default: the whole grid. */
   sets?: readonly Record<string, unknown>[] | undefined;
+  /** Runs finished by an earlier attempt are taken from here, and each new one is recorded in it. */
+  checkpoint?: SweepCheckpoint | undefined;
+  /** Told before any run how many of the runs the checkpoint already holds. */
+  onResume?: ((resumed: number, total: number) => void) | undefined;
 }): Promise<SweepRow[]> {
   const sets = o.sets ?? expandGrid(o.grid);
   const jobs = sets.map((p) => ({ ...o.base, params: { ...o.base.params, ...p } }));
-  const pool =
-    o.pool ??
-    (await SweepPool.open({
-      dataset: o.base.dataset,
-      workers: Math.min(o.workers ?? availableParallelism(), sets.length),
-      instrument: o.base.instrument,
-    }));
-  let outcomes: JobOutcome[];
-  try {
-    outcomes = await pool.run(jobs, o.onProgress);
-  } finally {
-    if (o.pool === undefined) await pool.close();
-  }
-  const rows: SweepRow[] = outcomes.map((m, i) => ({
+  const cp = o.checkpoint;
+  const outcomes: (JobOutcome | undefined)[] = jobs.map((j) => cp?.get(j));
+  const todo = jobs.flatMap((j, i) => (outcomes[i] === undefined ? [i] : []));
+  const resumed = jobs.length - todo.length;
+  if (resumed > 0) o.onResume?.(resumed, jobs.length);
+  if (todo.length > 0) {
+    const pool =
+      o.pool ??
+      (await SweepPool.open({
+        dataset: o.base.dataset,
+        workers: Math.min(o.workers ?? availableParallelism(), todo.length),
+        instrument: o.base.instrument,
+      }));
+    try {
+      const ran = await pool.run(
+        todo.map((i) => jobs[i] as BacktestJob),
+        (d) => o.onProgress?.(resumed + d, jobs.length),
+        (k, m) => cp?.add(jobs[todo[k] as number] as BacktestJob, m),
+      );
+      ran.forEach((m, k) => (outcomes[todo[k] as number] = m));
+    } finally {
+      if (o.pool === undefined) await pool.close();
+    }
+  } else o.onProgress?.(jobs.length, jobs.length);
+  const rows: SweepRow[] = (outcomes as JobOutcome[]).map((m, i) => ({
     params: sets[i] as Record<string, unknown>,
     metrics: m.metrics,
     error: m.error,

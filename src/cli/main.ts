@@ -1,20 +1,14 @@
 #!/usr/bin/env node
 // The `tradebot` command. Each sub-command lives in commands/<name>.ts and registers itself here.
 import { Command, CommanderError } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { TRADEBOT_VERSION } from '../api/version.js';
 import { EXIT_CODES_HELP, exitCodeOf } from './exit-codes.js';
-
-// Runs from src/cli (tsx) or dist/src/cli (built): the package root is two or three levels up.
-const pkgUrl = ['../../package.json', '../../../package.json']
-  .map((p) => new URL(p, import.meta.url))
-  .find((u) => existsSync(u));
-const pkg = (pkgUrl ? JSON.parse(readFileSync(pkgUrl, 'utf8')) : { version: '0.0.0' }) as { version: string };
 
 /** Builds the program; exported so tests can drive it in-process. */
 export async function buildProgram(): Promise<Command> {
   const program = new Command('tradebot')
     .description('Automated trading bot framework for the v3 trading service API')
-    .version(pkg.version)
+    .version(TRADEBOT_VERSION)
     .showHelpAfterError('(run with --help for usage)');
   const commands = await Promise.all([
     // One line per command module; each exports register(program).

@@ -17,6 +17,7 @@ import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
+import { SweepCheckpoint } from '../../backtest/checkpoint.js';
 
 const duration = (flag: string) =>
   z
@@ -154,14 +155,25 @@ export function register(program: Command): void {
           );
           return;
         }
-        bar?.start(1, 0, { task: 'parameter sets' });
+        // Each finished run is kept beside the results until the sweep completes: run again after a stop,
+        // the same command takes up where it left off.
+        const checkpoint = await SweepCheckpoint.open(join(dir, 'sweep.partial.jsonl'), base);
+        let barStarted = false;
         const rows = await runSweep({
           base,
           grid,
           sets: checked.sets,
           sortBy: metric,
           workers: f.workers,
+          checkpoint,
+          onResume: (resumed, total) =>
+            process.stderr.write(
+              `resuming: ${resumed} of ${total} runs were finished by an earlier attempt (${checkpoint.path}; delete it to run them again)\n`,
+            ),
           onProgress: (d, t) => {
+            // Started at the first progress, after the resume line (a bar drawn first would be broken by it).
+            if (!barStarted) bar?.start(t, d, { task: 'parameter sets' });
+            barStarted = true;
             bar?.setTotal(t);
             bar?.update(d);
             // Without a terminal, a queued sweep still shows progress: workers may be far away and slow.
@@ -177,6 +189,7 @@ export function register(program: Command): void {
           join(dir, 'sweep.html'),
           renderSweepReport(rows, metric, `sweep: ${config.name} (${base.strategy}) on ${base.dataset}`),
         );
+        checkpoint.remove();
         process.stdout.write(
           `${formatSweep(rows, metric)}\n${rows.length} runs on ${runner ? `the queue ${f.queue}` : `${f.workers} workers`} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
         );
