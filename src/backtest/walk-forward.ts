@@ -13,6 +13,7 @@ import type { BacktestTrade, EquityCurvePoint } from './result.js';
 import { runJob, type BacktestJob } from './run-config.js';
 import { sharedCandleSource } from './shared-candles.js';
 import { SweepPool, expandGrid, runSweep, type Grid, type JobRunner, type SortKey } from './sweep.js';
+import type { SweepCheckpoint } from './checkpoint.js';
 
 export interface WalkForwardWindow {
   readonly inSample: { readonly from: number; readonly to: number };
@@ -95,6 +96,9 @@ export async function walkForward(o: {
   onStep?: ((done: number, total: number) => void) | undefined;
   /** Where the runs go (a QueueRunner for workers on other machines); closed at the end. Default: a SweepPool. */
   runner?: JobRunner | undefined;
+  /** In-sample runs finished by an earlier attempt come from here; each new one is recorded (see runSweep). */
+  checkpoint?: SweepCheckpoint | undefined;
+  onResume?: ((resumed: number, total: number) => void) | undefined;
 }): Promise<WalkForwardResult> {
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
@@ -132,6 +136,8 @@ export async function walkForward(o: {
         sets: o.sets,
         sortBy: o.sortBy,
         pool,
+        checkpoint: o.checkpoint,
+        onResume: o.onResume,
       });
       const best = rows.find((r) => r.metrics !== undefined);
       if (!best)

@@ -124,7 +124,12 @@ export function register(program: Command): void {
       try {
         if (f.walkForward && wfLengths !== undefined) {
           bar?.start(1, 0, { task: 'walk-forward windows' });
+          // As a sweep's: the in-sample runs of every window are kept until the results are written.
+          const checkpoint = await SweepCheckpoint.open(join(dir, 'walk-forward.partial.jsonl'), base);
+          let resumed = 0;
           const wf = await walkForward({
+            checkpoint,
+            onResume: (n) => (resumed += n),
             base,
             grid,
             ...wfLengths,
@@ -144,6 +149,11 @@ export function register(program: Command): void {
             join(dir, 'walk-forward.html'),
             renderWalkForwardReport(wf, `walk-forward: ${config.name} (${base.strategy})`, instrument),
           );
+          checkpoint.remove();
+          if (resumed > 0)
+            process.stderr.write(
+              `resumed: ${resumed} in-sample runs were finished by an earlier attempt (${checkpoint.path})\n`,
+            );
           const pctOf = (x: number) => `${(x * 100).toFixed(2)}%`;
           for (const s of wf.steps) {
             process.stdout.write(

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SweepCheckpoint } from '../../../src/backtest/checkpoint.js';
 import type { BacktestJob } from '../../../src/backtest/run-config.js';
 import { SweepPool, runSweep, type JobRunner } from '../../../src/backtest/sweep.js';
+import { walkForward } from '../../../src/backtest/walk-forward.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-checkpoint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,8 +32,8 @@ const base: BacktestJob = {
 const grid = { fast: ['5', '10'], slow: ['30', '60'] };
 
 /** A pool that counts the jobs it is given. */
-async function countingPool(): Promise<JobRunner & { ran: number }> {
-  const pool = await SweepPool.open({ dataset: base.dataset, workers: 2 });
+async function countingPool(dataset = base.dataset): Promise<JobRunner & { ran: number }> {
+  const pool = await SweepPool.open({ dataset, workers: 2 });
   const run: JobRunner['run'] = (jobs, onProgress, onOutcome) => {
     counting.ran += jobs.length;
     return pool.run(jobs, onProgress, onOutcome);
@@ -71,6 +72,29 @@ describe('the sweep checkpoint', () => {
     } finally {
       await pool.close();
     }
+  }, 60_000);
+
+  it('resumes a walk-forward: every in-sample run of every window comes from the checkpoint the second time', async () => {
+    const sp: BacktestJob = { ...base, dataset: 'sp500-daily', params: { quoteAmount: '5000' } };
+    const o = {
+      base: sp,
+      grid: { fast: ['20', '50'], slow: ['200'] },
+      inSampleMs: 730 * 86_400_000,
+      outOfSampleMs: 365 * 86_400_000,
+    };
+    const path = join(dir, 'wf.jsonl');
+    const first = await walkForward({ ...o, workers: 2, checkpoint: await SweepCheckpoint.open(path, sp) });
+    const pool = await countingPool(sp.dataset);
+    let resumed = 0;
+    const again = await walkForward({
+      ...o,
+      runner: pool,
+      checkpoint: await SweepCheckpoint.open(path, sp),
+      onResume: (n) => (resumed += n),
+    });
+    expect(pool.ran).toBe(0);
+    expect(resumed).toBe(2 * first.steps.length);
+    expect(again).toEqual(first);
   }, 60_000);
 
   it('runs again what changed: a job with other costs, a strategy whose source was edited', async () => {
