@@ -202,7 +202,9 @@ function readCsv(path: string): { cols: Columns; lineOf: Int32Array } {
       const v = numberOf(s);
       if (Number.isNaN(v))
         throw new CandleFileError(
-          `${path}:${line}: ${layout.names[k] ?? c} ${JSON.stringify(s)} is not a number; every candle needs every field (delete the line, or fill it in)`,
+          /^[+-]?\d+,\d+$/.test(s)
+            ? `${path}:${line}: ${layout.names[k] ?? c} ${JSON.stringify(s)} has a decimal comma; export the file with a decimal point (${s.replace(',', '.')})`
+            : `${path}:${line}: ${layout.names[k] ?? c} ${JSON.stringify(s)} is not a number; every candle needs every field (delete the line, or fill it in)`,
         );
       (values[c] as Float64Array)[n] = v;
     }

@@ -114,6 +114,11 @@ describe('a CSV another tool wrote', () => {
     expect(await refusal(file('compact.csv', `${head}20240102,1,2,1,1,5\n`))).toMatch(
       /compact\.csv:2: date 20240102 is no Unix time \(as seconds it would be 1970-08-23\); write Unix seconds or milliseconds, or an ISO date/,
     );
+    expect(
+      await refusal(file('comma.csv', `date;open;high;low;close;volume\n2024-01-02;187,15;188;186;187;5\n`)),
+    ).toMatch(
+      /comma\.csv:2: open "187,15" has a decimal comma; export the file with a decimal point \(187\.15\)/,
+    );
     expect(await refusal(file('short.csv', `${head}2024-01-02,1,2,1,1\n`))).toMatch(
       /short\.csv:2: 5 fields where the header names 6/,
     );
