@@ -73,6 +73,22 @@ describe('tradebot CLI', () => {
 
 // One exit-code rule for every command (src/cli/exit-codes.ts): 0 done, 1 failed while running, 2 invalid
 // input. Each row runs the built command with bad input and names what the message must say.
+/** A backtest file `name.yaml` in the temp folder, its second line `datasetLine`. */
+const btFile = (name: string, datasetLine: string) => {
+  const f = join(dir, `${name}.yaml`);
+  writeFileSync(f, `name: ${name}\n${datasetLine}\nstrategy: ma-crossover\n`);
+  return f;
+};
+/** A Yahoo-style CSV (no tradebot metadata) in the temp folder. */
+const csvFile = (name: string) => {
+  const f = join(dir, name);
+  writeFileSync(
+    f,
+    'Date,Open,High,Low,Close,Adj Close,Volume\n2024-01-02,187.15,188.44,183.89,185.64,184.53,82488700\n2024-01-03,184.22,185.88,183.43,184.25,183.15,58414500\n',
+  );
+  return f;
+};
+
 describe('exit codes: invalid input exits 2 with a sentence, for every command', () => {
   const bt = ['backtest', '--dataset', 'sp500-daily', '--strategy', 'ma-crossover'];
   const sweep = ['sweep', '-c', 'config/backtest.yaml', '--workers', '1', '--out', join(dir, 'sweeps')];
@@ -96,6 +112,16 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
     ],
     ['validate without its file', ['validate'], /missing required argument 'file'/],
     ['validate with a missing file', ['validate', join(dir, 'nosuch.yaml')], /cannot read the file/],
+    [
+      'validate of a backtest whose dataset file is missing (what backtest would refuse, found first)',
+      ['validate', btFile('nodata', `dataset: ${join(dir, 'nosuch.csv')}`)],
+      /nodata\.yaml:2:10 dataset: .*nosuch\.csv: no such file/,
+    ],
+    [
+      "validate of a backtest on another tool's CSV without its instrument",
+      ['validate', btFile('noinst', `dataset: ${csvFile('AAPL.csv')}`)],
+      /noinst\.yaml:2:10 dataset: .*AAPL\.csv carries no instrument rules/,
+    ],
     ['schema with an unknown option', ['schema', '--bogus'], /unknown option '--bogus'/],
     ['api with an unknown endpoint', ['api', 'nosuch'], /unknown endpoint nosuch; one of: instruments/],
     [

@@ -2,12 +2,18 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
+import { openDataset } from '../../backtest/datasets.js';
+import { CandleFileError } from '../../backtest/format.js';
+import { jobFromConfig } from '../../backtest/run-config.js';
 import {
   BacktestConfigSchema,
   ConfigError,
   checkBacktestStrategy,
   loadDeployment,
   loadYaml,
+  type BacktestConfig,
+  type ConfigProblem,
+  type LoadedConfig,
 } from '../../config/index.js';
 
 export function register(program: Command): void {
@@ -26,7 +32,16 @@ export function register(program: Command): void {
     .action(async (file: string, opts: { backtest: boolean }) => {
       try {
         if (opts.backtest || looksLikeBacktest(file)) {
-          await checkBacktestStrategy(loadYaml(BacktestConfigSchema, file));
+          const loaded = loadYaml(BacktestConfigSchema, file);
+          const problems: ConfigProblem[] = [];
+          try {
+            await checkBacktestStrategy(loaded);
+          } catch (e) {
+            if (!(e instanceof ConfigError)) throw e;
+            problems.push(...e.problems);
+          }
+          problems.push(...datasetProblems(loaded));
+          if (problems.length > 0) throw new ConfigError(problems);
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
           const { config } = await loadDeployment(file);
@@ -40,6 +55,26 @@ export function register(program: Command): void {
         process.exitCode = 2;
       }
     });
+}
+
+/**
+ * Each dataset opened as the backtest would open it (a bundled name, a file that exists and reads, the
+ * instrument of a file that has none): what `tradebot backtest` would refuse, found before it runs.
+ */
+function datasetProblems(loaded: LoadedConfig<BacktestConfig>): ConfigProblem[] {
+  const c = loaded.config;
+  const job = jobFromConfig(c);
+  const problems: ConfigProblem[] = [];
+  (job.datasets ?? [job.dataset]).forEach((ref, i) => {
+    try {
+      openDataset(ref, { instrument: job.instrument, cacheDir: undefined });
+    } catch (e) {
+      if (!(e instanceof CandleFileError)) throw e;
+      const path = Array.isArray(c.dataset) ? ['dataset', i] : ['dataset'];
+      problems.push({ file: loaded.file, ...loaded.locate(path), path: path.join('.'), message: e.message });
+    }
+  });
+  return problems;
 }
 
 /** A file with a top-level `dataset` and no `bots` is a backtest definition; anything unreadable is not. */
