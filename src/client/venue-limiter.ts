@@ -89,6 +89,9 @@ class Budget {
 }
 
 /** The limiter of one venue and account; get it with `VenueLimiter.for` to share it. */
+/** At most one slow-down warning per rate group per this many ms of real time. */
+const THROTTLE_WARN_EVERY_MS = 10_000;
+
 export class VenueLimiter {
   private readonly budgets = new Map<string, Budget>();
   private readonly headroom: number;
@@ -99,6 +102,9 @@ export class VenueLimiter {
   released = 0;
   /** Requests let through and not yet settled (all budgets). */
   inFlight = 0;
+  /** When each group's slow-down was last logged, and the slow-downs not logged since. */
+  private readonly throttleWarnedAt = new Map<string, number>();
+  private readonly quietThrottles = new Map<string, number>();
 
   constructor(
     private readonly clock: Clock,
@@ -253,12 +259,23 @@ export class VenueLimiter {
     if (retryAfterMs !== undefined) b.next = Math.max(b.next, this.clock.now() + retryAfterMs);
     for (const l of this.throttledListeners) l(group);
     if (!b.throttleLogged) {
-      // Once per slow-down, not per 429: a burst of them would otherwise flood the log.
+      // Once per slow-down, not per 429, and at most once per group every 10 s of real time: bursts that
+      // keep coming would otherwise repeat it every few seconds. The others count into the next one.
       b.throttleLogged = true;
+      const now = this.clock.now();
+      const last = this.throttleWarnedAt.get(group) ?? -Infinity;
+      if (now - last < THROTTLE_WARN_EVERY_MS * (this.options.timeScale ?? 1)) {
+        this.quietThrottles.set(group, (this.quietThrottles.get(group) ?? 0) + 1);
+        return;
+      }
+      const more = this.quietThrottles.get(group) ?? 0;
+      this.quietThrottles.delete(group);
+      this.throttleWarnedAt.set(group, now);
       this.options.logger?.warn('venue rate limit hit, slowing down', {
         group,
         rateFactor: b.factor,
         retryAfterMs,
+        ...(more > 0 ? { slowDownsSinceLastWarning: more } : {}),
       });
     }
   }

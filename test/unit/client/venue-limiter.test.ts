@@ -143,6 +143,30 @@ describe('VenueLimiter', () => {
     a.close();
   });
 
+  it('warns of a new slow-down of a group at most once every 10 s, counting the ones between', () => {
+    const warnings: Record<string, unknown>[] = [];
+    const logger = {
+      debug: () => undefined,
+      warn: (_m: string, f?: Record<string, unknown>) => warnings.push(f ?? {}),
+    };
+    const limiter = new VenueLimiter(clock, sleep, { logger });
+    limiters.add(limiter);
+    const burst = () => {
+      limiter.throttled('dividends');
+      for (let i = 0; i < 20; i++) limiter.succeeded('dividends'); // the rate won back: a later 429 is a new slow-down
+    };
+    burst();
+    clock.advance(3000);
+    burst();
+    clock.advance(3000);
+    burst();
+    expect(warnings).toHaveLength(1);
+    clock.advance(10_000);
+    burst();
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatchObject({ group: 'reality-market', slowDownsSinceLastWarning: 2 });
+  });
+
   it('holds the next request of a 1/s budget until a window after the previous one was answered', async () => {
     // The first answer comes 5 s late: had the request sat unsent that long, it may have arrived then,
     // so the next may only leave a full window after that answer (not 1.25 s after the first left).
