@@ -17,10 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { RestClient } from '../src/client/index.js';
-import { createLiveBot, type VenueRuntime } from '../src/execution/runtime.js';
+import { createLiveBot, followVenueClock, type VenueRuntime } from '../src/execution/runtime.js';
 import { RestVenue } from '../src/execution/rest-venue.js';
 import { FeedHub } from '../src/feeds/hub.js';
-import { VenueClock } from '../src/feeds/venue-clock.js';
 import type { MarketDataSource } from '../src/feeds/source.js';
 import { ScaledScheduler, scaledSleep } from '../src/feeds/time-scale.js';
 import { Decimal } from '../src/market/decimal.js';
@@ -67,8 +66,7 @@ const sim = await forkSimulator({
   accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '1000000' } }],
 });
 // The bot follows the simulator's accelerated time as the daemon does with a simulator of its own.
-const venueClock = new VenueClock(sim.baseUrl, SPEED);
-await venueClock.sync();
+const venueClock = await followVenueClock(sim.baseUrl, SPEED);
 
 /** A runtime whose candle answers are timed as the feed parses them. */
 function timedRuntime(answers: number[]): VenueRuntime {

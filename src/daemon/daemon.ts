@@ -12,12 +12,16 @@ import {
   type Deployment,
 } from '../config/index.js';
 import { coinsBySuffix } from '../execution/describe.js';
-import { createLiveBot, createVenueRuntime, type VenueRuntime } from '../execution/runtime.js';
+import {
+  createLiveBot,
+  createVenueRuntime,
+  followVenueClock,
+  type VenueRuntime,
+} from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
 import type { TraderEvent, TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
-import { VenueClock } from '../feeds/venue-clock.js';
 import { formatMoney } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { formatZoned } from '../market/zoned-time.js';
@@ -278,8 +282,10 @@ class DaemonRun {
     }
     let speed = 1;
     if (v.timeScale !== undefined) {
-      const vc = new VenueClock(v.baseUrl, v.timeScale);
-      await vc.sync();
+      const vc = await followVenueClock(v.baseUrl, v.timeScale, {
+        timeoutMs: v.timeoutMs,
+        logger: this.logger,
+      });
       this.clock = vc;
       speed = v.timeScale;
       this.logger.info('running on the venue time', { speed, venueTime: new Date(vc.now()).toISOString() });

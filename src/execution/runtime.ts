@@ -6,6 +6,7 @@ import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
 import { RestClient, type ClientLogger, type Credentials } from '../client/index.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { FeedHub, type FeedCadences } from '../feeds/hub.js';
+import { VenueClock } from '../feeds/venue-clock.js';
 import { ScaledScheduler, scaledSleep } from '../feeds/time-scale.js';
 import { Decimal } from '../market/decimal.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -51,6 +52,25 @@ export interface VenueRuntime {
   /** How much faster than real time the venue's clock runs (default 1; more for an accelerated simulator). */
   readonly speed?: number | undefined;
   close(): void;
+}
+
+/**
+ * A clock on the time of the venue at `baseUrl`, running `speed` times faster than real time (a tradebot
+ * simulator started with --speed): the venue's time is read from a public endpoint's answer through the
+ * client, so a venue that drops, 5xx-es or garbles the first answers is retried like any request.
+ */
+export async function followVenueClock(
+  baseUrl: string,
+  speed: number,
+  o: { timeoutMs?: number | undefined; logger?: ClientLogger | undefined } = {},
+): Promise<VenueClock> {
+  const probe = new RestClient({ baseUrl, timeoutMs: o.timeoutMs, logger: o.logger });
+  try {
+    await probe.rpiSymbols();
+    return new VenueClock(liveClock.now() + probe.clockOffsetMs, speed);
+  } finally {
+    probe.close();
+  }
 }
 
 export function createVenueRuntime(o: VenueRuntimeOptions): VenueRuntime {

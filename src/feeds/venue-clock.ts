@@ -1,29 +1,17 @@
 // A clock that follows a venue's time, for a tradebot simulator running accelerated in another process:
-// it reads the venue time from an envelope's requestTime and runs `speed` times faster than real time.
-import type { Clock } from './clock.js';
+// it starts at the venue's time as last read (an envelope's requestTime, see followVenueClock in
+// execution/runtime.ts) and runs `speed` times faster than real time.
+import { liveClock, type Clock } from './clock.js';
 
 export class VenueClock implements Clock {
-  private venueBase = 0;
-  private realBase = 0;
-
   constructor(
-    private readonly baseUrl: string,
+    /** The venue's time at `realBase`. */
+    private readonly venueBase: number,
     readonly speed: number,
+    private readonly realBase: number = liveClock.now(),
   ) {}
 
-  /** Reads the venue time (a public endpoint's requestTime). */
-  async sync(): Promise<void> {
-    const before = Date.now();
-    const res = await fetch(new URL('/api/v3/market/rpi-symbols', this.baseUrl));
-    const body = (await res.json()) as { requestTime?: unknown };
-    const t = Number(body.requestTime);
-    if (!Number.isFinite(t))
-      throw new Error(`the venue at ${this.baseUrl} answered no requestTime; is it a v3 venue?`);
-    this.realBase = (before + Date.now()) / 2;
-    this.venueBase = t;
-  }
-
   now(): number {
-    return Math.round(this.venueBase + (Date.now() - this.realBase) * this.speed);
+    return Math.round(this.venueBase + (liveClock.now() - this.realBase) * this.speed);
   }
 }
