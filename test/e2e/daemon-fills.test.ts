@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { RestClient } from '../../src/client/index.js';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
-import { startCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-e2e-fills-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -183,6 +183,22 @@ describe('an account without whitelist access', () => {
     // The estimate never holds more than the account: every sell the bot sent was accepted.
     expect(store.orders.list({ bot: 'nowl', state: 'rejected' })).toEqual([]);
     store.close();
+    // `tradebot trades` marks them, prices at the symbol's places (an estimated buy's is its quote amount over
+    // its size, to 12 places); --json keeps the exact values and says which are estimated.
+    const table = await runCli(['trades', '--journal', join(dir, 'estimated.db')]);
+    expect(table.code, table.stderr).toBe(0);
+    const rows = table.stdout.split('\n').filter((l) => / (buy|sell) +AAPLUSDT /.test(l));
+    expect(rows.length).toBe(fills.length);
+    for (const r of rows) expect(r).toMatch(/ ≈\d+\.\d{2} USDT /);
+    expect(table.stdout).toContain('≈ estimated (fills: estimated): booked from the order');
+    const json = JSON.parse(
+      (await runCli(['trades', '--journal', join(dir, 'estimated.db'), '--json'])).stdout,
+    ) as {
+      price: string;
+      estimated: boolean;
+    }[];
+    expect(json.every((x) => x.estimated)).toBe(true);
+    expect(json.map((x) => x.price)).toEqual(fills.map((f) => f.price.toFixed()));
     await sim.stop();
   }, 120_000);
 });

@@ -17,6 +17,8 @@ import {
   type JournalSource,
 } from '../journal-report.js';
 import { didYouMean } from '../../market/spelling.js';
+import { ESTIMATED_FILL_PREFIX } from '../../execution/trader.js';
+import { Decimal } from '../../market/decimal.js';
 
 const SourceFlags = z.object({
   config: z.string().min(1).optional(),
@@ -180,46 +182,60 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
         quoteCoin: x.quoteCoin,
         execId: x.execId,
         clientOid: x.clientOid ?? null,
+        estimated: isEstimated(x.execId),
       })),
       null,
       2,
     );
   if (fills.length === 0) return 'no fill in this range';
   // Prices and sizes of a symbol with as many decimals as its longest one has, so the points line up
-  // ("151.90" under "151.83", never "151.9"); padding with zeros never changes a value.
+  // ("151.90" under "151.83", never "151.9"); padding with zeros never changes a value. An estimated buy's
+  // price (its quote amount over its size, to 12 places) does not set the column: it is shown rounded to
+  // it, marked ≈ like every estimated fill, and its exact value is in --json.
   const places = new Map<string, { price: number; size: number }>();
+  const roughBuy = (x: (typeof fills)[number]) => isEstimated(x.execId) && x.side === 'buy';
   for (const x of fills) {
     const p = places.get(x.symbol) ?? { price: 0, size: 0 };
     places.set(x.symbol, {
-      price: Math.max(p.price, x.price.decimalPlaces()),
+      price: roughBuy(x) ? p.price : Math.max(p.price, x.price.decimalPlaces()),
       size: Math.max(p.size, x.size.decimalPlaces()),
     });
   }
-  return formatTable(
-    [
-      { header: 'TIME' },
-      { header: 'BOT' },
-      { header: 'SIDE' },
-      { header: 'SYMBOL' },
-      { header: 'SIZE', numeric: true },
-      { header: 'PRICE', numeric: true },
-      { header: 'VALUE', numeric: true },
-      { header: 'FEE', numeric: true },
-      { header: 'CLIENT OID' },
-    ],
-    fills.map((x) => [
-      when(x.ts),
-      x.bot ?? '—',
-      x.side,
-      x.symbol,
-      `${x.size.toFixed(places.get(x.symbol)?.size)} ${x.baseCoin}`,
-      `${x.price.toFixed(places.get(x.symbol)?.price)} ${x.quoteCoin}`,
-      money(x.price.mul(x.size), x.quoteCoin),
-      money(x.fee, x.quoteCoin, 4),
-      x.clientOid ?? '—',
-    ]),
+  // A symbol whose every fill is an estimated buy: 4 places, as average prices are shown.
+  for (const [symbol, p] of places) if (fills.every((x) => x.symbol !== symbol || roughBuy(x))) p.price = 4;
+  const anyEstimated = fills.some((x) => isEstimated(x.execId));
+  return (
+    formatTable(
+      [
+        { header: 'TIME' },
+        { header: 'BOT' },
+        { header: 'SIDE' },
+        { header: 'SYMBOL' },
+        { header: 'SIZE', numeric: true },
+        { header: 'PRICE', numeric: true },
+        { header: 'VALUE', numeric: true },
+        { header: 'FEE', numeric: true },
+        { header: 'CLIENT OID' },
+      ],
+      fills.map((x) => [
+        when(x.ts),
+        x.bot ?? '—',
+        x.side,
+        x.symbol,
+        `${x.size.toFixed(places.get(x.symbol)?.size)} ${x.baseCoin}`,
+        `${isEstimated(x.execId) ? '≈' : ''}${x.price.toFixed(places.get(x.symbol)?.price ?? 0, Decimal.ROUND_HALF_EVEN)} ${x.quoteCoin}`,
+        money(x.price.mul(x.size), x.quoteCoin),
+        money(x.fee, x.quoteCoin, 4),
+        x.clientOid ?? '—',
+      ]),
+    ) +
+    (anyEstimated
+      ? `\n≈ estimated (fills: estimated): booked from the order's acknowledgement at the touch, not read from the venue`
+      : '')
   );
 }
+
+const isEstimated = (execId: string): boolean => execId.startsWith(ESTIMATED_FILL_PREFIX);
 
 const source = (c: Command): Command =>
   c
