@@ -199,6 +199,9 @@ describe('an account without whitelist access', () => {
     }[];
     expect(json.every((x) => x.estimated)).toBe(true);
     expect(json.map((x) => x.price)).toEqual(fills.map((f) => f.price.toFixed()));
+    // positions prints prices at 4 places, the last fill's too.
+    const positions = await runCli(['positions', '--journal', join(dir, 'estimated.db')]);
+    expect(positions.stdout).not.toMatch(/\d\.\d{5,} USDT/);
     await sim.stop();
   }, 120_000);
 });

@@ -153,7 +153,8 @@ function positions(src: JournalSource, f: { json: boolean }): string {
       p.symbol,
       `${p.size.toFixed()} ${p.baseCoin}`,
       money(p.avgPrice, p.quoteCoin, 4),
-      p.lastPrice === undefined ? '—' : `${p.lastPrice.toFixed()} ${p.quoteCoin}`,
+      // At the average price's places: an estimated buy's fill price has 12 (see trades).
+      p.lastPrice === undefined ? '—' : money(p.lastPrice, p.quoteCoin, 4),
       money(p.unrealisedPnl, p.quoteCoin),
       money(p.realisedPnl, p.quoteCoin),
       money(p.fees, p.quoteCoin),
