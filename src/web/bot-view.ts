@@ -4,7 +4,7 @@
 // Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
 import type { BotConfig } from '../config/index.js';
 import type { LiveBot } from '../execution/live-bot.js';
-import type { Trader, TraderEvent } from '../execution/trader.js';
+import { ESTIMATED_FILL_PREFIX, type Trader, type TraderEvent } from '../execution/trader.js';
 import { Decimal } from '../market/decimal.js';
 import type { OrderIntent } from '../market/intent.js';
 import type { Store } from '../store/index.js';
@@ -50,6 +50,8 @@ export interface FillRow {
   readonly fee: string;
   readonly liquidity?: string | undefined;
   readonly tag?: string | undefined;
+  /** Booked from the acknowledgement (`fills: estimated`), not read from the venue. */
+  readonly estimated?: boolean | undefined;
 }
 export interface DenialRow {
   readonly ts: number;
@@ -154,6 +156,7 @@ export class BotView {
         price: s(f.price),
         size: s(f.size),
         fee: s(f.fee),
+        ...(f.execId.startsWith(ESTIMATED_FILL_PREFIX) ? { estimated: true } : {}),
       });
     this.denials.length = 0;
     for (const d of this.store.denials.list({ bot: name, limit: RECENT }))
@@ -241,6 +244,7 @@ export class BotView {
             fee: s(e.fill.fee),
             liquidity: e.fill.liquidity,
             tag: e.fill.tag,
+            ...(e.fill.estimated ? { estimated: true } : {}),
           },
           RECENT,
         );

@@ -308,17 +308,21 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       return row([shortTime(c.ts), c.action + (c.symbol ? ' ' + c.symbol : ''), c.who || '', c.reason], { action: c.action });
     })));
     right.appendChild(el('h3', 'fills'));
-    // A symbol's sizes and prices with the decimals of its longest one, so the points line up.
+    // A symbol's sizes and prices with the decimals of its longest one, so the points line up. An estimated
+    // buy's price (its quote amount over its size, to 12 places) does not set them: shown rounded, marked.
     var dp = {};
     b.fills.forEach(function (f) {
-      var d = dp[f.symbol] || (dp[f.symbol] = { size: 0, price: 0 });
+      var d = dp[f.symbol] || (dp[f.symbol] = { size: 0, price: -1 });
       d.size = Math.max(d.size, decimals(f.size));
-      d.price = Math.max(d.price, decimals(f.price));
+      if (!(f.estimated && f.side === 'buy')) d.price = Math.max(d.price, decimals(f.price));
     });
     right.appendChild(table('fills', ['time (ET)', 'symbol', 'side', 'size', 'price', 'fee'], b.fills.slice().reverse().map(function (f) {
       var d = dp[f.symbol];
-      return row([shortTime(f.ts), f.symbol, f.side, { num: fmt(f.size, d.size) }, { num: fmt(f.price, d.price) }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol });
+      var price = fmt(f.price, d.price < 0 ? 4 : d.price);
+      return row([shortTime(f.ts), f.symbol, f.side, { num: fmt(f.size, d.size) }, { num: f.estimated ? '\u2248' + price : price }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol, estimated: f.estimated ? 'yes' : '' });
     })));
+    if (b.fills.some(function (f) { return f.estimated; }))
+      right.appendChild(el('p', '\u2248 estimated (fills: estimated): booked from the order\u2019s acknowledgement at the touch, not read from the venue'));
     right.appendChild(el('h3', 'orders'));
     right.appendChild(table('orders', ['time (ET)', 'symbol', 'side', 'type', 'qty', 'status', 'why'], b.orders.slice().reverse().map(function (o) {
       return row([o.ts === undefined ? 'earlier' : shortTime(o.ts), o.symbol, o.side, o.type, { num: fmt(o.qty) + (o.qtyUnit === 'quote' ? ' ' + b.quoteCoin : '') }, o.status, o.tag + (o.reason ? ': ' + o.reason : '') + (o.message ? ' (' + o.message + ')' : '')], { status: o.status, tag: o.tag });

@@ -29,17 +29,22 @@ interface ApiBot {
   denials: { code: string }[];
 }
 
+interface Demo {
+  venue: { account: Record<string, unknown> };
+  store: { path: string };
+  metrics: { port: number };
+  dashboard: { port: number; enabled: boolean };
+  fills?: string;
+}
+
 /** The demo deployment as `npm start` runs it, with its files in the test's folder and free ports. */
-function demoConfig(name: string): string {
-  const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-    store: { path: string };
-    metrics: { port: number };
-    dashboard: { port: number; enabled: boolean };
-  };
+function demoConfig(name: string, change: (d: Demo) => void = () => undefined): string {
+  const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as Demo;
   expect(demo.dashboard.enabled).toBe(true);
   demo.store.path = join(dir, `${name}.db`);
   demo.metrics.port = 0;
   demo.dashboard.port = 0;
+  change(demo);
   const f = join(dir, `${name}.yaml`);
   writeFileSync(f, stringify(demo));
   return f;
@@ -206,8 +211,13 @@ describe.each([
     }
   }, 300_000);
 
-  it('read-only (no token configured): shows the bots and draws their equity curves by polling', async () => {
-    const d = startCli(['run', '--config', demoConfig(`ro-${lang.replace(/\W/g, '-')}`), '--fresh'], {
+  it('read-only (no token configured): shows the bots and draws their equity curves by polling; estimated fills are marked', async () => {
+    // An account without whitelist access, trading on estimated fills (fills: estimated).
+    const config = demoConfig(`ro-${lang.replace(/\W/g, '-')}`, (demo) => {
+      demo.venue.account.whitelisted = false;
+      demo.fills = 'estimated';
+    });
+    const d = startCli(['run', '--config', config, '--fresh'], {
       LANG: lang,
       LC_ALL: lang,
     });
@@ -226,6 +236,22 @@ describe.each([
       const deadline = Date.now() + 30_000;
       while ((await line()) === 0 && Date.now() < deadline) await afterPaint(page);
       expect(await line()).toBeGreaterThan(0);
+      // Estimated fills are marked ≈ and their prices share the symbol's places (an estimated buy's price, its
+      // quote amount over its size, has 12 and must not set them); a legend says what ≈ means.
+      await until(
+        page,
+        `document.querySelector('${SECTION} table.fills tbody tr[data-side="sell"]') !== null`,
+        'an estimated sell in the fills table',
+      );
+      const prices = (await page.evaluate(
+        `Array.from(document.querySelectorAll('${SECTION} table.fills tbody tr')).map((r) => [r.dataset.estimated, r.cells[4].textContent])`,
+      )) as [string, string][];
+      expect(prices.length).toBeGreaterThan(1);
+      for (const [estimated, price] of prices) {
+        expect(estimated).toBe('yes');
+        expect(price).toMatch(/^≈\d+[.,]\d{2}$/);
+      }
+      expect(await page.$eval(SECTION, (e) => e.textContent)).toContain('≈ estimated (fills: estimated)');
       expect(errors).toEqual([]);
       d.proc.kill('SIGTERM');
       expect((await d.exited).code).toBe(0);
