@@ -46,6 +46,7 @@ import {
   type Sleep,
   type VenueLimiterOptions,
 } from './venue-limiter.js';
+import { WarningThrottle } from './warning-throttle.js';
 
 export interface Credentials {
   readonly apiKey: string;
@@ -297,10 +298,8 @@ class RestClientCore {
   private readonly reality = new Set<string>();
   private readonly basePath: string;
   private offset: number | undefined;
-  /** When a retry was last logged at warn, and the retries logged at debug since, by code. */
-  private retryWarnedAt = -Infinity;
-  private readonly retryWarnEveryMs: number;
-  private readonly quietRetries = new Map<string, number>();
+  /** Retries said at warn at most once every RETRY_WARN_EVERY_MS of real time. */
+  private readonly retryWarnings: WarningThrottle;
 
   constructor(readonly options: RestClientOptions) {
     const checked = checkOptions(options);
@@ -328,9 +327,11 @@ class RestClientCore {
               ...(typeof rl === 'object' ? rl : {}),
             });
     // On an accelerated venue (the limiter's timeScale) the clock runs faster: the warnings stay 10 s apart in real time.
-    this.retryWarnEveryMs =
-      RETRY_WARN_EVERY_MS *
-      (typeof rl === 'object' && !(rl instanceof VenueLimiter) ? (rl.timeScale ?? 1) : 1);
+    this.retryWarnings = new WarningThrottle(
+      this.clock,
+      RETRY_WARN_EVERY_MS,
+      typeof rl === 'object' && !(rl instanceof VenueLimiter) ? (rl.timeScale ?? 1) : 1,
+    );
     for (const name of ENDPOINT_NAMES) {
       Object.defineProperty(this, name, {
         value: (params?: Record<string, unknown>) => this.request(name, params ?? {}),
@@ -479,17 +480,12 @@ class RestClientCore {
   private logRetry(f: { endpoint: string; attempt: number; code: string; delayMs: number }): void {
     const logger = this.options.logger;
     if (logger === undefined) return;
-    const now = this.clock.now();
-    if (now - this.retryWarnedAt < this.retryWarnEveryMs) {
-      this.quietRetries.set(f.code, (this.quietRetries.get(f.code) ?? 0) + 1);
+    const said = this.retryWarnings.pass('retry', f.code);
+    if (said === undefined) {
       logger.debug('request failed, retrying', f);
       return;
     }
-    let more = 0;
-    for (const n of this.quietRetries.values()) more += n;
-    const codes = [...this.quietRetries].map(([code, n]) => `${code} x${n}`).join(', ');
-    this.quietRetries.clear();
-    this.retryWarnedAt = now;
+    const { total: more, kinds: codes } = said;
     logger.warn('request failed, retrying', {
       ...f,
       ...(more > 0 ? { retriedSinceLastWarning: more, codes } : {}),

@@ -18,6 +18,7 @@ import {
   type EndpointName,
 } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
+import { WarningThrottle } from './warning-throttle.js';
 
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,10 +89,10 @@ class Budget {
   constructor(readonly name: string) {}
 }
 
-/** The limiter of one venue and account; get it with `VenueLimiter.for` to share it. */
 /** At most one slow-down warning per rate group per this many ms of real time. */
 const THROTTLE_WARN_EVERY_MS = 10_000;
 
+/** The limiter of one venue and account; get it with `VenueLimiter.for` to share it. */
 export class VenueLimiter {
   private readonly budgets = new Map<string, Budget>();
   private readonly headroom: number;
@@ -102,9 +103,8 @@ export class VenueLimiter {
   released = 0;
   /** Requests let through and not yet settled (all budgets). */
   inFlight = 0;
-  /** When each group's slow-down was last logged, and the slow-downs not logged since. */
-  private readonly throttleWarnedAt = new Map<string, number>();
-  private readonly quietThrottles = new Map<string, number>();
+  /** Slow-downs said at most once per group every THROTTLE_WARN_EVERY_MS of real time. */
+  private readonly throttleWarnings: WarningThrottle;
 
   constructor(
     private readonly clock: Clock,
@@ -124,6 +124,7 @@ export class VenueLimiter {
     if (issues.length > 0) throw new ValidationError('rateLimit', issues);
     this.headroom = h;
     this.jitterVenueMs = j * s;
+    this.throttleWarnings = new WarningThrottle(clock, THROTTLE_WARN_EVERY_MS, s);
     if (options.onThrottled) this.throttledListeners.add(options.onThrottled);
   }
 
@@ -262,20 +263,13 @@ export class VenueLimiter {
       // Once per slow-down, not per 429, and at most once per group every 10 s of real time: bursts that
       // keep coming would otherwise repeat it every few seconds. The others count into the next one.
       b.throttleLogged = true;
-      const now = this.clock.now();
-      const last = this.throttleWarnedAt.get(group) ?? -Infinity;
-      if (now - last < THROTTLE_WARN_EVERY_MS * (this.options.timeScale ?? 1)) {
-        this.quietThrottles.set(group, (this.quietThrottles.get(group) ?? 0) + 1);
-        return;
-      }
-      const more = this.quietThrottles.get(group) ?? 0;
-      this.quietThrottles.delete(group);
-      this.throttleWarnedAt.set(group, now);
+      const said = this.throttleWarnings.pass(group, 'slow-down');
+      if (said === undefined) return;
       this.options.logger?.warn('venue rate limit hit, slowing down', {
         group,
         rateFactor: b.factor,
         retryAfterMs,
-        ...(more > 0 ? { slowDownsSinceLastWarning: more } : {}),
+        ...(said.total > 0 ? { slowDownsSinceLastWarning: said.total } : {}),
       });
     }
   }
