@@ -61,6 +61,9 @@ export type FillsMode = 'venue' | 'estimated';
 /** Prefix of the execId of an estimated fill in the journal. */
 export const ESTIMATED_FILL_PREFIX = 'est:';
 
+/** Whether a journaled fill was estimated (booked from the acknowledgement), by its execId. */
+export const isEstimatedFill = (execId: string): boolean => execId.startsWith(ESTIMATED_FILL_PREFIX);
+
 /** What the pipeline tells its subscribers (logs, metrics, journal views, backtest results, dashboards). */
 export type TraderEvent =
   | {

@@ -4,7 +4,7 @@
 // Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
 import type { BotConfig } from '../config/index.js';
 import type { LiveBot } from '../execution/live-bot.js';
-import { ESTIMATED_FILL_PREFIX, type Trader, type TraderEvent } from '../execution/trader.js';
+import { isEstimatedFill, type Trader, type TraderEvent } from '../execution/trader.js';
 import { Decimal } from '../market/decimal.js';
 import type { OrderIntent } from '../market/intent.js';
 import type { Store } from '../store/index.js';
@@ -156,7 +156,7 @@ export class BotView {
         price: s(f.price),
         size: s(f.size),
         fee: s(f.fee),
-        ...(f.execId.startsWith(ESTIMATED_FILL_PREFIX) ? { estimated: true } : {}),
+        ...(isEstimatedFill(f.execId) ? { estimated: true } : {}),
       });
     this.denials.length = 0;
     for (const d of this.store.denials.list({ bot: name, limit: RECENT }))

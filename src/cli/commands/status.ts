@@ -17,7 +17,7 @@ import {
   type JournalSource,
 } from '../journal-report.js';
 import { didYouMean } from '../../market/spelling.js';
-import { ESTIMATED_FILL_PREFIX } from '../../execution/trader.js';
+import { isEstimatedFill } from '../../execution/trader.js';
 import { Decimal } from '../../market/decimal.js';
 
 const SourceFlags = z.object({
@@ -183,7 +183,7 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
         quoteCoin: x.quoteCoin,
         execId: x.execId,
         clientOid: x.clientOid ?? null,
-        estimated: isEstimated(x.execId),
+        estimated: isEstimatedFill(x.execId),
       })),
       null,
       2,
@@ -193,18 +193,21 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
   // ("151.90" under "151.83", never "151.9"); padding with zeros never changes a value. An estimated buy's
   // price (its quote amount over its size, to 12 places) does not set the column: it is shown rounded to
   // it, marked ≈ like every estimated fill, and its exact value is in --json.
+  // A symbol whose every fill is an estimated buy (price places still -1) shows 4, as average prices are.
   const places = new Map<string, { price: number; size: number }>();
-  const roughBuy = (x: (typeof fills)[number]) => isEstimated(x.execId) && x.side === 'buy';
   for (const x of fills) {
-    const p = places.get(x.symbol) ?? { price: 0, size: 0 };
+    const p = places.get(x.symbol) ?? { price: -1, size: 0 };
     places.set(x.symbol, {
-      price: roughBuy(x) ? p.price : Math.max(p.price, x.price.decimalPlaces()),
+      price:
+        isEstimatedFill(x.execId) && x.side === 'buy' ? p.price : Math.max(p.price, x.price.decimalPlaces()),
       size: Math.max(p.size, x.size.decimalPlaces()),
     });
   }
-  // A symbol whose every fill is an estimated buy: 4 places, as average prices are shown.
-  for (const [symbol, p] of places) if (fills.every((x) => x.symbol !== symbol || roughBuy(x))) p.price = 4;
-  const anyEstimated = fills.some((x) => isEstimated(x.execId));
+  const priceAt = (symbol: string) => {
+    const p = places.get(symbol)?.price ?? -1;
+    return p < 0 ? 4 : p;
+  };
+  const anyEstimated = fills.some((x) => isEstimatedFill(x.execId));
   return (
     formatTable(
       [
@@ -224,7 +227,7 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
         x.side,
         x.symbol,
         `${x.size.toFixed(places.get(x.symbol)?.size)} ${x.baseCoin}`,
-        `${isEstimated(x.execId) ? '≈' : ''}${x.price.toFixed(places.get(x.symbol)?.price ?? 0, Decimal.ROUND_HALF_EVEN)} ${x.quoteCoin}`,
+        `${isEstimatedFill(x.execId) ? '≈' : ''}${x.price.toFixed(priceAt(x.symbol), Decimal.ROUND_HALF_EVEN)} ${x.quoteCoin}`,
         money(x.price.mul(x.size), x.quoteCoin),
         money(x.fee, x.quoteCoin, 4),
         x.clientOid ?? '—',
@@ -235,8 +238,6 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
       : '')
   );
 }
-
-const isEstimated = (execId: string): boolean => execId.startsWith(ESTIMATED_FILL_PREFIX);
 
 const source = (c: Command): Command =>
   c
