@@ -161,7 +161,8 @@ class DaemonRun {
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
   private readonly listeners: ((e: DaemonEvent) => void)[] = [];
   private readonly services: { close(): Promise<void> }[] = [];
-  private phase: 'starting' | 'running' | 'stopping' = 'starting';
+  /** Until the start completed or the shutdown began: a stop asked now waits for the start. */
+  private starting = true;
 
   constructor(
     private readonly file: string,
@@ -184,7 +185,7 @@ class DaemonRun {
   async run(stop: Promise<string>): Promise<number> {
     // A stop asked for during the start is answered at once; the start completes, then the shutdown.
     void stop.then((why) => {
-      if (this.phase === 'starting')
+      if (this.starting)
         this.logger.info('stop requested', {
           reason: why,
           what: `${why}: the daemon stops as soon as its start completes`,
@@ -195,7 +196,7 @@ class DaemonRun {
     } catch (e) {
       return this.startFailed(e);
     }
-    this.phase = 'running';
+    this.starting = false;
     const why = await Promise.race([stop, this.journalFailed]);
     const code = await this.shutdown(why);
     return why === JOURNAL_FAILED ? 1 : code;
@@ -614,17 +615,16 @@ class DaemonRun {
 
   /** A second SIGINT or SIGTERM: said, and otherwise ignored (the shutdown is bounded by its deadline). */
   signalledAgain(signal: string): void {
-    const then =
-      this.phase === 'starting'
-        ? 'the daemon stops as soon as its start completes'
-        : `orders in flight get up to ${formatDuration(this.cfg.shutdownTimeoutMs)} to finish, then the daemon exits`;
+    const then = this.starting
+      ? 'the daemon stops as soon as its start completes'
+      : `orders in flight get up to ${formatDuration(this.cfg.shutdownTimeoutMs)} to finish, then the daemon exits`;
     this.logger.warn('already stopping', { signal, what: `${signal} again: already stopping; ${then}` });
   }
 
   /** No new intents, orders in flight drained (bounded), then everything closed in reverse order. */
   private async shutdown(why: string): Promise<number> {
     const { cfg, logger } = this;
-    this.phase = 'stopping';
+    this.starting = false;
     logger.info('stopping', { reason: why });
     for (const j of this.jobs) j.stop();
     this.status?.stop();
