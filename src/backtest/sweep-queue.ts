@@ -51,9 +51,12 @@ export function parseQueueUrl(url: string): {
 
 const isFile = (ref: string) => !/^(sp500-daily|synthetic-1m:)/.test(ref);
 
-/** The identity of a dataset: bundled ones are their name (generated or shipped identically); files their hash. */
+/**
+ * The identity of a dataset: bundled ones are their name (generated or shipped identically); files their hash
+ * (memoised, so a queued sweep's checkpoint and its queue hash a file once).
+ */
 export async function datasetIdentity(ref: string): Promise<DatasetIdentity> {
-  return isFile(ref) ? { ref, sha256: await fileSha256(ref) } : { ref };
+  return isFile(ref) ? { ref, sha256: await localSha256(ref) } : { ref };
 }
 
 const hashMemo = new Map<string, { key: string; sha256: string }>();
