@@ -78,8 +78,12 @@ describe.skipIf(!hasScript)('the status block in a pseudo-terminal', () => {
       const f = join(dir, `tty${cols}.yaml`);
       writeFileSync(f, stringify(demo));
       const cmd = [process.execPath, ...cliCommand(), 'run', '--config', f].map((a) => `'${a}'`).join(' ');
-      const p = spawn('script', ['-q', '-e', '-c', `stty cols ${cols} rows 50; ${cmd}`, '/dev/null'], {
+      // `exec`: the daemon replaces the shell `script` starts, so Ctrl-C reaches the daemon alone. Without it a
+      // shell that dies of SIGINT while it waits (dash, the /bin/sh `script` runs when SHELL is unset) reports
+      // 130 however cleanly the daemon stopped. SHELL is pinned to that shell, so the test runs the same everywhere.
+      const p = spawn('script', ['-q', '-e', '-c', `stty cols ${cols} rows 50; exec ${cmd}`, '/dev/null'], {
         stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, SHELL: '/bin/sh' },
       });
       // Once a fill is logged and the block drawn below it, Ctrl-C through the terminal, as a user stops it
       // (after 45 s regardless, so that a daemon that never fills fails the checks below, with the screen).
