@@ -1,13 +1,14 @@
 // The columnar cache of text candle files: the first read of a CSV or JSONL file (validated row by row) also
 // writes its columns as an uncompressed Arrow IPC file named after the SHA-256 of the text file's bytes; later
 // reads of a file with the same bytes read those columns instead of parsing text. The name is the content, so
-// an entry is never stale: an edited file has another hash and is parsed (and cached) again.
+// an entry is never stale: an edited file has another hash and is parsed (and cached) again. A CSV or JSON file
+// another tool wrote is kept the same way (foreignEntryPath: its name and the instrument given are in the key).
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { openColumnarFile, writeArrowFile } from './columnar.js';
-import type { CandleBatch, CandleSource } from './format.js';
+import type { CandleBatch, CandleFileMeta, CandleSource } from './format.js';
 import { DEFAULT_SHARED_LIMIT_BYTES, SHARED_BYTES_PER_CANDLE } from './shared-candles.js';
 
 /** Bumped when the cached layout changes, so older entries are simply not found. */
@@ -77,27 +78,53 @@ export function cachedCandleSource(
         }
         yield b;
       }
-      if (parts === undefined) return;
-      const cols = {
-        openTime: new Float64Array(length),
-        open: new Float64Array(length),
-        high: new Float64Array(length),
-        low: new Float64Array(length),
-        close: new Float64Array(length),
-        volume: new Float64Array(length),
-        turnover: new Float64Array(length),
-      };
-      let at = 0;
-      for (const p of parts) {
-        for (const c of Object.keys(cols) as (keyof typeof cols)[]) cols[c].set(p[c], at);
-        at += p.length;
-      }
-      try {
-        mkdirSync(dir, { recursive: true });
-        writeArrowFile(entry, source.meta, cols);
-      } catch {
-        // A cache that cannot be written (read-only home, full disk) costs speed, never the run.
-      }
+      if (parts !== undefined) writeCacheEntry(dir, entry, source.meta, parts, length);
     },
   };
+}
+
+/**
+ * The cache entry of a file another tool wrote (foreign-text.ts). Its metadata comes from its name and the
+ * instrument given, not from its bytes, so those are part of the key: the same bytes under another name, or
+ * read with other rules, are another entry, and a hit always carries the metadata a parse would give.
+ */
+export function foreignEntryPath(dir: string, bytes: Buffer, name: string, instrument: unknown): string {
+  const content = createHash('sha256').update(bytes).digest('hex');
+  const key = createHash('sha256')
+    .update(`${content}\0${name}\0${JSON.stringify(instrument ?? null)}`)
+    .digest('hex');
+  return cacheEntryPath(dir, key);
+}
+
+/**
+ * Writes the validated candles of a whole read (`parts`, `length` candles in all) as the entry. A cache that
+ * cannot be written (read-only home, full disk) costs speed, never the run.
+ */
+export function writeCacheEntry(
+  dir: string,
+  entry: string,
+  meta: CandleFileMeta,
+  parts: readonly CandleBatch[],
+  length: number,
+): void {
+  const cols = {
+    openTime: new Float64Array(length),
+    open: new Float64Array(length),
+    high: new Float64Array(length),
+    low: new Float64Array(length),
+    close: new Float64Array(length),
+    volume: new Float64Array(length),
+    turnover: new Float64Array(length),
+  };
+  let at = 0;
+  for (const p of parts) {
+    for (const c of Object.keys(cols) as (keyof typeof cols)[]) cols[c].set(p[c].subarray(0, p.length), at);
+    at += p.length;
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeArrowFile(entry, meta, cols);
+  } catch {
+    // Not cached: the next read parses the text again.
+  }
 }

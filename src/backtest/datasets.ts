@@ -107,7 +107,8 @@ export interface DatasetOptions extends ColumnarOptions {
 /**
  * Opens a bundled dataset by name, or a recorded file by path: CSV or JSONL (through the columnar cache),
  * Feather/Arrow IPC or Parquet (read as columns; `instrument` fills in the rules of a file that has none),
- * or a CSV or freqtrade JSON file another tool wrote (foreign-text.ts; `instrument` as for columnar files).
+ * or a CSV or freqtrade JSON file another tool wrote (foreign-text.ts, through the cache too; `instrument` as for
+ * columnar files).
  */
 export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleCacheDir() }): CandleSource {
   if (ref === 'sp500-daily') return sp500Source();
@@ -124,8 +125,10 @@ export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleC
       );
     return openColumnarFile(ref, o);
   }
-  if (existsSync(ref) && isForeignText(ref, () => readFirstLine(ref))) return openForeignText(ref, o);
-  return cachedCandleSource(ref, openCandleFile(ref), 'cacheDir' in o ? o.cacheDir : candleCacheDir());
+  const cacheDir = 'cacheDir' in o ? o.cacheDir : candleCacheDir();
+  if (existsSync(ref) && isForeignText(ref, () => readFirstLine(ref)))
+    return openForeignText(ref, o, cacheDir);
+  return cachedCandleSource(ref, openCandleFile(ref), cacheDir);
 }
 
 /** The references a dataset reference stands for: a multi-symbol synthetic is one series per symbol. */

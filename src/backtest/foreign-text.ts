@@ -6,20 +6,25 @@
 //   volume], date in Unix ms.
 // Times are Unix seconds, ms, us or ns (told apart by size: the first row decides for the file) or ISO dates
 // (`2024-01-02`, `2024-01-02 09:30:00`, `2024-01-02T09:30:00-05:00`; without a zone, UTC). The whole file is read
-// at once, checked by the same rules as every candle file (with line numbers), and never cached: `tradebot data
-// convert` writes it once as a tradebot file, which loads faster and remembers its instrument.
-import { readFileSync } from 'node:fs';
+// at once and checked by the same rules as every candle file (with line numbers). A whole read is kept in the
+// columnar cache (candle-cache.ts) under the file's bytes, its name and the instrument given: a later run with
+// the same three reads the columns instead of parsing text. `tradebot data convert` writes such a file once as a
+// tradebot file, which also remembers its instrument.
+import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { basename } from 'node:path';
+import { foreignEntryPath, writeCacheEntry } from './candle-cache.js';
 import {
   VALUE_COLUMNS,
   columnNames,
   inferMeta,
+  openColumnarFile,
   validated,
   type ColumnarOptions,
   type Columns,
   type ValueColumn,
 } from './columnar.js';
-import { CandleFileError, parseDecimalField, type CandleSource } from './format.js';
+import { CandleFileError, parseDecimalField, type CandleBatch, type CandleSource } from './format.js';
 
 /** A `.json` file, or a `.csv` whose first line is not tradebot's metadata header (`# tradebot-candles ...`). */
 export function isForeignText(path: string, firstLine: () => string): boolean {
@@ -27,8 +32,8 @@ export function isForeignText(path: string, firstLine: () => string): boolean {
   return /\.csv(\.gz)?$/i.test(path) && !firstLine().startsWith('#');
 }
 
-function readText(path: string): string {
-  let buf = readFileSync(path);
+function readText(path: string, bytes: Buffer): string {
+  let buf = bytes;
   if (/\.gz$/i.test(path)) {
     try {
       buf = gunzipSync(buf);
@@ -146,8 +151,8 @@ function separatorOf(line: string): string {
 }
 
 /** The candle columns of a foreign CSV, with the line of each row for refusals. */
-function readCsv(path: string): { cols: Columns; lineOf: Int32Array } {
-  const text = readText(path);
+function readCsv(path: string, bytes: Buffer): { cols: Columns; lineOf: Int32Array } {
+  const text = readText(path, bytes);
   const lines = text.split('\n');
   let at = 0;
   while (at < lines.length && (lines[at] as string).trim() === '') at++;
@@ -218,10 +223,10 @@ function readCsv(path: string): { cols: Columns; lineOf: Int32Array } {
 }
 
 /** freqtrade's JSON candles: [[date, open, high, low, close, volume], ...], date in Unix ms. */
-function readFreqtradeJson(path: string): Columns {
+function readFreqtradeJson(path: string, bytes: Buffer): Columns {
   let rows: unknown;
   try {
-    rows = JSON.parse(readText(path));
+    rows = JSON.parse(readText(path, bytes));
   } catch (e) {
     if (e instanceof CandleFileError) throw e;
     throw new CandleFileError(
@@ -249,17 +254,43 @@ function readFreqtradeJson(path: string): Columns {
   return { length: n, time, values };
 }
 
-/** Opens a foreign CSV or freqtrade JSON candle file; `o.instrument` gives the rules a file has none of. */
-export function openForeignText(path: string, o: ColumnarOptions = {}): CandleSource {
+/**
+ * Opens a foreign CSV or freqtrade JSON candle file; `o.instrument` gives the rules a file has none of. With a
+ * cache folder, a file read whole before (same bytes, name and instrument) opens from its cached columns.
+ */
+export function openForeignText(
+  path: string,
+  o: ColumnarOptions = {},
+  cacheDir: string | undefined = undefined,
+): CandleSource {
+  const bytes = readFileSync(path);
+  const entry =
+    cacheDir === undefined ? undefined : foreignEntryPath(cacheDir, bytes, basename(path), o.instrument);
+  if (entry !== undefined && existsSync(entry)) {
+    try {
+      return openColumnarFile(entry, { checked: true });
+    } catch {
+      // An entry that cannot be read is parsed over (and written again).
+    }
+  }
   const json = /\.json(\.gz)?$/i.test(path);
-  const { cols, lineOf } = json ? { cols: readFreqtradeJson(path), lineOf: undefined } : readCsv(path);
+  const { cols, lineOf } = json
+    ? { cols: readFreqtradeJson(path, bytes), lineOf: undefined }
+    : readCsv(path, bytes);
   if (cols.length === 0) throw new CandleFileError(`${path}: no candles in the file`);
   const meta = inferMeta(path, cols.time.subarray(0, 1000), o);
   const where = lineOf === undefined ? undefined : (i: number) => `:${lineOf[i] as number}`;
   return {
     meta,
     async *batches() {
-      yield* validated(path, meta, [cols], false, where);
+      // The batches are views of whole columns (never reused): kept as they are for the cache.
+      const parts: CandleBatch[] = [];
+      for (const b of validated(path, meta, [cols], false, where)) {
+        if (entry !== undefined) parts.push(b);
+        yield b;
+      }
+      if (cacheDir !== undefined && entry !== undefined)
+        writeCacheEntry(cacheDir, entry, meta, parts, cols.length);
     },
   };
 }

@@ -1,5 +1,5 @@
 // Candle files other tools write as text: how their times read, and what is refused, with which line.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -178,5 +178,54 @@ describe("freqtrade's JSON", () => {
     expect(await refusal(bad)).toMatch(
       /ETH_USDT-1d\.json: row 2: \[.*\] is not \[date, open, high, low, close, volume\]/,
     );
+  });
+});
+
+describe('the columnar cache', () => {
+  it('reads a file read whole before from its columns, with the metadata of the instrument given now, never stale', async () => {
+    const cache = join(dir, 'cache');
+    const t0 = Date.UTC(2024, 0, 2);
+    const rowsOf = (closes: number[]) =>
+      closes.map(
+        (c, i) =>
+          `${new Date(t0 + i * 86_400_000).toISOString().slice(0, 10)},${c},${c + 2},${c - 2},${c},100`,
+      );
+    const p = file('cached.csv', `Date,Open,High,Low,Close,Volume\n${rowsOf([10, 11, 12]).join('\n')}\n`);
+    const read = async (given: typeof instrument) => {
+      const src = openDataset(p, { instrument: given, cacheDir: cache });
+      return { meta: src.meta, rows: (await candleRows(src)).map((r) => r.slice(0, 6)) };
+    };
+    const entries = () => (existsSync(cache) ? readdirSync(cache) : []);
+    // A refused file leaves nothing behind; opening alone writes nothing; a whole read writes one entry.
+    const rows = rowsOf([10, 11, 12, 13]);
+    const bad = file(
+      'refused.csv',
+      `Date,Open,High,Low,Close,Volume\n${[rows[0], rows[1], rows[3], rows[2]].join('\n')}\n`,
+    );
+    await expect(candleRows(openDataset(bad, { instrument, cacheDir: cache }))).rejects.toThrow(
+      /refused\.csv:5: /,
+    );
+    openDataset(p, { instrument, cacheDir: cache });
+    expect(entries()).toEqual([]);
+    const first = await read(instrument);
+    expect(first.rows.map((r) => r[4])).toEqual([10, 11, 12]);
+    expect(entries()).toHaveLength(1);
+    // The same bytes, name and instrument: read from the entry (a parse would write it again).
+    const entry = join(cache, entries()[0] as string);
+    const before = statSync(entry).mtimeMs;
+    expect(await read(instrument)).toEqual(first);
+    expect(statSync(entry).mtimeMs).toBe(before);
+    expect(entries()).toHaveLength(1);
+    // Other rules for the same file: the new instrument's metadata, from a second entry.
+    const other = { ...instrument, pricePrecision: '3' };
+    const again = await read(other);
+    expect(again.meta.instrument.pricePrecision).toBe('3');
+    expect(again.rows).toEqual(first.rows);
+    expect(entries()).toHaveLength(2);
+    // An edited file is parsed afresh; an entry that cannot be read is parsed over.
+    writeFileSync(p, `Date,Open,High,Low,Close,Volume\n${rowsOf([10, 11, 13]).join('\n')}\n`);
+    expect((await read(instrument)).rows.map((r) => r[4])).toEqual([10, 11, 13]);
+    for (const e of entries()) writeFileSync(join(cache, e), 'not arrow');
+    expect((await read(instrument)).rows.map((r) => r[4])).toEqual([10, 11, 13]);
   });
 });
