@@ -132,9 +132,9 @@ export function ensureJournalFolder(file: string): void {
 }
 
 /**
- * Keeps the journal at `file` (and its -wal and -shm companions) under a new name stamped with `now`,
- * so a new journal can start at `file`; answers the name it is kept under, or undefined when there was
- * nothing to keep. Never overwrites: a taken name gets a counter. Hard links first, so the journal's
+ * Keeps the journal at `file` (and its -wal and -shm companions, unless the -wal is empty) under a new name
+ * stamped with `now`, so a new journal can start at `file`; answers the name it is kept under, or undefined
+ * when there was nothing to keep. Never overwrites: a taken name gets a counter. Hard links first, so the journal's
  * bytes are never copied half-way; a copy where the file system has no links.
  */
 export function keepJournalAside(file: string, now: number): string | undefined {
@@ -143,7 +143,11 @@ export function keepJournalAside(file: string, now: number): string | undefined 
   let target = `${file}.${stamp}`;
   for (let n = 2; ['', '-wal', '-shm'].some((ext) => existsSync(target + ext)); n++)
     target = `${file}.${stamp}.${n}`;
-  const parts = ['', '-wal', '-shm'].filter((ext) => existsSync(file + ext));
+  // An empty -wal holds no transaction, and then the -shm (an index of the -wal) holds nothing either: SQLite
+  // leaves both after the read-only check of the journal (inspectJournal). They are removed, not kept.
+  const wal = existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0;
+  const companions = ['-wal', '-shm'].filter((ext) => existsSync(file + ext));
+  const parts = ['', ...(wal > 0 ? companions : [])];
   for (const ext of parts) {
     try {
       linkSync(file + ext, target + ext);
@@ -157,7 +161,7 @@ export function keepJournalAside(file: string, now: number): string | undefined 
     }
   }
   // Only once every part is kept under the new name does the old name go.
-  for (const ext of parts) unlinkSync(file + ext);
+  for (const ext of ['', ...companions]) unlinkSync(file + ext);
   return target;
 }
 

@@ -8,12 +8,13 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startSimulator } from '../../src/sim/index.js';
@@ -80,6 +81,10 @@ describe('nothing lost, ever', () => {
     expect((await third.exited).code).toBe(0);
     expect(kept).toMatch(/twice\.db\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z$/);
     expect(sha(kept as string)).toBe(firstHash);
+    // Kept alone: no empty -wal or -shm of the read-only check beside it.
+    expect(readdirSync(dir).filter((n) => n.startsWith(basename(kept as string)))).toEqual([
+      basename(kept as string),
+    ]);
     expect(clientOids(kept as string)).toEqual(firstOrders);
     expect(existsSync(journal)).toBe(true); // the new run's own journal
   }, 150_000);

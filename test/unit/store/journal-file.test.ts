@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalFileError, checkJournalPath, keepJournalAside, openStore } from '../../../src/store/index.js';
@@ -124,6 +124,25 @@ describe('keeping a journal aside for a fresh one', () => {
     expect(first).toBe(`${f}.2026-11-23T19-00-00.000Z`);
     expect(second).toBe(`${f}.2026-11-23T19-00-00.000Z.2`);
     expect(keepJournalAside(f, 0)).toBeUndefined(); // nothing left at the path
+    // The empty -wal and -shm SQLite leaves after a read-only look are removed, not kept beside the journal.
+    journalAt(f, 'run 3');
+    checkJournalPath(f);
+    writeFileSync(`${f}-wal`, '');
+    writeFileSync(`${f}-shm`, Buffer.alloc(32_768));
+    const third = keepJournalAside(f, Date.UTC(2026, 10, 23, 20, 0)) as string;
+    expect(readdirSync(dir).filter((n) => n.startsWith(basename(third)))).toEqual([basename(third)]);
+    expect(readdirSync(dir).filter((n) => n.startsWith('demo.db-'))).toEqual([]);
+    // A -wal with content is part of the journal: kept with its -shm.
+    journalAt(f, 'run 4');
+    writeFileSync(`${f}-wal`, 'not empty');
+    writeFileSync(`${f}-shm`, Buffer.alloc(32_768));
+    const fourth = keepJournalAside(f, Date.UTC(2026, 10, 23, 21, 0)) as string;
+    expect(
+      readdirSync(dir)
+        .filter((n) => n.startsWith(basename(fourth)))
+        .sort(),
+    ).toEqual([basename(fourth), `${basename(fourth)}-shm`, `${basename(fourth)}-wal`]);
+    expect(readFileSync(`${fourth}-wal`, 'utf8')).toBe('not empty');
     for (const [kept, value] of [
       [first, 'run 1'],
       [second, 'run 2'],
