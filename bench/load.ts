@@ -1,9 +1,10 @@
 // Backtest end to end from a file: opening the dataset, reading it and the whole run (SMA 50/200 through
 // stream, strategy, risk gate, fill model, portfolio), from a CSV the first time (parse, validate, write the
-// columnar cache), from the cache, from Feather and Parquet files, and from memory (the baseline: batches
-// already loaded), in one process after one warm-up run, so the ratios compare like with like.
+// columnar cache), from the cache, the same for a CSV another tool wrote (a header row, no tradebot metadata: the
+// instrument given), from Feather and Parquet files, and from memory (the baseline: batches already loaded), in
+// one process after one warm-up run, so the ratios compare like with like.
 //   npx tsx bench/load.ts [--candles 1000000] [--repeat 5]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCandles } from '../src/backtest/convert.js';
@@ -26,6 +27,7 @@ const risk = RiskLimitsSchema.parse({
 const strategy = await loadStrategy('ma-crossover');
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-load-'));
 const cache = join(dir, 'cache');
+const foreignCache = join(dir, 'foreign-cache');
 const fmt = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 try {
@@ -35,6 +37,11 @@ try {
   const parquet = join(dir, 'synthetic.parquet');
   await writeCandles(feather, openDataset(csv, { cacheDir: undefined }));
   await writeCandles(parquet, openDataset(csv, { cacheDir: undefined }));
+  // The same candles as another tool writes them: a header row, no metadata line.
+  const foreign = join(dir, 'foreign.csv');
+  const text = readFileSync(csv, 'utf8');
+  writeFileSync(foreign, text.slice(text.indexOf('\n') + 1));
+  const instrument = openDataset(csv, { cacheDir: undefined }).meta.instrument;
 
   // The in-memory baseline: every batch loaded before the clock starts.
   const batches: CandleBatch[] = [];
@@ -69,9 +76,19 @@ try {
     return ms;
   };
   // Modes take turns within each repetition, so a busy machine slows each of them alike.
-  const modes: [string, () => CandleSource][] = [
-    ['CSV, cold (parse + validate + write cache)', () => openDataset(csv, { cacheDir: cache })],
+  // [name, open, the cache folder emptied before it (a cold read)]
+  const modes: [string, () => CandleSource, string?][] = [
+    ['CSV, cold (parse + validate + write cache)', () => openDataset(csv, { cacheDir: cache }), cache],
     ['CSV, warm (SHA-256 of the file + cached columns)', () => openDataset(csv, { cacheDir: cache })],
+    [
+      "another tool's CSV, cold (parse + validate + write cache)",
+      () => openDataset(foreign, { instrument, cacheDir: foreignCache }),
+      foreignCache,
+    ],
+    [
+      "another tool's CSV, warm (SHA-256 + cached columns)",
+      () => openDataset(foreign, { instrument, cacheDir: foreignCache }),
+    ],
     ['Feather file (direct Arrow read)', () => openDataset(feather)],
     ['Parquet file (hyparquet)', () => openDataset(parquet)],
     ['in memory (baseline)', () => memory],
@@ -79,8 +96,8 @@ try {
   const times = modes.map((): number[] => []);
   await endToEnd(() => memory); // JIT warm-up, not reported
   for (let k = 0; k < REPEAT; k++) {
-    for (const [i, [, open]] of modes.entries()) {
-      if (i === 0) rmSync(cache, { recursive: true, force: true });
+    for (const [i, [, open, cold]] of modes.entries()) {
+      if (cold !== undefined) rmSync(cold, { recursive: true, force: true });
       times[i]?.push(await endToEnd(open));
     }
   }
@@ -92,7 +109,7 @@ try {
   );
   for (const [name, ms] of rows)
     console.log(
-      `${name.padEnd(50)} ${fmt(ms).padStart(6)} ms  ${fmt((N / ms) * 1000).padStart(10)} candles/s  ${(memMs / ms).toFixed(2)} of in-memory`,
+      `${name.padEnd(58)} ${fmt(ms).padStart(6)} ms  ${fmt((N / ms) * 1000).padStart(10)} candles/s  ${(memMs / ms).toFixed(2)} of in-memory`,
     );
 } finally {
   rmSync(dir, { recursive: true, force: true });
