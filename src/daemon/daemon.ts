@@ -24,6 +24,7 @@ import { liveClock, type Clock } from '../feeds/clock.js';
 import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { formatMoney } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
+import { counted } from '../market/spelling.js';
 import { formatZoned } from '../market/zoned-time.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { parseExitRules, parseProtections } from '../strategy/exits.js';
@@ -659,7 +660,7 @@ class DaemonRun {
       this.logger.info('bot summary', {
         bot: st.name,
         what:
-          `${st.name}: ${st.orders} orders, ${st.fills} fills, realised ${money(st.realisedPnl)}, ` +
+          `${st.name}: ${counted(st.orders, 'order')}, ${counted(st.fills, 'fill')}, realised ${money(st.realisedPnl)}, ` +
           `unrealised ${money(st.unrealisedPnl)}, fees ${money(st.fees)}, equity ${st.equity} ${q}` +
           (st.positions.length > 0
             ? `; holds ${st.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ')}`

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { Clock } from '../feeds/clock.js';
 import { Decimal } from '../market/decimal.js';
+import { counted } from '../market/spelling.js';
 import { US_EASTERN } from '../market/us-calendar.js';
 import { formatZoned } from '../market/zoned-time.js';
 
@@ -47,7 +48,7 @@ function positionText(b: LiveBotStatus): string {
 export function statusLines(bots: readonly LiveBotStatus[], now: number, zone = US_EASTERN): string[] {
   const orders = bots.reduce((a, b) => a + b.orders, 0);
   const fills = bots.reduce((a, b) => a + b.fills, 0);
-  const head = `tradebot ${formatZoned(now, zone)}  ${bots.length} bot${bots.length === 1 ? '' : 's'}  orders ${orders} fills ${fills}`;
+  const head = `tradebot ${formatZoned(now, zone)}  ${counted(bots.length, 'bot')}  orders ${orders} fills ${fills}`;
   const nameWidth = Math.max(0, ...bots.map((b) => b.name.length));
   const stateWidth = Math.max(0, ...bots.map((b) => b.tradingState.length));
   const rows = bots.map((b) => {

@@ -49,3 +49,8 @@ export const didYouMean = (word: string, candidates: readonly string[]): string 
   const near = closest(word, candidates);
   return near === undefined ? '' : ` (did you mean "${near}"?)`;
 };
+
+/** A count with its noun, singular for one: `counted(1, 'order')` is "1 order", `counted(7, 'order')` "7 orders". */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}

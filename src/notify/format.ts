@@ -4,6 +4,7 @@ import type { TraderFill } from '../execution/trader.js';
 import { describeFill, exitReasonOf } from '../execution/describe.js';
 import { Decimal, formatMoney } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
+import { counted } from '../market/spelling.js';
 import { formatZoned } from '../market/zoned-time.js';
 
 const money = formatMoney;
@@ -32,7 +33,7 @@ export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: s
   const lines = bots.map((b) => {
     const net = new Decimal(b.realisedPnl).plus(b.unrealisedPnl).minus(b.fees);
     const held = b.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ') || 'flat';
-    return `${b.name} ${b.tradingState}: ${b.orders} orders, ${b.fills} fills, pnl ${money(net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
+    return `${b.name} ${b.tradingState}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
   });
   return [`tradebot daily summary, ${formatZoned(now, zone)}`, ...lines].join('\n');
 }

@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { openDataset } from '../../backtest/datasets.js';
 import { CandleFileError } from '../../backtest/format.js';
 import { jobFromConfig } from '../../backtest/run-config.js';
+import { counted } from '../../market/spelling.js';
 import {
   BacktestConfigSchema,
   ConfigError,
@@ -45,9 +46,7 @@ export function register(program: Command): void {
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
           const { config } = await loadDeployment(file);
-          process.stdout.write(
-            `${file}: ok (${config.bots.length} bot${config.bots.length === 1 ? '' : 's'})\n`,
-          );
+          process.stdout.write(`${file}: ok (${counted(config.bots.length, 'bot')})\n`);
         }
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;

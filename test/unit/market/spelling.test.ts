@@ -1,6 +1,6 @@
 // "Did you mean ...?": which name a user most likely meant, and when to say nothing.
 import { describe, expect, it } from 'vitest';
-import { closest, didYouMean } from '../../../src/market/spelling.js';
+import { closest, counted, didYouMean } from '../../../src/market/spelling.js';
 
 const ENDPOINTS = ['tickers', 'candles', 'history-candles', 'place-reality-order', 'reality-fills', 'fills'];
 
@@ -21,5 +21,14 @@ describe('closest', () => {
     expect(closest('x', [])).toBeUndefined();
     expect(didYouMean('withdraw', ENDPOINTS)).toBe('');
     expect(didYouMean('nvda-sesion', ['aapl-ma', 'nvda-session'])).toBe(' (did you mean "nvda-session"?)');
+  });
+});
+
+describe('counted', () => {
+  it('says one in the singular and any other count in the plural', () => {
+    expect(counted(1, 'order')).toBe('1 order');
+    expect(counted(0, 'order')).toBe('0 orders');
+    expect(counted(7, 'fill')).toBe('7 fills');
+    expect(counted(2, 'entry', 'entries')).toBe('2 entries');
   });
 });

@@ -152,7 +152,7 @@ describe('Notifier', () => {
     const { n, emit } = harness(
       { events: ['restart', 'daily-summary'], perMinute: 600 },
       `${rx.baseUrl}/hook`,
-      { clock, speed, bots: () => [bot] },
+      { clock, speed, bots: () => [bot, { ...bot, name: 'b', orders: 1, fills: 1, positions: [] }] },
     );
     emit({ type: 'bot-restarted', bot: 'a', ts: 1, restarts: 2, error: 'strategy threw' });
     await waitFor(() => rx.requests.length >= 2, { what: 'the restart and the summary', timeoutMs: 10_000 });
@@ -160,7 +160,7 @@ describe('Notifier', () => {
     const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
     expect(texts).toEqual([
       'a failed and is restarted (restart 2): strategy threw',
-      'tradebot daily summary, 2026-11-23 16:05:00 EST\na ACTIVE: 2 orders, 2 fills, pnl 10.50 USDT (fees 2.00 USDT), equity 10010.50 USDT, 3 AAPL',
+      'tradebot daily summary, 2026-11-23 16:05:00 EST\na ACTIVE: 2 orders, 2 fills, pnl 10.50 USDT (fees 2.00 USDT), equity 10010.50 USDT, 3 AAPL\nb ACTIVE: 1 order, 1 fill, pnl 10.50 USDT (fees 2.00 USDT), equity 10010.50 USDT, flat',
     ]);
     await rx.close();
   });
