@@ -23,6 +23,7 @@ import type { BacktestFill, BacktestResult, ChartBar, EquityCurvePoint } from '.
 import type { Excursion } from './run-config.js';
 import type { SortKey, SweepRow } from './sweep.js';
 import type { WalkForwardResult } from './walk-forward.js';
+import { counted } from '../market/spelling.js';
 
 /** The most markers the price chart draws (documented in backtest/README.md). */
 export const MAX_MARKERS = 150;
@@ -292,7 +293,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
     `dataset    ${r.meta.dataset}: ${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles`,
     `span       ${clock.text(r.meta.from)} to ${clock.text(r.meta.to)}${clock.label === zone ? '' : ` (${zone})`}`,
     `costs      capital ${r.meta.capital} ${quote}, fee rate ${r.meta.feeRate}, slippage ${r.meta.slippageBps} bps`,
-    `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${m.trades} trades, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,
+    `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${counted(m.trades, 'trade')}, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,
     ...(b
       ? [
           `benchmark  buy & hold ${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
@@ -495,7 +496,7 @@ ${ys
 </tbody></table>`;
   }
   const html = `<h1>${esc(title)}</h1>
-<p>${rows.length} runs, ranked by ${esc(metric)}. Click a column to sort.</p>
+<p>${counted(rows.length, 'run')}, ranked by ${esc(metric)}. Click a column to sort.</p>
 ${heatmap}
 <h2>Runs</h2>
 <table id="runs"><thead><tr>${[...keys, ...cols.map(([n]) => n)].map((h) => `<th data-sort>${esc(h)}</th>`).join('')}</tr></thead><tbody>

@@ -31,6 +31,7 @@ import {
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { Trader, TraderListener } from './trader.js';
+import { counted } from '../market/spelling.js';
 
 export interface LiveBotOptions {
   readonly name: string;
@@ -187,7 +188,7 @@ export class LiveBot {
     const counts = [...this.replayed.values()];
     const n = counts.every((x) => x === counts[0])
       ? `${counts[0]} candles per symbol`
-      : [...this.replayed].map(([s, k]) => `${k} candles of ${s}`).join(', ');
+      : [...this.replayed].map(([s, k]) => `${counted(k, 'candle')} of ${s}`).join(', ');
     this.replayed = new Map();
     this.o.logger.info('replay done', {
       bot: this.o.name,

@@ -4,6 +4,7 @@
 // locked. Locks are reported as pipeline events (logs, journal of denials, /readyz).
 import { ZERO, type Decimal } from '../market/decimal.js';
 import type { ExitReason, Protections } from '../strategy/exits.js';
+import { counted } from '../market/spelling.js';
 
 /** A lock on entries: of one symbol, or of the whole bot (`symbol` undefined). */
 export interface ProtectionLock {
@@ -49,7 +50,7 @@ export class ProtectionBook {
         protection: 'cooldownAfterStop',
         symbol,
         until: ts + cool * this.intervalMs,
-        reason: `${symbol} closed by a ${exitReason.replace('_', '-')}: no new entry for ${cool} candles (cooldownAfterStop)`,
+        reason: `${symbol} closed by a ${exitReason.replace('_', '-')}: no new entry for ${counted(cool, 'candle')} (cooldownAfterStop)`,
       });
     const lp = this.p.lowProfitPair;
     if (lp === undefined) return;
@@ -65,7 +66,7 @@ export class ProtectionBook {
         protection: 'lowProfitPair',
         symbol,
         until: ts + lp.lockCandles * this.intervalMs,
-        reason: `the last ${lp.trades} trades of ${symbol} made ${(sum * 100).toFixed(2)}% together, under ${lp.minProfit.mul(100).toFixed()}%: locked for ${lp.lockCandles} candles (lowProfitPair)`,
+        reason: `the last ${counted(lp.trades, 'trade')} of ${symbol} made ${(sum * 100).toFixed(2)}% together, under ${lp.minProfit.mul(100).toFixed()}%: locked for ${counted(lp.lockCandles, 'candle')} (lowProfitPair)`,
       });
       list.length = 0;
     }
@@ -89,7 +90,7 @@ export class ProtectionBook {
       protection: 'maxDrawdown',
       symbol: undefined,
       until: ts + md.lockCandles * this.intervalMs,
-      reason: `equity ${equity.toFixed(2)} is ${dd.mul(100).toFixed(2)}% under its peak ${this.peak.toFixed(2)}, over maxDrawdown ${md.ratio.mul(100).toFixed()}%: no new entry for ${md.lockCandles} candles`,
+      reason: `equity ${equity.toFixed(2)} is ${dd.mul(100).toFixed(2)}% under its peak ${this.peak.toFixed(2)}, over maxDrawdown ${md.ratio.mul(100).toFixed()}%: no new entry for ${counted(md.lockCandles, 'candle')}`,
     });
     // The lock starts a new watch: the drawdown is measured from here on.
     this.peak = equity;

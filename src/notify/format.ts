@@ -22,7 +22,7 @@ export function burstText(bot: string, codes: readonly string[], windowMs: numbe
   const byCode = new Map<string, number>();
   for (const c of codes) byCode.set(c, (byCode.get(c) ?? 0) + 1);
   const list = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
-  return `${bot}: ${codes.length} intents denied within ${formatDuration(windowMs)} (${list}); see the journal or the logs for each sentence`;
+  return `${bot}: ${counted(codes.length, 'intent')} denied within ${formatDuration(windowMs)} (${list}); see the journal or the logs for each sentence`;
 }
 
 export function restartText(bot: string, restarts: number, error: string): string {

@@ -12,6 +12,7 @@ import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, parseFlags, requiredDateFlag } from '../flags.js';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { counted } from '../../market/spelling.js';
 
 const Flags = z.strictObject({
   category: z.enum(['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'], {
@@ -115,7 +116,7 @@ export function register(program: Command): void {
             rmSync(out);
           }
           process.stdout.write(
-            `${resumeFrom !== undefined ? 'resumed; ' : ''}wrote ${n} candles to ${finalOut}\n`,
+            `${resumeFrom !== undefined ? 'resumed; ' : ''}wrote ${counted(n, 'candle')} to ${finalOut}\n`,
           );
         } finally {
           client.close();

@@ -18,6 +18,7 @@ import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../backtest/checkpoint.js';
+import { counted } from '../../market/spelling.js';
 
 const duration = (flag: string) =>
   z
@@ -201,7 +202,7 @@ export function register(program: Command): void {
         );
         checkpoint.remove();
         process.stdout.write(
-          `${formatSweep(rows, metric)}\n${rows.length} runs on ${runner ? `the queue ${f.queue}` : `${f.workers} workers`} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
+          `${formatSweep(rows, metric)}\n${counted(rows.length, 'run')} on ${runner ? `the queue ${f.queue}` : counted(f.workers, 'worker')} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
         );
       } finally {
         await runner?.close();
