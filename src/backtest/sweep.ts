@@ -7,26 +7,76 @@ import type { InstrumentOverride } from './columnar.js';
 import type { BacktestJob } from './run-config.js';
 import { openDataset } from './datasets.js';
 import { GridError } from './grid.js';
+import { SIGNED_DECIMAL_RE } from '../api/params.js';
+import { Decimal } from '../market/decimal.js';
 import { shareCandles, type SharedCandles } from './shared-candles.js';
 import type { SweepCheckpoint } from './checkpoint.js';
 
 export type Grid = Readonly<Record<string, readonly (number | string | boolean)[]>>;
 
+/** At most this many values in one range, and combinations in one grid: a typo must not queue a billion runs. */
+const MAX_RANGE_VALUES = 10_000;
+const MAX_GRID_COMBINATIONS = 100_000;
+
 /**
- * Parses `fast=5,10,20 slow=50,100` into a grid of strings; each value is given to the strategy as a
- * number or a string, whichever its parameter schema accepts (see `coerceParams`).
+ * The values of one grid item: `20` is itself; `5..50:5` is 5, 10, ... 50 (the step exact in decimal:
+ * `0.01..0.05:0.01` is 0.01, 0.02, ... 0.05); `5..8` steps by 1. `to` is included when the steps land on it.
+ */
+function gridValues(name: string, item: string): string[] {
+  const m = /^([^.:]*(?:\.[^.:]+)?)\.\.([^:]*)(?::(.*))?$/.exec(item);
+  if (m === null) return [item];
+  const [, a = '', b = '', st] = m;
+  const num = (x: string) => (SIGNED_DECIMAL_RE.test(x.trim()) ? new Decimal(x.trim()) : undefined);
+  const from = num(a);
+  const to = num(b);
+  const step = st === undefined ? new Decimal(1) : num(st);
+  const example = `${name}=5..50:5`;
+  if (from === undefined || to === undefined || step === undefined)
+    throw new GridError(
+      `${name}=${item}: a range is from..to or from..to:step with numbers, e.g. ${example}`,
+    );
+  if (!step.gt(0)) throw new GridError(`${name}=${item}: the step must be above 0, e.g. ${example}`);
+  if (from.gt(to))
+    throw new GridError(
+      `${name}=${item}: the range starts above its end; write ${name}=${b}..${a}${st === undefined ? '' : `:${st}`}`,
+    );
+  const count = to.minus(from).div(step).floor().plus(1);
+  if (count.gt(MAX_RANGE_VALUES))
+    throw new GridError(
+      `${name}=${item} is ${count.toFixed()} values (at most ${MAX_RANGE_VALUES.toLocaleString('en-US')}); raise the step or narrow the range`,
+    );
+  const out: string[] = [];
+  for (let k = 0; k < count.toNumber(); k++) out.push(from.plus(step.mul(k)).toFixed());
+  return out;
+}
+
+/**
+ * Parses `fast=5,10,20 slow=50,100` (or ranges, `fast=5..50:5`, mixed with values: `fast=5,10..30:10`) into a
+ * grid of strings; each value is given to the strategy as a number or a string, whichever its parameter
+ * schema accepts (see `coerceParams`).
  */
 export function parseGrid(spec: string): Grid {
   const grid: Record<string, string[]> = {};
   for (const part of spec.trim().split(/\s+/).filter(Boolean)) {
     const m = /^([A-Za-z_][\w]*)=(.+)$/.exec(part);
-    if (!m) throw new GridError(`grid entry ${JSON.stringify(part)} must look like name=1,2,3`);
-    if ((m[1] as string) in grid)
-      throw new GridError(`${m[1]} appears twice in the grid; list its values once, e.g. ${m[1]}=10,20`);
-    grid[m[1] as string] = (m[2] as string).split(',');
+    if (!m)
+      throw new GridError(`grid entry ${JSON.stringify(part)} must look like name=1,2,3 or name=5..50:5`);
+    const name = m[1] as string;
+    if (name in grid)
+      throw new GridError(`${name} appears twice in the grid; list its values once, e.g. ${name}=10,20`);
+    grid[name] = (m[2] as string).split(',').flatMap((item) => gridValues(name, item));
   }
   if (Object.keys(grid).length === 0)
-    throw new GridError('the grid is empty: pass e.g. --grid "fast=5,10 slow=50,100"');
+    throw new GridError('the grid is empty: pass e.g. --grid "fast=5,10 slow=50,100" or "fast=5..50:5"');
+  const combinations = Object.values(grid).reduce((n, v) => n * v.length, 1);
+  if (combinations > MAX_GRID_COMBINATIONS)
+    throw new GridError(
+      `the grid is ${combinations.toLocaleString('en-US')} runs (${Object.entries(grid)
+        .map(([k, v]) => `${k}: ${v.length}`)
+        .join(
+          ' x ',
+        )}), more than ${MAX_GRID_COMBINATIONS.toLocaleString('en-US')}; raise a step or narrow a range`,
+    );
   return grid;
 }
 

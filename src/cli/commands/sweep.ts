@@ -64,7 +64,10 @@ export function register(program: Command): void {
     .command('sweep')
     .description('Run a grid of strategy parameters on all cores, or a walk-forward analysis')
     .requiredOption('-c, --config <file>', 'backtest definition (dataset, strategy, fees, risk)')
-    .requiredOption('--grid <spec>', 'parameter grid, e.g. "fast=5,10,20 slow=50,100"')
+    .requiredOption(
+      '--grid <spec>',
+      'parameter grid, e.g. "fast=5,10,20 slow=50,100"; a range from..to:step, e.g. "fast=5..50:5"',
+    )
     .option('--metric <name>', `metric to rank by and to colour the heatmap (${SORT_KEYS.join(', ')})`)
     .addOption(new Option('--sort <name>', 'former name of --metric').hideHelp())
     .option('--workers <n>', 'worker threads (default: all cores)')
@@ -84,7 +87,7 @@ export function register(program: Command): void {
     )
     .addHelpText(
       'after',
-      `\nExamples:\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --metric sharpe\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --walk-forward --in-sample 1460d --out-of-sample 365d\nEvery grid value is checked against the strategy's parameters before any run; combinations that break a\nrule across parameters (e.g. slow must be above fast) are skipped and listed.\n${EXIT_CODES_HELP}`,
+      `\nExamples:\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --metric sharpe\n  tradebot sweep -c config/backtest.yaml --grid "fast=10..50:10 slow=100..300:50"\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --walk-forward --in-sample 1460d --out-of-sample 365d\nEvery grid value is checked against the strategy's parameters before any run; combinations that break a\nrule across parameters (e.g. slow must be above fast) are skipped and listed.\n${EXIT_CODES_HELP}`,
     )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);

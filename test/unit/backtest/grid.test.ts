@@ -44,3 +44,46 @@ describe('checkGrid', () => {
     expect(msg).not.toMatch(/fast=10|quoteAmount=5 /);
   });
 });
+
+describe('ranges in a grid', () => {
+  it('expands from..to:step exactly in decimal, mixed with single values, `to` included when a step lands on it', async () => {
+    expect(parseGrid('fast=5..20:5 slow=100,150..160:10,300')).toEqual({
+      fast: ['5', '10', '15', '20'],
+      slow: ['100', '150', '160', '300'],
+    });
+    expect(parseGrid('fast=3..5')).toEqual({ fast: ['3', '4', '5'] });
+    // 0.1 + 0.2 is no trouble: the steps are decimal, never binary floating point.
+    expect(parseGrid('quoteAmount=0.1..0.5:0.1').quoteAmount).toEqual(['0.1', '0.2', '0.3', '0.4', '0.5']);
+    expect(parseGrid('fast=10..25:10').fast).toEqual(['10', '20']);
+    const s = await loadStrategy('ma-crossover');
+    const g = checkGrid(s, {}, parseGrid('fast=10..20:10 slow=15..30:15 quoteAmount=100'));
+    expect(g.sets).toEqual([
+      { fast: 10, slow: 15, quoteAmount: '100' },
+      { fast: 10, slow: 30, quoteAmount: '100' },
+      { fast: 20, slow: 30, quoteAmount: '100' },
+    ]);
+  });
+
+  it('refuses a range it cannot read, a step of zero, a reversed range and a grid of too many runs, saying what to write', () => {
+    const refusal = (spec: string) => {
+      try {
+        parseGrid(spec);
+      } catch (e) {
+        expect(e).toBeInstanceOf(GridError);
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal('fast=a..b')).toMatch(
+      /fast=a\.\.b: a range is from\.\.to or from\.\.to:step with numbers, e\.g\. fast=5\.\.50:5/,
+    );
+    expect(refusal('fast=5..50:0')).toMatch(/the step must be above 0/);
+    expect(refusal('fast=50..5:5')).toMatch(/the range starts above its end; write fast=5\.\.50:5/);
+    expect(refusal('fast=1..1000000')).toMatch(
+      /fast=1\.\.1000000 is 1000000 values \(at most 10,000\); raise the step/,
+    );
+    expect(refusal('fast=1..1000 slow=1..1000')).toMatch(
+      /the grid is 1,000,000 runs \(fast: 1000 x slow: 1000\), more than 100,000/,
+    );
+  });
+});
