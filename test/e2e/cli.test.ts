@@ -222,6 +222,21 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
       /no candles between 2030-01-01/,
     ],
     [
+      'sweep on no workers',
+      [...sweep, '--grid', 'fast=5', '--workers', '0'],
+      /--workers must be at least 1 \(got "0"\)/,
+    ],
+    [
+      'sweep with a reversed range',
+      [...sweep, '--grid', 'fast=50..5:5'],
+      /fast=50\.\.5:5: the range starts above its end; write fast=5\.\.50:5/,
+    ],
+    [
+      'a simulator with a fault rate that is no share',
+      ['sim', '--error-rate', 'abc'],
+      /--error-rate must be a share from 0 to 1, such as 0\.05 \(got "abc"\)/,
+    ],
+    [
       'walk-forward without window lengths',
       [...sweep, '--grid', 'fast=5', '--walk-forward'],
       /--walk-forward needs --in-sample and --out-of-sample/,

@@ -5,10 +5,15 @@ import { watchSignals } from '../../daemon/signals.js';
 import { FaultConfigSchema, startSimulator } from '../../sim/index.js';
 import { dateFlag, parseFlags } from '../flags.js';
 
+/** A fault rate flag: a share of requests, from 0 to 1. */
+const rate = (flag: string) => {
+  const why = `${flag} must be a share from 0 to 1, such as 0.05`;
+  return z.coerce.number({ error: why }).min(0, why).max(1, why).optional();
+};
 const SimFlags = z.strictObject({
   port: z.coerce
     .number({ error: '--port must be a number' })
-    .int()
+    .int('--port must be a whole number, 0 (any free port) to 65535')
     .min(0, '--port must be 0 (any free port) to 65535')
     .max(65535, '--port must be 0 to 65535'),
   host: z.string().min(1),
@@ -23,10 +28,10 @@ const SimFlags = z.strictObject({
   whitelisted: z.boolean(),
   rateLimits: z.boolean(),
   fillIds: z.boolean().optional(),
-  errorRate: z.coerce.number().min(0).max(1, '--error-rate must be from 0 to 1').optional(),
-  dropRate: z.coerce.number().min(0).max(1, '--drop-rate must be from 0 to 1').optional(),
-  malformedRate: z.coerce.number().min(0).max(1, '--malformed-rate must be from 0 to 1').optional(),
-  burst429Rate: z.coerce.number().min(0).max(1, '--burst429-rate must be from 0 to 1').optional(),
+  errorRate: rate('--error-rate'),
+  dropRate: rate('--drop-rate'),
+  malformedRate: rate('--malformed-rate'),
+  burst429Rate: rate('--burst429-rate'),
   latencyMs: z
     .string()
     .regex(/^\d+(-\d+)?$/, '--latency-ms must be N or MIN-MAX milliseconds')

@@ -38,7 +38,11 @@ const Flags = z.strictObject({
   metric: metricFlag('--metric').optional(),
   // The flag's former name, kept so existing scripts run.
   sort: metricFlag('--sort').optional(),
-  workers: z.coerce.number().int().min(1).default(availableParallelism()),
+  workers: z.coerce
+    .number({ error: '--workers must be a whole number such as 2' })
+    .int('--workers must be a whole number such as 2')
+    .min(1, '--workers must be at least 1')
+    .default(availableParallelism()),
   walkForward: z.boolean().default(false),
   inSample: duration('--in-sample').optional(),
   outOfSample: duration('--out-of-sample').optional(),
