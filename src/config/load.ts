@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
 import { z } from 'zod';
 import { BotSchema, DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
+import { counted } from '../market/spelling.js';
 
 export interface ConfigProblem {
   readonly file: string;
@@ -109,7 +110,9 @@ function readDocument(
       ? '; a ${VAR} inside { ... } must be quoted, e.g. apiKey: "${TRADEBOT_API_KEY}", or written on its own line'
       : '';
     const more =
-      doc.errors.length > 1 ? ` (${doc.errors.length - 1} more error(s) after it follow from this one)` : '';
+      doc.errors.length > 1
+        ? ` (${counted(doc.errors.length - 1, 'more error')} after it ${doc.errors.length - 1 === 1 ? 'follows' : 'follow'} from this one)`
+        : '';
     problems.push({
       file,
       line: pos.line,

@@ -135,7 +135,7 @@ async function loadConfiguration(
   } catch (e) {
     if (e instanceof ConfigError) {
       stderr.write(
-        `tradebot: the configuration has ${e.problems.length} problem(s); the daemon did not start:\n${e.message}\n`,
+        `tradebot: the configuration has ${counted(e.problems.length, 'problem')}; the daemon did not start:\n${e.message}\n`,
       );
       return 2;
     }

@@ -50,7 +50,7 @@ export function register(program: Command): void {
         }
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
-        process.stderr.write(`${e.message}\n${file}: ${e.problems.length} problem(s)\n`);
+        process.stderr.write(`${e.message}\n${file}: ${counted(e.problems.length, 'problem')}\n`);
         process.exitCode = 2;
       }
     });
