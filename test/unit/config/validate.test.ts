@@ -262,7 +262,7 @@ bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
     expect(p.message).toMatch(
       /^YAML syntax: .*a \$\{VAR\} inside \{ \.\.\. \} must be quoted, e\.g\. apiKey: "\$\{TRADEBOT_API_KEY\}"/,
     );
-    expect(p.message).toMatch(/more error\(s\) after it follow from this one/);
+    expect(p.message).toMatch(/\(\d+ more errors? after it follows? from this one\)/);
   });
 
   it('an alias bomb ends in a problem with the file name, not a crash', async () => {
