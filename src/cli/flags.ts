@@ -1,9 +1,18 @@
 // Validation of command-line flags at the boundary: every problem names the flag and the fix.
 import { z } from 'zod';
+import { didYouMean } from '../market/spelling.js';
 
 /** A flag problem; the CLI prints it and exits 2. */
 export class FlagError extends Error {
   readonly exitCode = 2;
+}
+
+/** A flag that takes one of `values`; a miss is answered with the list and the nearest value ("1h": "1H"). */
+export function enumFlag<const T extends readonly [string, ...string[]]>(flag: string, values: T) {
+  return z.enum(values, {
+    error: (iss) =>
+      `${flag} must be one of ${values.join(', ')}${typeof iss.input === 'string' ? didYouMean(iss.input, values) : ''}`,
+  });
 }
 
 const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

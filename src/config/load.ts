@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
 import { z } from 'zod';
 import { BotSchema, DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
-import { counted } from '../market/spelling.js';
+import { counted, didYouMean } from '../market/spelling.js';
 
 export interface ConfigProblem {
   readonly file: string;
@@ -258,7 +258,7 @@ export function loadYaml<S extends z.ZodType>(
             file,
             ...locate(doc, lc, issue.path, k),
             path: formatPath([...issue.path, k]),
-            message: `unknown key ${k}; remove it or check its spelling (see \`tradebot schema\`)`,
+            message: `unknown key ${k}${didYouMean(k, keysAt(schema, issue.path))}; remove it or check its spelling (see \`tradebot schema\`)`,
           });
         }
         continue;
@@ -274,7 +274,11 @@ export function loadYaml<S extends z.ZodType>(
         file,
         ...locate(doc, lc, issue.path),
         path: formatPath(issue.path),
-        message: `${issue.message}${shown}`,
+        message: `${issue.message}${shown}${
+          issue.code === 'invalid_value' && typeof got === 'string' && !secret
+            ? didYouMean(got, issue.values.map(String))
+            : ''
+        }`,
       });
     }
     throw new ConfigError(problems, { raw, locate: (path, key) => locate(doc, lc, path, key) });
@@ -316,4 +320,40 @@ function deepFreeze<T>(v: T): T {
     for (const x of Object.values(v)) deepFreeze(x);
   }
   return v;
+}
+
+/**
+ * The keys the schema allows in the object at `path` (through arrays, records, optionals, defaults and
+ * pipes), for "did you mean" after an unknown key; none where the path leads elsewhere (a union).
+ */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  type Def = {
+    type: string;
+    innerType?: z.ZodType;
+    in?: z.ZodType;
+    shape?: Record<string, z.ZodType>;
+    element?: z.ZodType;
+    valueType?: z.ZodType;
+  };
+  const defOf = (x: z.ZodType | undefined): Def | undefined =>
+    (x as unknown as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+  const WRAPPERS = ['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch', 'nonoptional'];
+  const unwrap = (x: z.ZodType | undefined): z.ZodType | undefined => {
+    for (let d = defOf(x); d !== undefined; d = defOf(x)) {
+      if (WRAPPERS.includes(d.type)) x = d.innerType;
+      else if (d.type === 'pipe') x = d.in;
+      else break;
+    }
+    return x;
+  };
+  let at: z.ZodType | undefined = schema;
+  for (const k of path) {
+    const d = defOf(unwrap(at));
+    if (d?.type === 'object') at = d.shape?.[String(k)];
+    else if (d?.type === 'array') at = d.element;
+    else if (d?.type === 'record') at = d.valueType;
+    else return [];
+  }
+  const d = defOf(unwrap(at));
+  return d?.type === 'object' ? Object.keys(d.shape ?? {}) : [];
 }

@@ -24,6 +24,7 @@ import { LiveBot } from './live-bot.js';
 import { MarketState, Trader, type FillsMode, type TraderListener } from './trader.js';
 import { reconcile, type ReconcileReport } from './reconcile.js';
 import { RestVenue } from './rest-venue.js';
+import { didYouMean } from '../market/spelling.js';
 
 export interface VenueRuntimeOptions {
   readonly baseUrl: string;
@@ -163,7 +164,10 @@ export async function createLiveBot(args: {
     const i = instruments.find((x) => x.symbol === s);
     if (!i)
       throw new Error(
-        `bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue; check bots[].symbols`,
+        `bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue${didYouMean(
+          s,
+          instruments.map((x) => x.symbol),
+        )}; check bots[].symbols`,
       );
     if (i.quoteCoin !== spec.quoteCoin)
       throw new Error(

@@ -252,6 +252,11 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
       /shorter than one in-sample plus out-of-sample window/,
     ],
     [
+      'record with an interval in the wrong case',
+      [...rec, '--from', '2026-02-01', '--to', '2026-03-01', ...out].map((a) => (a === '1m' ? '1h' : a)),
+      /--interval must be one of 1m, .*, 1D \(did you mean "1H"\?\) \(got "1h"\)/,
+    ],
+    [
       'record with a date not in the calendar',
       [...rec, '--from', '2026-02-30', '--to', '2026-03-01', ...out],
       /--from: 2026-02-30 is not a date of the calendar/,

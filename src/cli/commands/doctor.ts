@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from '../../config/index.js';
 import { liveClock } from '../../feeds/clock.js';
 import { usSessionAt } from '../../market/sessions.js';
 import { FlagError } from '../flags.js';
+import { counted, didYouMean } from '../../market/spelling.js';
 
 /** The venue refuses a timestamp further than this from its clock (the simulator's window; spec: not shown). */
 const SKEW_FAIL_MS = 30_000;
@@ -188,7 +189,10 @@ async function runChecks(t: Target): Promise<Check[]> {
             ? {
                 name: `symbol ${s}`,
                 status: 'fail',
-                sentence: `${s} is not an instrument of ${category} at this venue`,
+                sentence: `${s} is not an instrument of ${category} at this venue${didYouMean(
+                  s,
+                  list.map((x) => x.symbol),
+                )}`,
                 fix: `check bots[].symbols; Reality pairs look like AAPLUSDT (tradebot api instruments --category ${category})`,
               }
             : i.status !== 'online'
@@ -259,7 +263,11 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }):
   const list = (o.symbols ?? '').split(',').filter((s) => s !== '');
   for (const s of list)
     if (!/^[A-Z0-9]+$/.test(s))
-      throw new FlagError(`--symbols: ${JSON.stringify(s)} is not a symbol such as AAPLUSDT`);
+      throw new FlagError(
+        /^[A-Z0-9]+$/.test(s.toUpperCase())
+          ? `--symbols: symbols are written in capitals: ${s.toUpperCase()}`
+          : `--symbols: ${JSON.stringify(s)} is not a symbol such as AAPLUSDT`,
+      );
   return {
     baseUrl: o.baseUrl,
     credentials,
@@ -292,7 +300,7 @@ export function register(program: Command): void {
         if (c.fix) process.stdout.write(`         fix: ${c.fix}\n`);
       }
       const failed = checks.filter((c) => c.status === 'fail').length;
-      process.stdout.write(failed === 0 ? 'all checks passed\n' : `${failed} check(s) failed\n`);
+      process.stdout.write(failed === 0 ? 'all checks passed\n' : `${counted(failed, 'check')} failed\n`);
       process.exitCode = failed === 0 ? 0 : 1;
     });
 }

@@ -9,27 +9,23 @@ import { CandleFileWriter, lastOpenTime, metaFor, openCandleFile } from '../../b
 import { RestClient, historyCandlesRange } from '../../client/index.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { FlagError, checkRange, parseFlags, requiredDateFlag } from '../flags.js';
+import { FlagError, checkRange, enumFlag, parseFlags, requiredDateFlag } from '../flags.js';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { counted } from '../../market/spelling.js';
+import { counted, didYouMean } from '../../market/spelling.js';
 
 const Flags = z.strictObject({
-  category: z.enum(['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'], {
-    error: '--category must be SPOT, USDT-FUTURES, COIN-FUTURES or USDC-FUTURES',
-  }),
+  category: enumFlag('--category', ['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES']),
   symbol: z
     .string({ error: '--symbol is required' })
     .regex(/^[A-Z0-9]+$/, '--symbol is upper case, e.g. BTCUSDT'),
-  interval: z.enum(CANDLE_INTERVALS, { error: `--interval must be one of ${CANDLE_INTERVALS.join(', ')}` }),
+  interval: enumFlag('--interval', CANDLE_INTERVALS),
   from: requiredDateFlag('--from'),
   to: requiredDateFlag('--to'),
   out: z
     .string({ error: '--out is required, e.g. backtest/data/btc-1m.csv' })
     .regex(/\.(csv|jsonl|parquet|feather|arrow)$/, '--out must end in .csv, .jsonl, .parquet or .feather'),
-  format: z
-    .enum(OUTPUT_FORMATS, { error: `--format must be one of ${OUTPUT_FORMATS.join(', ')}` })
-    .optional(),
+  format: enumFlag('--format', OUTPUT_FORMATS).optional(),
   baseUrl: z.string().optional(),
   sim: z.boolean().default(false),
 });
@@ -73,8 +69,16 @@ export function register(program: Command): void {
         if (!baseUrl) throw new Error('no venue: pass --base-url URL, set TRADEBOT_BASE_URL, or use --sim');
         const client = new RestClient({ baseUrl });
         try {
-          const [instrument] = await client.instruments({ category: f.category, symbol: f.symbol });
-          if (!instrument) throw new Error(`${f.symbol} is not an instrument of ${f.category} at ${baseUrl}`);
+          // Every instrument of the category: a symbol that is none of them is answered with the nearest.
+          const all = await client.instruments({ category: f.category });
+          const instrument = all.find((x) => x.symbol === f.symbol);
+          if (!instrument)
+            throw new FlagError(
+              `--symbol: ${f.symbol} is not an instrument of ${f.category} at ${baseUrl}${didYouMean(
+                f.symbol,
+                all.map((x) => x.symbol),
+              )}`,
+            );
           const step = INTERVAL_MS[f.interval];
           const resumeFrom = lastOpenTime(out);
           const start = resumeFrom !== undefined ? resumeFrom + step : f.from;

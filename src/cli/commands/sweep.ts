@@ -15,7 +15,7 @@ import { checkGrid, formatSkipped } from '../../backtest/grid.js';
 import { openDataset } from '../../backtest/datasets.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
+import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from '../flags.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../backtest/checkpoint.js';
 import { counted } from '../../market/spelling.js';
@@ -29,8 +29,7 @@ const duration = (flag: string) =>
         Number(s.slice(0, -1)) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[s.slice(-1) as 'd' | 'h' | 'm'],
     );
 
-const metricFlag = (flag: string) =>
-  z.enum(SORT_KEYS as [SortKey, ...SortKey[]], { error: `${flag} must be one of ${SORT_KEYS.join(', ')}` });
+const metricFlag = (flag: string) => enumFlag(flag, SORT_KEYS as [SortKey, ...SortKey[]]);
 
 const Flags = z.strictObject({
   config: z.string({ error: '--config is required (a backtest file such as config/backtest.yaml)' }),

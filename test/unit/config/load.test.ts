@@ -78,7 +78,24 @@ describe('mistakes are reported with line and column', () => {
       ),
     );
     expect(p).toMatchObject({ line: 7, col: 5, path: 'bots[0].symbolz' });
-    expect(p?.message).toMatch(/unknown key symbolz/);
+    expect(p?.message).toMatch(/unknown key symbolz \(did you mean "symbols"\?\)/);
+  });
+  it('a misspelt key inside a nested object, and a value out of a list, with the nearest right one', () => {
+    const ps = problemsOf(
+      write(
+        'typos.yaml',
+        GOOD.replace(
+          '    strategy: ma-crossover',
+          '    strategy: ma-crossover\n    interval: 1h\n    poll: { tickerMs: 2000 }',
+        ),
+      ),
+    );
+    expect(ps.find((p) => p.path === 'bots[0].poll.tickerMs')?.message).toMatch(
+      /unknown key tickerMs \(did you mean "tickersMs"\?\)/,
+    );
+    expect(ps.find((p) => p.path === 'bots[0].interval')?.message).toMatch(
+      /got "1h" \(did you mean "1H"\?\)/,
+    );
   });
   it('a wrong type and a number where a decimal string belongs', () => {
     const ps = problemsOf(
