@@ -79,14 +79,14 @@ try {
   // [name, open, the cache folder emptied before it (a cold read)]
   const modes: [string, () => CandleSource, string?][] = [
     ['CSV, cold (parse + validate + write cache)', () => openDataset(csv, { cacheDir: cache }), cache],
-    ['CSV, warm (SHA-256 of the file + cached columns)', () => openDataset(csv, { cacheDir: cache })],
+    ['CSV, warm (remembered SHA-256 + cached columns)', () => openDataset(csv, { cacheDir: cache })],
     [
       "another tool's CSV, cold (parse + validate + write cache)",
       () => openDataset(foreign, { instrument, cacheDir: foreignCache }),
       foreignCache,
     ],
     [
-      "another tool's CSV, warm (SHA-256 + cached columns)",
+      "another tool's CSV, warm (remembered SHA-256 + cached columns)",
       () => openDataset(foreign, { instrument, cacheDir: foreignCache }),
     ],
     ['Feather file (direct Arrow read)', () => openDataset(feather)],

@@ -1,12 +1,21 @@
 // The columnar cache of text candle files: the first read of a CSV or JSONL file (validated row by row) also
 // writes its columns as an uncompressed Arrow IPC file named after the SHA-256 of the text file's bytes; later
 // reads of a file with the same bytes read those columns instead of parsing text. The name is the content, so
-// an entry is never stale: an edited file has another hash and is parsed (and cached) again. A CSV or JSON file
+// an entry is never stale: an edited file has another hash and is parsed (and cached) again. A file's hash is
+// remembered while its status (size, inode, times in ns) stays the same, so a warm read does not hash it again. A CSV or JSON file
 // another tool wrote is kept the same way (foreignEntryPath: its name and the instrument given are in the key).
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { openColumnarFile, writeArrowFile } from './columnar.js';
 import type { CandleBatch, CandleFileMeta, CandleSource } from './format.js';
 import { DEFAULT_SHARED_LIMIT_BYTES, SHARED_BYTES_PER_CANDLE } from './shared-candles.js';
@@ -32,6 +41,95 @@ export async function fileSha256(path: string): Promise<string> {
   return h.digest('hex');
 }
 
+/** What a file's hash is remembered by: the same bytes have the same of all of these. */
+export interface HashMemo {
+  readonly path: string;
+  readonly stat: string;
+  readonly sha256: string;
+}
+const hashMemo = new Map<string, HashMemo>();
+
+/**
+ * The file's status as a key: size, inode, device, and its modification and status-change times in
+ * nanoseconds (the kernel moves ctime on every write, rename over and chmod, and no tool sets it back).
+ * `changedMs` is the ctime, for the racy check.
+ */
+function statKey(path: string): { key: string; changedMs: number } {
+  const st = statSync(path, { bigint: true });
+  return {
+    key: `${st.size}:${st.ino}:${st.dev}:${st.mtimeNs}:${st.ctimeNs}`,
+    changedMs: Number(st.ctimeMs),
+  };
+}
+
+const memoFile = (dir: string, path: string) =>
+  join(dir, 'sha256', `${createHash('sha256').update(path).digest('hex').slice(0, 32)}.json`);
+
+/**
+ * The remembered SHA-256 of the file at `path` while its status (statKey) has not moved since it was hashed:
+ * from this process, or with a cache folder from `<dir>/sha256/`, left by an earlier one. `remember` keeps a
+ * hash taken now, unless the status moved while the bytes were read or the file changed within the last 2 s
+ * (as git does with racy index entries: file times are coarse on some file systems, so a second write in the
+ * same tick would not move them).
+ */
+export function hashRecall(
+  path: string,
+  dir: string | undefined,
+  // File-system time, compared with the file system's own clock (the wall clock), not a trading clock.
+  askedAt = Date.now(),
+  inProcess: Map<string, HashMemo> = hashMemo,
+): { readonly sha256: string | undefined; remember(sha256: string): void } {
+  const abs = resolve(path);
+  const { key, changedMs } = statKey(abs);
+  const file = dir === undefined ? undefined : memoFile(dir, abs);
+  let sha256 = inProcess.get(abs)?.stat === key ? inProcess.get(abs)?.sha256 : undefined;
+  if (sha256 === undefined && file !== undefined) {
+    try {
+      const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<HashMemo>;
+      if (
+        m.path === abs &&
+        m.stat === key &&
+        typeof m.sha256 === 'string' &&
+        /^[0-9a-f]{64}$/.test(m.sha256)
+      ) {
+        sha256 = m.sha256;
+        inProcess.set(abs, { path: abs, stat: key, sha256 });
+      }
+    } catch {
+      // No memo (or one that cannot be read): the caller hashes the file.
+    }
+  }
+  return {
+    sha256,
+    remember(hashed: string) {
+      if (statKey(abs).key !== key || askedAt - changedMs <= 2000) return;
+      const memo: HashMemo = { path: abs, stat: key, sha256: hashed };
+      inProcess.set(abs, memo);
+      if (file === undefined) return;
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(memo));
+        renameSync(tmp, file);
+      } catch {
+        // Not remembered: the next process hashes the file again.
+      }
+    },
+  };
+}
+
+/** SHA-256 of a file's bytes, hashed only when no remembered hash of it holds (see hashRecall). */
+export async function rememberedSha256(
+  path: string,
+  dir: string | undefined = candleCacheDir(),
+): Promise<string> {
+  const recall = hashRecall(path, dir);
+  if (recall.sha256 !== undefined) return recall.sha256;
+  const sha256 = await fileSha256(path);
+  recall.remember(sha256);
+  return sha256;
+}
+
 /** The cache entry of a text file with this content hash. */
 export const cacheEntryPath = (dir: string, sha256: string) => join(dir, `${sha256}.v${CACHE_VERSION}.arrow`);
 
@@ -50,7 +148,7 @@ export function cachedCandleSource(
   return {
     meta: source.meta,
     async *batches(): AsyncGenerator<CandleBatch> {
-      const entry = cacheEntryPath(dir, await fileSha256(path));
+      const entry = cacheEntryPath(dir, await rememberedSha256(path, dir));
       if (existsSync(entry)) {
         yield* openColumnarFile(entry, { checked: true }).batches();
         return;
@@ -88,10 +186,14 @@ export function cachedCandleSource(
  * instrument given, not from its bytes, so those are part of the key: the same bytes under another name, or
  * read with other rules, are another entry, and a hit always carries the metadata a parse would give.
  */
-export function foreignEntryPath(dir: string, bytes: Buffer, name: string, instrument: unknown): string {
-  const content = createHash('sha256').update(bytes).digest('hex');
+export function foreignEntryPath(
+  dir: string,
+  contentSha256: string,
+  name: string,
+  instrument: unknown,
+): string {
   const key = createHash('sha256')
-    .update(`${content}\0${name}\0${JSON.stringify(instrument ?? null)}`)
+    .update(`${contentSha256}\0${name}\0${JSON.stringify(instrument ?? null)}`)
     .digest('hex');
   return cacheEntryPath(dir, key);
 }

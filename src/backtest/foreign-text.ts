@@ -10,10 +10,11 @@
 // columnar cache (candle-cache.ts) under the file's bytes, its name and the instrument given: a later run with
 // the same three reads the columns instead of parsing text. `tradebot data convert` writes such a file once as a
 // tradebot file, which also remembers its instrument.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { basename } from 'node:path';
-import { foreignEntryPath, writeCacheEntry } from './candle-cache.js';
+import { foreignEntryPath, hashRecall, writeCacheEntry } from './candle-cache.js';
 import {
   VALUE_COLUMNS,
   columnNames,
@@ -263,15 +264,28 @@ export function openForeignText(
   o: ColumnarOptions = {},
   cacheDir: string | undefined = undefined,
 ): CandleSource {
-  const bytes = readFileSync(path);
-  const entry =
-    cacheDir === undefined ? undefined : foreignEntryPath(cacheDir, bytes, basename(path), o.instrument);
-  if (entry !== undefined && existsSync(entry)) {
+  // A file read before opens from its cached columns without reading its bytes (its hash remembered).
+  const recall = cacheDir === undefined ? undefined : hashRecall(path, cacheDir);
+  const entryOf = (sha256: string) =>
+    cacheDir === undefined ? undefined : foreignEntryPath(cacheDir, sha256, basename(path), o.instrument);
+  const cached = (entry: string | undefined): CandleSource | undefined => {
+    if (entry === undefined || !existsSync(entry)) return undefined;
     try {
       return openColumnarFile(entry, { checked: true });
     } catch {
-      // An entry that cannot be read is parsed over (and written again).
+      return undefined; // an entry that cannot be read is parsed over (and written again)
     }
+  };
+  const recalled = recall?.sha256 === undefined ? undefined : cached(entryOf(recall.sha256));
+  if (recalled !== undefined) return recalled;
+  const bytes = readFileSync(path);
+  let entry: string | undefined;
+  if (recall !== undefined) {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    recall.remember(sha256);
+    entry = entryOf(sha256);
+    const hit = cached(entry);
+    if (hit !== undefined) return hit;
   }
   const json = /\.json(\.gz)?$/i.test(path);
   const { cols, lineOf } = json

@@ -5,10 +5,10 @@
 // lock; BullMQ's stalled-job check puts the job back in the queue for another worker, and each run's outcome is
 // taken from the one completion BullMQ accepts, so no run is counted twice.
 import { randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
-import { fileSha256 } from './candle-cache.js';
+import { rememberedSha256 } from './candle-cache.js';
 import type { BacktestJob } from './run-config.js';
 import { SweepPool, type JobOutcome, type JobRunner } from './sweep.js';
 
@@ -56,26 +56,7 @@ const isFile = (ref: string) => !/^(sp500-daily|synthetic-1m:)/.test(ref);
  * (memoised, so a queued sweep's checkpoint and its queue hash a file once).
  */
 export async function datasetIdentity(ref: string): Promise<DatasetIdentity> {
-  return isFile(ref) ? { ref, sha256: await localSha256(ref) } : { ref };
-}
-
-const hashMemo = new Map<string, { key: string; sha256: string }>();
-/**
- * SHA-256 of a worker's file, hashed again whenever its status-change time (ctime: the kernel moves it on every
- * write and no tool sets it back), size or inode changes, rather than per job (hashing costs a fair share of a
- * run). As git does with racy index entries, a file changed in the last seconds before it was hashed is not
- * memoised: file times are coarse, so a second write within the same tick would not move them.
- */
-async function localSha256(path: string): Promise<string> {
-  const st = statSync(path, { bigint: true });
-  const key = `${st.size}:${st.ctimeNs}:${st.mtimeNs}:${st.ino}`;
-  const hit = hashMemo.get(path);
-  if (hit?.key === key) return hit.sha256;
-  // File-system time, compared with the file-system's own clock (the wall clock), not the trading clock.
-  const hashedAt = Date.now();
-  const sha256 = await fileSha256(path);
-  if (hashedAt - Number(st.ctimeMs) > 2000) hashMemo.set(path, { key, sha256 });
-  return sha256;
+  return isFile(ref) ? { ref, sha256: await rememberedSha256(ref) } : { ref };
 }
 
 /**
@@ -90,7 +71,7 @@ export async function resolveDataset(id: DatasetIdentity, dataDir?: string): Pro
     throw new Error(
       `worker has no dataset ${id.ref}${dataDir ? ` (nor ${candidates[1]})` : ''}: copy the file there, or start the worker with --data-dir pointing at a folder that holds it`,
     );
-  const local = await localSha256(path);
+  const local = await rememberedSha256(path);
   if (local !== id.sha256)
     throw new Error(
       `worker refused the job: its ${path} is not the sweep's dataset (SHA-256 ${local.slice(0, 12)}… here, ${id.sha256.slice(0, 12)}… in the sweep); copy the sweep's file to this machine`,

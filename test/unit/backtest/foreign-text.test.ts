@@ -195,7 +195,7 @@ describe('the columnar cache', () => {
       const src = openDataset(p, { instrument: given, cacheDir: cache });
       return { meta: src.meta, rows: (await candleRows(src)).map((r) => r.slice(0, 6)) };
     };
-    const entries = () => (existsSync(cache) ? readdirSync(cache) : []);
+    const entries = () => (existsSync(cache) ? readdirSync(cache).filter((n) => n.endsWith('.arrow')) : []);
     // A refused file leaves nothing behind; opening alone writes nothing; a whole read writes one entry.
     const rows = rowsOf([10, 11, 12, 13]);
     const bad = file(
