@@ -109,7 +109,7 @@ try {
   );
   for (const [name, ms] of rows)
     console.log(
-      `${name.padEnd(58)} ${fmt(ms).padStart(6)} ms  ${fmt((N / ms) * 1000).padStart(10)} candles/s  ${(memMs / ms).toFixed(2)} of in-memory`,
+      `${name.padEnd(64)} ${fmt(ms).padStart(6)} ms  ${fmt((N / ms) * 1000).padStart(10)} candles/s  ${(memMs / ms).toFixed(2)} of in-memory`,
     );
 } finally {
   rmSync(dir, { recursive: true, force: true });
