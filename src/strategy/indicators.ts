@@ -22,7 +22,8 @@ export class RollingSMA {
   private sum = 0;
   /** Neumaier's compensation: the low-order bits that `sum` lost. */
   private comp = 0;
-  private result: number | null = null;
+  /** The last average; meaningful once the window is full. A number field, never null: a double kept in place. */
+  private value = 0;
 
   constructor(interval: number) {
     if (!Number.isSafeInteger(interval) || interval < 1) {
@@ -51,18 +52,19 @@ export class RollingSMA {
       this.window[this.head] = price;
       this.head = this.head + 1 === n ? 0 : this.head + 1;
     }
-    this.result = this.count === n ? (this.sum + this.comp) / n : null;
-    return this.result;
+    if (this.count !== n) return null;
+    this.value = (this.sum + this.comp) / n;
+    return this.value;
   }
 
   /** The last average, or null while the window is not full. */
   getResult(): number | null {
-    return this.result;
+    return this.count === this.interval ? this.value : null;
   }
 
   /** Whether the window is full. */
   get isStable(): boolean {
-    return this.result !== null;
+    return this.count === this.interval;
   }
 
   private add(x: number): void {
