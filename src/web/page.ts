@@ -35,6 +35,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   table { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
   th, td { border-bottom: 1px solid #e6e9ee; padding: 2px 8px; text-align: left; }
   td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  td.empty { color: #888; font-style: italic; }
   h3 { font-size: 13px; margin: 8px 0 2px; color: #556; }
   .cols { display: flex; flex-wrap: wrap; gap: 18px; }
   #log { background: #11161c; color: #cfd8e3; font: 12px/1.4 ui-monospace, monospace; padding: 8px; max-height: 260px; overflow: auto; white-space: pre-wrap; }
@@ -171,6 +172,12 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     var tb = el('tbody');
     rows.forEach(function (r) { tb.appendChild(r); });
     t.appendChild(tb);
+    if (rows.length === 0) {
+      // An empty table says so (below the body: the body holds data rows only).
+      var none = el('td', 'none', 'empty');
+      none.colSpan = head.length;
+      var ft = el('tfoot'); var fr = el('tr'); fr.appendChild(none); ft.appendChild(fr); t.appendChild(ft);
+    }
     return t;
   }
   function row(cells, attrs) {

@@ -141,6 +141,12 @@ describe.each([
         );
         const flat = await bot();
         expect(flat.positions).toEqual([]);
+        // The empty table says so.
+        expect(
+          await page.evaluate(
+            `document.querySelector('${SECTION} table.positions tfoot td.empty')?.textContent`,
+          ),
+        ).toBe('none');
         expect(flat.controls.at(-1)).toMatchObject({ action: 'flatten' });
         flattened = flat.orders.some(
           (o) => o.tag === 'flatten' && o.side === 'sell' && o.status === 'acked' && (o.ts ?? 0) >= pausedAt,
