@@ -12,6 +12,7 @@
 //   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
 import { Decimal } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint } from './result.js';
+import { wallClockIn } from '../market/sessions.js';
 
 /** Per-symbol figures; money as decimal strings. */
 export interface SymbolMetrics {
@@ -104,13 +105,7 @@ export function drawdown(equity: readonly EquityCurvePoint[]): { max: number; du
 
 /** YYYY-MM of an instant in a time zone. */
 export function monthOf(ts: number, timeZone = 'UTC'): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-  }).formatToParts(new Date(ts));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}`;
+  return new Date(wallClockIn(ts, timeZone)).toISOString().slice(0, 7);
 }
 
 /**

@@ -17,9 +17,8 @@ import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import { quoteDecimals } from '../market/instrument-rules.js';
-import { etOffsetMinutes } from '../market/sessions.js';
+import { wallClockIn } from '../market/sessions.js';
 import { US_EASTERN } from '../market/us-calendar.js';
-import { zonedWallClock } from '../market/zoned-time.js';
 import type { Metrics } from './metrics.js';
 import type { BacktestFill, BacktestResult, ChartBar, EquityCurvePoint } from './result.js';
 import type { Excursion } from './run-config.js';
@@ -49,9 +48,7 @@ const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : x > 0 ? '∞' : 
 
 /** The exchange's time zone of an instrument: Reality tokens trade on US hours. */
 export function exchangeTimeZone(instrument: Instrument | undefined): { zone: string; label: string } {
-  return instrument?.isReality === 'yes'
-    ? { zone: US_EASTERN, label: 'ET' }
-    : { zone: 'UTC', label: 'UTC' };
+  return instrument?.isReality === 'yes' ? { zone: US_EASTERN, label: 'ET' } : { zone: 'UTC', label: 'UTC' };
 }
 
 /** Formats instants in one time zone, and gives the zone's offset for the charts. */
@@ -62,12 +59,7 @@ class ZoneClock {
   ) {}
   /** Wall-clock fields of an instant in the zone, as if it were UTC (for the chart and the text). */
   private local(ms: number): number {
-    // The two zones of reports without a tz-database look-up per instant (microseconds each, and a report
-    // formats every trade's times): UTC, and Eastern Time from the offsets the sessions keep per year.
-    const whole = ms - (((ms % 1000) + 1000) % 1000);
-    if (this.zone === 'UTC') return whole;
-    if (this.zone === US_EASTERN) return whole + etOffsetMinutes(ms) * 60_000;
-    return zonedWallClock(ms, this.zone);
+    return wallClockIn(ms, this.zone);
   }
   /** "2008-01-02 09:30 ET" */
   text(ms: number): string {

@@ -157,6 +157,17 @@ export function etParts(ms: number): EtParts {
   };
 }
 
+/**
+ * The wall clock of an instant in a zone, read as if it were UTC (Unix ms, whole seconds; see zonedWallClock):
+ * UTC and Eastern Time without a tz-database look-up per instant (microseconds each), other zones through it.
+ */
+export function wallClockIn(ms: number, zone: string): number {
+  const whole = ms - (((ms % 1000) + 1000) % 1000);
+  if (zone === 'UTC') return whole;
+  if (zone === US_EASTERN) return whole + etOffsetMinutes(ms) * 60_000;
+  return zonedWallClock(ms, zone);
+}
+
 /** Whether daylight saving time applies in Eastern Time at an instant. */
 export const isEasternDst = (ms: number): boolean => etOffsetMinutes(ms) === -240;
 

@@ -2,7 +2,8 @@
 // and then computed by comparison: it must equal what Intl says for every instant, across DST changes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { etOffsetMinutes } from '../../../src/market/sessions.js';
+import { etOffsetMinutes, wallClockIn } from '../../../src/market/sessions.js';
+import { zonedWallClock } from '../../../src/market/zoned-time.js';
 
 const fmt = new Intl.DateTimeFormat('en-US', {
   timeZone: 'America/New_York',
@@ -35,5 +36,20 @@ describe('etOffsetMinutes', () => {
     for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 3_600_000) {
       expect(etOffsetMinutes(t)).toBe(intlOffset(t));
     }
+  });
+});
+
+describe('wallClockIn', () => {
+  it('reads the same wall clock as the tz database in UTC, Eastern Time and another zone, to the second', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -86_400_000, max: Date.UTC(2100, 0, 1) }),
+        fc.constantFrom('UTC', 'America/New_York', 'Europe/Berlin'),
+        (ms, zone) => {
+          expect(wallClockIn(ms, zone)).toBe(zonedWallClock(ms, zone));
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
