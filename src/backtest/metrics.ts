@@ -10,7 +10,7 @@
 //   trips; exposure = share of equity samples with an open position;
 // - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
 //   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
-import { Decimal } from '../market/decimal.js';
+import { Decimal, formatAmount } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint } from './result.js';
 import { wallClockIn } from '../market/sessions.js';
 
@@ -246,7 +246,7 @@ const days = (ms: number) => `${(ms / 86_400_000).toFixed(1)} days`;
 
 /** A terminal summary table. */
 export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quoteDp = 2): string {
-  const money = (s: string) => new Decimal(s).toDecimalPlaces(quoteDp).toFixed(quoteDp);
+  const money = (s: string) => formatAmount(s, quoteDp);
   const b = m.benchmark;
   const rows: [string, string][] = [
     ['strategy', `${r.meta.strategy} ${JSON.stringify(r.meta.params)}`],

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
-import { Decimal } from '../market/decimal.js';
+import { Decimal, formatAmount } from '../market/decimal.js';
 import { quoteDecimals } from '../market/instrument-rules.js';
 import { wallClockIn } from '../market/sessions.js';
 import { US_EASTERN } from '../market/us-calendar.js';
@@ -196,7 +196,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const quote = o.instrument?.quoteCoin ?? '';
   const qdp = quoteDecimals(o.instrument);
   const pdp = Number(o.instrument?.pricePrecision ?? 8);
-  const money = (s: string) => new Decimal(s).toDecimalPlaces(qdp).toFixed(qdp);
+  const money = (s: string) => formatAmount(s, qdp);
   // With the instrument known, a column of prices (quantities) shares its decimals, so the points line up.
   const price = (s: string) => {
     const d = new Decimal(s).toDecimalPlaces(pdp);
@@ -534,7 +534,7 @@ export function renderWalkForwardReport(
   const clock = new ZoneClock(zone, label);
   const day = (ms: number) => clock.text(ms).slice(0, 10);
   const qdp = quoteDecimals(instrument);
-  const money = (x: string) => new Decimal(x).toDecimalPlaces(qdp).toFixed(qdp);
+  const money = (x: string) => formatAmount(x, qdp);
   const rows = wf.steps
     .map(
       (s) =>

@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { Clock } from '../feeds/clock.js';
-import { Decimal } from '../market/decimal.js';
+import { Decimal, formatAmount } from '../market/decimal.js';
 import { counted } from '../market/spelling.js';
 import { US_EASTERN } from '../market/us-calendar.js';
 import { formatZoned } from '../market/zoned-time.js';
@@ -33,8 +33,8 @@ export function fit(line: string, width: number): string {
 }
 
 const amount = (s: string, places = 2): string => {
-  const d = new Decimal(s).toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN);
-  return `${d.gt(0) ? '+' : ''}${d.toFixed(places)}`;
+  const shown = formatAmount(s, places);
+  return `${new Decimal(shown).gt(0) ? '+' : ''}${shown}`;
 };
 
 function positionText(b: LiveBotStatus): string {

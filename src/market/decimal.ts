@@ -30,7 +30,15 @@ export function toWire(d: Decimal): string {
 export const ZERO = new Decimal(0);
 export const ONE = new Decimal(1);
 
-/** An amount as an operator reads it: rounded half-even to `places`, with its coin ("9988.79 USDT"). */
+/**
+ * An amount as an operator reads it: rounded half-even to `places` ("9988.79"). Every display of money
+ * rounds the same way, so a backtest report, the CLI, the status block and the logs show one figure alike.
+ */
+export function formatAmount(value: DecimalLike, places = 2): string {
+  return new Decimal(value).toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN).toFixed(places);
+}
+
+/** An amount with its coin ("9988.79 USDT"), rounded as formatAmount. */
 export function formatMoney(value: DecimalLike, coin: string, places = 2): string {
-  return `${new Decimal(value).toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN).toFixed(places)} ${coin}`;
+  return `${formatAmount(value, places)} ${coin}`;
 }

@@ -144,7 +144,7 @@ describe.skipIf(!hasScript)('the status block in a pseudo-terminal', () => {
         expect(
           screen.some((l) =>
             new RegExp(
-              `info ${bot}: \\d+ orders, \\d+ fills, realised -?[\\d.]+ USDT, unrealised -?[\\d.]+ USDT, fees [\\d.]+ USDT`,
+              `info ${bot}: \\d+ orders?, \\d+ fills?, realised -?[\\d.]+ USDT, unrealised -?[\\d.]+ USDT, fees [\\d.]+ USDT`,
             ).test(l),
           ),
         ).toBe(true);
