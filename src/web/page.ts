@@ -102,7 +102,10 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     return i < 0 ? 0 : t.length - i - 1;
   }
 
-  /** Formats a decimal string with dp decimals (half-up), grouped, without going through a JS number. */
+  /**
+   * Formats a decimal string with dp decimals, grouped, without going through a JS number. Rounds half to
+   * even, as every other display of money does (formatAmount on the server): 0.125 shows 0.12, 0.135 0.14.
+   */
   function fmt(s, dp) {
     if (s === undefined || s === null || s === '') return '-';
     var t = String(s).trim();
@@ -112,7 +115,10 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     var ip = t.split('.')[0], fp = t.split('.')[1] || '';
     if (dp === undefined) dp = fp.length;
     if (fp.length > dp) {
-      var roundUp = fp.charCodeAt(dp) >= 53; // '5'
+      var first = fp.charCodeAt(dp) - 48;
+      var tail = /[1-9]/.test(fp.slice(dp + 1));
+      var kept = dp > 0 ? fp.charCodeAt(dp - 1) - 48 : ip.charCodeAt(ip.length - 1) - 48;
+      var roundUp = first > 5 || (first === 5 && (tail || kept % 2 === 1));
       fp = fp.slice(0, dp);
       if (roundUp) {
         var digits = (ip + fp).split('');
