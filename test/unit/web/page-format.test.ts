@@ -9,7 +9,6 @@ import { DASHBOARD_SCRIPT } from '../../../src/web/page.js';
 function pageFmt(group: string, point: string): (s: string, dp?: number) => string {
   const src = /function fmt\(s, dp\) \{[\s\S]*?\n {2}\}\n/.exec(DASHBOARD_SCRIPT)?.[0];
   if (src === undefined) throw new Error('fmt is not in the dashboard script');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return new Function('GROUP', 'POINT', `${src}\nreturn fmt;`)(group, point) as (
     s: string,
     dp?: number,
