@@ -131,7 +131,8 @@ describe('tradebot doctor', () => {
       const r = await doctor(args, e);
       expect(r.stdout).toMatch(failure);
       expect(r.stdout).toMatch(fix);
-      expect(r.stdout).toMatch(/\d check\(s\) failed/);
+      const failed = r.stdout.match(/^\[FAIL\]/gm)?.length ?? 0;
+      expect(r.stdout).toContain(failed === 1 ? '\n1 check failed' : `\n${failed} checks failed`);
       expect(r.code).toBe(1);
     },
     60_000,
