@@ -333,7 +333,7 @@ function collectResult(trader: Trader): {
   intents: IntentOutcome[];
   denials: Record<string, number>;
   fills: BacktestFill[];
-  trades: BacktestTrade[];
+  trips: RoundTrips;
 } {
   const intents: { -readonly [K in keyof IntentOutcome]: IntentOutcome[K] }[] = [];
   const denials: Record<string, number> = {};
@@ -383,7 +383,7 @@ function collectResult(trader: Trader): {
         break;
     }
   });
-  return { intents, denials, fills, trades: trips.trades };
+  return { intents, denials, fills, trips };
 }
 
 /**
@@ -403,6 +403,8 @@ class Replay {
   n = 0;
   first = Number.NaN;
   lastT = Number.NaN;
+  /** Time steps from the first one that may trade, and those at whose close a position was open. */
+  readonly inMarket = { steps: 0, held: 0 };
   private session: SessionState | undefined = undefined;
   private steps = 0;
   /** The time step being replayed (its open time); the lanes with a candle in it have cur.t === stepT. */
@@ -410,6 +412,7 @@ class Replay {
   private inStep = false;
   private readonly step: number;
   private readonly every: number;
+  private readonly tradeFrom: number;
   private readonly trader: Trader;
   private readonly venue: InProcessVenue;
   private readonly portfolio: Portfolio;
@@ -422,9 +425,11 @@ class Replay {
     private readonly lanes: readonly Lane[],
     private readonly interval: CandleInterval,
     p: ReturnType<typeof backtestPipeline>,
+    private readonly trips: RoundTrips,
   ) {
     this.step = INTERVAL_MS[interval];
     this.every = o.equityEvery ?? Math.max(1, Math.round(86_400_000 / this.step));
+    this.tradeFrom = o.tradeFrom ?? -Infinity;
     this.trader = p.trader;
     this.venue = p.venue;
     this.portfolio = p.portfolio;
@@ -474,16 +479,12 @@ class Replay {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Marks every symbol at its last close and samples the equity (with whether a position is open). */
+  /** Marks every symbol at its last close and samples the equity. */
   private sample(ts: number): void {
     const { portfolio } = this;
-    let exposed = false;
-    for (const l of this.lanes) {
-      portfolio.mark(l.symbol, new Decimal(l.lastClose));
-      if (portfolio.position(l.symbol).quantity.gt(0)) exposed = true;
-    }
+    for (const l of this.lanes) portfolio.mark(l.symbol, new Decimal(l.lastClose));
     const e = this.trader.sampleEquity(ts);
-    this.equity.push({ ts, equity: e.toNumber(), exposed });
+    this.equity.push({ ts, equity: e.toNumber() });
   }
 
   /** Closes the time step: the venue moves to its close (answers whether resting orders filled). */
@@ -492,9 +493,17 @@ class Replay {
     return this.venue.advance() > 0;
   }
 
-  /** After a step's close: prices marked (when a daily loss limit needs equity), equity sampled. */
+  /**
+   * After a step's close: the time in the market counted (a position open at the close: a buy that filled
+   * at a step's open counts that step, a sell at a step's open does not), prices marked (when a daily loss
+   * limit needs equity), equity sampled.
+   */
   private markStep(): void {
-    const { trader, lanes, stepT } = this;
+    const { trader, lanes, stepT, inMarket } = this;
+    if (!(stepT < this.tradeFrom)) {
+      inMarket.steps++;
+      if (this.trips.holding > 0) inMarket.held++;
+    }
     if (trader.tracksEquity)
       for (let k = 0; k < lanes.length; k++) {
         const l = lanes[k] as Lane;
@@ -611,8 +620,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const pipeline = backtestPipeline(o, lanes, step, capital, fees);
   const { trader, portfolio, clock } = pipeline;
   // The result is a subscriber of the pipeline's events.
-  const { intents, denials, fills, trades } = collectResult(trader);
-  const replay = new Replay(o, lanes, interval, pipeline);
+  const { intents, denials, fills, trips } = collectResult(trader);
+  const { trades } = trips;
+  const replay = new Replay(o, lanes, interval, pipeline, trips);
 
   const onSignal = o.onSignal;
   const ctx = trader.strategyContext({
@@ -655,7 +665,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
   await replay.run(sources);
   sub.unsubscribe();
-  const { equity, n, first, lastT } = replay;
+  const { equity, n, first, lastT, inMarket } = replay;
   const single = lanes.length === 1;
   const runMs = performance.now() - started;
 
@@ -682,6 +692,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     fills,
     trades,
     equity,
+    inMarket: { ...inMarket },
     intents,
     denials,
     finalEquity: portfolio.equity().toFixed(),
@@ -759,6 +770,8 @@ interface TripFill {
  */
 export class RoundTrips {
   readonly trades: BacktestTrade[] = [];
+  /** Symbols with a position open now (for the time in the market). */
+  holding = 0;
   private readonly open = new Map<
     string,
     {
@@ -779,7 +792,8 @@ export class RoundTrips {
       this.open.set(f.symbol, o);
     }
     const value = f.notional;
-    if (o.qty.isZero()) {
+    const wasFlat = o.qty.isZero();
+    if (wasFlat) {
       o.entry = f.ts;
       o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
     }
@@ -793,7 +807,9 @@ export class RoundTrips {
       o.sellQty = o.sellQty.plus(f.size);
       o.sellValue = o.sellValue.plus(value);
     }
-    if (o.qty.isZero() && o.buyQty.gt(0)) {
+    const flat = o.qty.isZero();
+    if (flat !== wasFlat) this.holding += flat ? -1 : 1;
+    if (flat && o.buyQty.gt(0)) {
       this.trades.push({
         symbol: f.symbol,
         side: 'long',

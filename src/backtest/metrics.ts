@@ -7,11 +7,11 @@
 // - max drawdown = largest fall from a running peak, as a fraction; its duration = longest time from a
 //   peak to the recovery of that peak (or to the end);
 // - win rate, profit factor (gross profit / gross loss) and expectancy (mean PnL per trade) use the round
-//   trips; exposure = share of equity samples with an open position;
+//   trips; exposure = share of the time steps (candles) at whose close a position was open;
 // - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
 //   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
 import { Decimal, formatAmount } from '../market/decimal.js';
-import type { BacktestResult, BacktestTrade, EquityCurvePoint } from './result.js';
+import type { BacktestResult, BacktestTrade, EquityCurvePoint, TimeInMarket } from './result.js';
 import { wallClockIn } from '../market/sessions.js';
 
 /** Per-symbol figures; money as decimal strings. */
@@ -159,7 +159,7 @@ function benchmarkMetrics(
   return {
     totalReturn: bTotal,
     cagr: spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0,
-    maxDrawdown: drawdown(bench.map((equity, i) => ({ ts: curve[i]?.ts ?? i, equity, exposed: true }))).max,
+    maxDrawdown: drawdown(bench.map((equity, i) => ({ ts: curve[i]?.ts ?? i, equity }))).max,
     excessReturn: totalReturn - bTotal,
     beta,
     alpha: (ms - beta * mb) * periodsPerYear,
@@ -175,10 +175,11 @@ export function computeMetrics(
   equity: readonly EquityCurvePoint[],
   trades: readonly BacktestTrade[],
   fees: string,
+  inMarket: TimeInMarket,
   o: MetricsOptions = {},
 ): Metrics {
   const initial = Number(capital);
-  const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial, exposed: false }];
+  const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial }];
   const final = (curve[curve.length - 1] as EquityCurvePoint).equity;
   const returns = simpleReturns([initial, ...curve.map((p) => p.equity)]);
   const spanYears =
@@ -225,7 +226,7 @@ export function computeMetrics(
     profitFactor: grossLoss.gt(0) ? grossProfit.div(grossLoss).toNumber() : grossProfit.gt(0) ? Infinity : 0,
     // Eight places: a mean of money needs no more than the venue's finest precision.
     expectancy: trades.length > 0 ? net.div(trades.length).toDecimalPlaces(8).toFixed() : '0',
-    exposure: curve.length > 0 ? curve.filter((p) => p.exposed).length / curve.length : 0,
+    exposure: inMarket.steps > 0 ? inMarket.held / inMarket.steps : 0,
     trades: trades.length,
     fees: new Decimal(fees).toFixed(),
     finalEquity: o.finalEquity ?? new Decimal(final).toFixed(),
@@ -238,7 +239,10 @@ export function computeMetrics(
 }
 
 export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquity'> = {}): Metrics =>
-  computeMetrics(r.meta.capital, r.equity, r.trades, r.fees, { ...o, finalEquity: r.finalEquity });
+  computeMetrics(r.meta.capital, r.equity, r.trades, r.fees, r.inMarket, {
+    ...o,
+    finalEquity: r.finalEquity,
+  });
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));

@@ -33,8 +33,15 @@ export interface BacktestTrade {
 export interface EquityCurvePoint {
   readonly ts: number;
   readonly equity: number;
-  /** Whether a position was open at this point (for exposure). */
-  readonly exposed: boolean;
+}
+
+/**
+ * The time in the market, counted in time steps (candle open times) from the first one that may trade: all
+ * of them, and those at whose close a position was open. Exposure is held / steps.
+ */
+export interface TimeInMarket {
+  readonly steps: number;
+  readonly held: number;
 }
 
 /** One chart bar (downsampled candles). */
@@ -98,6 +105,7 @@ export interface BacktestResult {
   readonly fills: readonly BacktestFill[];
   readonly trades: readonly BacktestTrade[];
   readonly equity: readonly EquityCurvePoint[];
+  readonly inMarket: TimeInMarket;
   readonly intents: readonly IntentOutcome[];
   readonly denials: Readonly<Record<string, number>>;
   readonly finalEquity: string;
@@ -127,6 +135,7 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     finalEquity: r.finalEquity,
     fees: r.fees,
     metrics,
+    inMarket: r.inMarket,
     denials: r.denials,
     ...(r.bySymbol === undefined ? {} : { bySymbol: r.bySymbol }),
     trades: r.trades,
@@ -134,7 +143,6 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     equity: r.equity.map((p) => ({
       ts: p.ts,
       equity: new Decimal(p.equity).toDecimalPlaces(quoteDp).toFixed(),
-      exposed: p.exposed,
     })),
   };
 }

@@ -114,6 +114,7 @@ export async function walkForward(o: {
   const capital = new Decimal(o.base.capital);
   const steps: WalkForwardStep[] = [];
   const stitched: EquityCurvePoint[] = [];
+  const inMarket = { steps: 0, held: 0 };
   const trades: BacktestTrade[] = [];
   let fees = new Decimal(0);
   let level = capital;
@@ -163,13 +164,20 @@ export async function walkForward(o: {
       // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
       if (equity.length === 0) continue;
       const windowFees = result.trades.reduce((a, t) => a.plus(t.fees), new Decimal(0));
-      const outOfSample = computeMetrics(o.base.capital, equity, result.trades, windowFees.toFixed(), {
-        finalEquity: result.finalEquity,
-      });
+      const outOfSample = computeMetrics(
+        o.base.capital,
+        equity,
+        result.trades,
+        windowFees.toFixed(),
+        result.inMarket,
+        { finalEquity: result.finalEquity },
+      );
       // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
       const startLevel = level;
       const scale = startLevel.div(capital).toNumber();
-      for (const p of equity) stitched.push({ ts: p.ts, equity: p.equity * scale, exposed: p.exposed });
+      for (const p of equity) stitched.push({ ts: p.ts, equity: p.equity * scale });
+      inMarket.steps += result.inMarket.steps;
+      inMarket.held += result.inMarket.held;
       level = startLevel.mul(result.finalEquity).div(capital);
       trades.push(...result.trades);
       fees = fees.plus(windowFees);
@@ -192,7 +200,7 @@ export async function walkForward(o: {
     warmupMs,
     steps,
     equity: stitched,
-    metrics: computeMetrics(o.base.capital, stitched, trades, fees.toFixed(), {
+    metrics: computeMetrics(o.base.capital, stitched, trades, fees.toFixed(), inMarket, {
       finalEquity: level.toDecimalPlaces(8).toFixed(),
     }),
   };

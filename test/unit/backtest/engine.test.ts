@@ -4,6 +4,7 @@ import { closesSeries } from '../../helpers/candle-series.js';
 import { z } from 'zod';
 import { openDataset } from '../../../src/backtest/datasets.js';
 import { runBacktest } from '../../../src/backtest/engine.js';
+import { metricsOf } from '../../../src/backtest/metrics.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { buyMarket, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
@@ -81,6 +82,58 @@ describe('backtest engine', () => {
       .minus(sell?.fee ?? '0');
     expect(r.trades[0]?.pnl).toBe(pnl.toFixed());
     expect(r.finalEquity).toBe(new Decimal(10000).plus(pnl).toFixed());
+  });
+
+  it('counts the time in the market by candle: in at candle 1 open, out at candle 3 open is 2 of 5', async () => {
+    const run = (tradeFrom?: number) =>
+      runBacktest({
+        source: series(MONDAY_1000_ET, [100, 110, 120, 130, 140]),
+        dataset: 't',
+        strategy: buyThenSell,
+        risk: ALL,
+        capital: '10000',
+        tradeFrom,
+      });
+    const r = await run();
+    expect(r.fills.map((f) => (f.ts - MONDAY_1000_ET) / 60_000)).toEqual([1, 3]);
+    // Held at the close of candles 1 and 2; flat at the close of 0, 3 and 4.
+    expect(r.inMarket).toEqual({ steps: 5, held: 2 });
+    expect(metricsOf(r).exposure).toBeCloseTo(0.4, 12);
+    // A warm-up (walk-forward's out-of-sample window from candle 2): its candles are not counted, and the
+    // buy decided in it is not placed.
+    expect((await run(MONDAY_1000_ET + 2 * 60_000)).inMarket).toEqual({ steps: 3, held: 0 });
+  });
+
+  it('sees a day of round trips in the exposure, which a once-a-day equity sample never would', async () => {
+    // One day of minute candles of a pair that trades around the clock; the strategy is in the market 30
+    // minutes of every hour, and flat at each (daily) equity sample.
+    const inAndOut = defineStrategy({
+      name: 'half-hours',
+      description: 'test',
+      params: z.object({}),
+      intervals: ['1m'],
+      onCandle(c, ctx, emit) {
+        const minute = new Date(c.openTime).getUTCMinutes();
+        const held = ctx.portfolio.position(c.symbol).quantity;
+        if (minute === 9) emit(buyMarket(c.symbol, new Decimal('100'), 'in', 'in'));
+        if (minute === 39 && held.gt(0)) emit(sellMarket(c.symbol, held, 'out', 'out'));
+      },
+    });
+    const r = await runBacktest({
+      source: series(
+        Date.UTC(2026, 10, 23, 0, 0),
+        Array.from({ length: 1440 }, () => 100),
+        'SYNUSDT',
+      ),
+      dataset: 't',
+      strategy: inAndOut,
+      risk: ALL,
+      capital: '10000',
+    });
+    expect(r.trades).toHaveLength(24);
+    // In at minute 10's open, out at minute 40's: 30 of every 60 candles.
+    expect(r.inMarket).toEqual({ steps: 1440, held: 720 });
+    expect(metricsOf(r).exposure).toBeCloseTo(0.5, 12);
   });
 
   it('respects sessions and holidays for a Reality token, as the daemon does', async () => {

@@ -5,8 +5,9 @@ import { Decimal } from '../../../src/market/decimal.js';
 import type { BacktestTrade, EquityCurvePoint } from '../../../src/backtest/result.js';
 
 const DAY = 86_400_000;
-const curve = (values: number[], exposed: boolean[] = values.map(() => true)): EquityCurvePoint[] =>
-  values.map((equity, i) => ({ ts: i * DAY, equity, exposed: exposed[i] as boolean }));
+const curve = (values: number[]): EquityCurvePoint[] => values.map((equity, i) => ({ ts: i * DAY, equity }));
+/** No time step counted (exposure 0). */
+const NONE = { steps: 0, held: 0 };
 const trade = (pnl: string): BacktestTrade => ({
   symbol: 'X',
   side: 'long',
@@ -32,7 +33,7 @@ describe('metrics', () => {
     // mean = 0.1/3 = 0.033333; sample sd = sqrt(((0.0667)^2*2 + (0.1333)^2)/2) = 0.115470
     // daily samples -> 365.25 periods a year; Sharpe = 0.033333/0.115470*sqrt(365.25) = 5.5171
     // downside dev = sqrt(0.01/3) = 0.057735; Sortino = 0.033333/0.057735*sqrt(365.25) = 11.0341
-    const m = computeMetrics('100', curve([110, 99, 108.9], [true, false, true]), [], '0');
+    const m = computeMetrics('100', curve([110, 99, 108.9]), [], '0', { steps: 3, held: 2 });
     expect(m.totalReturn).toBeCloseTo(0.089, 10);
     expect(m.sharpe).toBeCloseTo(5.5171, 3);
     expect(m.sortino).toBeCloseTo(11.0341, 3);
@@ -48,9 +49,9 @@ describe('metrics', () => {
     for (let w = 0; w < 4; w++)
       for (let d = 0; d < 5; d++) {
         e *= pts.length % 2 === 0 ? 1.01 : 0.995;
-        pts.push({ ts: (w * 7 + d) * DAY, equity: e, exposed: true });
+        pts.push({ ts: (w * 7 + d) * DAY, equity: e });
       }
-    const m = computeMetrics('100', pts, [], '0');
+    const m = computeMetrics('100', pts, [], '0', NONE);
     const values = [100, ...pts.map((p) => p.equity)];
     const returns = values.slice(1).map((v, i) => v / (values[i] as number) - 1);
     const mu = returns.reduce((a, r) => a + r, 0) / returns.length;
@@ -62,11 +63,11 @@ describe('metrics', () => {
   it('CAGR and Calmar over a year', () => {
     // 100 -> 121 over two years (731 days): CAGR = 1.21^(365.25/730.5 ... ) computed from the span
     const pts: EquityCurvePoint[] = [
-      { ts: 0, equity: 100, exposed: true },
-      { ts: 365.25 * DAY, equity: 90, exposed: true },
-      { ts: 730.5 * DAY, equity: 121, exposed: true },
+      { ts: 0, equity: 100 },
+      { ts: 365.25 * DAY, equity: 90 },
+      { ts: 730.5 * DAY, equity: 121 },
     ];
-    const m = computeMetrics('100', pts, [], '0');
+    const m = computeMetrics('100', pts, [], '0', NONE);
     expect(m.cagr).toBeCloseTo(0.1, 10); // sqrt(1.21) - 1
     expect(m.maxDrawdown).toBeCloseTo(0.1, 10);
     expect(m.calmar).toBeCloseTo(1, 10);
@@ -74,7 +75,7 @@ describe('metrics', () => {
 
   it('win rate, profit factor and expectancy from round trips', () => {
     // wins 30 + 10 = 40, losses 20 -> PF 2; expectancy (30 + 10 - 20)/3 = 6.6667; win rate 2/3
-    const m = computeMetrics('100', curve([100]), [trade('30'), trade('-20'), trade('10')], '1.5');
+    const m = computeMetrics('100', curve([100]), [trade('30'), trade('-20'), trade('10')], '1.5', NONE);
     expect(m.profitFactor).toBeCloseTo(2, 12);
     expect(m.expectancy).toBe(new Decimal(20).div(3).toDecimalPlaces(8).toFixed()); // a decimal string
     expect(m.winRate).toBeCloseTo(2 / 3, 12);
@@ -85,7 +86,7 @@ describe('metrics', () => {
 
   it('money is exact decimal strings: final equity, fees and per-symbol PnL', () => {
     // 0.1 + 0.2 in floats is 0.30000000000000004; in Decimal it is 0.3.
-    const m = computeMetrics('100', curve([100.3]), [trade('0.1'), trade('0.2')], '0.000001', {
+    const m = computeMetrics('100', curve([100.3]), [trade('0.1'), trade('0.2')], '0.000001', NONE, {
       finalEquity: '100.3',
     });
     expect(m.bySymbol.X?.pnl).toBe('0.3');
@@ -101,14 +102,18 @@ describe('metrics', () => {
     // cov = 1/450 + 14/900 + 1/180 = 0.0233333; var(rb) = 1/900 + 49/3600 + 1/144 = 0.0216667
     // beta = 0.0233333 / 0.0216667 = 14/13; alpha = (1/30 - 14/13 * 1/60) * 365.25 = 365.25/65 = 5.619231
     // excess = 0.089 - 0.0395 = 0.0495; benchmark drawdown 105 -> 94.5 = 10%
-    const m = computeMetrics('100', curve([110, 99, 108.9]), [], '0', { benchmark: [105, 94.5, 103.95] });
+    const m = computeMetrics('100', curve([110, 99, 108.9]), [], '0', NONE, {
+      benchmark: [105, 94.5, 103.95],
+    });
     expect(m.benchmark?.totalReturn).toBeCloseTo(0.0395, 12);
     expect(m.benchmark?.excessReturn).toBeCloseTo(0.0495, 12);
     expect(m.benchmark?.beta).toBeCloseTo(14 / 13, 10);
     expect(m.benchmark?.alpha).toBeCloseTo(365.25 / 65, 8);
     expect(m.benchmark?.maxDrawdown).toBeCloseTo(0.1, 12);
     // no benchmark when its series does not match the curve
-    expect(computeMetrics('100', curve([110, 99]), [], '0', { benchmark: [1] }).benchmark).toBeUndefined();
+    expect(
+      computeMetrics('100', curve([110, 99]), [], '0', NONE, { benchmark: [1] }).benchmark,
+    ).toBeUndefined();
   });
 
   it('monthly returns: each month from the previous month-end, in the exchange time zone', () => {
@@ -116,7 +121,6 @@ describe('metrics', () => {
     const pts = [110, 99, 108.9, 120].map((equity, i) => ({
       ts: Date.UTC(2024, 0, 30 + i),
       equity,
-      exposed: true,
     }));
     // UTC: a sample is its candle's close, and the one at Feb 1 00:00 closes Jan 31: January ends at 108.9
     expect(monthlyReturns(100, pts, 'UTC').map((x) => [x.month, x.return])).toEqual([
@@ -130,7 +134,7 @@ describe('metrics', () => {
       ['2024-02', expect.closeTo(120 / 99 - 1, 12)],
     ]);
     // New York: Feb 1 00:00 UTC is still Jan 31 (19:00 EST), so January ends at 108.9 there too
-    const ny = computeMetrics('100', pts, [], '0', { timeZone: 'America/New_York' }).monthly;
+    const ny = computeMetrics('100', pts, [], '0', NONE, { timeZone: 'America/New_York' }).monthly;
     expect(ny.map((x) => [x.month, x.return])).toEqual([
       ['2024-01', expect.closeTo(0.089, 12)],
       ['2024-02', expect.closeTo(120 / 108.9 - 1, 12)],
