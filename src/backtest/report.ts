@@ -182,7 +182,7 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#222}h1{font-size:20px}h2{
 .m b{display:block;font-size:16px}.chart{height:360px;margin-top:8px}.small{height:200px}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}th:first-child,td:first-child{text-align:left}
 .pos{color:#2e7d32}.neg{color:#c62828}pre{background:#f4f6f8;padding:10px;border-radius:6px;white-space:pre-wrap}
-.heat td{text-align:center;font-size:12px}.scroll{max-height:600px;overflow:auto}
+.nw{white-space:nowrap}.heat td{text-align:center;font-size:12px}.scroll{max-height:600px;overflow:auto}
 ${style}
 </style></head><body>
 ${body}
@@ -524,21 +524,39 @@ document.body.dataset.rendered = 'ok';
   return page(title, '', html);
 }
 
+/** The parameters of `params` named in `keys` (all of them without keys), in the order of `params`. */
+export function pickParams(
+  params: Record<string, unknown>,
+  keys?: readonly string[],
+): Record<string, unknown> {
+  return keys === undefined
+    ? params
+    : Object.fromEntries(Object.entries(params).filter(([k]) => keys.includes(k)));
+}
+
 /** In-sample against out-of-sample per window, the chosen parameters, and the stitched equity. */
 export function renderWalkForwardReport(
   wf: WalkForwardResult,
   title: string,
   instrument?: Instrument,
+  /** The parameters the grid varied: the table shows these; the others are named once as fixed. */
+  swept?: readonly string[],
 ): string {
   const { zone, label } = exchangeTimeZone(instrument);
   const clock = new ZoneClock(zone, label);
   const day = (ms: number) => clock.text(ms).slice(0, 10);
   const qdp = quoteDecimals(instrument);
   const money = (x: string) => formatAmount(x, qdp);
+  const named = (ps: [string, unknown][]) =>
+    ps.map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+  const chosen = (p: Record<string, unknown>) => named(Object.entries(pickParams(p, swept)));
+  const fixed = Object.entries(wf.steps[0]?.best ?? {}).filter(
+    ([k]) => swept !== undefined && !swept.includes(k),
+  );
   const rows = wf.steps
     .map(
       (s) =>
-        `<tr><td>${day(s.window.inSample.from)} to ${day(s.window.inSample.to)}</td><td>${day(s.window.outOfSample.from)} to ${day(s.window.outOfSample.to)}</td><td>${esc(JSON.stringify(s.best))}</td><td>${s.inSample ? pct(s.inSample.totalReturn) : ''}</td><td>${s.inSample ? num(s.inSample.sharpe) : ''}</td><td>${s.inSample ? s.inSample.trades : ''}</td><td>${pct(s.outOfSample.totalReturn)}</td><td>${num(s.outOfSample.sharpe)}</td><td>${s.outOfSample.trades}</td><td>${pct(s.outOfSample.exposure)}</td></tr>`,
+        `<tr><td class="nw">${day(s.window.inSample.from)} to ${day(s.window.inSample.to)}</td><td class="nw">${day(s.window.outOfSample.from)} to ${day(s.window.outOfSample.to)}</td><td>${esc(chosen(s.best))}</td><td>${s.inSample ? pct(s.inSample.totalReturn) : ''}</td><td>${s.inSample ? num(s.inSample.sharpe) : ''}</td><td>${s.inSample ? s.inSample.trades : ''}</td><td>${pct(s.outOfSample.totalReturn)}</td><td>${num(s.outOfSample.sharpe)}</td><td>${s.outOfSample.trades}</td><td>${pct(s.outOfSample.exposure)}</td></tr>`,
     )
     .join('\n');
   const equity = wf.equity
@@ -546,7 +564,7 @@ export function renderWalkForwardReport(
     .filter((x, i, xs) => i === 0 || x.time > (xs[i - 1] as { time: number }).time);
   const m = wf.metrics;
   const html = `<h1>${esc(title)}</h1>
-<p>Each out-of-sample window is warmed up on the ${(wf.warmupMs / 86_400_000).toFixed(0)} days before it (candles the strategy sees but never trades). Times in ${esc(clock.named)}.</p>
+<p>Each out-of-sample window is warmed up on the ${(wf.warmupMs / 86_400_000).toFixed(0)} days before it (candles the strategy sees but never trades). Times in ${esc(clock.named)}.${fixed.length > 0 ? ` Fixed parameters: ${esc(named(fixed))}.` : ''}</p>
 <div class="grid">${(
     [
       ['Stitched return', pct(m.totalReturn)],
@@ -554,6 +572,7 @@ export function renderWalkForwardReport(
       ['Max drawdown', pct(m.maxDrawdown)],
       ['Trades (all windows)', String(m.trades)],
       ['Win rate', pct(m.winRate)],
+      ['In the market', pct(m.exposure)],
       ['Final equity', `${money(m.finalEquity)} (from ${wf.capital})`],
     ] as [string, string][]
   )

@@ -234,6 +234,26 @@ describe('sweep.html and walk-forward.html in Chromium', () => {
       expect(await page.evaluate(`document.querySelectorAll('#windows tbody tr').length`)).toBe(
         windows.length,
       );
+      // The chosen parameters are the swept ones; the fixed one is named once, above.
+      const chosen = (await page.evaluate(
+        `[...document.querySelectorAll('#windows tbody tr')].map((tr) => tr.cells[2].textContent)`,
+      )) as string[];
+      for (const c of chosen) expect(c).toMatch(/^fast (20|50), slow 200$/);
+      expect(await page.evaluate(`document.querySelector('p').textContent`)).toContain(
+        'Fixed parameters: quoteAmount 5000.',
+      );
+      // A window's dates read on one line ("2010-01-04 to 2011-12-30"), not broken at a hyphen.
+      expect(
+        await page.evaluate(`(() => {
+          const r = document.createRange();
+          r.selectNodeContents(document.querySelector('#windows tbody td'));
+          return r.getClientRects().length;
+        })()`),
+      ).toBe(1);
+      const tiles = (await page.evaluate(
+        `[...document.querySelectorAll('.m')].map((m) => m.textContent)`,
+      )) as string[];
+      expect(tiles.find((t) => t.startsWith('In the market'))).toMatch(/^In the market\d+\.\d\d%$/);
     } finally {
       await browser?.close();
     }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
 import { QueueRunner } from '../../backtest/sweep-queue.js';
 import { walkForward, walkForwardJson } from '../../backtest/walk-forward.js';
-import { renderSweepReport, renderWalkForwardReport } from '../../backtest/report.js';
+import { pickParams, renderSweepReport, renderWalkForwardReport } from '../../backtest/report.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
 import { hasCandlesIn, jobFromConfig } from '../../backtest/run-config.js';
 import { checkGrid, formatSkipped } from '../../backtest/grid.js';
@@ -123,6 +123,8 @@ export function register(program: Command): void {
       const instrument = source.meta.instrument;
       if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
       const bar = progressBar('{task} {bar} {value}/{total}');
+      // The run's name, and its strategy when the name is not the strategy's.
+      const named = config.name === base.strategy ? config.name : `${config.name} (${base.strategy})`;
       const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
       mkdirSync(dir, { recursive: true });
       const t0 = Date.now();
@@ -154,7 +156,7 @@ export function register(program: Command): void {
           );
           writeFileSync(
             join(dir, 'walk-forward.html'),
-            renderWalkForwardReport(wf, `walk-forward: ${config.name} (${base.strategy})`, instrument),
+            renderWalkForwardReport(wf, `walk-forward: ${named}`, instrument, Object.keys(grid)),
           );
           checkpoint.remove();
           if (resumed > 0)
@@ -164,11 +166,11 @@ export function register(program: Command): void {
           const pctOf = (x: number) => `${(x * 100).toFixed(2)}%`;
           for (const s of wf.steps) {
             process.stdout.write(
-              `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(s.best)}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${pctOf(s.outOfSample.exposure)}\n`,
+              `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(pickParams(s.best, Object.keys(grid)))}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${pctOf(s.outOfSample.exposure)}\n`,
             );
           }
           process.stdout.write(
-            `stitched out-of-sample: return ${pctOf(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${pctOf(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window)\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
+            `stitched out-of-sample: return ${pctOf(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${pctOf(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window), in the market ${pctOf(wf.metrics.exposure)}\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
           );
           return;
         }
@@ -204,7 +206,7 @@ export function register(program: Command): void {
         writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
         writeFileSync(
           join(dir, 'sweep.html'),
-          renderSweepReport(rows, metric, `sweep: ${config.name} (${base.strategy}) on ${base.dataset}`),
+          renderSweepReport(rows, metric, `sweep: ${named} on ${base.dataset}`),
         );
         checkpoint.remove();
         process.stdout.write(
