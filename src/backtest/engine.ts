@@ -699,13 +699,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     fees: portfolio.fees().toFixed(),
     chart: (lanes[0] as Lane).chart.bars,
     ...(single ? {} : { charts: Object.fromEntries(lanes.map((l) => [l.symbol, l.chart.bars])) }),
-    ...(single ? {} : { bySymbol: symbolResults(lanes, fills, trades, portfolio) }),
+    bySymbol: symbolResults(lanes, fills, trades, portfolio),
     portfolio: finalHoldings(portfolio),
     timing: { runMs },
   };
 }
 
-/** Per-symbol figures of a run over several symbols: fills, round trips, realised PnL, fees, holdings. */
+/** Per-symbol figures of a run: candles, fills, round trips, realised PnL, fees, holdings. */
 function symbolResults(
   lanes: readonly Lane[],
   fills: readonly BacktestFill[],

@@ -219,7 +219,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const charted = r.meta.symbols?.[0];
   const chartedFills = charted === undefined ? r.fills : r.fills.filter((f) => f.symbol === charted);
   const chartedCandles =
-    charted === undefined ? r.meta.candles : (r.bySymbol?.[charted]?.candles ?? r.meta.candles);
+    charted === undefined ? r.meta.candles : (r.bySymbol[charted]?.candles ?? r.meta.candles);
   const markers = chartMarkers(r.chart, chartedFills, t);
   const equity = ascending(r.equity.map((p) => ({ time: t(p.ts), value: Math.round(p.equity * 100) / 100 })));
   const bench =
@@ -321,24 +321,15 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
       e ? pct(e.mfe) : '',
     ];
   });
-  const perSymbol = r.bySymbol;
-  const symbolTable =
-    perSymbol === undefined
-      ? undefined
-      : `<table id="symbols"><thead><tr><th>Symbol</th><th>Candles</th><th>Fills</th><th>Trades</th><th>Win rate</th><th>Fees</th><th>Realised PnL</th><th>Position</th></tr></thead><tbody>${Object.entries(
-          perSymbol,
-        )
-          .map(
-            ([s, x]) =>
-              `<tr><td>${esc(s)}</td><td>${x.candles}</td><td>${x.fills}</td><td>${x.trades}</td><td>${x.trades > 0 ? pct(x.wins / x.trades) : ''}</td><td>${money(x.fees)}</td><td class="${new Decimal(x.pnl).gte(0) ? 'pos' : 'neg'}">${money(x.pnl)}</td><td>${esc(x.position)}</td></tr>`,
-          )
-          .join('')}</tbody></table>`;
-  const symbolRows = Object.entries(m.bySymbol)
+  // Fees of every fill (an open position's entry too, as the Fees tile), PnL of the closed round trips.
+  const symbolTable = `<table id="symbols"><thead><tr><th>Symbol</th><th>Candles</th><th>Fills</th><th>Trades</th><th>Win rate</th><th>Fees</th><th>Realised PnL</th><th>Position</th></tr></thead><tbody>${Object.entries(
+    r.bySymbol,
+  )
     .map(
       ([s, x]) =>
-        `<tr><td>${esc(s)}</td><td>${x.trades}</td><td>${pct(x.winRate)}</td><td>${money(x.fees)}</td><td class="${new Decimal(x.pnl).gte(0) ? 'pos' : 'neg'}">${money(x.pnl)}</td></tr>`,
+        `<tr><td>${esc(s)}</td><td>${x.candles}</td><td>${x.fills}</td><td>${x.trades}</td><td>${x.trades > 0 ? pct(x.wins / x.trades) : ''}</td><td>${money(x.fees)}</td><td class="${new Decimal(x.pnl).gte(0) ? 'pos' : 'neg'}">${money(x.pnl)}</td><td>${esc(x.position)}</td></tr>`,
     )
-    .join('');
+    .join('')}</tbody></table>`;
   const reasonRows = [...reasons.entries()]
     .map(
       ([k, g]) =>
@@ -357,7 +348,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
 <h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>
 <h2>Monthly returns (${esc(label)})</h2>${monthlyTable(m)}
 <h2>By symbol</h2>
-${symbolTable ?? `<table id="symbols"><thead><tr><th>Symbol</th><th>Trades</th><th>Win rate</th><th>Fees</th><th>PnL</th></tr></thead><tbody>${symbolRows}</tbody></table>`}
+${symbolTable}
 <h2>Exit reasons</h2>
 <table id="reasons"><thead><tr><th>Exit reason</th><th>Trades</th><th>Win rate</th><th>Mean PnL %</th><th>PnL</th></tr></thead><tbody>${reasonRows}</tbody></table>
 <h2>Trades (all ${trades.length})</h2>

@@ -63,7 +63,7 @@ export interface IntentOutcome {
   readonly code?: string | undefined;
 }
 
-/** The figures of one symbol in a run over several (money as decimal strings). */
+/** The figures of one symbol of a run (money as decimal strings). */
 export interface SymbolResult {
   readonly candles: number;
   readonly fills: number;
@@ -119,8 +119,8 @@ export interface BacktestResult {
   readonly chart: readonly ChartBar[];
   /** Downsampled candles per symbol, in a run over several symbols. */
   readonly charts?: Readonly<Record<string, readonly ChartBar[]>> | undefined;
-  /** Per-symbol figures, in a run over several symbols. */
-  readonly bySymbol?: Readonly<Record<string, SymbolResult>> | undefined;
+  /** Per-symbol figures (in the order of the datasets). */
+  readonly bySymbol: Readonly<Record<string, SymbolResult>>;
   /** Wall-clock timings of the run, ms. */
   readonly timing: { readonly runMs: number };
 }
@@ -137,7 +137,7 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     metrics,
     inMarket: r.inMarket,
     denials: r.denials,
-    ...(r.bySymbol === undefined ? {} : { bySymbol: r.bySymbol }),
+    bySymbol: r.bySymbol,
     trades: r.trades,
     fills: r.fills,
     equity: r.equity.map((p) => ({

@@ -104,6 +104,32 @@ describe('backtest engine', () => {
     expect((await run(MONDAY_1000_ET + 2 * 60_000)).inMarket).toEqual({ steps: 3, held: 0 });
   });
 
+  it('gives per-symbol figures for one symbol too, with the fees of a position still open at the end', async () => {
+    const r = await runBacktest({
+      source: series(MONDAY_1000_ET, [100, 110]),
+      dataset: 't',
+      strategy: buyThenSell,
+      risk: ALL,
+      capital: '10000',
+      feeRate: '0.001',
+    });
+    // Bought at candle 1's open, never sold: no round trip, but its fee is paid (the report's Fees tile).
+    expect(r.trades).toEqual([]);
+    expect(r.bySymbol).toEqual({
+      SPXUSDT: {
+        candles: 2,
+        fills: 1,
+        trades: 0,
+        wins: 0,
+        pnl: '0',
+        fees: r.fees,
+        position: r.fills[0]?.size,
+        lastClose: '110',
+      },
+    });
+    expect(r.fees).toBe(r.fills[0]?.fee);
+  });
+
   it('sees a day of round trips in the exposure, which a once-a-day equity sample never would', async () => {
     // One day of minute candles of a pair that trades around the clock; the strategy is in the market 30
     // minutes of every hour, and flat at each (daily) equity sample.
