@@ -14,14 +14,6 @@ import { Decimal, formatAmount } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint, TimeInMarket } from './result.js';
 import { wallClockIn } from '../market/sessions.js';
 
-/** Per-symbol figures; money as decimal strings. */
-export interface SymbolMetrics {
-  readonly trades: number;
-  readonly pnl: string;
-  readonly fees: string;
-  readonly winRate: number;
-}
-
 /** The run against buying the instrument at the first open and holding it (fees not charged). */
 export interface BenchmarkMetrics {
   readonly totalReturn: number;
@@ -59,7 +51,6 @@ export interface Metrics {
   /** Quote coin, decimal strings. */
   readonly fees: string;
   readonly finalEquity: string;
-  readonly bySymbol: Readonly<Record<string, SymbolMetrics>>;
   readonly monthly: readonly MonthlyReturn[];
   readonly benchmark?: BenchmarkMetrics | undefined;
 }
@@ -203,17 +194,6 @@ export function computeMetrics(
   const grossProfit = wins.reduce((a, b) => a.plus(b), new Decimal(0));
   const grossLoss = pnls.filter((p) => p.lt(0)).reduce((a, b) => a.minus(b), new Decimal(0));
   const net = pnls.reduce((a, b) => a.plus(b), new Decimal(0));
-  const bySymbol: Record<string, SymbolMetrics> = {};
-  const symbols = [...new Set(trades.map((t) => t.symbol))];
-  for (const sym of symbols) {
-    const ts = trades.filter((t) => t.symbol === sym);
-    bySymbol[sym] = {
-      trades: ts.length,
-      pnl: ts.reduce((a, t) => a.plus(t.pnl), new Decimal(0)).toFixed(),
-      fees: ts.reduce((a, t) => a.plus(t.fees), new Decimal(0)).toFixed(),
-      winRate: ts.filter((t) => new Decimal(t.pnl).gt(0)).length / ts.length,
-    };
-  }
   return {
     totalReturn,
     cagr,
@@ -230,7 +210,6 @@ export function computeMetrics(
     trades: trades.length,
     fees: new Decimal(fees).toFixed(),
     finalEquity: o.finalEquity ?? new Decimal(final).toFixed(),
-    bySymbol,
     monthly: equity.length > 0 ? monthlyReturns(initial, equity, o.timeZone) : [],
     ...(o.benchmark !== undefined && o.benchmark.length === equity.length && equity.length > 0
       ? { benchmark: benchmarkMetrics(initial, equity, o.benchmark, periodsPerYear, spanYears, totalReturn) }
