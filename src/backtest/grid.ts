@@ -3,6 +3,7 @@
 // and its rule, instead of a table of "error" rows. Combinations that break a rule across parameters
 // (`fast=50 slow=20` where slow must be above fast) are skipped and listed; a grid with none left is refused.
 import type { z } from 'zod';
+import { plainIssue } from '../market/spelling.js';
 import type { Strategy } from '../strategy/contract.js';
 import { describeParams, parseStrategyParams, StrategyParamsError } from '../strategy/params.js';
 import { coerceParams } from './run-config.js';
@@ -62,26 +63,17 @@ export function checkGrid(strategy: Strategy, base: Record<string, unknown>, gri
         problems.push(`${name} has an empty value; write e.g. ${name}=10,20`);
         continue;
       }
-      let r = field.safeParse(coerceParams(strategy, { [name]: v })[name]);
+      let r = field.safeParse(coerceParams(strategy, { [name]: v })[name], { error: plainIssue });
       // A number-like value the number rule refused (10.5 for a whole number, -1 below a minimum): report
       // that rule, not "must be a number".
       const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
       if (!r.success && Number.isFinite(n)) {
-        const asNumber = field.safeParse(n);
+        const asNumber = field.safeParse(n, { error: plainIssue });
         const wantsString = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && i.expected === 'string';
         if (!asNumber.success && !asNumber.error.issues.some(wantsString)) r = asNumber;
       }
       if (!r.success) {
-        // zod's "Invalid input: expected number, received string" says more simply what the value must be.
-        const rule = r.error.issues
-          .map((i) =>
-            i.code !== 'invalid_type'
-              ? i.message
-              : i.expected === 'int'
-                ? 'must be a whole number'
-                : `must be a ${i.expected}`,
-          )
-          .join('; ');
+        const rule = r.error.issues.map((i) => i.message).join('; ');
         const dflt = info.hasDefault ? `; default ${JSON.stringify(info.default)}` : '';
         problems.push(`${show(name, v)} is not valid: ${rule} (${info.description ?? name}${dflt})`);
       }

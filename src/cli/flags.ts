@@ -1,6 +1,6 @@
 // Validation of command-line flags at the boundary: every problem names the flag and the fix.
 import { z } from 'zod';
-import { didYouMean } from '../market/spelling.js';
+import { didYouMean, plainIssue } from '../market/spelling.js';
 
 /** A flag problem; the CLI prints it and exits 2. */
 export class FlagError extends Error {
@@ -19,7 +19,7 @@ const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowe
 
 /** Parses commander's option object with a zod schema; throws FlagError listing every problem. */
 export function parseFlags<T extends z.ZodType>(schema: T, raw: Record<string, unknown>): z.output<T> {
-  const r = schema.safeParse(raw);
+  const r = schema.safeParse(raw, { error: plainIssue });
   if (r.success) return r.data;
   const lines = r.error.issues.map((i) => {
     const key = String(i.path[0] ?? '');

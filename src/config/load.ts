@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
 import { z } from 'zod';
 import { BotSchema, DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
-import { counted, didYouMean } from '../market/spelling.js';
+import { counted, didYouMean, plainIssue } from '../market/spelling.js';
 
 export interface ConfigProblem {
   readonly file: string;
@@ -248,7 +248,7 @@ export function loadYaml<S extends z.ZodType>(
       },
     ]);
   }
-  const parsed = schema.safeParse(raw ?? {});
+  const parsed = schema.safeParse(raw ?? {}, { error: plainIssue });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : undefined;

@@ -54,3 +54,56 @@ export const didYouMean = (word: string, candidates: readonly string[]): string 
 export function counted(n: number, noun: string, plural = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : plural}`;
 }
+
+/** The fields of a schema issue (zod's) that plainIssue reads. */
+interface SchemaIssue {
+  readonly code?: string | undefined;
+  readonly expected?: string | undefined;
+  readonly origin?: string | undefined;
+  readonly minimum?: unknown;
+  readonly maximum?: unknown;
+  readonly inclusive?: boolean | undefined;
+  readonly divisor?: unknown;
+  readonly values?: readonly unknown[] | undefined;
+}
+
+const EXPECTED: Readonly<Record<string, string>> = {
+  int: 'must be a whole number',
+  number: 'must be a number',
+  string: 'must be a string in quotes, such as "50"',
+  boolean: 'must be true or false',
+  array: 'must be a list',
+  object: 'must be a mapping of keys to values',
+};
+
+/**
+ * A schema rule broken, as a sentence of what to write ("must be at least 2"), for the rules a schema
+ * states without a message of its own (zod's error map: undefined keeps zod's message). Used where YAML
+ * and strategy parameters are checked.
+ */
+export function plainIssue(issue: SchemaIssue): string | undefined {
+  const bound = (limit: unknown, inclusive: boolean | undefined, at: string, past: string) => {
+    const n = typeof limit === 'bigint' || typeof limit === 'number' ? Number(limit) : Number.NaN;
+    if (!Number.isFinite(n)) return undefined;
+    if (issue.origin === 'number') return `must be ${inclusive === false ? past : at} ${String(limit)}`;
+    if (issue.origin === 'string') return `must have ${at} ${counted(n, 'character')}`;
+    if (issue.origin === 'array' || issue.origin === 'set') return `must have ${at} ${counted(n, 'item')}`;
+    return undefined;
+  };
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === undefined ? undefined : EXPECTED[issue.expected];
+    case 'too_small':
+      return bound(issue.minimum, issue.inclusive, 'at least', 'above');
+    case 'too_big':
+      return bound(issue.maximum, issue.inclusive, 'at most', 'below');
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case 'invalid_value':
+      return issue.values !== undefined && issue.values.length > 0
+        ? `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
+        : undefined;
+    default:
+      return undefined;
+  }
+}

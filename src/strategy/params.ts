@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DECIMAL_RE } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
-import { didYouMean } from '../market/spelling.js';
+import { didYouMean, plainIssue } from '../market/spelling.js';
 
 /** The parameter schema of a strategy: a zod object whose every field has a default and a `.describe()`. */
 export type ParamsSchema = z.ZodObject<z.ZodRawShape>;
@@ -156,7 +156,7 @@ export function parseStrategyParams<S extends ParamsSchema>(
   // Unknown keys are reported above; parse the known ones so every problem shows at once.
   const known_input: Record<string, unknown> = {};
   for (const key of known) if (key in input) known_input[key] = input[key];
-  const result = schema.safeParse(known_input);
+  const result = schema.safeParse(known_input, { error: plainIssue });
   if (!result.success) {
     for (const issue of result.error.issues) {
       const name = issue.path.map(String).join('.');

@@ -202,7 +202,7 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
     [
       'sweep with a value below the minimum',
       [...sweep, '--grid', 'fast=-1'],
-      /fast=-1 is not valid: Too small/,
+      /fast=-1 is not valid: must be at least 1 \(/,
     ],
     ['sweep with an empty value', [...sweep, '--grid', 'fast=10,'], /fast has an empty value/],
     [

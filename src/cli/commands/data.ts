@@ -7,6 +7,7 @@ import { InstrumentOverrideSchema, type InstrumentOverride } from '../../backtes
 import { OUTPUT_FORMATS, outputFormatOf, writeCandles } from '../../backtest/convert.js';
 import { openDataset } from '../../backtest/datasets.js';
 import { CandleFileError } from '../../backtest/format.js';
+import { plainIssue } from '../../market/spelling.js';
 import { FlagError } from '../flags.js';
 
 /**
@@ -23,7 +24,7 @@ export function parseInstrumentFlag(value: string | undefined): InstrumentOverri
       `--instrument: give JSON such as '{"pricePrecision":"2","quantityPrecision":"4"}' or a JSON/YAML file (${e instanceof Error ? e.message : String(e)})`,
     );
   }
-  const r = InstrumentOverrideSchema.safeParse(raw);
+  const r = InstrumentOverrideSchema.safeParse(raw, { error: plainIssue });
   if (!r.success)
     throw new FlagError(
       `--instrument: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')} (values are decimal strings, e.g. "pricePrecision":"2")`,

@@ -36,7 +36,7 @@ describe('checkGrid', () => {
     expect(err).toBeInstanceOf(GridError);
     const msg = (err as Error).message;
     expect(msg).toMatch(/fast=abc is not valid: must be a number/);
-    expect(msg).toMatch(/fast=0 is not valid: Too small/);
+    expect(msg).toMatch(/fast=0 is not valid: must be at least 1 \(fast SMA period/);
     expect(msg).toMatch(/quoteAmount=-5 is not valid: must be above zero/);
     expect(msg).toMatch(
       /"typo" is not a parameter of ma-crossover; its parameters are fast, slow, quoteAmount/,

@@ -1,6 +1,7 @@
-// "Did you mean ...?": which name a user most likely meant, and when to say nothing.
+// "Did you mean ...?": which name a user most likely meant, and when to say nothing; counts and rules in words.
 import { describe, expect, it } from 'vitest';
-import { closest, counted, didYouMean } from '../../../src/market/spelling.js';
+import { z } from 'zod';
+import { closest, counted, didYouMean, plainIssue } from '../../../src/market/spelling.js';
 
 const ENDPOINTS = ['tickers', 'candles', 'history-candles', 'place-reality-order', 'reality-fills', 'fills'];
 
@@ -30,5 +31,34 @@ describe('counted', () => {
     expect(counted(0, 'order')).toBe('0 orders');
     expect(counted(7, 'fill')).toBe('7 fills');
     expect(counted(2, 'entry', 'entries')).toBe('2 entries');
+  });
+});
+
+describe('plainIssue', () => {
+  const said = (schema: z.ZodType, value: unknown) => {
+    const r = schema.safeParse(value, { error: plainIssue });
+    return r.success ? undefined : r.error.issues.map((i) => i.message).join('; ');
+  };
+
+  it.each([
+    [z.number().int(), 2.5, 'must be a whole number'],
+    [z.number(), 'abc', 'must be a number'],
+    [z.boolean(), 'yes', 'must be true or false'],
+    [z.number().min(2), 1, 'must be at least 2'],
+    [z.number().gt(0), 0, 'must be above 0'],
+    [z.number().max(9), 10, 'must be at most 9'],
+    [z.number().lt(1), 1, 'must be below 1'],
+    [z.string().min(3), 'ab', 'must have at least 3 characters'],
+    [z.array(z.number()).min(1), [], 'must have at least 1 item'],
+    [z.number().multipleOf(5), 7, 'must be a multiple of 5'],
+    [z.enum(['1m', '5m']), '1h', 'must be one of "1m", "5m"'],
+  ])('%s refuses %j: %s', (schema, value, sentence) => {
+    expect(said(schema, value)).toBe(sentence);
+  });
+
+  it("keeps the schema's own message", () => {
+    expect(said(z.number().min(100, 'maxDataAgeMs must be at least 100 ms'), 5)).toBe(
+      'maxDataAgeMs must be at least 100 ms',
+    );
   });
 });

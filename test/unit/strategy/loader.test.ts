@@ -176,7 +176,7 @@ describe('parseStrategyParams', () => {
       expect(err.message).toMatch(/invalid parameters for strategy "rsi-mean-reversion"/);
       expect(err.message).toMatch(/unknown parameter "extra"/);
       expect(err.message).toMatch(
-        /parameter "period": .*expected number.* — got "fourteen" \(RSI period, in candles; default 14\)/,
+        /parameter "period": must be a number — got "fourteen" \(RSI period, in candles; default 14\)/,
       );
       expect(err.message).toMatch(/parameter "quoteAmount": must be above zero, got "-5"/);
     }
