@@ -29,7 +29,7 @@ import {
 } from '../strategy/contract.js';
 import type { OrderIntent } from '../strategy/intent.js';
 import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
-import { parseStrategyParams } from '../strategy/params.js';
+import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import { CandleFileError, type CandleSource } from './format.js';
 import { mergeByTime } from './merge-sources.js';
@@ -675,7 +675,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   return {
     meta: {
       strategy: o.strategy.name,
-      params: o.params ?? {},
+      params: effectiveParams(o.strategy.params, o.params ?? {}),
       dataset: o.dataset,
       symbol: symbols.join(','),
       ...(single ? {} : { symbols }),

@@ -51,6 +51,22 @@ export function describeParams(schema: ParamsSchema): ParamInfo[] {
 }
 
 /**
+ * The parameters a run uses, as a config file spells them: each parameter of the schema, in its order,
+ * from `raw` or else its default ({} for ma-crossover reads { fast: 12, slow: 26, quoteAmount: "100", ... }).
+ */
+export function effectiveParams(
+  schema: ParamsSchema,
+  raw: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of describeParams(schema)) {
+    if (p.name in raw) out[p.name] = raw[p.name];
+    else if (p.hasDefault) out[p.name] = p.default;
+  }
+  return out;
+}
+
+/**
  * Checks that a params schema follows the contract: a zod object whose every parameter has a default
  * and a description. Returns the list of problems (empty when fine).
  */

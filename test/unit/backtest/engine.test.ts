@@ -51,6 +51,8 @@ describe('backtest engine', () => {
     const a = await run();
     expect(a.meta.tradeHash).toBe('d377c2ba6a25c4ab063bba7e321cbff81663856a8efb7403b0225589e3d2683d');
     expect(a.trades).toHaveLength(29);
+    // What ran, defaults included (retries is not in the config): result.json and the report show it.
+    expect(a.meta.params).toEqual({ fast: 20, slow: 100, quoteAmount: '5000', retries: 3 });
     expect((await run()).meta.tradeHash).toBe(a.meta.tradeHash);
   });
 
