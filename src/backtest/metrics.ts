@@ -13,6 +13,7 @@
 import { Decimal, formatAmount } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint, TimeInMarket } from './result.js';
 import { wallClockIn } from '../market/sessions.js';
+import { formatDuration } from '../market/duration.js';
 
 /** The run against buying the instrument at the first open and holding it (fees not charged). */
 export interface BenchmarkMetrics {
@@ -225,7 +226,6 @@ export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquit
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
-const days = (ms: number) => `${(ms / 86_400_000).toFixed(1)} days`;
 
 /** A terminal summary table. */
 export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quoteDp = 2): string {
@@ -245,7 +245,7 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
     ['total return', pct(m.totalReturn)],
     ['CAGR', pct(m.cagr)],
     ['Sharpe / Sortino / Calmar', `${num(m.sharpe)} / ${num(m.sortino)} / ${num(m.calmar)}`],
-    ['max drawdown', `${pct(m.maxDrawdown)} over ${days(m.maxDrawdownDurationMs)}`],
+    ['max drawdown', `${pct(m.maxDrawdown)} over ${formatDuration(m.maxDrawdownDurationMs)}`],
     ['trades / win rate', `${m.trades} / ${pct(m.winRate)}`],
     ['profit factor / expectancy', `${num(m.profitFactor)} / ${money(m.expectancy)}`],
     ['exposure', pct(m.exposure)],

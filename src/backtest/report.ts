@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
+import { formatDuration } from '../market/duration.js';
 import { Decimal, formatAmount } from '../market/decimal.js';
 import { quoteDecimals } from '../market/instrument-rules.js';
 import { wallClockIn } from '../market/sessions.js';
@@ -74,13 +75,6 @@ class ZoneClock {
     return Math.floor(this.local(ms) / 1000);
   }
 }
-
-const duration = (ms: number) => {
-  const d = Math.floor(ms / 86_400_000);
-  const h = Math.floor((ms % 86_400_000) / 3_600_000);
-  const m = Math.round((ms % 3_600_000) / 60_000);
-  return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : `${m}m`;
-};
 
 interface Marker {
   readonly time: number;
@@ -268,7 +262,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
     ['Sharpe', num(m.sharpe)],
     ['Sortino', num(m.sortino)],
     ['Calmar', num(m.calmar)],
-    ['Max drawdown', `${pct(m.maxDrawdown)} (${(m.maxDrawdownDurationMs / 86_400_000).toFixed(1)} days)`],
+    ['Max drawdown', `${pct(m.maxDrawdown)} (${formatDuration(m.maxDrawdownDurationMs)})`],
     ['Trades', String(m.trades)],
     ['Win rate', pct(m.winRate)],
     ['Profit factor', num(m.profitFactor)],
@@ -308,7 +302,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
       String(x.n),
       clock.text(x.entryTime),
       clock.text(x.exitTime),
-      duration(x.exitTime - x.entryTime),
+      formatDuration(x.exitTime - x.entryTime),
       x.entryReason,
       x.exitReason,
       price(x.entryPrice),

@@ -1,6 +1,7 @@
 // A span of time for a sentence an operator reads: "2 h 48 min", not "10084500 ms".
 
 const UNITS: readonly (readonly [string, number])[] = [
+  ['y', 31_557_600_000], // 365.25 days
   ['d', 86_400_000],
   ['h', 3_600_000],
   ['min', 60_000],
@@ -8,7 +9,7 @@ const UNITS: readonly (readonly [string, number])[] = [
 ];
 
 /**
- * `ms` in its two largest units, rounded down ("2 h 48 min", "3 min 5 s", "42 s"); under a second in
+ * `ms` in its two largest units, rounded down ("19 y 253 d", "2 h 48 min", "3 min 5 s", "42 s"); under a second in
  * milliseconds ("850 ms"). A negative span is written with a minus sign.
  */
 export function formatDuration(ms: number): string {

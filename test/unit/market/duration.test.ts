@@ -13,6 +13,9 @@ describe('formatDuration', () => {
     [3_600_000, '1 h'],
     [90_061_000, '1 d 1 h'],
     [604_800_000, '7 d'],
+    [364 * 86_400_000, '364 d'],
+    // A year is 365.25 days: the S&P's 7,193-day drawdown (19 x 365.25 = 6,939.75) reads 19 y 253 d.
+    [7193 * 86_400_000, '19 y 253 d'],
     [-65_000, '-1 min 5 s'],
   ])('%d ms reads "%s"', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
