@@ -39,6 +39,7 @@ import type {
   BacktestTrade,
   ChartBar,
   EquityCurvePoint,
+  FirstDenial,
   IntentOutcome,
   SymbolResult,
 } from './result.js';
@@ -332,11 +333,14 @@ function backtestPipeline(
 function collectResult(trader: Trader): {
   intents: IntentOutcome[];
   denials: Record<string, number>;
+  firstDenials: Record<string, FirstDenial>;
   fills: BacktestFill[];
   trips: RoundTrips;
 } {
   const intents: { -readonly [K in keyof IntentOutcome]: IntentOutcome[K] }[] = [];
   const denials: Record<string, number> = {};
+  // The first refusal of each code, with its sentence: what a count alone cannot tell.
+  const firstDenials: Record<string, FirstDenial> = {};
   const fills: BacktestFill[] = [];
   const trips = new RoundTrips();
   trader.subscribe((e) => {
@@ -358,12 +362,14 @@ function collectResult(trader: Trader): {
           last.code = e.code;
         }
         denials[e.code] = (denials[e.code] ?? 0) + 1;
+        firstDenials[e.code] ??= { ts: e.ts, symbol: e.intent.symbol, message: e.message };
         break;
       }
       case 'order':
         if (e.outcome.status === 'rejected') {
           const code = `VENUE_${e.outcome.code}`;
           denials[code] = (denials[code] ?? 0) + 1;
+          firstDenials[code] ??= { ts: e.ts, symbol: e.intent.symbol, message: e.outcome.message };
         }
         break;
       case 'fill':
@@ -383,7 +389,7 @@ function collectResult(trader: Trader): {
         break;
     }
   });
-  return { intents, denials, fills, trips };
+  return { intents, denials, firstDenials, fills, trips };
 }
 
 /**
@@ -620,7 +626,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const pipeline = backtestPipeline(o, lanes, step, capital, fees);
   const { trader, portfolio, clock } = pipeline;
   // The result is a subscriber of the pipeline's events.
-  const { intents, denials, fills, trips } = collectResult(trader);
+  const { intents, denials, firstDenials, fills, trips } = collectResult(trader);
   const { trades } = trips;
   const replay = new Replay(o, lanes, interval, pipeline, trips);
 
@@ -695,6 +701,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     inMarket: { ...inMarket },
     intents,
     denials,
+    firstDenials,
     finalEquity: portfolio.equity().toFixed(),
     fees: portfolio.fees().toFixed(),
     chart: (lanes[0] as Lane).chart.bars,

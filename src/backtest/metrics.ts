@@ -264,6 +264,11 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
         .map(([k, v]) => `${k} ${v}`)
         .join(', ') || 'none',
     ],
+    // Each code's first refusal, as said: what the count alone cannot tell (which lock, which limit).
+    ...Object.entries(r.firstDenials).map(([code, d]): [string, string] => [
+      '',
+      `first ${code}: ${new Date(d.ts).toISOString().slice(0, 16).replace('T', ' ')} UTC ${d.symbol}: ${d.message}`,
+    ]),
     ['trade hash', r.meta.tradeHash],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));

@@ -176,7 +176,7 @@ body{font:14px system-ui,sans-serif;margin:24px;color:#222}h1{font-size:20px}h2{
 .m b{display:block;font-size:16px}.chart{height:360px;margin-top:8px}.small{height:200px}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:4px 8px;text-align:right}th:first-child,td:first-child{text-align:left}
 .pos{color:#2e7d32}.neg{color:#c62828}pre{background:#f4f6f8;padding:10px;border-radius:6px;white-space:pre-wrap}
-.nw{white-space:nowrap}.heat td{text-align:center;font-size:12px}.scroll{max-height:600px;overflow:auto}
+.nw{white-space:nowrap}td.why,th.why{text-align:left}.heat td{text-align:center;font-size:12px}.scroll{max-height:600px;overflow:auto}
 ${style}
 </style></head><body>
 ${body}
@@ -292,8 +292,22 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
           `benchmark  buy & hold ${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
         ]
       : []),
+    ...(Object.keys(r.denials).length > 0
+      ? [
+          `denials    ${Object.entries(r.denials)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+        ]
+      : []),
     `trade hash ${r.meta.tradeHash}`,
   ].join('\n');
+  // Each code the gate or the venue refused with: how often, and its first sentence.
+  const denialRows = Object.entries(r.denials)
+    .map(([code, n]) => {
+      const d = r.firstDenials[code];
+      return `<tr><td>${esc(code)}</td><td>${n}</td><td class="nw">${d ? clock.text(d.ts) : ''}</td><td>${d ? esc(d.symbol) : ''}</td><td class="why">${d ? esc(d.message) : ''}</td></tr>`;
+    })
+    .join('');
 
   // Rows as data, drawn a page at a time: 40,000 trades as HTML rows would take the browser a minute.
   const tradeRows = trades.map((x) => {
@@ -345,6 +359,8 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
 ${symbolTable}
 <h2>Exit reasons</h2>
 <table id="reasons"><thead><tr><th>Exit reason</th><th>Trades</th><th>Win rate</th><th>Mean PnL %</th><th>PnL</th></tr></thead><tbody>${reasonRows}</tbody></table>
+<h2>Denials</h2>
+<table id="denials"><thead><tr><th>Code</th><th>Intents</th><th>First</th><th>Symbol</th><th class="why">First sentence</th></tr></thead><tbody>${denialRows}</tbody>${denialRows === '' ? '<tfoot><tr><td colspan="5">none: every intent went to the venue</td></tr></tfoot>' : ''}</table>
 <h2>Trades (all ${trades.length})</h2>
 <p id="pager"><button id="prev">&larr; newer</button> <span id="page"></span> <button id="next">older &rarr;</button></p>
 <div class="scroll"><table id="trades" data-total="${trades.length}"><thead><tr><th>#</th><th>Entry</th><th>Exit</th><th>Duration</th><th>Entry reason</th><th>Exit reason</th><th>Entry price</th><th>Exit price</th><th>Quantity</th><th>Fees</th><th>PnL</th><th>PnL %</th><th>MAE</th><th>MFE</th></tr></thead><tbody></tbody></table></div>

@@ -53,6 +53,13 @@ export interface ChartBar {
   readonly close: number;
 }
 
+/** A refusal as the gate or the venue said it. */
+export interface FirstDenial {
+  readonly ts: number;
+  readonly symbol: string;
+  readonly message: string;
+}
+
 export interface IntentOutcome {
   readonly ts: number;
   readonly symbol: string;
@@ -108,6 +115,8 @@ export interface BacktestResult {
   readonly inMarket: TimeInMarket;
   readonly intents: readonly IntentOutcome[];
   readonly denials: Readonly<Record<string, number>>;
+  /** The first refusal of each code in `denials`: when, on which symbol, and the gate's (or venue's) sentence. */
+  readonly firstDenials: Readonly<Record<string, FirstDenial>>;
   readonly finalEquity: string;
   readonly fees: string;
   /** Final balances by coin and positions by symbol (decimal strings). */
@@ -137,6 +146,7 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     metrics,
     inMarket: r.inMarket,
     denials: r.denials,
+    firstDenials: r.firstDenials,
     bySymbol: r.bySymbol,
     trades: r.trades,
     fills: r.fills,

@@ -4,7 +4,8 @@ import { closesSeries } from '../../helpers/candle-series.js';
 import { z } from 'zod';
 import { openDataset } from '../../../src/backtest/datasets.js';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { metricsOf } from '../../../src/backtest/metrics.js';
+import { formatSummary, metricsOf } from '../../../src/backtest/metrics.js';
+import { renderReport } from '../../../src/backtest/report.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { buyMarket, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
@@ -130,6 +131,28 @@ describe('backtest engine', () => {
       },
     });
     expect(r.fees).toBe(r.fills[0]?.fee);
+  });
+
+  it('keeps the first sentence of each denial code for the summary and the report', async () => {
+    const r = await runBacktest({
+      source: series(MONDAY_1000_ET, [100, 110, 120]),
+      dataset: 't',
+      strategy: buyThenSell,
+      risk: RiskLimitsSchema.parse({ ...ALL, maxOrderNotional: '500' }),
+      capital: '10000',
+    });
+    expect(r.denials).toEqual({ MAX_NOTIONAL_ORDER: 1 });
+    const first = r.firstDenials.MAX_NOTIONAL_ORDER;
+    // Decided at candle 0's close (candle 1's open time), on the symbol, with the gate's sentence.
+    expect(first).toMatchObject({ ts: MONDAY_1000_ET + 60_000, symbol: 'SPXUSDT' });
+    expect(first?.message).toMatch(/1000.*500/);
+    expect(formatSummary(r)).toContain(
+      `first MAX_NOTIONAL_ORDER: 2026-11-23 15:01 UTC SPXUSDT: ${first?.message ?? ''}`,
+    );
+    const html = renderReport(r, metricsOf(r));
+    expect(html).toMatch(
+      /<table id="denials">.*<td>MAX_NOTIONAL_ORDER<\/td><td>1<\/td><td class="nw">2026-11-23 15:01 UTC<\/td><td>SPXUSDT<\/td>/s,
+    );
   });
 
   it('sees a day of round trips in the exposure, which a once-a-day equity sample never would', async () => {
