@@ -16,6 +16,8 @@ export interface BotReport {
   readonly quoteCoin: string;
   readonly intents: number;
   readonly denials: number;
+  /** The denials by code, most first, each with its latest refusal (time and sentence). */
+  readonly denialCodes: readonly DenialCount[];
   readonly orders: number;
   readonly fills: number;
   readonly realisedPnl: Decimal;
@@ -24,6 +26,14 @@ export interface BotReport {
   /** Capital + PnL - fees, at last fill prices; only with the deployment file (it holds the capital). */
   readonly equity: Decimal | undefined;
   readonly lastFillTs: number | undefined;
+}
+
+/** How often a bot's intents were refused with one code, and the latest refusal's time and sentence. */
+export interface DenialCount {
+  readonly code: string;
+  readonly count: number;
+  readonly lastTs: number;
+  readonly lastMessage: string;
 }
 
 export interface PositionReport {
@@ -80,6 +90,18 @@ export function openJournalSource(o: {
 const count = (s: Store, table: 'intents' | 'denials' | 'orders' | 'fills', bot: string): number =>
   s.db.prepare(`SELECT COUNT(*) FROM ${table} WHERE bot = ?`).pluck().get(bot) as number;
 
+const denialCodes = (s: Store, bot: string): DenialCount[] =>
+  (
+    s.db
+      .prepare(
+        `SELECT d.code AS code, g.n AS count, d.ts AS lastTs, d.message AS lastMessage
+           FROM (SELECT code, COUNT(*) AS n, MAX(id) AS last FROM denials WHERE bot = ? GROUP BY code) g
+           JOIN denials d ON d.id = g.last
+          ORDER BY g.n DESC, d.code`,
+      )
+      .all(bot) as DenialCount[]
+  ).map((d) => ({ ...d }));
+
 /** Every bot of the deployment file and of the journal, in the file's order, then by name. */
 export function botNames(src: JournalSource): string[] {
   const inJournal = src.store.db
@@ -127,6 +149,7 @@ export function botReports(src: JournalSource): BotReport[] {
       quoteCoin,
       intents: count(s, 'intents', bot),
       denials: count(s, 'denials', bot),
+      denialCodes: denialCodes(s, bot),
       orders: count(s, 'orders', bot),
       fills: fills.length,
       realisedPnl: p.realisedPnl(),

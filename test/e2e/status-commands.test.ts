@@ -27,6 +27,7 @@ interface FillRow {
 }
 let fills: FillRow[] = [];
 let orders: Record<string, number> = {};
+let denials: { bot: string; code: string; message: string; ts: number }[] = [];
 
 beforeAll(async () => {
   const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
@@ -50,6 +51,7 @@ beforeAll(async () => {
       db.prepare('SELECT bot, COUNT(*) AS n FROM orders GROUP BY bot').all() as { bot: string; n: number }[]
     ).map((r) => [r.bot, r.n]),
   );
+  denials = db.prepare('SELECT bot, code, message, ts FROM denials ORDER BY id').all() as typeof denials;
   db.close();
 }, 120_000);
 
@@ -90,9 +92,29 @@ describe('tradebot status / positions / trades on a demo journal', () => {
       fills: number;
       fees: string;
       equity: string | null;
+      denialsByCode: { code: string; count: number; lastMessage: string }[];
     }[];
+    // What DENIED counts: each code of each bot, how often, and its latest sentence (the demo's start
+    // replays signals too old to trade, so there are some).
+    expect(denials.length).toBeGreaterThan(0);
+    const byCode = new Map<string, { bot: string; code: string; n: number; last: (typeof denials)[0] }>();
+    for (const d of denials) {
+      const k = `${d.bot} ${d.code}`;
+      byCode.set(k, { bot: d.bot, code: d.code, n: (byCode.get(k)?.n ?? 0) + 1, last: d });
+    }
+    for (const { bot, code, n, last } of byCode.values())
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^  ${bot}: ${code} x${n}, latest \\d{4}-\\d\\d-\\d\\d [\\d:]+ ES?T: ${last.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+          'm',
+        ),
+      );
     for (const b of bots) {
       expect(b.fills).toBe(fillsOf(b.bot).length);
+      const mine = [...byCode.values()].filter((x) => x.bot === b.bot);
+      expect(b.denialsByCode.map((d) => [d.code, d.count, d.lastMessage]).sort()).toEqual(
+        mine.map((x) => [x.code, x.n, x.last.message]).sort(),
+      );
       expect(b.fees).toBe(sum(fillsOf(b.bot).map((f) => f.fee)).toFixed());
       // Without the deployment file there is no capital, so no equity.
       expect(b.equity).toBeNull();

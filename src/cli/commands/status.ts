@@ -69,6 +69,12 @@ function status(src: JournalSource, f: { json: boolean }): string {
         quoteCoin: b.quoteCoin,
         intents: b.intents,
         denials: b.denials,
+        denialsByCode: b.denialCodes.map((d) => ({
+          code: d.code,
+          count: d.count,
+          last: new Date(d.lastTs).toISOString(),
+          lastMessage: d.lastMessage,
+        })),
         orders: b.orders,
         fills: b.fills,
         realisedPnl: b.realisedPnl.toFixed(),
@@ -108,7 +114,12 @@ function status(src: JournalSource, f: { json: boolean }): string {
       when(b.lastFillTs),
     ]),
   );
+  // What the DENIED column counts: each code, how often, and the latest sentence.
+  const denied = bots.flatMap((b) =>
+    b.denialCodes.map((d) => `  ${b.bot}: ${d.code} x${d.count}, latest ${when(d.lastTs)}: ${d.lastMessage}`),
+  );
   const notes = [
+    ...(denied.length > 0 ? ['denied:', ...denied, ''] : []),
     `journal ${src.store.path}; positions valued at the last fill price of their symbol (the journal holds no market prices).`,
     ...(src.bots === undefined
       ? ["equity needs the bots' capital: pass --config <deployment.yaml> instead of --journal."]
