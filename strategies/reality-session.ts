@@ -1,7 +1,8 @@
 // Opening-range breakout for Reality stock tokens, in the US regular session only: it records the high
 // and low of the first `rangeMinutes` of the session, buys once a day when a candle closes above that
 // high, sells when one closes below the low, and takes no entry in the last `noEntryMinutes`. Being flat
-// at the close is the pipeline's built-in session-end exit (`exits: { sessionEnd: true }`), so the
+// at the close is the pipeline's built-in session-end exit (`exits: { sessionEnd: ['regular'] }`: out before
+// the after-hours session whatever sessions the deployment allows), so the
 // strategy holds no session arithmetic: the venue's session (ctx.session()) says when the day opens and ends.
 import { buyMarket, decimalParam, defineStrategy, sellMarket, usRegularSession, z } from 'tradebot';
 
@@ -36,7 +37,7 @@ export default defineStrategy({
       .describe('sell when a candle closes below the opening-range low'),
   }),
   intervals: ['1m', '5m', '15m'],
-  exits: { sessionEnd: true },
+  exits: { sessionEnd: ['regular'] },
   init: (ctx) => ({ days: ctx.state.get<Record<string, Day>>() ?? {} }),
   onCandle(c, ctx, emit, st) {
     const s = ctx.session();

@@ -16,7 +16,7 @@
 import { Decimal } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import { usSessionAt, type SessionOrClosed, type SessionState } from '../market/sessions.js';
-import type { ExitReason, ExitRules } from '../strategy/exits.js';
+import { sessionEndArmed, type ExitReason, type ExitRules } from '../strategy/exits.js';
 
 /** An exit the book decided: close `quantity` of `symbol` at market. */
 export interface ExitDecision {
@@ -285,7 +285,7 @@ export class ExitBook {
    * decides; live asks at each poll through `atPrice`).
    */
   timedExits(now: number, session: SessionState | undefined): ExitDecision[] | undefined {
-    if (this.r.maxTradeMinutes === undefined && this.r.sessionEnd !== true) return undefined;
+    if (this.r.maxTradeMinutes === undefined && !sessionEndArmed(this.r)) return undefined;
     let out: ExitDecision[] | undefined;
     for (const [symbol, t] of this.trades) {
       if (t.pendingUntil > now) continue;
@@ -310,15 +310,19 @@ export class ExitBook {
         undefined,
         `held ${Math.floor((now - t.entryTime) / MINUTE)} minutes, maxTradeMinutes is ${max}`,
       );
+    const end = this.r.sessionEnd;
     if (
-      this.r.sessionEnd === true &&
+      end !== undefined &&
+      end !== false &&
       session !== undefined &&
       session.session !== 'closed' &&
       session.nextChange - now <= this.o.intervalMs &&
       this.o.instrument(symbol)?.isReality !== false
     ) {
       const next = usSessionAt(session.nextChange).session;
-      if (!this.o.allowedSessions.includes(next))
+      // Out before a session the bot does not trade: its allowedSessions, or the strategy's own list.
+      const inMarket: readonly string[] = end === true ? this.o.allowedSessions : end;
+      if (!inMarket.includes(next))
         return this.decision(
           symbol,
           t,

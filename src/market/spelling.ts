@@ -65,6 +65,12 @@ interface SchemaIssue {
   readonly inclusive?: boolean | undefined;
   readonly divisor?: unknown;
   readonly values?: readonly unknown[] | undefined;
+  /** invalid_union: each alternative's issues, their messages already said. */
+  readonly errors?: readonly (readonly {
+    readonly code?: string;
+    readonly path?: readonly unknown[];
+    readonly message?: string;
+  }[])[];
 }
 
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -97,6 +103,20 @@ export function plainIssue(issue: SchemaIssue): string | undefined {
       return bound(issue.minimum, issue.inclusive, 'at least', 'above');
     case 'too_big':
       return bound(issue.maximum, issue.inclusive, 'at most', 'below');
+    case 'invalid_union': {
+      const alternatives = issue.errors ?? [];
+      // An alternative that took the value's kind and refused its content says the most ("each session
+      // must be one of ..."); when none took it, what each alternative wants ("must be true or false, or
+      // a list").
+      const typeOnly = (a: (typeof alternatives)[number]) =>
+        a.length === 1 && a[0]?.code === 'invalid_type' && (a[0].path?.length ?? 0) === 0;
+      const deeper = alternatives.find((a) => a.length > 0 && !typeOnly(a))?.[0]?.message;
+      if (deeper !== undefined) return deeper;
+      const wants = alternatives.map((a) => a[0]?.message).filter((m): m is string => m !== undefined);
+      return wants.length > 0
+        ? wants.map((m, k) => (k === 0 ? m : m.replace(/^must be /, ''))).join(', or ')
+        : undefined;
+    }
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}`;
     case 'invalid_value':

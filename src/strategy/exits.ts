@@ -3,6 +3,7 @@
 // trading pipeline evaluates them (src/execution/exits.ts, src/execution/protections.ts) in a backtest
 // and live alike. Ratios are decimal strings in YAML ("0.05" is 5%), Decimals once parsed.
 import { z } from 'zod';
+import { SESSIONS } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 
 /** Why the pipeline closed a position; the exit order's tag, the fill's `exitReason`. */
@@ -76,10 +77,15 @@ function exitRulesShape<R extends z.ZodType>(ratio: (what: string) => R) {
         .optional()
         .describe('time exit: close the position at market once it has been held this many minutes'),
       sessionEnd: z
-        .boolean()
+        .union([
+          z.boolean(),
+          z
+            .array(z.enum(SESSIONS, { error: `each session must be one of ${SESSIONS.join(', ')}` }))
+            .min(1, 'sessionEnd needs at least one session, such as [regular]'),
+        ])
         .optional()
         .describe(
-          'Reality tokens: close the position at market in the last candle before the US session the bot trades in ends',
+          'Reality tokens: close the position at market in the last candle before a US session the bot does not trade (true: its risk.allowedSessions) or outside the sessions listed (e.g. [regular]: flat at every regular close)',
         ),
     })
     .strict();
@@ -163,7 +169,11 @@ export const hasExits = (r: ExitRules | undefined): boolean =>
     r.trailingStop !== undefined ||
     r.minimalRoi !== undefined ||
     r.maxTradeMinutes !== undefined ||
-    r.sessionEnd === true);
+    sessionEndArmed(r));
+
+/** Whether the session-end exit is on: `true`, or a list of the sessions to be in the market in. */
+export const sessionEndArmed = (r: ExitRules): boolean =>
+  r.sessionEnd !== undefined && r.sessionEnd !== false;
 
 /** Whether any protection is set. */
 export const hasProtections = (p: Protections | undefined): boolean =>

@@ -52,6 +52,13 @@ describe('plainIssue', () => {
     [z.array(z.number()).min(1), [], 'must have at least 1 item'],
     [z.number().multipleOf(5), 7, 'must be a multiple of 5'],
     [z.enum(['1m', '5m']), '1h', 'must be one of "1m", "5m"'],
+    // A union: the alternative that took the kind of value speaks; else what each one wants.
+    [
+      z.union([z.boolean(), z.array(z.enum(['regular'], { error: 'each session must be regular' }))]),
+      ['lunch'],
+      'each session must be regular',
+    ],
+    [z.union([z.boolean(), z.array(z.string())]), 5, 'must be true or false, or a list'],
   ])('%s refuses %j: %s', (schema, value, sentence) => {
     expect(said(schema, value)).toBe(sentence);
   });

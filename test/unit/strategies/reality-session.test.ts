@@ -36,13 +36,13 @@ function days(
   return barsSource(rows, INSTRUMENT);
 }
 
-const run = (source: CandleSource, params: Record<string, unknown> = {}) =>
+const run = (source: CandleSource, params: Record<string, unknown> = {}, risk = RISK) =>
   runBacktest({
     source,
     dataset: 'reality-session',
     strategy: realitySession,
     params: { rangeMinutes: 15, quoteAmount: '500', ...params },
-    risk: RISK,
+    risk,
     capital: '10000',
     feeRate: '0',
   });
@@ -63,6 +63,20 @@ describe('reality-session', () => {
     const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
     expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
     // Decided at 10:01 (the 10:00 candle's close), filled at the 10:01 open; out in the 15:59 candle.
+    expect(today.map((f) => f.ts)).toEqual([etToUtc(date, 10, 1), etToUtc(date, 15, 59)]);
+  });
+
+  it('is flat at the close under a risk that allows every session too (the default of a backtest file)', async () => {
+    // The strategy's own exits: { sessionEnd: ['regular'] }: out before after-hours, which this risk would
+    // let a `sessionEnd: true` exit hold through (and the position would ride the wild after-hours).
+    const every = RiskLimitsSchema.parse({
+      allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+      maxDataAgeMs: 3_600_000,
+    });
+    const date = '2026-01-05';
+    const r = await run(days(['2026-01-02', date], breakoutDay), {}, every);
+    const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
+    expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
     expect(today.map((f) => f.ts)).toEqual([etToUtc(date, 10, 1), etToUtc(date, 15, 59)]);
   });
 
