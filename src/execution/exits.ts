@@ -317,7 +317,9 @@ export class ExitBook {
       session !== undefined &&
       session.session !== 'closed' &&
       session.nextChange - now <= this.o.intervalMs &&
-      this.o.instrument(symbol)?.isReality !== false
+      // `true` follows the sessions the gate enforces, which only Reality tokens have; a list is the
+      // strategy's own hours, kept on any pair (a synthetic series stands in for a stock token).
+      (end !== true || this.o.instrument(symbol)?.isReality !== false)
     ) {
       const next = usSessionAt(session.nextChange).session;
       // Out before a session the bot does not trade: its allowedSessions, or the strategy's own list.

@@ -22,6 +22,7 @@ function days(
   price: (m: number) => number,
   fromMin = 4 * 60,
   toMin = 20 * 60,
+  instrument = INSTRUMENT,
 ): CandleSource {
   const rows: TimedBar[] = [];
   for (const date of dates) {
@@ -33,7 +34,7 @@ function days(
       prev = close;
     }
   }
-  return barsSource(rows, INSTRUMENT);
+  return barsSource(rows, instrument);
 }
 
 const run = (source: CandleSource, params: Record<string, unknown> = {}, risk = RISK) =>
@@ -78,6 +79,18 @@ describe('reality-session', () => {
     const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
     expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
     expect(today.map((f) => f.ts)).toEqual([etToUtc(date, 10, 1), etToUtc(date, 15, 59)]);
+  });
+
+  it('is flat at the close on a pair that is not a Reality token too (a synthetic stand-in for a stock)', async () => {
+    const every = RiskLimitsSchema.parse({
+      allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+      maxDataAgeMs: 3_600_000,
+    });
+    const date = '2026-01-05';
+    const plain = { ...INSTRUMENT, isReality: 'no' };
+    const r = await run(days(['2026-01-02', date], breakoutDay, 4 * 60, 20 * 60, plain), {}, every);
+    const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
+    expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
   });
 
   it('sells at the range low after an entry and does not enter twice in a day', async () => {
