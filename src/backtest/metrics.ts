@@ -10,7 +10,7 @@
 //   trips; exposure = share of the time steps (candles) at whose close a position was open;
 // - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
 //   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
-import { Decimal, formatAmount } from '../market/decimal.js';
+import { Decimal, formatAmount, formatPercent } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint, TimeInMarket } from './result.js';
 import { wallClockIn } from '../market/sessions.js';
 import { formatDuration } from '../market/duration.js';
@@ -224,7 +224,7 @@ export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquit
     finalEquity: r.finalEquity,
   });
 
-const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+const pct = (x: number) => formatPercent(x);
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
 
 /** A terminal summary table. */

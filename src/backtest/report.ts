@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { formatDuration } from '../market/duration.js';
-import { Decimal, formatAmount } from '../market/decimal.js';
+import { Decimal, formatAmount, formatPercent } from '../market/decimal.js';
 import { quoteDecimals } from '../market/instrument-rules.js';
 import { wallClockIn } from '../market/sessions.js';
 import { US_EASTERN } from '../market/us-calendar.js';
@@ -44,7 +44,7 @@ const esc = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 // JSON inside <script>: keep "</script>" and friends from closing the tag.
 const safeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
-const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : '—');
+const pct = (x: number) => formatPercent(x);
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : x > 0 ? '∞' : '—');
 
 /** The exchange's time zone of an instrument: Reality tokens trade on US hours. */

@@ -8,7 +8,7 @@ import type { BacktestJob } from './run-config.js';
 import { openDataset } from './datasets.js';
 import { GridError } from './grid.js';
 import { SIGNED_DECIMAL_RE } from '../api/params.js';
-import { Decimal } from '../market/decimal.js';
+import { Decimal, formatPercent } from '../market/decimal.js';
 import { shareCandles, type SharedCandles } from './shared-candles.js';
 import type { SweepCheckpoint } from './checkpoint.js';
 
@@ -305,10 +305,10 @@ export function formatSweep(rows: readonly SweepRow[], sortBy: SortKey, limit = 
     return [
       ...keys.map((k) => String(r.params[k])),
       m ? m.sharpe.toFixed(2) : 'error',
-      m ? `${(m.totalReturn * 100).toFixed(2)}%` : (r.error ?? ''),
-      m ? `${(m.maxDrawdown * 100).toFixed(2)}%` : '',
+      m ? formatPercent(m.totalReturn) : (r.error ?? ''),
+      m ? formatPercent(m.maxDrawdown) : '',
       m ? String(m.trades) : '',
-      m ? `${(m.winRate * 100).toFixed(1)}%` : '',
+      m ? formatPercent(m.winRate, 1) : '',
     ];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));

@@ -2,7 +2,7 @@
 // book its closed trades and its equity at fills; the risk gate denies an entry of a locked symbol (or
 // of a locked bot) with PROTECTION_LOCK and the lock's sentence. Exits and reducing orders are never
 // locked. Locks are reported as pipeline events (logs, journal of denials, /readyz).
-import { ZERO, type Decimal } from '../market/decimal.js';
+import { formatPercent, ZERO, type Decimal } from '../market/decimal.js';
 import type { ExitReason, Protections } from '../strategy/exits.js';
 import { counted } from '../market/spelling.js';
 
@@ -66,7 +66,7 @@ export class ProtectionBook {
         protection: 'lowProfitPair',
         symbol,
         until: ts + lp.lockCandles * this.intervalMs,
-        reason: `the last ${counted(lp.trades, 'trade')} of ${symbol} made ${(sum * 100).toFixed(2)}% together, under ${lp.minProfit.mul(100).toFixed()}%: locked for ${counted(lp.lockCandles, 'candle')} (lowProfitPair)`,
+        reason: `the last ${counted(lp.trades, 'trade')} of ${symbol} made ${formatPercent(sum)} together, under ${lp.minProfit.mul(100).toFixed()}%: locked for ${counted(lp.lockCandles, 'candle')} (lowProfitPair)`,
       });
       list.length = 0;
     }

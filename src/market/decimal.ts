@@ -42,3 +42,13 @@ export function formatAmount(value: DecimalLike, places = 2): string {
 export function formatMoney(value: DecimalLike, coin: string, places = 2): string {
   return `${formatAmount(value, places)} ${coin}`;
 }
+
+/**
+ * A ratio as a percentage an operator reads ("4.36%"): `places` decimals, rounded as toFixed does; a value
+ * that rounds to zero reads without a sign ("0.00%", not "-0.00%"); NaN and infinities read "—".
+ */
+export function formatPercent(ratio: number, places = 2): string {
+  if (!Number.isFinite(ratio)) return '—';
+  const s = (ratio * 100).toFixed(places);
+  return `${/^-0\.?0*$/.test(s) ? s.slice(1) : s}%`;
+}

@@ -16,6 +16,7 @@ import { openDataset } from '../../backtest/datasets.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from '../flags.js';
+import { formatPercent } from '../../market/decimal.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../backtest/checkpoint.js';
 import { counted } from '../../market/spelling.js';
@@ -163,7 +164,7 @@ export function register(program: Command): void {
             process.stderr.write(
               `resumed: ${resumed} in-sample runs were finished by an earlier attempt (${checkpoint.path})\n`,
             );
-          const pctOf = (x: number) => `${(x * 100).toFixed(2)}%`;
+          const pctOf = (x: number) => formatPercent(x);
           for (const s of wf.steps) {
             process.stdout.write(
               `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(pickParams(s.best, Object.keys(grid)))}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${pctOf(s.outOfSample.exposure)}\n`,
