@@ -253,7 +253,7 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
     ...(b
       ? ([
           [
-            'buy & hold',
+            (r.meta.symbols?.length ?? 1) > 1 ? 'buy & hold (equal weight)' : 'buy & hold',
             `${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
           ],
         ] as [string, string][])

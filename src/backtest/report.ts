@@ -289,7 +289,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
     `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${counted(m.trades, 'trade')}, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,
     ...(b
       ? [
-          `benchmark  buy & hold ${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
+          `benchmark  buy & hold${(r.meta.symbols?.length ?? 1) > 1 ? ` (equal weight of ${r.meta.symbols?.length ?? 0} symbols)` : ''} ${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
         ]
       : []),
     ...(Object.keys(r.denials).length > 0

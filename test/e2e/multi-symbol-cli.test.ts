@@ -24,6 +24,8 @@ describe('tradebot backtest over several symbols', () => {
     const r = await runCli(['backtest', '--config', f, '--out', dir]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+    // The benchmark of several symbols holds each with an equal part of the capital, and says so.
+    expect(r.stdout).toMatch(/^buy & hold \(equal weight\) +-?\d+\.\d\d%; excess/m);
     const result = JSON.parse(readFileSync(join(dir, 'two', 'result.json'), 'utf8')) as {
       meta: { symbols: string[]; candles: number };
       bySymbol: Record<
@@ -63,7 +65,7 @@ describe('tradebot lookahead', () => {
     );
     const r = await runCli(['lookahead', '--config', f, '--cuts', '5']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('LOOKAHEAD: 1 signal(s) change when future candles are removed');
+    expect(r.stdout).toContain('LOOKAHEAD: 1 signal changes when future candles are removed');
     expect(r.stdout).toMatch(
       / {2}next-close on AAAUSDT candle \d{4}-\d\d-\d\dT[\d:]+Z: [\d.]+ with all the data/,
     );

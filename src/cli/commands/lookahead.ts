@@ -15,6 +15,7 @@ import {
 import type { CandleSource } from '../../backtest/format.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
 import { loadStrategy } from '../../strategy/loader.js';
+import { counted } from '../../market/spelling.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 import { asInput } from './data.js';
@@ -90,7 +91,7 @@ export function register(program: Command): void {
         return;
       }
       process.stdout.write(
-        `${head}\nLOOKAHEAD: ${report.findings.length} signal(s) change when future candles are removed (first candle of each):\n${report.findings.map(formatFinding).join('\n')}\n`,
+        `${head}\nLOOKAHEAD: ${counted(report.findings.length, 'signal')} ${report.findings.length === 1 ? 'changes' : 'change'} when future candles are removed (first candle of each):\n${report.findings.map(formatFinding).join('\n')}\n`,
       );
       process.exitCode = 1;
     });
