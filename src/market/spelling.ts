@@ -76,7 +76,7 @@ interface SchemaIssue {
 const EXPECTED: Readonly<Record<string, string>> = {
   int: 'must be a whole number',
   number: 'must be a number',
-  string: 'must be a string in quotes, such as "50"',
+  string: 'must be text (put a number in quotes: "5")',
   boolean: 'must be true or false',
   array: 'must be a list',
   object: 'must be a mapping of keys to values',
