@@ -206,15 +206,22 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const ascending = <T extends { time: number }>(xs: T[]) =>
     xs.filter((x, i) => i === 0 || x.time > (xs[i - 1] as T).time);
 
-  const bars = ascending(
-    r.chart.map((b) => ({ time: t(b.time), open: b.open, high: b.high, low: b.low, close: b.close })),
-  );
-  // Over several symbols the chart is the first one's, with its fills only.
-  const charted = r.meta.symbols?.[0];
-  const chartedFills = charted === undefined ? r.fills : r.fills.filter((f) => f.symbol === charted);
-  const chartedCandles =
-    charted === undefined ? r.meta.candles : (r.bySymbol[charted]?.candles ?? r.meta.candles);
-  const markers = chartMarkers(r.chart, chartedFills, t);
+  // The price chart of one symbol: its bars, its fills as markers, and a caption of what it shows. Over
+  // several symbols, the first is shown and a select switches to the others.
+  const chartOf = (symbol: string | undefined) => {
+    const chart = symbol === undefined ? r.chart : (r.charts?.[symbol] ?? []);
+    const fills = symbol === undefined ? r.fills : r.fills.filter((f) => f.symbol === symbol);
+    const candles = symbol === undefined ? r.meta.candles : (r.bySymbol[symbol]?.candles ?? 0);
+    const bars = ascending(
+      chart.map((b) => ({ time: t(b.time), open: b.open, high: b.high, low: b.low, close: b.close })),
+    );
+    const markers = chartMarkers(chart, fills, t);
+    const caption = `${bars.length.toLocaleString('en-US')} bars for ${candles.toLocaleString('en-US')} candles${chart.length > 0 && candles > chart.length ? ` (each bar merges ${Math.round(candles / chart.length)} candles)` : ''}; ${markers.length} markers for ${fills.length} fills (at most ${MAX_MARKERS}: fills on neighbouring bars merge into one marker that shows their count; ${markers.length > LABELLED_MARKERS ? `past ${LABELLED_MARKERS} markers the chart shows no reasons; ` : ''}the reasons are in the tables below).`;
+    return { bars, markers, caption };
+  };
+  const symbols = r.meta.symbols ?? [];
+  const views = symbols.length > 1 ? Object.fromEntries(symbols.map((s) => [s, chartOf(s)])) : undefined;
+  const { bars, markers, caption } = views?.[symbols[0] as string] ?? chartOf(undefined);
   const equity = ascending(r.equity.map((p) => ({ time: t(p.ts), value: Math.round(p.equity * 100) / 100 })));
   const bench =
     o.benchmark && o.benchmark.length === r.equity.length
@@ -349,8 +356,8 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
 <p>Times in ${esc(clock.named)}; money in ${esc(quote || 'the quote coin')}, rounded to ${qdp} places. Paste the block below into an issue to describe this run.</p>
 <pre id="header">${esc(header)}</pre>
 <div class="grid">${tiles.map(([k, v]) => `<div class="m">${esc(k)}<b>${esc(v)}</b></div>`).join('')}</div>
-<h2>Price, entries and exits${charted === undefined ? '' : ` of ${esc(charted)} (the first of ${r.meta.symbols?.length ?? 0} symbols)`}</h2>
-<p>${bars.length.toLocaleString('en-US')} bars for ${chartedCandles.toLocaleString('en-US')} candles${r.chart.length > 0 && chartedCandles > r.chart.length ? ` (each bar merges ${Math.round(chartedCandles / r.chart.length)} candles)` : ''}; ${markers.length} markers for ${chartedFills.length} fills (at most ${MAX_MARKERS}: fills on neighbouring bars merge into one marker that shows their count; ${markers.length > LABELLED_MARKERS ? `past ${LABELLED_MARKERS} markers the chart shows no reasons; ` : ''}the reasons are in the tables below).</p>
+<h2>Price, entries and exits${views === undefined ? '' : ` of <select id="symbol">${symbols.map((s) => `<option>${esc(s)}</option>`).join('')}</select> (one of ${symbols.length} symbols)`}</h2>
+<p id="chart-caption">${esc(caption)}</p>
 <div id="candles" data-chart class="chart"></div>
 <h2>Equity${bench.length > 0 ? ' against buy &amp; hold' : ''}</h2><div id="equity" data-chart class="chart small"></div>
 <h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>
@@ -408,8 +415,19 @@ try {
   var candles = c1.addSeries(LC.CandlestickSeries, {});
   candles.setData(${safeJson(bars)});
   // Markers never stretch the price axis (thousands of them once pushed it to -250).
-  LC.createSeriesMarkers(candles, ${safeJson(markers)}, { autoScale: false });
+  var marks = LC.createSeriesMarkers(candles, ${safeJson(markers)}, { autoScale: false });
   c1.timeScale().fitContent();
+  // Several symbols: the select shows another symbol's bars and fills.
+  var views = ${safeJson(views ?? null)};
+  if (views) document.getElementById('symbol').addEventListener('change', function (e) {
+    var v = views[e.target.value];
+    candles.setData(v.bars);
+    marks.setMarkers(v.markers);
+    document.getElementById('chart-caption').textContent = v.caption;
+    document.body.dataset.markers = v.markers.length;
+    document.body.dataset.symbol = e.target.value;
+    c1.timeScale().fitContent();
+  });
   var c2 = LC.createChart(document.getElementById('equity'), opts);
   c2.addSeries(LC.LineSeries, { color: '#1565c0', title: 'strategy' }).setData(${safeJson(equity)});
   var bench = ${safeJson(bench)};

@@ -164,6 +164,48 @@ describe('backtest report in Chromium', () => {
   }, 180_000);
 });
 
+describe('the report of a run over several symbols in Chromium', () => {
+  it('shows the first symbol, and another one picked in the select, each with its own bars and fills', async () => {
+    const cfg = join(dir, 'two.yaml');
+    writeFileSync(
+      cfg,
+      `name: two\ndataset: synthetic-1m:7:4000:AAAUSDT,BBBUSDT\nstrategy: ma-crossover\nparams: { fast: 10, slow: 40, quoteAmount: '1000' }\nrisk: { allowedSessions: [pre_market, regular, after_hours, overnight], maxDataAgeMs: 604800000 }\n`,
+    );
+    const r = await runCli(['backtest', '--config', cfg, '--out', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(readFileSync(join(dir, 'two', 'result.json'), 'utf8')) as {
+      bySymbol: Record<string, { fills: number; candles: number }>;
+    };
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser({ lang: 'C.UTF-8' });
+      const { page, errors } = await openPage(browser, `file://${join(dir, 'two', 'report.html')}`);
+      await afterPaint(page);
+      expect(errors).toEqual([]);
+      const shown = async () =>
+        (await page.evaluate(`({
+          options: [...document.querySelectorAll('#symbol option')].map((o) => o.textContent),
+          caption: document.querySelector('#chart-caption').textContent,
+          markers: Number(document.body.dataset.markers),
+          firstClose: candles.data()[0].close,
+        })`)) as { options: string[]; caption: string; markers: number; firstClose: number };
+      const a = await shown();
+      expect(a.options).toEqual(['AAAUSDT', 'BBBUSDT']);
+      expect(a.caption).toContain(`markers for ${result.bySymbol.AAAUSDT?.fills} fills`);
+      await page.select('#symbol', 'BBBUSDT');
+      const b = await shown();
+      expect(b.caption).toContain(`markers for ${result.bySymbol.BBBUSDT?.fills} fills`);
+      // Another series (seed 8, not 7): other prices on the chart.
+      expect(b.firstClose).not.toBe(a.firstClose);
+      expect(b.markers).toBeGreaterThan(0);
+      expect((await drawnPixels(page, '#candles')).candles).toBeGreaterThan(1000);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser?.close();
+    }
+  }, 120_000);
+});
+
 describe('sweep.html and walk-forward.html in Chromium', () => {
   it('sweep.html: a heatmap of the chosen metric for two parameters and a table that sorts on click', async () => {
     const out = join(dir, 'sweeps');
