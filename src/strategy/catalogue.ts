@@ -29,6 +29,11 @@ export interface StrategyEntry {
   readonly description?: string | undefined;
   readonly intervals?: readonly string[] | undefined;
   readonly params?: readonly StrategyParamEntry[] | undefined;
+  /** Informative intervals the strategy declares (resampled from its base candles). */
+  readonly informative?: readonly string[] | undefined;
+  /** Its built-in exits and protections as data (ratios as decimal strings); a bot's YAML overrides each. */
+  readonly exits?: Readonly<Record<string, unknown>> | undefined;
+  readonly protections?: Readonly<Record<string, unknown>> | undefined;
   /** Why the module did not load (then description, intervals and params are missing). */
   readonly error?: string | undefined;
 }
@@ -59,6 +64,11 @@ export async function strategyCatalogue(lookup: StrategyLookup = {}): Promise<St
           shadowed,
           description: s.description,
           intervals: s.intervals,
+          ...(s.informative.length > 0 ? { informative: s.informative } : {}),
+          ...(s.exits !== undefined && Object.keys(s.exits).length > 0 ? { exits: asData(s.exits) } : {}),
+          ...(s.protections !== undefined && Object.keys(s.protections).length > 0
+            ? { protections: asData(s.protections) }
+            : {}),
           params: describeParams(s.params).map((p) => ({
             name: p.name,
             default: p.default,
@@ -72,3 +82,7 @@ export async function strategyCatalogue(lookup: StrategyLookup = {}): Promise<St
   }
   return out;
 }
+
+/** Decimals as their strings, as a YAML file spells them. */
+const asData = (o: object): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(o)) as Record<string, unknown>;

@@ -26,6 +26,18 @@ export function formatCatalogue(entries: readonly StrategyEntry[]): string {
       continue;
     }
     lines.push(`  ${e.description ?? ''}`, `  intervals: ${(e.intervals ?? []).join(', ')}`);
+    if (e.informative !== undefined) lines.push(`  informative: ${e.informative.join(', ')}`);
+    // Built in, evaluated by the pipeline; a bot's or a backtest's YAML overrides each field.
+    for (const [what, o] of [
+      ['exits', e.exits],
+      ['protections', e.protections],
+    ] as const)
+      if (o !== undefined)
+        lines.push(
+          `  ${what}: ${Object.entries(o)
+            .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
+            .join(', ')}`,
+        );
     const params = e.params ?? [];
     const w = Math.max(0, ...params.map((p) => p.name.length));
     const wd = Math.max(0, ...params.map((p) => shown(p.default).length));

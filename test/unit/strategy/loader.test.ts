@@ -12,6 +12,7 @@ import {
   resolveStrategyFile,
 } from '../../../src/strategy/loader.js';
 import { strategyCatalogue } from '../../../src/strategy/catalogue.js';
+import { formatCatalogue } from '../../../src/cli/commands/strategies.js';
 import { isStrategy } from '../../../src/strategy/contract.js';
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures');
@@ -140,6 +141,15 @@ describe('own strategy folders', () => {
       ['period', 20],
       ['quoteAmount', '50'],
     ]);
+    // Built-in exits and protections are listed as a YAML file would spell them (they override each).
+    const bb = list.find((e) => e.name === 'bollinger-reversion');
+    expect(bb?.exits).toEqual({ stopLoss: '0.03', takeProfit: '0.06' });
+    expect(bb?.protections).toEqual({ cooldownAfterStop: 5 });
+    expect(list.find((e) => e.name === 'reality-session')?.exits).toEqual({ sessionEnd: ['regular'] });
+    expect(list.find((e) => e.name === 'mine')?.exits).toBeUndefined();
+    expect(formatCatalogue(list)).toContain(
+      '  exits: stopLoss "0.03", takeProfit "0.06"\n  protections: cooldownAfterStop 5\n',
+    );
   });
 });
 
