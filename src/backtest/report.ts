@@ -26,6 +26,7 @@ import type { Excursion } from './run-config.js';
 import type { SortKey, SweepRow } from './sweep.js';
 import type { WalkForwardResult } from './walk-forward.js';
 import { counted } from '../market/spelling.js';
+import { pickParams } from '../strategy/params.js';
 
 /** The most markers the price chart draws (documented in backtest/README.md). */
 export const MAX_MARKERS = 150;
@@ -541,16 +542,6 @@ document.querySelectorAll('#runs th').forEach(function (th, i) {
 document.body.dataset.rendered = 'ok';
 </script>`;
   return page(title, '', html);
-}
-
-/** The parameters of `params` named in `keys` (all of them without keys), in the order of `params`. */
-export function pickParams(
-  params: Record<string, unknown>,
-  keys?: readonly string[],
-): Record<string, unknown> {
-  return keys === undefined
-    ? params
-    : Object.fromEntries(Object.entries(params).filter(([k]) => keys.includes(k)));
 }
 
 /** In-sample against out-of-sample per window, the chosen parameters, and the stitched equity. */

@@ -66,6 +66,16 @@ export function effectiveParams(
   return out;
 }
 
+/** The parameters of `params` named in `keys` (all of them without keys), in the order of `params`. */
+export function pickParams(
+  params: Record<string, unknown>,
+  keys?: readonly string[],
+): Record<string, unknown> {
+  return keys === undefined
+    ? params
+    : Object.fromEntries(Object.entries(params).filter(([k]) => keys.includes(k)));
+}
+
 /**
  * Checks that a params schema follows the contract: a zod object whose every parameter has a default
  * and a description. Returns the list of problems (empty when fine).
