@@ -165,14 +165,13 @@ export function register(program: Command): void {
             process.stderr.write(
               `resumed: ${resumed} in-sample runs were finished by an earlier attempt (${checkpoint.path})\n`,
             );
-          const pctOf = (x: number) => formatPercent(x);
           for (const s of wf.steps) {
             process.stdout.write(
-              `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(pickParams(s.best, Object.keys(grid)))}  in-sample ${s.inSample ? pctOf(s.inSample.totalReturn) : '-'}  out-of-sample ${pctOf(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${pctOf(s.outOfSample.exposure)}\n`,
+              `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(pickParams(s.best, Object.keys(grid)))}  in-sample ${s.inSample ? formatPercent(s.inSample.totalReturn) : '-'}  out-of-sample ${formatPercent(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${formatPercent(s.outOfSample.exposure)}\n`,
             );
           }
           process.stdout.write(
-            `stitched out-of-sample: return ${pctOf(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${pctOf(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window), in the market ${pctOf(wf.metrics.exposure)}\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
+            `stitched out-of-sample: return ${formatPercent(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${formatPercent(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window), in the market ${formatPercent(wf.metrics.exposure)}\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
           );
           return;
         }
