@@ -414,12 +414,13 @@ try {
   var opts = { autoSize: true, localization: { locale: 'en-US' }, layout: { background: { color: '#ffffff' }, textColor: '#333' }, timeScale: { timeVisible: true, minBarSpacing: 0.001, fixLeftEdge: true, fixRightEdge: true } };
   var c1 = LC.createChart(document.getElementById('candles'), opts);
   var candles = c1.addSeries(LC.CandlestickSeries, {});
-  candles.setData(${safeJson(bars)});
-  // Markers never stretch the price axis (thousands of them once pushed it to -250).
-  var marks = LC.createSeriesMarkers(candles, ${safeJson(markers)}, { autoScale: false });
-  c1.timeScale().fitContent();
-  // Several symbols: the select shows another symbol's bars and fills.
+  // Several symbols: a view per symbol (the first shown), and the select shows another's bars and fills.
   var views = ${safeJson(views ?? null)};
+  var shown = views ? views[${safeJson(symbols[0] ?? '')}] : ${views === undefined ? safeJson({ bars, markers }) : 'null'};
+  candles.setData(shown.bars);
+  // Markers never stretch the price axis (thousands of them once pushed it to -250).
+  var marks = LC.createSeriesMarkers(candles, shown.markers, { autoScale: false });
+  c1.timeScale().fitContent();
   if (views) document.getElementById('symbol').addEventListener('change', function (e) {
     var v = views[e.target.value];
     candles.setData(v.bars);
