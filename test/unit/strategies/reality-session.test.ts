@@ -15,6 +15,11 @@ const MIN = 60_000;
 const OPEN = 9 * 60 + 30;
 const CLOSE = 16 * 60;
 const RISK = RiskLimitsSchema.parse({ allowedSessions: ['regular'], maxDataAgeMs: 3_600_000 });
+const EVERY_SESSION = RiskLimitsSchema.parse({
+  allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+  maxDataAgeMs: 3_600_000,
+});
+const NOT_REALITY = { ...INSTRUMENT, isReality: 'no' };
 
 /** One-minute candles of ET dates from `fromMin` to `toMin` (minutes of the ET day), closes from `price`. */
 function days(
@@ -58,40 +63,24 @@ const breakoutDay = (m: number): number => {
 };
 
 describe('reality-session', () => {
-  it('buys the breakout of the opening range and is flat before the 16:00 ET close (session-end exit)', async () => {
-    const date = '2026-01-05';
-    const r = await run(days(['2026-01-02', date], breakoutDay));
-    const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
-    expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
-    // Decided at 10:01 (the 10:00 candle's close), filled at the 10:01 open; out in the 15:59 candle.
-    expect(today.map((f) => f.ts)).toEqual([etToUtc(date, 10, 1), etToUtc(date, 15, 59)]);
-  });
-
-  it('is flat at the close under a risk that allows every session too (the default of a backtest file)', async () => {
-    // The strategy's own exits: { sessionEnd: ['regular'] }: out before after-hours, which this risk would
-    // let a `sessionEnd: true` exit hold through (and the position would ride the wild after-hours).
-    const every = RiskLimitsSchema.parse({
-      allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
-      maxDataAgeMs: 3_600_000,
-    });
-    const date = '2026-01-05';
-    const r = await run(days(['2026-01-02', date], breakoutDay), {}, every);
-    const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
-    expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
-    expect(today.map((f) => f.ts)).toEqual([etToUtc(date, 10, 1), etToUtc(date, 15, 59)]);
-  });
-
-  it('is flat at the close on a pair that is not a Reality token too (a synthetic stand-in for a stock)', async () => {
-    const every = RiskLimitsSchema.parse({
-      allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
-      maxDataAgeMs: 3_600_000,
-    });
-    const date = '2026-01-05';
-    const plain = { ...INSTRUMENT, isReality: 'no' };
-    const r = await run(days(['2026-01-02', date], breakoutDay, 4 * 60, 20 * 60, plain), {}, every);
-    const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
-    expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
-  });
+  // The strategy's own exits: { sessionEnd: ['regular'] }: out before after-hours, also under a risk that
+  // allows every session (the default of a backtest file), which a `sessionEnd: true` exit would hold through
+  // (and the position would ride the wild after-hours), and on a pair that is not a Reality token.
+  it.each([
+    ['under a risk of the regular session only', RISK, INSTRUMENT],
+    ['under a risk that allows every session (the default of a backtest file)', EVERY_SESSION, INSTRUMENT],
+    ['on a pair that is not a Reality token (a synthetic stand-in for a stock)', EVERY_SESSION, NOT_REALITY],
+  ])(
+    'buys the breakout of the opening range and is flat before the 16:00 ET close (session-end exit), %s',
+    async (_case, risk, instrument) => {
+      const date = '2026-01-05';
+      const r = await run(days(['2026-01-02', date], breakoutDay, 4 * 60, 20 * 60, instrument), {}, risk);
+      const today = r.fills.filter((f) => f.ts > etToUtc(date, 0, 0));
+      expect(today.map((f) => `${f.side} ${f.tag}`)).toEqual(['buy breakout', 'sell session_end']);
+      // Decided at 10:01 (the 10:00 candle's close), filled at the 10:01 open; out in the 15:59 candle.
+      expect(today.map((f) => f.ts)).toEqual([etToUtc(date, 10, 1), etToUtc(date, 15, 59)]);
+    },
+  );
 
   it('sells at the range low after an entry and does not enter twice in a day', async () => {
     const fade = (m: number): number => {
