@@ -1,5 +1,5 @@
-// The Eastern Time offset is read from the tz database once per year (bisection to the hour of each change)
-// and then computed by comparison: it must equal what Intl says for every instant, across DST changes.
+// The Eastern Time offset is worked out once per year (the US rule from 2007, the tz database by bisection
+// before) and then computed by comparison: it must equal what Intl says for every instant, across DST changes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { etOffsetMinutes, wallClockIn } from '../../../src/market/sessions.js';
@@ -35,6 +35,32 @@ describe('etOffsetMinutes', () => {
     // Every hour of a year agrees with the tz database (the changes are found by bisection).
     for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 3_600_000) {
       expect(etOffsetMinutes(t)).toBe(intlOffset(t));
+    }
+  });
+});
+
+describe('etOffsetMinutes against the tz database, year by year', () => {
+  it('changes in the same hours as the tz database in every year from 1970 to 2100', () => {
+    for (let year = 1970; year <= 2100; year++) {
+      // Every change of the year, to the hour, as the tz database has it and as we have it: the days whose
+      // noon (UTC) offset differs from the day before's, then the hours of those days and the day before.
+      const changes = (offset: (ms: number) => number) => {
+        const out: number[] = [];
+        for (let d = Date.UTC(year, 0, 1); d < Date.UTC(year + 1, 0, 1); d += 86_400_000) {
+          if (offset(d + 43_200_000) === offset(d - 43_200_000)) continue;
+          for (let t = d - 43_200_000 + 3_600_000; t <= d + 43_200_000; t += 3_600_000)
+            if (offset(t) !== offset(t - 3_600_000)) out.push(t);
+        }
+        return out;
+      };
+      const tz = changes(intlOffset);
+      const ours = changes(etOffsetMinutes);
+      expect({ year, changes: ours }).toEqual({ year, changes: tz });
+      expect(tz.length).toBeGreaterThan(0);
+      // Either side of each change, the offset itself agrees.
+      for (const t of tz) {
+        expect([etOffsetMinutes(t - 1), etOffsetMinutes(t)]).toEqual([intlOffset(t - 1), intlOffset(t)]);
+      }
     }
   });
 });
