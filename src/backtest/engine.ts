@@ -32,7 +32,7 @@ import { mergeExitRules, mergeProtections, type ExitRules, type Protections } fr
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import { CandleFileError, type CandleSource } from './format.js';
-import { mergeByTime } from './merge-sources.js';
+import { mergeByTime, type LaneBatch } from './merge-sources.js';
 import type {
   BacktestFill,
   BacktestResult,
@@ -518,68 +518,16 @@ class Replay {
     if (++this.steps % this.every === 0) this.sample(this.decisionTime(lanes[0] as Lane, stepT));
   }
 
-  /** The replay: every candle of the merged sources, step by step (see runBacktest). */
+  /**
+   * The replay: every candle of the merged sources, step by step (see runBacktest). A batch's candles are
+   * replayed by `replayBatch`, a function of its own: with the per-batch code (the progress call) in the
+   * candle loop, V8 compiled the loop on the fly without type feedback for that code and threw the compiled
+   * loop away at the end of the first batch (`node --trace-deopt`), to compile it again.
+   */
   async run(sources: readonly CandleSource[]): Promise<void> {
-    const { o, lanes, venue, trader, interval } = this;
-    const keepChart = o.chart !== false;
-    const from = o.from ?? -Infinity;
-    const to = o.to ?? Infinity;
-    const single = lanes.length === 1;
+    const { o, lanes, trader } = this;
     for await (const b of mergeByTime(sources)) {
-      const { openTime, open, high, low, close, volume, turnover, lane: laneOf } = b;
-      for (let i = 0; i < b.length; i++) {
-        const t = openTime[i] as number;
-        if (t < from || t > to) continue;
-        const lane = (single ? lanes[0] : lanes[(laneOf as Uint16Array)[i] as number]) as Lane;
-        if (t !== this.stepT) {
-          if (this.inStep) {
-            if (this.closeStep()) await trader.syncFills();
-            this.markStep();
-          }
-          this.stepT = t;
-          this.inStep = true;
-        }
-        // One mutable record per symbol for the current candle: no allocation per candle for the venue's view.
-        const cur = lane.cur;
-        cur.t = t;
-        cur.open = open[i] as number;
-        cur.high = high[i] as number;
-        cur.low = low[i] as number;
-        cur.close = close[i] as number;
-        cur.known = true;
-        venue.setTime(t);
-        // Orders resting from before fill first if this candle opens through them.
-        if (venue.advance() > 0) await trader.syncFills();
-        if (lane.prev !== undefined && this.decide(lane, lane.prev)) await this.settle();
-        // The candle's range through the exits of an open trade (src/execution/exits.ts): an exit that
-        // triggers inside the candle fills at its trigger price, one that gapped through at the open.
-        if (trader.exitsArmed) {
-          const x = trader.barExit(lane.symbol, cur);
-          if (x !== undefined) {
-            cur.touch = x.trigger;
-            await trader.exit(x, this.clock.now());
-            cur.touch = undefined;
-            if (this.failure !== undefined) throw this.failure;
-          }
-        }
-        lane.lastClose = cur.close;
-        if (Number.isNaN(this.first)) this.first = t;
-        this.lastT = t;
-        lane.candles++;
-        this.n++;
-        lane.prev = {
-          symbol: lane.symbol,
-          interval,
-          openTime: t,
-          open: cur.open,
-          high: cur.high,
-          low: cur.low,
-          close: cur.close,
-          volume: volume[i] as number,
-          turnover: turnover[i] as number,
-        };
-        if (keepChart) lane.chart.add(t, cur.open, cur.high, cur.low, cur.close);
-      }
+      await this.replayBatch(b);
       o.onProgress?.(this.n);
     }
     if (this.inStep) {
@@ -590,6 +538,69 @@ class Replay {
     for (const l of lanes) l.cur.known = false;
     for (const l of lanes) if (l.prev !== undefined && this.decide(l, l.prev)) await this.settle();
     if (this.steps % this.every !== 0 && this.steps > 0) this.sample(this.clock.now());
+  }
+
+  /** The candles of one merged batch, in time order. */
+  private async replayBatch(b: LaneBatch): Promise<void> {
+    const { o, lanes, venue, trader, interval } = this;
+    const keepChart = o.chart !== false;
+    const from = o.from ?? -Infinity;
+    const to = o.to ?? Infinity;
+    const single = lanes.length === 1;
+    const { openTime, open, high, low, close, volume, turnover, lane: laneOf } = b;
+    for (let i = 0; i < b.length; i++) {
+      const t = openTime[i] as number;
+      if (t < from || t > to) continue;
+      const lane = (single ? lanes[0] : lanes[(laneOf as Uint16Array)[i] as number]) as Lane;
+      if (t !== this.stepT) {
+        if (this.inStep) {
+          if (this.closeStep()) await trader.syncFills();
+          this.markStep();
+        }
+        this.stepT = t;
+        this.inStep = true;
+      }
+      // One mutable record per symbol for the current candle: no allocation per candle for the venue's view.
+      const cur = lane.cur;
+      cur.t = t;
+      cur.open = open[i] as number;
+      cur.high = high[i] as number;
+      cur.low = low[i] as number;
+      cur.close = close[i] as number;
+      cur.known = true;
+      venue.setTime(t);
+      // Orders resting from before fill first if this candle opens through them.
+      if (venue.advance() > 0) await trader.syncFills();
+      if (lane.prev !== undefined && this.decide(lane, lane.prev)) await this.settle();
+      // The candle's range through the exits of an open trade (src/execution/exits.ts): an exit that
+      // triggers inside the candle fills at its trigger price, one that gapped through at the open.
+      if (trader.exitsArmed) {
+        const x = trader.barExit(lane.symbol, cur);
+        if (x !== undefined) {
+          cur.touch = x.trigger;
+          await trader.exit(x, this.clock.now());
+          cur.touch = undefined;
+          if (this.failure !== undefined) throw this.failure;
+        }
+      }
+      lane.lastClose = cur.close;
+      if (Number.isNaN(this.first)) this.first = t;
+      this.lastT = t;
+      lane.candles++;
+      this.n++;
+      lane.prev = {
+        symbol: lane.symbol,
+        interval,
+        openTime: t,
+        open: cur.open,
+        high: cur.high,
+        low: cur.low,
+        close: cur.close,
+        volume: volume[i] as number,
+        turnover: turnover[i] as number,
+      };
+      if (keepChart) lane.chart.add(t, cur.open, cur.high, cur.low, cur.close);
+    }
   }
 }
 
