@@ -5,7 +5,7 @@
 import { Observable } from 'rxjs';
 import { ApiError, type DeliveryStatus } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
-import { Decimal, ZERO } from '../market/decimal.js';
+import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import type { SessionState } from '../market/sessions.js';
 import { fillFee, liquidityOf, type FeeRates, type Liquidity } from '../portfolio/fees.js';
@@ -341,7 +341,7 @@ export class Trader implements FillSink {
     // After a restart the journal's positions are open trades again (their time in trade counts from now).
     if (this.exitBook !== undefined)
       for (const p of o.portfolio.positions())
-        if (p.quantity.gt(0)) this.exitBook.onPosition(p.symbol, p.quantity, p.avgPrice, o.clock.now());
+        if (aboveZero(p.quantity)) this.exitBook.onPosition(p.symbol, p.quantity, p.avgPrice, o.clock.now());
     this.protect = hasProtections(o.protections)
       ? new ProtectionBook(o.protections as Protections, this.intervalMs, (lock) =>
           // Logged by the subscribers (the daemon's pipeline events); entries it refuses are journaled denials.
@@ -428,7 +428,7 @@ export class Trader implements FillSink {
     for (const x of this.open.values()) {
       if (x.order.orderType !== 'limit' || x.order.price === undefined) continue;
       const left = new Decimal(x.order.qty).minus(x.filled);
-      if (!left.gt(0)) continue;
+      if (!aboveZero(left)) continue;
       if (x.order.side === 'buy') {
         quote = quote.plus(left.mul(x.order.price).mul(feeMax));
         buys++;
@@ -706,7 +706,7 @@ export class Trader implements FillSink {
     const m = o.market.snapshot(order.symbol);
     if (pair === undefined || m === undefined || order.orderType !== 'market') return;
     const ref = (order.side === 'buy' ? m.ask : m.bid) ?? m.last;
-    if (!ref.gt(0)) return;
+    if (!aboveZero(ref)) return;
     const qty = new Decimal(order.qty);
     const rules = o.market.rules(order.symbol);
     const size =
@@ -715,7 +715,7 @@ export class Trader implements FillSink {
             .div(ref.mul(ESTIMATE_MARGIN.plus(1)))
             .toDecimalPlaces(rules?.quantityPrecision ?? 8, Decimal.ROUND_DOWN)
         : qty;
-    if (!size.gt(0)) return;
+    if (!aboveZero(size)) return;
     const price = order.side === 'buy' ? qty.div(size).toDecimalPlaces(12, Decimal.ROUND_DOWN) : ref;
     const ts = o.clock.now();
     const liquidity: Liquidity = 'taker';
@@ -824,7 +824,7 @@ export class Trader implements FillSink {
     const now = this.o.clock.now();
     for (const [oid, x] of this.open) {
       if (x.order.orderType !== 'market' || x.ackedAt === undefined) continue;
-      if (x.filled.gt(0) || now - x.ackedAt > MARKET_FILL_WINDOW_MS) {
+      if (aboveZero(x.filled) || now - x.ackedAt > MARKET_FILL_WINDOW_MS) {
         this.open.delete(oid);
         this.o.journal.settled?.(oid);
       }
@@ -989,7 +989,7 @@ export class Trader implements FillSink {
     const value = fill.price.mul(fill.size);
     if (fill.side === 'buy') m.cost = m.cost.plus(value).plus(fill.fee);
     else m.proceeds = m.proceeds.plus(value).minus(fill.fee);
-    if (p.quantity.isZero() && m.cost.gt(0)) {
+    if (p.quantity.isZero() && aboveZero(m.cost)) {
       const profit = m.proceeds.div(m.cost).minus(1).toNumber();
       this.tradeMoney.delete(fill.symbol);
       pr.onTradeClosed(fill.symbol, profit, fill.exitReason, fill.ts);

@@ -2,13 +2,13 @@
 // never a larger quantity or amount than asked, never a worse price than asked (a buy limit rounds
 // down so it never pays more, a sell limit rounds up so it never sells cheaper).
 import type { OrderIntent, Side } from './intent.js';
-import { Decimal } from './decimal.js';
+import { Decimal, aboveZero } from './decimal.js';
 import type { InstrumentRules } from './instrument-rules.js';
 
 /** Rounds `value` to `dp` decimals and to a multiple of `step` (when given), in `mode`. */
 function quantise(value: Decimal, dp: number, step: Decimal | undefined, mode: Decimal.Rounding): Decimal {
   let v = value.toDecimalPlaces(dp, mode);
-  if (step !== undefined && step.gt(0)) {
+  if (step !== undefined && aboveZero(step)) {
     v = v.div(step).toDecimalPlaces(0, mode).mul(step);
     // A multiple of the step may need more decimals than dp allows; step back inside both rules.
     if (v.decimalPlaces() > dp)

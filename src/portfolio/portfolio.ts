@@ -2,7 +2,7 @@
 // through the same class, and a restart rebuilds it from the fill journal (`Portfolio.fromFills`).
 import { z } from 'zod';
 import { SIGNED_DECIMAL_RE } from '../api/index.js';
-import { Decimal, ZERO, dec, toWire, type DecimalLike } from '../market/decimal.js';
+import { Decimal, ZERO, aboveZero, belowZero, dec, toWire, type DecimalLike } from '../market/decimal.js';
 import type { Side } from '../market/intent.js';
 import type { PortfolioView, PositionView } from './view.js';
 
@@ -191,11 +191,11 @@ export class Portfolio implements PortfolioView {
     const price = dec(fill.price, 'fill.price');
     const size = dec(fill.size, 'fill.size');
     const fee = dec(fill.fee, 'fill.fee');
-    if (!price.gt(0))
+    if (!aboveZero(price))
       throw new RangeError(`fill.price must be positive, got ${price.toFixed()} (${fill.symbol})`);
-    if (!size.gt(0))
+    if (!aboveZero(size))
       throw new RangeError(`fill.size must be positive, got ${size.toFixed()} (${fill.symbol})`);
-    if (fee.lt(0))
+    if (belowZero(fee))
       throw new RangeError(`fill.fee must not be negative, got ${fee.toFixed()} (${fill.symbol})`);
     if (fill.side !== 'buy' && fill.side !== 'sell') {
       throw new TypeError(`fill.side must be "buy" or "sell", got ${JSON.stringify(fill.side)}`);
@@ -222,7 +222,7 @@ export class Portfolio implements PortfolioView {
     pos.fees = pos.fees.plus(fee);
 
     const q = pos.qty;
-    if (q.isZero() || q.gt(0) === buy) {
+    if (q.isZero() || aboveZero(q) === buy) {
       // Opening or adding: the cost basis grows by the exact notional.
       pos.cost = pos.cost.plus(buy ? notional : notional.neg());
       pos.qty = q.plus(signed);
@@ -235,12 +235,12 @@ export class Portfolio implements PortfolioView {
       const released = closing.eq(open)
         ? pos.cost
         : pos.cost.times(closing).div(open).toDecimalPlaces(RELEASED_PLACES, Decimal.ROUND_HALF_EVEN);
-      const closedSigned = q.gt(0) ? closing : closing.neg();
+      const closedSigned = aboveZero(q) ? closing : closing.neg();
       pos.realised = pos.realised.plus(closedSigned.times(price)).minus(released);
       pos.cost = pos.cost.minus(released);
       pos.qty = q.plus(signed);
       const rest = size.minus(closing);
-      if (rest.gt(0)) pos.cost = buy ? rest.times(price) : rest.times(price).neg(); // flipped through zero
+      if (aboveZero(rest)) pos.cost = buy ? rest.times(price) : rest.times(price).neg(); // flipped through zero
     }
     if (pos.qty.isZero()) pos.cost = ZERO;
     if (pos.mark === undefined) pos.mark = price;

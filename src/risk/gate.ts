@@ -2,7 +2,7 @@
 // (a stable code and a sentence that says what to do), never an exception; an approval carries the
 // normalised intent and the wire order.
 import type { DeliveryStatus, VenueOrder } from '../api/index.js';
-import { Decimal, ZERO, toWire } from '../market/decimal.js';
+import { Decimal, ZERO, aboveZero, toWire } from '../market/decimal.js';
 import { deliveryAllowsOrders } from '../market/delivery.js';
 import { formatDuration } from '../market/duration.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
@@ -122,7 +122,12 @@ function tradePrice(i: OrderIntent, m: MarketSnapshot): Decimal {
 export function isReducing(i: OrderIntent, position: Decimal, px: Decimal): boolean {
   if (position.isZero()) return false;
   if ('quoteAmount' in i)
-    return position.isNeg() && px.gt(0) && i.quoteAmount.gt(0) && i.quoteAmount.lte(px.mul(position.neg()));
+    return (
+      position.isNeg() &&
+      aboveZero(px) &&
+      aboveZero(i.quoteAmount) &&
+      i.quoteAmount.lte(px.mul(position.neg()))
+    );
   const delta = i.side === 'buy' ? i.quantity : i.quantity.neg();
   return !delta.isZero() && delta.isNeg() !== position.isNeg() && delta.abs().lte(position.abs());
 }
@@ -279,7 +284,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   {
     name: 'marketPrice',
     check: ({ ctx, raw }) =>
-      ctx.market !== undefined && ctx.market.last.gt(0)
+      ctx.market !== undefined && aboveZero(ctx.market.last)
         ? undefined
         : deny('NO_MARKET_PRICE', `no market price for ${raw.symbol} yet`),
   },
@@ -308,7 +313,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
     check: (f) => {
       f.intent = normaliseIntent(f.rules, f.raw);
       f.size = 'quoteAmount' in f.intent ? f.intent.quoteAmount : f.intent.quantity;
-      if (!f.size.gt(0))
+      if (!aboveZero(f.size))
         return deny(
           'PRECISION_ZERO_AFTER_ROUNDING',
           `the order size of ${f.raw.symbol} rounds to zero at the instrument precision`,
@@ -410,7 +415,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
           `sell of ${baseQty(f).toFixed()} ${rules.baseCoin}: ${free.toFixed()} ${rules.baseCoin} free, ${held.sells} limit ${held.sells === 1 ? 'sell holds' : 'sells hold'} ${held.base.toFixed()} ${rules.baseCoin} (the venue has no cancel: wait for them to fill)`,
         );
       }
-      return rules.category === 'SPOT' && baseQty(f).gt(position.gt(0) ? position : ZERO)
+      return rules.category === 'SPOT' && baseQty(f).gt(aboveZero(position) ? position : ZERO)
         ? deny(
             'OVERSELL',
             `sell of ${baseQty(f).toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`,

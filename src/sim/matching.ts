@@ -1,7 +1,7 @@
 // The matching core: accounts and balances, orders, fills and fees, with no HTTP and no clock of its
 // own. The simulator's HTTP layer and the backtester both drive it in-process; everything it needs
 // from the market comes through the small MarketView port, and time is passed in by the caller.
-import { Decimal, ZERO } from '../market/decimal.js';
+import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
 import type { Side } from '../market/intent.js';
 import { fillFee, type Liquidity } from '../portfolio/fees.js';
 
@@ -343,7 +343,7 @@ export class MatchingCore {
     const marketBuy = order.orderType === 'market' && order.side === 'buy';
     let remaining = order.qty; // quote for a market buy, base otherwise
     for (const lv of this.opts.market.levels(order.symbol, order.side, now)) {
-      if (remaining.lte(0)) break;
+      if (!aboveZero(remaining)) break;
       if (order.price !== undefined) {
         if (order.side === 'buy' ? lv.price.gt(order.price) : lv.price.lt(order.price)) break;
       }
@@ -353,7 +353,7 @@ export class MatchingCore {
         size = cost.lte(remaining)
           ? lv.qty
           : remaining.div(lv.price).toDecimalPlaces(pair.quantityPrecision, Decimal.ROUND_DOWN);
-        if (size.lte(0)) break;
+        if (!aboveZero(size)) break;
         const notional = lv.price.mul(size);
         remaining = remaining.minus(notional);
         fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now, notional));
@@ -433,7 +433,8 @@ export class MatchingCore {
       b.available = b.available.plus(order.reserved);
       order.reserved = ZERO;
     }
-    const complete = order.orderType === 'limit' ? this.remainingBase(order).isZero() : order.filledQty.gt(0);
+    const complete =
+      order.orderType === 'limit' ? this.remainingBase(order).isZero() : aboveZero(order.filledQty);
     order.status = complete ? 'filled' : 'cancelled';
     if (order.orderType === 'market' && order.side === 'sell' && order.filledQty.lt(order.qty))
       order.status = 'cancelled';

@@ -1,6 +1,6 @@
 // Builders for order intents. They are the one place a strategy turns its float world into Decimals, and
 // they check at run time what the types promise at compile time (a JS strategy has no type checker).
-import { Decimal } from '../market/decimal.js';
+import { Decimal, aboveZero } from '../market/decimal.js';
 import type {
   LimitIntent,
   MarketBuyIntent,
@@ -22,7 +22,7 @@ function positiveDecimal(value: unknown, field: string): Decimal {
       `${field} must be a Decimal (money is never a JS number), got ${got}: build it with toDecimal(x) or new Decimal("...")`,
     );
   }
-  if (!value.isFinite() || !value.gt(0)) {
+  if (!value.isFinite() || !aboveZero(value)) {
     throw new IntentError(`${field} must be a finite Decimal above zero, got ${value.toString()}`);
   }
   return value;
