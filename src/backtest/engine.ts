@@ -425,6 +425,10 @@ class Replay {
   private readonly clock: VirtualClock;
   private readonly market: MarketState;
   private readonly deliver = (c: Candle): void => this.candles$.next(c);
+  private readonly from: number;
+  private readonly to: number;
+  private readonly single: boolean;
+  private readonly keepChart: boolean;
 
   constructor(
     private readonly o: BacktestOptions,
@@ -441,6 +445,10 @@ class Replay {
     this.portfolio = p.portfolio;
     this.clock = p.clock;
     this.market = p.market;
+    this.from = o.from ?? -Infinity;
+    this.to = o.to ?? Infinity;
+    this.single = lanes.length === 1;
+    this.keepChart = o.chart !== false;
   }
 
   /** A daily stock candle is decided at the regular close (16:00 ET) of its date, others at their close. */
@@ -542,16 +550,14 @@ class Replay {
 
   /** The candles of one merged batch, in time order. */
   private async replayBatch(b: LaneBatch): Promise<void> {
-    const { o, lanes, venue, trader, interval } = this;
-    const keepChart = o.chart !== false;
-    const from = o.from ?? -Infinity;
-    const to = o.to ?? Infinity;
-    const single = lanes.length === 1;
-    const { openTime, open, high, low, close, volume, turnover, lane: laneOf } = b;
+    // Everything is read inside the loop, nothing before it: V8 records type feedback only once a
+    // function has run a while, so code before the loop had none when the loop was first compiled, and
+    // the compiled loop was thrown away at the next batch.
     for (let i = 0; i < b.length; i++) {
-      const t = openTime[i] as number;
-      if (t < from || t > to) continue;
-      const lane = (single ? lanes[0] : lanes[(laneOf as Uint16Array)[i] as number]) as Lane;
+      const t = b.openTime[i] as number;
+      if (t < this.from || t > this.to) continue;
+      const { lanes, venue, trader } = this;
+      const lane = (this.single ? lanes[0] : lanes[(b.lane as Uint16Array)[i] as number]) as Lane;
       if (t !== this.stepT) {
         if (this.inStep) {
           if (this.closeStep()) await trader.syncFills();
@@ -563,10 +569,10 @@ class Replay {
       // One mutable record per symbol for the current candle: no allocation per candle for the venue's view.
       const cur = lane.cur;
       cur.t = t;
-      cur.open = open[i] as number;
-      cur.high = high[i] as number;
-      cur.low = low[i] as number;
-      cur.close = close[i] as number;
+      cur.open = b.open[i] as number;
+      cur.high = b.high[i] as number;
+      cur.low = b.low[i] as number;
+      cur.close = b.close[i] as number;
       cur.known = true;
       venue.setTime(t);
       // Orders resting from before fill first if this candle opens through them.
@@ -590,16 +596,16 @@ class Replay {
       this.n++;
       lane.prev = {
         symbol: lane.symbol,
-        interval,
+        interval: this.interval,
         openTime: t,
         open: cur.open,
         high: cur.high,
         low: cur.low,
         close: cur.close,
-        volume: volume[i] as number,
-        turnover: turnover[i] as number,
+        volume: b.volume[i] as number,
+        turnover: b.turnover[i] as number,
       };
-      if (keepChart) lane.chart.add(t, cur.open, cur.high, cur.low, cur.close);
+      if (this.keepChart) lane.chart.add(t, cur.open, cur.high, cur.low, cur.close);
     }
   }
 }
