@@ -2,9 +2,12 @@
 // file in WAL mode (as the store opens it), with synchronous=FULL (the WAL is fsynced at every commit:
 // the store's default, what an order's journal entry costs before its send) beside synchronous=NORMAL
 // (no fsync at commit), paced as orders are (a few ms apart, not back to back). The p99 of FULL is the
-// floor of the tick-to-order p99 with the journal's durability rule.
+// floor of the tick-to-order p99 with the journal's durability rule. Beside them, the disk's own floor:
+// one 4 KB write and fdatasync of a preallocated file, paced the same, what any record made durable
+// before an order's send costs at least, whatever writes it (`--pause-ms 250` paces as the tick-to-order
+// bench's candles come, 4 a second: a disk idle that long is slower to flush).
 //   npx tsx bench/journal-commit.ts [--commits 300] [--pause-ms 5]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -43,12 +46,40 @@ async function commits(synchronous: 'FULL' | 'NORMAL'): Promise<number[]> {
   }
 }
 
+/** One 4 KB write and fdatasync per turn, into a file written and synced beforehand (no growth, no metadata). */
+async function deviceFloor(): Promise<number[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tradebot-fsync-'));
+  const page = Buffer.alloc(4096, 120);
+  const fd = openSync(join(dir, 'floor.bin'), 'w');
+  try {
+    writeSync(fd, Buffer.alloc(COMMITS * page.length));
+    fdatasyncSync(fd);
+    const out: number[] = [];
+    for (let i = 0; i < COMMITS; i++) {
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
+      const t0 = performance.now();
+      writeSync(fd, page, 0, page.length, i * page.length);
+      fdatasyncSync(fd);
+      out.push(performance.now() - t0);
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 await commits('NORMAL'); // warm-up: JIT, page cache
 const normal = await commits('NORMAL');
 const full = await commits('FULL');
+const floor = await deviceFloor();
 const line = (name: string, xs: number[]) =>
   `${name}: p50 ${ms(pct(xs, 50))}  p99 ${ms(pct(xs, 99))}  max ${ms(Math.max(...xs))}`;
 console.log(`insert + commit, WAL, ${COMMITS} commits ${PAUSE_MS} ms apart, on ${tmpdir()}`);
 console.log(line('synchronous=FULL   (fsync per commit)', full));
 console.log(line('synchronous=NORMAL (baseline)        ', normal));
+console.log(line('the disk: 4 KB write + fdatasync     ', floor));
 console.log(`ratio FULL / NORMAL at p50: ${(pct(full, 50) / pct(normal, 50)).toFixed(1)}x`);
+console.log(
+  `ratio FULL / the disk's floor: p50 ${(pct(full, 50) / pct(floor, 50)).toFixed(2)}x, p99 ${(pct(full, 99) / pct(floor, 99)).toFixed(2)}x`,
+);
