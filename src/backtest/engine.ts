@@ -12,7 +12,7 @@ import { MarketState, Trader, emptyQuote, type Quote, type TraderListener } from
 import { VirtualClock } from '../feeds/clock.js';
 import type { Candle } from '../market/candle.js';
 import { InformativeCandles } from '../market/resample.js';
-import { Decimal, ZERO } from '../market/decimal.js';
+import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
 import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
 import { etParts, etToUtc, usSessionAt, type SessionState } from '../market/sessions.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -777,6 +777,11 @@ function finalHoldings(portfolio: Portfolio): BacktestResult['portfolio'] {
 }
 
 /** What a round trip needs of a fill: the pipeline's fill, amounts in Decimal. */
+/** A side's average price, to 8 places: the one fill's price, or value / quantity over several fills. */
+function averagePrice(only: Decimal | undefined, value: Decimal, qty: Decimal): string {
+  return (only ?? value.div(qty)).toDecimalPlaces(8).toFixed();
+}
+
 interface TripFill {
   readonly symbol: string;
   readonly side: 'buy' | 'sell';
@@ -806,13 +811,30 @@ export class RoundTrips {
       sellValue: Decimal;
       fees: Decimal;
       entry: number;
+      /** The price of the trade's only buy (sell) fill so far; undefined once it has several. */
+      buyPrice: Decimal | undefined;
+      sellPrice: Decimal | undefined;
+      buys: number;
+      sells: number;
     }
   >();
 
   add(f: TripFill): void {
     let o = this.open.get(f.symbol);
     if (o === undefined) {
-      o = { qty: ZERO, buyQty: ZERO, buyCost: ZERO, sellQty: ZERO, sellValue: ZERO, fees: ZERO, entry: 0 };
+      o = {
+        qty: ZERO,
+        buyQty: ZERO,
+        buyCost: ZERO,
+        sellQty: ZERO,
+        sellValue: ZERO,
+        fees: ZERO,
+        entry: 0,
+        buyPrice: undefined,
+        sellPrice: undefined,
+        buys: 0,
+        sells: 0,
+      };
       this.open.set(f.symbol, o);
     }
     const value = f.notional;
@@ -820,27 +842,31 @@ export class RoundTrips {
     if (wasFlat) {
       o.entry = f.ts;
       o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
+      o.buys = o.sells = 0;
     }
     o.fees = o.fees.plus(f.fee);
     if (f.side === 'buy') {
       o.qty = o.qty.plus(f.size);
       o.buyQty = o.buyQty.plus(f.size);
       o.buyCost = o.buyCost.plus(value);
+      o.buyPrice = ++o.buys === 1 ? f.price : undefined;
     } else {
       o.qty = o.qty.minus(f.size);
       o.sellQty = o.sellQty.plus(f.size);
       o.sellValue = o.sellValue.plus(value);
+      o.sellPrice = ++o.sells === 1 ? f.price : undefined;
     }
     const flat = o.qty.isZero();
     if (flat !== wasFlat) this.holding += flat ? -1 : 1;
-    if (flat && o.buyQty.gt(0)) {
+    if (flat && aboveZero(o.buyQty)) {
       this.trades.push({
         symbol: f.symbol,
         side: 'long',
         entryTime: o.entry,
         exitTime: f.ts,
-        entryPrice: o.buyCost.div(o.buyQty).toDecimalPlaces(8).toFixed(),
-        exitPrice: o.sellValue.div(o.sellQty).toDecimalPlaces(8).toFixed(),
+        // A side of one fill averages to that fill's price (its value is price x size, exactly): no division.
+        entryPrice: averagePrice(o.buyPrice, o.buyCost, o.buyQty),
+        exitPrice: averagePrice(o.sellPrice, o.sellValue, o.sellQty),
         quantity: o.buyQty.toFixed(),
         pnl: o.sellValue.minus(o.buyCost).minus(o.fees).toFixed(),
         fees: o.fees.toFixed(),

@@ -106,7 +106,12 @@ class InProcessFill implements VenueFill {
   readonly orderId: string;
   readonly clientOid: string;
   readonly liquidity: CoreFill['liquidity'];
-  readonly exact: { readonly price: Decimal; readonly size: Decimal; readonly ts: number };
+  readonly exact: {
+    readonly price: Decimal;
+    readonly size: Decimal;
+    readonly ts: number;
+    readonly notional: Decimal;
+  };
 
   constructor(f: CoreFill) {
     this.execId = f.execId;
@@ -114,7 +119,7 @@ class InProcessFill implements VenueFill {
     this.orderId = f.orderId;
     this.clientOid = f.clientOid;
     this.liquidity = f.liquidity;
-    this.exact = { price: f.price, size: f.size, ts: f.ts };
+    this.exact = { price: f.price, size: f.size, ts: f.ts, notional: f.notional };
   }
   get price(): string {
     return toWire(this.exact.price);

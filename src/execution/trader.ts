@@ -905,7 +905,7 @@ export class Trader implements FillSink {
         fillTs: ts,
       });
     const clientOid = order?.clientOid ?? f.clientOid;
-    const notional = price.mul(size);
+    const notional = f.exact?.notional ?? price.mul(size);
     // One object: journaled, applied to the portfolio and emitted (its seq set once journaled).
     const fill: { -readonly [K in keyof TraderFill]: TraderFill[K] } = {
       seq: 0,

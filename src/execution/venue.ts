@@ -17,8 +17,18 @@ export type VenueFill = RealityFill & {
   readonly orderId?: string | undefined;
   readonly clientOid?: string | undefined;
   readonly liquidity?: Liquidity | undefined;
-  /** The price, size and time as the adapter has them (saves parsing the wire's strings back). */
-  readonly exact?: { readonly price: Decimal; readonly size: Decimal; readonly ts: number } | undefined;
+  /**
+   * The price, size and time as the adapter has them (saves parsing the wire's strings back), and
+   * price x size when the adapter computed it (saves the product).
+   */
+  readonly exact?:
+    | {
+        readonly price: Decimal;
+        readonly size: Decimal;
+        readonly ts: number;
+        readonly notional?: Decimal | undefined;
+      }
+    | undefined;
 };
 
 export interface Venue {

@@ -153,7 +153,12 @@ export function handleAdmin(
         const fills = engine.fills(apiKey, q.get('symbol') ?? undefined);
         return reply(
           200,
-          fills.map((f) => ({ ...f, price: toWire(f.price), size: toWire(f.size), fee: toWire(f.fee) })),
+          fills.map(({ notional: _notional, ...f }) => ({
+            ...f,
+            price: toWire(f.price),
+            size: toWire(f.size),
+            fee: toWire(f.fee),
+          })),
         );
       }
       case 'GET /sim/withdrawals':

@@ -76,6 +76,8 @@ export interface CoreFill {
   readonly side: Side;
   readonly price: Decimal;
   readonly size: Decimal;
+  /** price x size, exact, in the quote coin (what the fill moved, before its fee). */
+  readonly notional: Decimal;
   /** price x size x rate, exact, in the quote coin. */
   readonly fee: Decimal;
   readonly feeCoin: string;
@@ -416,6 +418,7 @@ export class MatchingCore {
       side: order.side,
       price,
       size,
+      notional,
       fee,
       feeCoin: pair.quoteCoin,
       liquidity,
