@@ -38,7 +38,7 @@ export interface CandleFillOptions {
   readonly barAt: (symbol: string, t: number) => CandleBar | undefined;
 }
 
-/** More than any order can ask for: the liquidity at a candle's open. */
+/** More than any order can ask for: the liquidity at a candle's open (the level says it is unlimited). */
 const UNLIMITED = new Decimal('1e15');
 
 /** The MarketView of replayed candles (see the rules at the top of this file). */
@@ -67,13 +67,13 @@ export class CandleFillModel implements MarketView {
           this.o.pricePrecision(symbol),
           side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN,
         );
-      return [{ price: at, qty: UNLIMITED }];
+      return [{ price: at, qty: UNLIMITED, unlimited: true }];
     }
     const px = new Decimal(bar.open * (side === 'buy' ? 1 + this.slip : 1 - this.slip)).toDecimalPlaces(
       this.o.pricePrecision(symbol),
       side === 'buy' ? Decimal.ROUND_UP : Decimal.ROUND_DOWN,
     );
-    return [{ price: px, qty: UNLIMITED }];
+    return [{ price: px, qty: UNLIMITED, unlimited: true }];
   }
 
   firstTouch(

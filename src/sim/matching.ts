@@ -9,6 +9,11 @@ import { fillFee, type Liquidity } from '../portfolio/fees.js';
 export interface Level {
   readonly price: Decimal;
   readonly qty: Decimal;
+  /**
+   * The level is deeper than any order (the candle fill model's: the liquidity at a candle's open): a
+   * taker takes all it asks for there without its depth being compared. `qty` is then only a bound.
+   */
+  readonly unlimited?: boolean;
 }
 
 /** What the core needs from a market. */
@@ -344,24 +349,27 @@ export class MatchingCore {
     const fills: CoreFill[] = [];
     const marketBuy = order.orderType === 'market' && order.side === 'buy';
     let remaining = order.qty; // quote for a market buy, base otherwise
+    // What the last level took, subtracted only when another level comes (most orders meet one).
+    let taken: Decimal | undefined;
     for (const lv of this.opts.market.levels(order.symbol, order.side, now)) {
+      if (taken !== undefined) remaining = remaining.minus(taken);
       if (!aboveZero(remaining)) break;
       if (order.price !== undefined) {
         if (order.side === 'buy' ? lv.price.gt(order.price) : lv.price.lt(order.price)) break;
       }
       let size: Decimal;
       if (marketBuy) {
-        const cost = lv.price.mul(lv.qty);
-        size = cost.lte(remaining)
-          ? lv.qty
-          : remaining.div(lv.price).toDecimalPlaces(pair.quantityPrecision, Decimal.ROUND_DOWN);
+        size =
+          lv.unlimited !== true && lv.price.mul(lv.qty).lte(remaining)
+            ? lv.qty
+            : remaining.div(lv.price).toDecimalPlaces(pair.quantityPrecision, Decimal.ROUND_DOWN);
         if (!aboveZero(size)) break;
         const notional = lv.price.mul(size);
-        remaining = remaining.minus(notional);
+        taken = notional;
         fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now, notional));
       } else {
-        size = Decimal.min(lv.qty, remaining);
-        remaining = remaining.minus(size);
+        size = lv.unlimited === true ? remaining : Decimal.min(lv.qty, remaining);
+        taken = size;
         fills.push(this.applyFill(acct, pair, order, lv.price, size, 'taker', now));
       }
     }

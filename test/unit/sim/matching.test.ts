@@ -100,3 +100,73 @@ describe('MatchingCore on candles', () => {
     expect(c.balances('a').USDT?.available.gt(0)).toBe(true);
   });
 });
+
+// A book of several levels (as the simulator's order book offers), walked by a taker level by level.
+describe('MatchingCore on a book of levels', () => {
+  const asks = [
+    { price: D('10'), qty: D('2') },
+    { price: D('11'), qty: D('3') },
+    { price: D('12'), qty: D('100') },
+  ];
+  const bids = [
+    { price: D('9'), qty: D('1') },
+    { price: D('8'), qty: D('2') },
+  ];
+  const bookCore = () => {
+    const c = new MatchingCore({
+      market: {
+        levels: (_s, side) => (side === 'buy' ? asks : bids),
+        firstTouch: () => undefined,
+      },
+      pair: () => ({ symbol: 'XUSDT', baseCoin: 'X', quoteCoin: 'USDT', quantityPrecision: 3 }),
+    });
+    c.createAccount('a', {
+      balances: { USDT: D('1000'), X: D('10') },
+      makerFeeRate: D('0'),
+      takerFeeRate: D('0.001'),
+    });
+    return c;
+  };
+  const sizes = (r: ReturnType<MatchingCore['place']>) => {
+    if (!r.ok) throw new Error(r.msg);
+    return r.fills.map((f) => [f.price.toFixed(), f.size.toFixed(), f.notional.toFixed()]);
+  };
+
+  it('a market buy takes whole levels, then what its quote amount buys of the next', () => {
+    // 50 quote: 2 @ 10 (20), 3 @ 11 (33) would be 53, so 30 / 11 = 2.727 of the second level.
+    const r = bookCore().place('a', { symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('50') }, 0);
+    expect(sizes(r)).toEqual([
+      ['10', '2', '20'],
+      ['11', '2.727', '29.997'],
+    ]);
+  });
+
+  it('a market buy that spends a level exactly stops there', () => {
+    const r = bookCore().place('a', { symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('20') }, 0);
+    expect(sizes(r)).toEqual([['10', '2', '20']]);
+  });
+
+  it('a market sell walks the bids and what the book cannot absorb is cancelled', () => {
+    const r = bookCore().place('a', { symbol: 'XUSDT', side: 'sell', orderType: 'market', qty: D('5') }, 0);
+    expect(sizes(r)).toEqual([
+      ['9', '1', '9'],
+      ['8', '2', '16'],
+    ]);
+    if (!r.ok) throw new Error(r.msg);
+    expect(r.order.status).toBe('cancelled');
+    expect(r.order.filledQty.toFixed()).toBe('3');
+  });
+
+  it('a limit buy takes the levels it crosses and rests the rest', () => {
+    const c = bookCore();
+    const r = c.place(
+      'a',
+      { symbol: 'XUSDT', side: 'buy', orderType: 'limit', qty: D('4'), price: D('10.5') },
+      0,
+    );
+    expect(sizes(r)).toEqual([['10', '2', '20']]);
+    if (!r.ok) throw new Error(r.msg);
+    expect(r.order.status).toBe('partially_filled');
+    expect(c.hasResting).toBe(true);
+  });
+});
