@@ -776,12 +776,12 @@ function finalHoldings(portfolio: Portfolio): BacktestResult['portfolio'] {
   };
 }
 
-/** What a round trip needs of a fill: the pipeline's fill, amounts in Decimal. */
 /** A side's average price, to 8 places: the one fill's price, or value / quantity over several fills. */
 function averagePrice(only: Decimal | undefined, value: Decimal, qty: Decimal): string {
   return (only ?? value.div(qty)).toDecimalPlaces(8).toFixed();
 }
 
+/** What a round trip needs of a fill: the pipeline's fill, amounts in Decimal. */
 interface TripFill {
   readonly symbol: string;
   readonly side: 'buy' | 'sell';
@@ -814,8 +814,6 @@ export class RoundTrips {
       /** The price of the trade's only buy (sell) fill so far; undefined once it has several. */
       buyPrice: Decimal | undefined;
       sellPrice: Decimal | undefined;
-      buys: number;
-      sells: number;
     }
   >();
 
@@ -832,8 +830,6 @@ export class RoundTrips {
         entry: 0,
         buyPrice: undefined,
         sellPrice: undefined,
-        buys: 0,
-        sells: 0,
       };
       this.open.set(f.symbol, o);
     }
@@ -842,19 +838,19 @@ export class RoundTrips {
     if (wasFlat) {
       o.entry = f.ts;
       o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
-      o.buys = o.sells = 0;
     }
     o.fees = o.fees.plus(f.fee);
     if (f.side === 'buy') {
+      // The side's first fill is the one that finds its quantity still zero.
+      o.buyPrice = o.buyQty.isZero() ? f.price : undefined;
       o.qty = o.qty.plus(f.size);
       o.buyQty = o.buyQty.plus(f.size);
       o.buyCost = o.buyCost.plus(value);
-      o.buyPrice = ++o.buys === 1 ? f.price : undefined;
     } else {
+      o.sellPrice = o.sellQty.isZero() ? f.price : undefined;
       o.qty = o.qty.minus(f.size);
       o.sellQty = o.sellQty.plus(f.size);
       o.sellValue = o.sellValue.plus(value);
-      o.sellPrice = ++o.sells === 1 ? f.price : undefined;
     }
     const flat = o.qty.isZero();
     if (flat !== wasFlat) this.holding += flat ? -1 : 1;

@@ -986,9 +986,8 @@ export class Trader implements FillSink {
     if (pr === undefined) return;
     let m = this.tradeMoney.get(fill.symbol);
     if (m === undefined) this.tradeMoney.set(fill.symbol, (m = { cost: ZERO, proceeds: ZERO }));
-    const value = fill.price.mul(fill.size);
-    if (fill.side === 'buy') m.cost = m.cost.plus(value).plus(fill.fee);
-    else m.proceeds = m.proceeds.plus(value).minus(fill.fee);
+    if (fill.side === 'buy') m.cost = m.cost.plus(fill.notional).plus(fill.fee);
+    else m.proceeds = m.proceeds.plus(fill.notional).minus(fill.fee);
     if (p.quantity.isZero() && aboveZero(m.cost)) {
       const profit = m.proceeds.div(m.cost).minus(1).toNumber();
       this.tradeMoney.delete(fill.symbol);
