@@ -83,6 +83,12 @@ interface PositionState {
   fees: Decimal;
   mark: Decimal | undefined;
   lastFillTs: number;
+  /**
+   * The average price when a fill set it without a division: the price of the fill that opened the
+   * position from flat (or flipped it through zero), whose cost basis is that price x size exactly.
+   * Undefined once another fill changes the basis (the average is then cost / quantity, worked out when read).
+   */
+  avg: Decimal | undefined;
   /** The last `position()` answer, until a fill or a mark changes it (strategy and gate ask per order). */
   view?: Position | undefined;
 }
@@ -179,6 +185,7 @@ export class Portfolio implements PortfolioView {
         fees: new Decimal(ps.fees),
         mark: ps.mark === undefined ? undefined : new Decimal(ps.mark),
         lastFillTs: ps.lastFillTs,
+        avg: undefined,
       });
     }
     for (const e of s.equitySeries) p.series.push({ ts: e.ts, equity: new Decimal(e.equity) });
@@ -222,10 +229,16 @@ export class Portfolio implements PortfolioView {
     pos.fees = pos.fees.plus(fee);
 
     const q = pos.qty;
-    if (q.isZero() || aboveZero(q) === buy) {
-      // Opening or adding: the cost basis grows by the exact notional.
+    if (q.isZero()) {
+      // Opening: the cost basis is the exact notional, so the average is the fill's price.
+      pos.cost = buy ? notional : notional.neg();
+      pos.qty = signed;
+      pos.avg = price;
+    } else if (aboveZero(q) === buy) {
+      // Adding: the cost basis grows by the exact notional.
       pos.cost = pos.cost.plus(buy ? notional : notional.neg());
       pos.qty = q.plus(signed);
+      pos.avg = undefined;
     } else {
       const open = q.abs();
       const closing = Decimal.min(open, size);
@@ -240,7 +253,12 @@ export class Portfolio implements PortfolioView {
       pos.cost = pos.cost.minus(released);
       pos.qty = q.plus(signed);
       const rest = size.minus(closing);
-      if (aboveZero(rest)) pos.cost = buy ? rest.times(price) : rest.times(price).neg(); // flipped through zero
+      pos.avg = undefined;
+      if (aboveZero(rest)) {
+        // Flipped through zero: the rest opens a position at the fill's price.
+        pos.cost = buy ? rest.times(price) : rest.times(price).neg();
+        pos.avg = price;
+      }
     }
     if (pos.qty.isZero()) pos.cost = ZERO;
     if (pos.mark === undefined) pos.mark = price;
@@ -385,6 +403,7 @@ export class Portfolio implements PortfolioView {
         fees: ZERO,
         mark: this.marks.get(symbol),
         lastFillTs: 0,
+        avg: undefined,
       };
       this.marks.delete(symbol);
       this.book.set(symbol, s);
@@ -420,7 +439,7 @@ class PositionRecord implements Position {
   readonly fees: Decimal;
   readonly mark: Decimal | undefined;
   readonly lastFillTs: number;
-  private avg: Decimal | undefined = undefined;
+  private avg: Decimal | undefined;
   private unrealised: Decimal | undefined = undefined;
 
   constructor(s: PositionState) {
@@ -433,6 +452,7 @@ class PositionRecord implements Position {
     this.fees = s.fees;
     this.mark = s.mark;
     this.lastFillTs = s.lastFillTs;
+    this.avg = s.avg;
   }
 
   get avgPrice(): Decimal {

@@ -257,6 +257,20 @@ describe('Portfolio (properties)', () => {
     );
   });
 
+  it('the average price is always cost / quantity (also where a fill sets it without dividing)', () => {
+    fc.assert(
+      fc.property(fc.array(fillArb, { minLength: 1, maxLength: 40 }), (fills) => {
+        const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '50000' } });
+        for (const f of fills) {
+          p.applyFill(f);
+          const pos = p.position(f.symbol);
+          const expected = pos.quantity.isZero() ? dec('0') : pos.cost.div(pos.quantity);
+          expect(s(pos.avgPrice)).toBe(s(expected));
+        }
+      }),
+    );
+  });
+
   it('rebuilding from the fill list equals the live portfolio (also across a snapshot/restore)', () => {
     fc.assert(
       fc.property(fc.array(fillArb, { maxLength: 40 }), fc.nat(40), priceArb, (fills, cut, last) => {
