@@ -477,7 +477,7 @@ class Replay {
     if (this.tickers$.observed)
       this.tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
     // Time exits are decided like a signal, at the candle's close, before the strategy decides.
-    if (trader.exitsArmed) {
+    if (trader.timeExitsArmed) {
       const due = trader.timedExits(clock.now());
       if (due !== undefined) for (const x of due) void trader.exit(x, clock.now());
     }

@@ -13,7 +13,7 @@
 //   4. the candle's high then raises the trailing stop for the next candle (never for its own low).
 // Time exits (maxTradeMinutes, sessionEnd) are decided like a strategy's signal, at a candle's close
 // (live: at the poll), and go out as market orders.
-import { Decimal } from '../market/decimal.js';
+import { Decimal, toFloat } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import { usSessionAt, type SessionOrClosed, type SessionState } from '../market/sessions.js';
 import { sessionEndArmed, type ExitReason, type ExitRules } from '../strategy/exits.js';
@@ -47,6 +47,13 @@ interface OpenTrade {
   pendingUntil: number;
 }
 
+/** A row of the minimal-ROI table. */
+interface RoiRow {
+  readonly minutes: number;
+  readonly ratio: Decimal;
+  readonly ratioF: number;
+}
+
 /** A candle's prices as the book reads them. */
 export interface BarPrices {
   readonly t: number;
@@ -71,16 +78,24 @@ export interface ExitBookOptions {
 export class ExitBook {
   private readonly trades = new Map<string, OpenTrade>();
   private readonly r: ExitRules;
-  /** The ROI table, ascending by minute: [minutes, ratio]. */
-  private readonly roi: readonly (readonly [number, Decimal])[];
+  /** The ROI table, ascending by minute (the ratio also as a float, compared per candle). */
+  private readonly roi: readonly RoiRow[];
   private readonly trailDist: number;
   private readonly trailAct: number;
+  /** 1 - stopLoss and 1 + takeProfit: a trade's trigger prices are its entry times these. */
+  private readonly stopFactor: Decimal | undefined;
+  private readonly targetFactor: Decimal | undefined;
+  /** Whether a time exit (maxTradeMinutes, sessionEnd) is set. */
+  readonly hasTimeExits: boolean;
 
   constructor(private readonly o: ExitBookOptions) {
     this.r = o.rules;
+    this.stopFactor = o.rules.stopLoss === undefined ? undefined : Decimal.sub(1, o.rules.stopLoss);
+    this.targetFactor = o.rules.takeProfit?.plus(1);
+    this.hasTimeExits = o.rules.maxTradeMinutes !== undefined || sessionEndArmed(o.rules);
     this.roi = Object.entries(o.rules.minimalRoi ?? {})
-      .map(([k, v]) => [Number(k), v] as const)
-      .sort((a, b) => a[0] - b[0]);
+      .map(([k, v]) => ({ minutes: Number(k), ratio: v, ratioF: v.toNumber() }))
+      .sort((a, b) => a.minutes - b.minutes);
     this.trailDist = o.rules.trailingStop?.distance.toNumber() ?? Number.NaN;
     this.trailAct = o.rules.trailingStop?.activation?.toNumber() ?? 0;
   }
@@ -111,15 +126,16 @@ export class ExitBook {
       return;
     }
     const dp = this.o.pricePrecision(symbol);
+    const { stopFactor, targetFactor } = this;
     const stop =
-      this.r.stopLoss === undefined
+      stopFactor === undefined
         ? undefined
-        : avgPrice.mul(Decimal.sub(1, this.r.stopLoss)).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
+        : avgPrice.mul(stopFactor).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
     const target =
-      this.r.takeProfit === undefined
+      targetFactor === undefined
         ? undefined
-        : avgPrice.mul(this.r.takeProfit.plus(1)).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
-    const entryF = avgPrice.toNumber();
+        : avgPrice.mul(targetFactor).toDecimalPlaces(dp, Decimal.ROUND_HALF_UP);
+    const entryF = toFloat(avgPrice);
     this.trades.set(symbol, {
       quantity,
       entry: avgPrice,
@@ -127,9 +143,9 @@ export class ExitBook {
       entryTime: t?.entryTime ?? ts,
       peak: Math.max(t?.peak ?? entryF, entryF),
       stop,
-      stopF: stop?.toNumber() ?? Number.NEGATIVE_INFINITY,
+      stopF: stop === undefined ? Number.NEGATIVE_INFINITY : toFloat(stop),
       target,
-      targetF: target?.toNumber() ?? Number.POSITIVE_INFINITY,
+      targetF: target === undefined ? Number.POSITIVE_INFINITY : toFloat(target),
       pendingUntil: 0,
     });
   }
@@ -147,21 +163,22 @@ export class ExitBook {
     return t.peak * (1 - this.trailDist);
   }
 
-  /** The ROI threshold (float price) at `minutes` in trade, and its ratio; Infinity when none. */
-  private roiAt(t: OpenTrade, minutes: number): { px: number; ratio: Decimal | undefined } {
-    let ratio: Decimal | undefined;
-    for (const [m, r] of this.roi) if (m <= minutes) ratio = r;
-    return ratio === undefined
-      ? { px: Number.POSITIVE_INFINITY, ratio }
-      : { px: t.entryF * (1 + ratio.toNumber()), ratio };
+  /** The lower trigger's price: the stop or the trailing stop, whichever is higher (-Infinity: none). */
+  private lowPx(t: OpenTrade): number {
+    const trail = this.trailF(t);
+    return trail > t.stopF ? trail : t.stopF; // NaN (no trailing stop) is never above
   }
 
-  /** The lower trigger (stop or trailing stop, whichever is higher) of a trade. */
-  private low(t: OpenTrade): { px: number; reason: ExitReason } {
-    const trail = this.trailF(t);
-    return !Number.isNaN(trail) && trail > t.stopF
-      ? { px: trail, reason: 'trailing_stop' }
-      : { px: t.stopF, reason: 'stop_loss' };
+  /** The row of the ROI table in force at `minutes` in trade (the last at or under it); undefined when none. */
+  private roiRow(minutes: number): RoiRow | undefined {
+    let row: RoiRow | undefined;
+    for (const r of this.roi) if (r.minutes <= minutes) row = r;
+    return row;
+  }
+
+  /** The ROI threshold (float price) of a row; Infinity when none. */
+  private static roiPx(t: OpenTrade, row: RoiRow | undefined): number {
+    return row === undefined ? Number.POSITIVE_INFINITY : t.entryF * (1 + row.ratioF);
   }
 
   private decision(
@@ -189,19 +206,21 @@ export class ExitBook {
   onBar(symbol: string, bar: BarPrices): ExitDecision | undefined {
     const t = this.trades.get(symbol);
     if (t === undefined || t.pendingUntil > bar.t) return undefined;
-    const low = this.low(t);
-    const minutes = Math.floor((bar.t - t.entryTime) / MINUTE);
-    const roi = this.roiAt(t, minutes);
-    const highReason: ExitReason = roi.px < t.targetF ? 'minimal_roi' : 'take_profit';
-    const highPx = Math.min(roi.px, t.targetF);
+    // Scalars, not records: this runs on every candle of an open trade.
+    const lowPx = this.lowPx(t);
+    const lowReason = lowReasonOf(t, lowPx);
+    const roi = this.roi.length === 0 ? undefined : this.roiRow(Math.floor((bar.t - t.entryTime) / MINUTE));
+    const roiPx = ExitBook.roiPx(t, roi);
+    const highReason: ExitReason = roiPx < t.targetF ? 'minimal_roi' : 'take_profit';
+    const highPx = Math.min(roiPx, t.targetF);
     if (t.entryTime < bar.t) {
-      if (bar.open <= low.px)
+      if (bar.open <= lowPx)
         return this.decision(
           symbol,
           t,
-          low.reason,
+          lowReason,
           undefined,
-          `opened at ${bar.open}, through the ${words(low.reason)} ${low.px}`,
+          `opened at ${bar.open}, through the ${words(lowReason)} ${lowPx}`,
         );
       if (bar.open >= highPx)
         return this.decision(
@@ -212,14 +231,14 @@ export class ExitBook {
           `opened at ${bar.open}, through the ${words(highReason)} ${highPx}`,
         );
     }
-    if (bar.low <= low.px) {
-      const px = this.lowPrice(symbol, t, low.reason, low.px);
+    if (bar.low <= lowPx) {
+      const px = this.lowPrice(symbol, t, lowReason, lowPx);
       return this.decision(
         symbol,
         t,
-        low.reason,
+        lowReason,
         px,
-        `low ${bar.low} reached the ${words(low.reason)} ${px.toFixed()}`,
+        `low ${bar.low} reached the ${words(lowReason)} ${px.toFixed()}`,
       );
     }
     if (bar.high >= highPx) {
@@ -227,7 +246,7 @@ export class ExitBook {
         highReason === 'take_profit' && t.target !== undefined
           ? t.target
           : t.entry
-              .mul((roi.ratio as Decimal).plus(1))
+              .mul((roi as RoiRow).ratio.plus(1))
               .toDecimalPlaces(this.o.pricePrecision(symbol), Decimal.ROUND_HALF_UP);
       return this.decision(
         symbol,
@@ -251,16 +270,17 @@ export class ExitBook {
     const t = this.trades.get(symbol);
     if (t === undefined || t.pendingUntil > now) return undefined;
     if (price > t.peak) t.peak = price;
-    const low = this.low(t);
-    if (price <= low.px)
+    const lowPx = this.lowPx(t);
+    const lowReason = lowReasonOf(t, lowPx);
+    if (price <= lowPx)
       return this.decision(
         symbol,
         t,
-        low.reason,
+        lowReason,
         undefined,
-        `price ${price} reached the ${words(low.reason)} ${low.px}`,
+        `price ${price} reached the ${words(lowReason)} ${lowPx}`,
       );
-    const roi = this.roiAt(t, Math.floor((now - t.entryTime) / MINUTE));
+    const roiPx = ExitBook.roiPx(t, this.roiRow(Math.floor((now - t.entryTime) / MINUTE)));
     if (price >= t.targetF)
       return this.decision(
         symbol,
@@ -269,13 +289,13 @@ export class ExitBook {
         undefined,
         `price ${price} reached the take-profit ${t.targetF}`,
       );
-    if (price >= roi.px)
+    if (price >= roiPx)
       return this.decision(
         symbol,
         t,
         'minimal_roi',
         undefined,
-        `price ${price} reached the minimal ROI ${roi.px}`,
+        `price ${price} reached the minimal ROI ${roiPx}`,
       );
     return this.timed(symbol, t, now, session);
   }
@@ -285,7 +305,7 @@ export class ExitBook {
    * decides; live asks at each poll through `atPrice`).
    */
   timedExits(now: number, session: SessionState | undefined): ExitDecision[] | undefined {
-    if (this.r.maxTradeMinutes === undefined && !sessionEndArmed(this.r)) return undefined;
+    if (!this.hasTimeExits) return undefined;
     let out: ExitDecision[] | undefined;
     for (const [symbol, t] of this.trades) {
       if (t.pendingUntil > now) continue;
@@ -335,6 +355,11 @@ export class ExitBook {
     }
     return undefined;
   }
+}
+
+/** Which trigger a lower price of `lowPx` is: the trailing stop when it is above the fixed stop. */
+function lowReasonOf(t: OpenTrade, lowPx: number): ExitReason {
+  return lowPx > t.stopF ? 'trailing_stop' : 'stop_loss';
 }
 
 function words(r: ExitReason): string {

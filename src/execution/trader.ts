@@ -1001,6 +1001,12 @@ export class Trader implements FillSink {
     return this.exitBook?.armed === true;
   }
 
+  /** Whether a time exit may be due (a trade is open and maxTradeMinutes or sessionEnd is set). */
+  get timeExitsArmed(): boolean {
+    const book = this.exitBook;
+    return book !== undefined && book.hasTimeExits && book.armed;
+  }
+
   /** A backtest's candle of a symbol through the price exits (see src/execution/exits.ts for the order). */
   barExit(symbol: string, bar: BarPrices): ExitDecision | undefined {
     return this.exitBook?.onBar(symbol, bar);

@@ -52,6 +52,35 @@ export function belowZero(d: Decimal): boolean {
   return d.s === -1 && !d.isZero();
 }
 
+/** 10^0 .. 10^22: the powers of ten a double holds exactly (parsed, so each is exact). */
+const EXACT_POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+/**
+ * `d.toNumber()` (the double nearest `d`) without spelling `d` as a string and parsing it back, for a
+ * decimal of at most 15-16 significant digits and a small exponent: the digits as an integer below 2^53
+ * and a power of ten up to 10^22 are both exact doubles, so one multiplication or division of them is
+ * rounded once, to the nearest double, as parsing is (Clinger's fast path). Anything else goes to
+ * `toNumber()`. For the float comparisons that run per candle (the exits' trigger prices).
+ */
+export function toFloat(d: Decimal): number {
+  const w = d.d; // base 1e7 words, most significant first; null for NaN and the infinities
+  if (w !== null && w.length <= 3) {
+    let m = w[0] as number;
+    let digits = 1;
+    for (let p = 10; p <= m; p *= 10) digits++;
+    for (let i = 1; i < w.length; i++) {
+      m = m * 1e7 + (w[i] as number);
+      digits += 7;
+    }
+    if (m <= Number.MAX_SAFE_INTEGER) {
+      const exp = d.e - digits + 1; // the value is m x 10^exp
+      if (exp >= 0 && exp <= 22) return d.s * (m * (EXACT_POW10[exp] as number));
+      if (exp < 0 && exp >= -22) return d.s * (m / (EXACT_POW10[-exp] as number));
+    }
+  }
+  return d.toNumber();
+}
+
 /**
  * An amount as an operator reads it: rounded half-even to `places` ("9988.79"). Every display of money
  * rounds the same way, so a backtest report, the CLI, the status block and the logs show one figure alike.
