@@ -13,7 +13,7 @@
 //   4. the candle's high then raises the trailing stop for the next candle (never for its own low).
 // Time exits (maxTradeMinutes, sessionEnd) are decided like a strategy's signal, at a candle's close
 // (live: at the poll), and go out as market orders.
-import { Decimal, toFloat } from '../market/decimal.js';
+import { Decimal, aboveZero, toFloat } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import { usSessionAt, type SessionOrClosed, type SessionState } from '../market/sessions.js';
 import { sessionEndArmed, type ExitReason, type ExitRules } from '../strategy/exits.js';
@@ -115,7 +115,7 @@ export class ExitBook {
    * entry follows the average price as it grows, and it closes at zero.
    */
   onPosition(symbol: string, quantity: Decimal, avgPrice: Decimal, ts: number): void {
-    if (!quantity.gt(0)) {
+    if (!aboveZero(quantity)) {
       this.trades.delete(symbol);
       return;
     }
