@@ -16,7 +16,7 @@
 import { Decimal, aboveZero, toFloat } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import { usSessionAt, type SessionOrClosed, type SessionState } from '../market/sessions.js';
-import { sessionEndArmed, type ExitReason, type ExitRules } from '../strategy/exits.js';
+import { timeExitsSet, type ExitReason, type ExitRules } from '../strategy/exits.js';
 
 /** An exit the book decided: close `quantity` of `symbol` at market. */
 export interface ExitDecision {
@@ -92,7 +92,7 @@ export class ExitBook {
     this.r = o.rules;
     this.stopFactor = o.rules.stopLoss === undefined ? undefined : Decimal.sub(1, o.rules.stopLoss);
     this.targetFactor = o.rules.takeProfit?.plus(1);
-    this.hasTimeExits = o.rules.maxTradeMinutes !== undefined || sessionEndArmed(o.rules);
+    this.hasTimeExits = timeExitsSet(o.rules);
     this.roi = Object.entries(o.rules.minimalRoi ?? {})
       .map(([k, v]) => ({ minutes: Number(k), ratio: v, ratioF: v.toNumber() }))
       .sort((a, b) => a.minutes - b.minutes);

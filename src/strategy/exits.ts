@@ -168,8 +168,10 @@ export const hasExits = (r: ExitRules | undefined): boolean =>
     r.takeProfit !== undefined ||
     r.trailingStop !== undefined ||
     r.minimalRoi !== undefined ||
-    r.maxTradeMinutes !== undefined ||
-    sessionEndArmed(r));
+    timeExitsSet(r));
+
+/** Whether a time exit is set (maxTradeMinutes or sessionEnd): decided at a candle's close, not on its range. */
+export const timeExitsSet = (r: ExitRules): boolean => r.maxTradeMinutes !== undefined || sessionEndArmed(r);
 
 /** Whether the session-end exit is on: `true`, or a list of the sessions to be in the market in. */
 export const sessionEndArmed = (r: ExitRules): boolean =>
