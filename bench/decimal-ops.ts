@@ -6,6 +6,7 @@
 //   npx tsx bench/decimal-ops.ts [--ops 1000000] [--rounds 7]
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { DECIMAL_SETTINGS } from '../src/market/decimal.js';
 import { numberFlag } from './lib/flags.js';
 
 const OPS = numberFlag('ops', 1_000_000);
@@ -16,7 +17,7 @@ const decimalJs = createRequire(import.meta.url).resolve('decimal.js');
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Decimal = require(workerData.decimalJs);
-Decimal.set({ precision: 40, rounding: Decimal.ROUND_DOWN, toExpNeg: -40, toExpPos: 40 });
+Decimal.set(workerData.settings);
 if (workerData.mark) Object.create(Decimal);
 parentPort.on('message', (ops) => {
   const price = new Decimal('187.43'), size = new Decimal('5.33'), fee = new Decimal('0.001');
@@ -33,7 +34,7 @@ parentPort.on('message', (ops) => {
 `;
 
 function start(mark: boolean): Worker {
-  return new Worker(WORKER, { eval: true, workerData: { decimalJs, mark } });
+  return new Worker(WORKER, { eval: true, workerData: { decimalJs, mark, settings: DECIMAL_SETTINGS } });
 }
 function round(w: Worker): Promise<{ ms: number; check: string }> {
   return new Promise((resolve, reject) => {

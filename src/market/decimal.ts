@@ -5,7 +5,13 @@ import { Decimal } from 'decimal.js';
 
 // 40 significant digits is far beyond any venue precision; ROUND_DOWN by default so an accidental
 // rounding never inflates a quantity or an amount (risk code always rounds explicitly anyway).
-Decimal.set({ precision: 40, rounding: Decimal.ROUND_DOWN, toExpNeg: -40, toExpPos: 40 });
+export const DECIMAL_SETTINGS = {
+  precision: 40,
+  rounding: Decimal.ROUND_DOWN,
+  toExpNeg: -40,
+  toExpPos: 40,
+} as const satisfies Decimal.Config;
+Decimal.set(DECIMAL_SETTINGS);
 
 // Every decimal.js operation checks `instanceof Decimal` (its constructor does, on the operand). decimal.js
 // gives the constructor some 50 static methods, so V8 keeps its properties in a dictionary, and the
