@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Every simulator a test starts (in process or in a spawned daemon) must be pinned to a start time, so
+    // the suite passes on any date: see REQUIRE_PINNED_START in src/sim/engine.ts.
+    env: { TRADEBOT_REQUIRE_PINNED_START: '1' },
   },
 });

@@ -13,6 +13,7 @@ import {
   merge,
   share,
   takeUntil,
+  startWith,
   tap,
   type Subscription,
 } from 'rxjs';
@@ -21,6 +22,7 @@ import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf } from '../market/candle.js';
 import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
+import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
 import type { ControlInput, Store } from '../store/index.js';
 import {
   informativeProblems,
@@ -47,6 +49,8 @@ export interface LiveBotOptions {
   readonly trader: Trader;
   /** Fill polling cadence (default 2 s). */
   readonly fillPollMs?: number | undefined;
+  /** The sessions the bot trades (its risk.allowedSessions): outside them it says that it waits, and until when. */
+  readonly allowedSessions?: readonly SessionOrClosed[] | undefined;
   /**
    * Signals older than this are not traded (the gate's STALE_SIGNAL): candles closed longer ago are a
    * replay (the warm-up backfill, a gap), told in one line once live candles come (0: no limit).
@@ -101,6 +105,8 @@ export class LiveBot {
   private markPending = false;
   /** A checkpoint of the journal is scheduled for when the pipeline is idle. */
   private checkpointPending = false;
+  /** Whether the last session seen lets the bot trade (undefined before the first). */
+  private sessionOpen: boolean | undefined;
 
   constructor(private readonly o: LiveBotOptions) {
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
@@ -196,6 +202,25 @@ export class LiveBot {
     });
   }
 
+  /** Whether the bot can trade in the session; when that changes, one line says so (and until when it waits). */
+  private noteSession(s: SessionState): void {
+    const { o } = this;
+    const allowed = o.allowedSessions;
+    if (allowed === undefined || !o.symbols.some((sym) => o.trader.market.rules(sym)?.isReality === true))
+      return;
+    const open = s.session !== 'closed' && allowed.includes(s.session);
+    if (open === this.sessionOpen) return;
+    this.sessionOpen = open;
+    const now = o.trader.clockNow();
+    if (open) o.logger.info('market open for the bot', { bot: o.name, session: s.session });
+    else
+      o.logger.info('market closed for the bot', {
+        bot: o.name,
+        session: s.session,
+        what: marketWaitSentence(now, s, allowed),
+      });
+  }
+
   start(): void {
     const { o } = this;
     const { hub, trader } = o;
@@ -289,9 +314,18 @@ export class LiveBot {
       ),
       orders$: trader.feedback$(),
     });
+    // Once the rules are known, the operator hears when the session stops the bot and when it may trade again.
+    const sessionNotes$ = ready$.pipe(
+      concatMap(() => session$.pipe(startWith(market.session()))),
+      tap((s) => {
+        if (s !== undefined) this.noteSession(s);
+      }),
+      ignoreElements(),
+    );
     this.sub = merge(
       // The bot keeps the latest rules, prices, session and suspensions in the market state.
       merge(instruments$, tickers$, session$, suspensions$).pipe(ignoreElements()),
+      sessionNotes$,
       // The signal time (close of the candle the strategy saw) is taken when the intent is emitted.
       intents$.pipe(
         tap((intent) => void this.submit(intent, this.lastTrigger)),

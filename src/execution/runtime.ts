@@ -217,6 +217,7 @@ export async function createLiveBot(args: {
     trader,
     fillPollMs: spec.fillPollMs,
     maxSignalAgeMs: spec.maxSignalAgeMs,
+    allowedSessions: spec.risk.allowedSessions,
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };

@@ -1,7 +1,7 @@
 // US market sessions in Eastern Time (spec 3.3) and the exchange calendar. Eastern Time and its DST
 // changes come from the tz database through Intl; no DST rule is written by hand here.
 import type { SessionName } from '../api/index.js';
-import { zonedWallClock } from './zoned-time.js';
+import { formatZoned, zonedWallClock } from './zoned-time.js';
 import { US_EASTERN, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES, type SpecificClosure } from './us-calendar.js';
 
 /** Facts of ET dates by date, filled as they are asked for (see dayOf; declared first: module set-up reads them). */
@@ -369,4 +369,48 @@ function closedUntilNextOpen(
     d = nextDate(d);
   }
   throw new Error(`no trading day within 30 days after ${today}`);
+}
+
+/** When a bot that trades only `allowed` sessions can next trade: the first such session at or after `ms`. */
+export function nextAllowedSession(
+  ms: number,
+  allowed: readonly SessionOrClosed[],
+  cal: MarketCalendarData = US_CALENDAR,
+): { readonly at: number; readonly session: SessionName } | undefined {
+  let t = ms;
+  // About seven transitions a day: 400 reach past the longest closure the calendar can hold (30 days).
+  for (let i = 0; i < 400; i++) {
+    const s = usSessionAt(t, cal);
+    if (s.session !== 'closed' && allowed.includes(s.session)) return { at: t, session: s.session };
+    if (!(s.nextChange > t)) return undefined;
+    t = s.nextChange;
+  }
+  return undefined;
+}
+
+/**
+ * What a bot on Reality tokens tells the operator when the session does not let it trade: why, and when it
+ * can trade again, in Eastern Time. E.g. "the US market is closed (Thanksgiving Day); the bot trades in
+ * regular, which opens at 2026-11-27 09:30:00 EST (in 17h 4m); it waits".
+ */
+export function marketWaitSentence(
+  now: number,
+  state: SessionState,
+  allowed: readonly SessionOrClosed[],
+  cal: MarketCalendarData = US_CALENDAR,
+): string {
+  const why =
+    state.session === 'closed'
+      ? `the US market is closed (${state.closure ?? (isTradingDay(state.etDate, cal) ? 'outside its sessions' : 'weekend')})`
+      : `the US market is in its ${state.session} session, which the bot does not trade`;
+  const next = nextAllowedSession(now, allowed, cal);
+  if (next === undefined)
+    return `${why}; none of the bot's sessions (${allowed.join(', ')}) opens within 30 days`;
+  const inMinutes = Math.round((next.at - now) / 60_000);
+  const hours = Math.floor(inMinutes / 60);
+  const minutes = inMinutes % 60;
+  return (
+    `${why}; the bot trades in ${allowed.join(', ')}: ${next.session} opens at ` +
+    `${formatZoned(next.at, US_EASTERN)} (in ${hours > 0 ? `${hours}h ` : ''}${minutes}m); it waits`
+  );
 }

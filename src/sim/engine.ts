@@ -109,6 +109,17 @@ export interface EngineOptions {
   readonly fillIds?: boolean | undefined;
 }
 
+/**
+ * Set to 1, a simulator started without a `startTime` or an injected clock refuses to start. The test suite
+ * sets it (vitest.config.ts): a simulator on the wall clock makes a test pass on a Tuesday and fail on a
+ * Saturday or a holiday, when the US market is closed.
+ */
+export const REQUIRE_PINNED_START = 'TRADEBOT_REQUIRE_PINNED_START';
+const UNPINNED_START =
+  `${REQUIRE_PINNED_START}=1 and the simulator was started on the wall clock: pin it with a startTime ` +
+  `(startSimulator({ startTime: Date.UTC(2026, 10, 23, 15) }), venue.startTime in YAML, --start-time on the ` +
+  `command line) or an injected VirtualClock, so the run is the same on any day`;
+
 /** The default demo account. */
 export const DEMO_ACCOUNT: SimAccountOptions = {
   apiKey: 'sim-key',
@@ -187,6 +198,8 @@ export class SimEngine {
 
   constructor(opts: EngineOptions = {}) {
     this.fillIds = opts.fillIds ?? DEFAULT_FILL_IDS;
+    if (opts.clock === undefined && opts.startTime === undefined && process.env[REQUIRE_PINNED_START] === '1')
+      throw new Error(UNPINNED_START);
     const base = opts.clock ?? liveClock;
     const start = opts.startTime ?? base.now();
     this.seed = opts.seed ?? 42;

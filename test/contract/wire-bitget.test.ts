@@ -146,6 +146,8 @@ describe('bitget-api against the simulator', () => {
   beforeAll(async () => {
     sim = await startSimulator({
       seed: 9,
+      // Monday 10:00 ET: the Reality order is placed in the regular session whatever day the suite runs on.
+      startTime: Date.UTC(2026, 10, 23, 15),
       withdrawalCoolingMs: 3_600_000,
       accounts: [{ ...CREDS, whitelisted: true, balances: { USDT: '100000' } }],
     });

@@ -3,8 +3,19 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
+/**
+ * redis-server's environment without libfaketime: `npm run test:dates` runs the suite under faketime, and
+ * redis-server hangs at start under it. Redis is a store the queue talks to, not a clock under test.
+ */
+const redisEnv = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  delete env.LD_PRELOAD;
+  delete env.FAKETIME;
+  return env;
+};
+
 export const redisMissing: string | undefined =
-  spawnSync('redis-server', ['--version']).status === 0
+  spawnSync('redis-server', ['--version'], { env: redisEnv(), timeout: 10_000 }).status === 0
     ? undefined
     : 'SKIPPED: redis-server not found; install it (Debian/Ubuntu: apt-get install -y redis-server; .ci/run does)';
 
@@ -29,7 +40,7 @@ export async function startRedis(): Promise<RedisServer> {
   const proc: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: redisEnv() },
   );
   let out = '';
   await new Promise<void>((resolve, reject) => {

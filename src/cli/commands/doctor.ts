@@ -8,6 +8,8 @@ import { RestClient, type Credentials } from '../../client/index.js';
 import { ConfigError, loadConfig } from '../../config/index.js';
 import { liveClock } from '../../feeds/clock.js';
 import { usSessionAt } from '../../market/sessions.js';
+import { US_EASTERN } from '../../market/us-calendar.js';
+import { formatZoned } from '../../market/zoned-time.js';
 import { FlagError } from '../flags.js';
 import { counted, didYouMean } from '../../market/spelling.js';
 
@@ -213,7 +215,7 @@ async function runChecks(t: Target): Promise<Check[]> {
     add({
       name: 'session',
       status: 'ok',
-      sentence: `the US market is ${s.session} (ET ${s.etDate}${s.closure ? `, ${s.closure}` : ''}); next change at ${new Date(s.nextChange).toISOString()}`,
+      sentence: `the US market is ${s.session} (ET ${s.etDate}${s.closure ? `, ${s.closure}` : ''}) by the venue's clock; next change at ${formatZoned(s.nextChange, US_EASTERN)}`,
     });
     return checks;
   } finally {

@@ -3,6 +3,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
+import { MemoryLogger } from '../../../src/strategy/testing.js';
 import { startLiveVenue } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { flipper } from './fixtures/strategies.js';
@@ -99,5 +100,74 @@ describe('live bot against the simulator', () => {
     });
     reader.close();
     await venue.close();
+  }, 40_000);
+
+  it('started on a Saturday, keeps running and says the market is closed and when its session opens', async () => {
+    // Friday 2026-11-27 was the early close after Thanksgiving; Saturday 11:00 ET is 3 days before Monday's open.
+    const saturday = Date.UTC(2026, 10, 28, 16, 0);
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 5, speed: 1, startTime: saturday },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
+    });
+    const logger = new MemoryLogger();
+    const { bot } = await venue.createLiveBot(
+      {
+        name: 'weekend',
+        strategy: flipper,
+        risk: RiskLimitsSchema.parse({
+          allowedSessions: ['regular'],
+          whitelisted: true,
+          maxDataAgeMs: 60_000,
+        }),
+        fillPollMs: 200,
+      },
+      { logger },
+    );
+    bot.start();
+    const closed = await waitFor(() => logger.lines.find((l) => l.message === 'market closed for the bot'), {
+      timeoutMs: 15_000,
+      what: 'the bot saying the market is closed',
+    });
+    expect(closed.fields?.what).toBe(
+      'the US market is closed (weekend); the bot trades in regular: regular opens at 2026-11-30 09:30:00 EST (in 46h 30m); it waits',
+    );
+    expect(bot.status().running).toBe(true);
+    await venue.close();
+  }, 40_000);
+
+  it('started before the open, says once that it waits and once that the market opened', async () => {
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 5, speed: 60, startTime: Date.UTC(2026, 10, 30, 14, 29) }, // Monday 09:29 ET
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
+    });
+    const logger = new MemoryLogger();
+    const { bot } = await venue.createLiveBot(
+      {
+        name: 'opening',
+        strategy: flipper,
+        risk: RiskLimitsSchema.parse({
+          allowedSessions: ['regular'],
+          whitelisted: true,
+          maxDataAgeMs: 60_000,
+        }),
+        fillPollMs: 200,
+      },
+      { logger },
+    );
+    bot.start();
+    await waitFor(() => logger.lines.some((l) => l.message === 'market open for the bot'), {
+      timeoutMs: 15_000,
+      what: 'the bot saying the market opened',
+    });
+    const notes = logger.lines.filter((l) => l.message.startsWith('market '));
+    expect(notes.map((l) => l.message)).toEqual(['market closed for the bot', 'market open for the bot']);
+    expect(String(notes[0]?.fields?.what)).toMatch(
+      /^the US market is in its pre_market session, which the bot does not trade; the bot trades in regular: regular opens at 2026-11-30 09:30:00 EST \(in [01]m\); it waits$/,
+    );
+    expect(notes[1]?.fields?.session).toBe('regular');
   }, 40_000);
 });

@@ -1,6 +1,12 @@
 // US sessions in Eastern Time: DST change days, holidays, weekends and the overnight session.
 import { describe, expect, it } from 'vitest';
-import { etToUtc, isEasternDst, usSessionAt } from '../../../src/market/sessions.js';
+import {
+  etToUtc,
+  isEasternDst,
+  marketWaitSentence,
+  nextAllowedSession,
+  usSessionAt,
+} from '../../../src/market/sessions.js';
 
 const at = (iso: string) => usSessionAt(Date.parse(iso));
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -47,5 +53,60 @@ describe('usSessionAt', () => {
   it('gives the time of the next transition', () => {
     expect(iso(at('2026-11-23T15:00:00Z').nextChange)).toBe('2026-11-23T21:00:00.000Z');
     expect(iso(at('2026-11-23T22:00:00Z').nextChange)).toBe('2026-11-24T01:00:00.000Z');
+  });
+});
+
+describe('when a bot that trades some sessions can trade next', () => {
+  const next = (iso: string, allowed: Parameters<typeof nextAllowedSession>[1]) => {
+    const n = nextAllowedSession(Date.parse(iso), allowed);
+    return n && { at: new Date(n.at).toISOString(), session: n.session };
+  };
+
+  it('on Thanksgiving, regular opens on the Friday (the early close day); overnight on the Friday evening does not run', () => {
+    expect(next('2026-11-26T16:00:00Z', ['regular'])).toEqual({
+      at: '2026-11-27T14:30:00.000Z',
+      session: 'regular',
+    });
+    // Friday after the 13:00 ET early close: the next session of any kind is Sunday's overnight.
+    expect(next('2026-11-27T19:00:00Z', ['pre_market', 'regular', 'after_hours', 'overnight'])).toEqual({
+      at: '2026-11-30T01:00:00.000Z',
+      session: 'overnight',
+    });
+  });
+
+  it('on Christmas and New Year, the next regular session is the next trading day', () => {
+    expect(next('2026-12-25T16:00:00Z', ['regular'])).toEqual({
+      at: '2026-12-28T14:30:00.000Z',
+      session: 'regular',
+    });
+    expect(next('2027-01-01T16:00:00Z', ['regular'])).toEqual({
+      at: '2027-01-04T14:30:00.000Z',
+      session: 'regular',
+    });
+  });
+
+  it('across the March DST change, the open moves to 13:30 UTC', () => {
+    expect(next('2026-03-07T16:00:00Z', ['regular'])).toEqual({
+      at: '2026-03-09T13:30:00.000Z',
+      session: 'regular',
+    });
+  });
+
+  it('inside an allowed session, answers now', () => {
+    expect(next('2026-11-23T15:00:00Z', ['regular'])).toEqual({
+      at: '2026-11-23T15:00:00.000Z',
+      session: 'regular',
+    });
+  });
+
+  it('says why the bot waits and until when, in Eastern Time', () => {
+    const now = Date.parse('2026-11-26T16:00:00Z');
+    expect(marketWaitSentence(now, usSessionAt(now), ['regular'])).toBe(
+      'the US market is closed (Thanksgiving Day); the bot trades in regular: regular opens at 2026-11-27 09:30:00 EST (in 22h 30m); it waits',
+    );
+    const evening = Date.parse('2026-11-27T19:00:00Z');
+    expect(marketWaitSentence(evening, usSessionAt(evening), ['overnight'])).toMatch(
+      /^the US market is closed \(.+\); the bot trades in overnight: overnight opens at 2026-11-29 20:00:00 EST \(in 54h 0m\); it waits$/,
+    );
   });
 });
