@@ -134,6 +134,13 @@ const rows: Row[] = [
     deny: () => gate().check(buy('1'), ctx({ deliveryStatus: 'delivery_before' })),
   },
   {
+    // Spec 3.2: during delivery no position may be opened or closed, so even a reducing sell is refused.
+    rule: 'delivery period (a reducing sell too)',
+    code: 'DELIVERY_STATE',
+    approve: () => gate().check(sell('1'), ctx({ held: '2', deliveryStatus: 'delivery_normal' })),
+    deny: () => gate().check(sell('1'), ctx({ held: '2', deliveryStatus: 'delivery_period' })),
+  },
+  {
     rule: 'suspension',
     code: 'SUSPENDED',
     approve: () => gate().check(buy('1'), ctx({ suspended: false })),
