@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-cli-'));
+/** The embedded simulator of `api --sim`, pinned to a Monday in the regular session: the same on any day. */
+const SIM_START = ['--sim-start-time', '2026-11-23T15:00:00Z'];
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('tradebot CLI', () => {
@@ -43,7 +45,16 @@ describe('tradebot CLI', () => {
   });
 
   it('api calls an endpoint of the catalogue and prints its data', async () => {
-    const r = await runCli(['api', 'tickers', '--sim', '--category', 'SPOT', '--symbol', 'AAPLUSDT']);
+    const r = await runCli([
+      'api',
+      'tickers',
+      '--sim',
+      ...SIM_START,
+      '--category',
+      'SPOT',
+      '--symbol',
+      'AAPLUSDT',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { symbol: string }[])[0]?.symbol).toBe('AAPLUSDT');
   });
@@ -53,6 +64,7 @@ describe('tradebot CLI', () => {
       'api',
       'orderbook',
       '--sim',
+      ...SIM_START,
       '--category',
       'SPOT',
       '--symbol',

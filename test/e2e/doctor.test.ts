@@ -25,6 +25,9 @@ describe('tradebot doctor', () => {
   beforeAll(async () => {
     sim = await startSimulator({
       seed: 5,
+      // On the wall clock on purpose: doctor checks this machine's clock against the venue's. Nothing here depends
+      // on the day: the session line is asserted for its form, whatever the market is doing.
+      startTime: liveClock.now(),
       accounts: [
         { ...GOOD, whitelisted: true },
         { ...PLAIN, whitelisted: false },
