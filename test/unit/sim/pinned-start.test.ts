@@ -39,6 +39,8 @@ describe('a simulator in the test suite must be pinned', () => {
   it('reaches a simulator started by a spawned command: `tradebot sim` without --start-time is refused', async () => {
     const r = await runCli(['sim', '--port', '0'], {}, 20_000);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/TRADEBOT_REQUIRE_PINNED_START=1 and the simulator was started on the wall clock/);
+    expect(r.stderr).toMatch(
+      /TRADEBOT_REQUIRE_PINNED_START=1 and the simulator was started on the wall clock/,
+    );
   });
 });
