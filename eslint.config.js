@@ -2,16 +2,18 @@
 // never appears, and the layering of DESIGN.md: a module imports only from layers below its own.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import noImportCycle from './eslint/no-import-cycle.js';
 
 // DESIGN.md, "Layers point downward only": each line may import from the lines below it, never from its
 // own line's other folders or from above.
-const LAYERS = [
+export const LAYERS = [
   ['cli'],
-  ['daemon', 'backtest', 'web', 'notify'],
+  ['daemon', 'research', 'web', 'notify'],
+  ['backtest'],
   ['execution', 'config'],
   ['store', 'risk'],
   ['strategy', 'client', 'sim'],
-  ['feeds', 'portfolio'],
+  ['feeds', 'portfolio', 'data'],
   ['market'],
   ['api'],
 ];
@@ -57,6 +59,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
   ...layerRules,
+  {
+    // No import circles, even inside a folder (DESIGN.md): eslint/no-import-cycle.js.
+    files: ['src/**/*.ts'],
+    plugins: { house: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'house/no-import-cycle': 'error' },
+  },
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -11,13 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBacktest } from '../src/backtest/engine.js';
-import {
-  CandleFileWriter,
-  openCandleFile,
-  type CandleBatch,
-  type CandleSource,
-} from '../src/backtest/format.js';
-import { syntheticSource } from '../src/backtest/synthetic.js';
+import { CandleFileWriter, openCandleFile, type CandleBatch, type CandleSource } from '../src/data/format.js';
+import { syntheticSource } from '../src/data/synthetic.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
 import { RollingSMA } from '../src/strategy/indicators.js';
 import { parseExitRules } from '../src/strategy/exits.js';

@@ -7,11 +7,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeCandles } from '../src/backtest/convert.js';
-import { openDataset } from '../src/backtest/datasets.js';
+import { writeCandles } from '../src/data/convert.js';
+import { openDataset } from '../src/data/datasets.js';
 import { runBacktest } from '../src/backtest/engine.js';
-import type { CandleBatch, CandleSource } from '../src/backtest/format.js';
-import { syntheticSource } from '../src/backtest/synthetic.js';
+import type { CandleBatch, CandleSource } from '../src/data/format.js';
+import { syntheticSource } from '../src/data/synthetic.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
 import { loadStrategy } from '../src/strategy/loader.js';
 import { numberFlag } from './lib/flags.js';

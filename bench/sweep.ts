@@ -6,8 +6,8 @@
 //   npx tsx bench/sweep.ts [--candles 1000000] [--runs 8]
 import { availableParallelism } from 'node:os';
 import type { BacktestJob } from '../src/backtest/run-config.js';
-import { QueueRunner, startSweepWorker } from '../src/backtest/sweep-queue.js';
-import { SweepPool } from '../src/backtest/sweep.js';
+import { QueueRunner, startSweepWorker } from '../src/research/sweep-queue.js';
+import { SweepPool } from '../src/research/sweep.js';
 // The tests' redis-server launcher (free loopback port, no persistence): one helper, not a second copy.
 import { redisMissing, startRedis } from '../test/helpers/redis.js';
 import { numberFlag } from './lib/flags.js';

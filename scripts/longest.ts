@@ -81,7 +81,9 @@ function main(): void {
   const show = (title: string, xs: readonly Measured[], max: number) => {
     process.stdout.write(`${title} (limit ${max} lines)\n`);
     for (const m of xs.slice(0, top))
-      process.stdout.write(`  ${String(m.lines).padStart(5)}  ${m.where}${m.lines > max ? (ALLOWED[m.where] ? '  (allowed)' : '  OVER') : ''}\n`);
+      process.stdout.write(
+        `  ${String(m.lines).padStart(5)}  ${m.where}${m.lines > max ? (ALLOWED[m.where] ? '  (allowed)' : '  OVER') : ''}\n`,
+      );
   };
   show('longest files of src/', files, MAX_FILE_LINES);
   show('longest functions of src/', functions, MAX_FUNCTION_LINES);

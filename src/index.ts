@@ -25,7 +25,7 @@ export { parseInstrument, type InstrumentRules } from './market/instrument-rules
 export type { PortfolioView, PositionView } from './portfolio/view.js';
 export { VirtualClock, type Clock } from './feeds/clock.js';
 export { runBacktest, type BacktestOptions } from './backtest/engine.js';
-export { openDataset, listDatasets } from './backtest/datasets.js';
+export { openDataset, listDatasets } from './data/datasets.js';
 export { loadConfig, ConfigError } from './config/index.js';
 // What strategies are written with, so a strategy folder needs no dependencies of its own: zod for the
 // parameters and the common trading-signals indicators (any other one: import it from 'trading-signals').

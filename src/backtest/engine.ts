@@ -31,8 +31,8 @@ import type { OrderIntent } from '../strategy/intent.js';
 import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
-import { CandleFileError, type CandleSource } from './format.js';
-import { mergeByTime, type LaneBatch } from './merge-sources.js';
+import { CandleFileError, type CandleSource } from '../data/format.js';
+import { mergeByTime, type LaneBatch } from '../data/merge-sources.js';
 import type {
   BacktestFill,
   BacktestResult,

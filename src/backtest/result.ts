@@ -1,8 +1,6 @@
 // What a backtest produces: the fills, the round-trip trades, the sampled equity curve and the meta.
 // Money is in decimal strings; the sampled equity curve is numbers in memory (it feeds statistics and
 // charts) and decimal strings, rounded to the quote coin's precision, in result.json.
-import { Decimal } from '../market/decimal.js';
-import type { Metrics } from './metrics.js';
 
 export interface BacktestFill {
   readonly ts: number;
@@ -132,27 +130,4 @@ export interface BacktestResult {
   readonly bySymbol: Readonly<Record<string, SymbolResult>>;
   /** Wall-clock timings of the run, ms. */
   readonly timing: { readonly runMs: number };
-}
-
-/**
- * result.json: every money figure as a decimal string. The equity samples are rounded to `quoteDp`
- * places of the quote coin (exact for any balance below 10^13: a float carries 15 significant digits).
- */
-export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number): unknown {
-  return {
-    meta: r.meta,
-    finalEquity: r.finalEquity,
-    fees: r.fees,
-    metrics,
-    inMarket: r.inMarket,
-    denials: r.denials,
-    firstDenials: r.firstDenials,
-    bySymbol: r.bySymbol,
-    trades: r.trades,
-    fills: r.fills,
-    equity: r.equity.map((p) => ({
-      ts: p.ts,
-      equity: new Decimal(p.equity).toDecimalPlaces(quoteDp).toFixed(),
-    })),
-  };
 }

@@ -2,8 +2,8 @@
 // (flags, files, parameters, grids, datasets, configurations). Scripts branch on it, so it lives here once.
 import { CommanderError } from 'commander';
 import { ValidationError } from '../api/index.js';
-import { CandleFileError } from '../backtest/format.js';
-import { BacktestInputError } from '../backtest/grid.js';
+import { CandleFileError } from '../data/format.js';
+import { BacktestInputError } from '../research/grid.js';
 import { ConfigError } from '../config/index.js';
 import { StrategyDefinitionError } from '../strategy/contract.js';
 import { StrategyLoadError } from '../strategy/loader.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { makeTable, tableToIPC } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDataset } from '../../src/backtest/datasets.js';
+import { openDataset } from '../../src/data/datasets.js';
 import { runCli } from '../helpers/cli.js';
 import { candleRows } from '../helpers/candle-series.js';
 

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDataset } from '../../src/backtest/datasets.js';
-import { metricsOf } from '../../src/backtest/metrics.js';
-import { MAX_MARKERS, TRADES_PER_PAGE, exchangeTimeZone, renderReport } from '../../src/backtest/report.js';
-import { analyseRun, runJob, type BacktestJob } from '../../src/backtest/run-config.js';
+import { openDataset } from '../../src/data/datasets.js';
+import { metricsOf } from '../../src/research/metrics.js';
+import { MAX_MARKERS, TRADES_PER_PAGE, exchangeTimeZone, renderReport } from '../../src/research/report.js';
+import { type BacktestJob } from '../../src/backtest/run-config.js';
+import { analyseRun, runJob } from '../../src/research/run-job.js';
 import { afterPaint, drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 

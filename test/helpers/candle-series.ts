@@ -1,15 +1,9 @@
 // A one-minute candle source of given closes for backtest tests: each candle opens at the previous close,
 // its high and low half a point beyond, on the S&P 500 Reality token's rules (or a crypto symbol's).
 import type { Instrument } from '../../src/api/index.js';
-import { SPX_INSTRUMENT } from '../../src/backtest/datasets.js';
-import {
-  FORMAT_NAME,
-  appendCandle,
-  candlesOf,
-  newBatch,
-  type CandleSource,
-} from '../../src/backtest/format.js';
-import { SYNTHETIC_INSTRUMENT } from '../../src/backtest/synthetic.js';
+import { SPX_INSTRUMENT } from '../../src/data/datasets.js';
+import { FORMAT_NAME, appendCandle, candlesOf, newBatch, type CandleSource } from '../../src/data/format.js';
+import { SYNTHETIC_INSTRUMENT } from '../../src/data/synthetic.js';
 
 /** `symbol`: a crypto symbol such as "AAAUSDT" (price precision 2, quantity precision 5) instead of SPXUSDT. */
 export function closesSeries(start: number, closes: readonly number[], symbol?: string): CandleSource {

@@ -5,19 +5,18 @@ import { join } from 'node:path';
 import { progressBar } from '../progress.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { formatSummary, metricsOf } from '../../backtest/metrics.js';
-import { exchangeTimeZone, renderReport } from '../../backtest/report.js';
-import { resultJson } from '../../backtest/result.js';
-import { expandDatasetRef } from '../../backtest/datasets.js';
-import type { CandleSource } from '../../backtest/format.js';
+import { formatSummary, metricsOf } from '../../research/metrics.js';
+import { exchangeTimeZone, renderReport } from '../../research/report.js';
+import { resultJson } from '../../research/result-json.js';
+import { expandDatasetRef } from '../../data/datasets.js';
+import type { CandleSource } from '../../data/format.js';
 import {
-  analyseRuns,
   jobDatasetName,
   jobFromConfig,
   openJobSources,
-  runJob,
   type BacktestJob,
 } from '../../backtest/run-config.js';
+import { analyseRuns, runJob } from '../../research/run-job.js';
 import {
   BacktestConfigSchema,
   ConfigError,

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { InstrumentOverrideSchema, type InstrumentOverride } from '../../backtest/columnar.js';
-import { OUTPUT_FORMATS, outputFormatOf, writeCandles } from '../../backtest/convert.js';
-import { openDataset } from '../../backtest/datasets.js';
-import { CandleFileError } from '../../backtest/format.js';
+import { InstrumentOverrideSchema, type InstrumentOverride } from '../../data/columnar.js';
+import { OUTPUT_FORMATS, outputFormatOf, writeCandles } from '../../data/convert.js';
+import { openDataset } from '../../data/datasets.js';
+import { CandleFileError } from '../../data/format.js';
 import { plainIssue } from '../../market/spelling.js';
 import { FlagError } from '../flags.js';
 

@@ -4,7 +4,7 @@
 import { progressBar } from '../progress.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { lookahead, type LookaheadFinding } from '../../backtest/lookahead.js';
+import { lookahead, type LookaheadFinding } from '../../research/lookahead.js';
 import {
   backtestOptionsOf,
   jobDatasetName,
@@ -12,7 +12,7 @@ import {
   openJobSources,
   hasCandlesIn,
 } from '../../backtest/run-config.js';
-import type { CandleSource } from '../../backtest/format.js';
+import type { CandleSource } from '../../data/format.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { counted } from '../../market/spelling.js';

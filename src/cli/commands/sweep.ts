@@ -5,21 +5,21 @@ import { join } from 'node:path';
 import { progressBar } from '../progress.js';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
-import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../backtest/sweep.js';
-import { QueueRunner } from '../../backtest/sweep-queue.js';
-import { walkForward, walkForwardJson } from '../../backtest/walk-forward.js';
-import { renderSweepReport, renderWalkForwardReport } from '../../backtest/report.js';
+import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../research/sweep.js';
+import { QueueRunner } from '../../research/sweep-queue.js';
+import { walkForward, walkForwardJson } from '../../research/walk-forward.js';
+import { renderSweepReport, renderWalkForwardReport } from '../../research/report.js';
 import { pickParams } from '../../strategy/params.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
 import { hasCandlesIn, jobFromConfig } from '../../backtest/run-config.js';
-import { checkGrid, formatSkipped } from '../../backtest/grid.js';
-import { openDataset } from '../../backtest/datasets.js';
+import { checkGrid, formatSkipped } from '../../research/grid.js';
+import { openDataset } from '../../data/datasets.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from '../flags.js';
 import { formatPercent } from '../../market/decimal.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
-import { SweepCheckpoint } from '../../backtest/checkpoint.js';
+import { SweepCheckpoint } from '../../research/checkpoint.js';
 import { counted } from '../../market/spelling.js';
 
 const duration = (flag: string) =>

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
-import { openDataset } from '../../backtest/datasets.js';
-import { CandleFileError } from '../../backtest/format.js';
+import { openDataset } from '../../data/datasets.js';
+import { CandleFileError } from '../../data/format.js';
 import { jobFromConfig } from '../../backtest/run-config.js';
 import { counted } from '../../market/spelling.js';
 import {

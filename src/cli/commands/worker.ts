@@ -2,7 +2,7 @@
 // finish the current run first). Run any number, on any machine that has the sweep's dataset.
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { QUEUE_NAME, startSweepWorker } from '../../backtest/sweep-queue.js';
+import { QUEUE_NAME, startSweepWorker } from '../../research/sweep-queue.js';
 import { watchSignals } from '../../daemon/signals.js';
 import { parseFlags } from '../flags.js';
 

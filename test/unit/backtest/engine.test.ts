@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { closesSeries } from '../../helpers/candle-series.js';
 import { z } from 'zod';
-import { openDataset } from '../../../src/backtest/datasets.js';
+import { openDataset } from '../../../src/data/datasets.js';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { formatSummary, metricsOf } from '../../../src/backtest/metrics.js';
-import { renderReport } from '../../../src/backtest/report.js';
+import { formatSummary, metricsOf } from '../../../src/research/metrics.js';
+import { renderReport } from '../../../src/research/report.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { buyMarket, defineStrategy, sellMarket } from '../../../src/strategy/index.js';

@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import { lookahead } from '../../../src/backtest/lookahead.js';
-import { resultJson } from '../../../src/backtest/result.js';
-import { metricsOf } from '../../../src/backtest/metrics.js';
-import { openDataset } from '../../../src/backtest/datasets.js';
+import { lookahead } from '../../../src/research/lookahead.js';
+import { resultJson } from '../../../src/research/result-json.js';
+import { metricsOf } from '../../../src/research/metrics.js';
+import { openDataset } from '../../../src/data/datasets.js';
 import type { Candle } from '../../../src/market/candle.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { closesSeries } from '../../helpers/candle-series.js';
 import { z } from 'zod';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import type { CandleSource } from '../../../src/backtest/format.js';
+import type { CandleSource } from '../../../src/data/format.js';
 import type { TraderEvent } from '../../../src/execution/trader.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import type { CandleSource } from '../../../src/backtest/format.js';
+import type { CandleSource } from '../../../src/data/format.js';
 import type { BacktestFill } from '../../../src/backtest/result.js';
 import { etToUtc, usRegularSession } from '../../../src/market/sessions.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';

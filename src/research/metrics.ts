@@ -1,0 +1,276 @@
+// Performance metrics of a backtest. Definitions (documented in backtest/README.md):
+// - returns are simple returns between consecutive equity samples; Sharpe = mean/stdev x sqrt(periods
+//   per year) with a zero risk-free rate; Sortino uses the downside deviation (root mean square of the
+//   negative returns over all periods); periods per year = samples per year over the run's span (about 252
+//   for the daily samples of a stock, 365 for a coin that trades every day);
+// - CAGR = (final/initial)^(1/years) - 1 over the span of the samples; Calmar = CAGR / max drawdown;
+// - max drawdown = largest fall from a running peak, as a fraction; its duration = longest time from a
+//   peak to the recovery of that peak (or to the end);
+// - win rate, profit factor (gross profit / gross loss) and expectancy (mean PnL per trade) use the round
+//   trips; exposure = share of the time steps (candles) at whose close a position was open;
+// - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
+//   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
+import { Decimal, formatAmount, formatPercent } from '../market/decimal.js';
+import type { BacktestResult, BacktestTrade, EquityCurvePoint, TimeInMarket } from '../backtest/result.js';
+import { wallClockIn } from '../market/sessions.js';
+import { formatDuration } from '../market/duration.js';
+
+/** The run against buying the instrument at the first open and holding it (fees not charged). */
+export interface BenchmarkMetrics {
+  readonly totalReturn: number;
+  readonly cagr: number;
+  readonly maxDrawdown: number;
+  /** Strategy total return minus the benchmark's. */
+  readonly excessReturn: number;
+  /** cov(strategy, benchmark) / var(benchmark) of the per-sample returns. */
+  readonly beta: number;
+  /** Jensen's alpha, annualised: (mean strategy return - beta x mean benchmark return) x periods per year. */
+  readonly alpha: number;
+}
+
+/** One calendar month (in the exchange's time zone): its return from the previous month's last sample. */
+export interface MonthlyReturn {
+  /** YYYY-MM */
+  readonly month: string;
+  readonly return: number;
+}
+
+export interface Metrics {
+  readonly totalReturn: number;
+  readonly cagr: number;
+  readonly sharpe: number;
+  readonly sortino: number;
+  readonly calmar: number;
+  readonly maxDrawdown: number;
+  readonly maxDrawdownDurationMs: number;
+  readonly winRate: number;
+  readonly profitFactor: number;
+  /** Mean PnL per round trip, quote coin (decimal string). */
+  readonly expectancy: string;
+  readonly exposure: number;
+  readonly trades: number;
+  /** Quote coin, decimal strings. */
+  readonly fees: string;
+  readonly finalEquity: string;
+  readonly monthly: readonly MonthlyReturn[];
+  readonly benchmark?: BenchmarkMetrics | undefined;
+}
+
+export interface MetricsOptions {
+  /** The exact final equity (decimal string); default: the last equity sample. */
+  readonly finalEquity?: string | undefined;
+  /** The benchmark's equity at each equity sample (same length as the curve). */
+  readonly benchmark?: readonly number[] | undefined;
+  /** IANA zone of the monthly table (default UTC). */
+  readonly timeZone?: string | undefined;
+}
+
+const YEAR_MS = 365.25 * 86_400_000;
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/** Simple returns of consecutive values. */
+function simpleReturns(values: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < values.length; i++) out.push((values[i] as number) / (values[i - 1] as number) - 1);
+  return out;
+}
+
+export function drawdown(equity: readonly EquityCurvePoint[]): { max: number; durationMs: number } {
+  let peak = -Infinity;
+  let peakTs = 0;
+  let max = 0;
+  let longest = 0;
+  for (const p of equity) {
+    if (p.equity >= peak) {
+      if (peak > -Infinity) longest = Math.max(longest, p.ts - peakTs);
+      peak = p.equity;
+      peakTs = p.ts;
+    } else {
+      max = Math.max(max, (peak - p.equity) / peak);
+    }
+  }
+  const last = equity[equity.length - 1];
+  if (last && last.equity < peak) longest = Math.max(longest, last.ts - peakTs);
+  return { max, durationMs: max === 0 ? 0 : longest };
+}
+
+/** YYYY-MM of an instant in a time zone. */
+export function monthOf(ts: number, timeZone = 'UTC'): string {
+  return new Date(wallClockIn(ts, timeZone)).toISOString().slice(0, 7);
+}
+
+/**
+ * Monthly returns: each month's last sample over the previous month's last (the first over `initial`). A
+ * sample is the equity at its candle's close, so one at a month's first instant (a daily candle on the UTC
+ * grid closes at 00:00) closes the month before and counts there.
+ */
+export function monthlyReturns(
+  initial: number,
+  equity: readonly EquityCurvePoint[],
+  timeZone = 'UTC',
+): MonthlyReturn[] {
+  const out: MonthlyReturn[] = [];
+  let prev = initial;
+  let month: string | undefined;
+  let last = initial;
+  for (const p of equity) {
+    const m = monthOf(p.ts - 1, timeZone);
+    if (month !== undefined && m !== month) {
+      out.push({ month, return: last / prev - 1 });
+      prev = last;
+    }
+    month = m;
+    last = p.equity;
+  }
+  if (month !== undefined) out.push({ month, return: last / prev - 1 });
+  return out;
+}
+
+function benchmarkMetrics(
+  initial: number,
+  curve: readonly EquityCurvePoint[],
+  bench: readonly number[],
+  periodsPerYear: number,
+  spanYears: number,
+  totalReturn: number,
+): BenchmarkMetrics {
+  const rs = simpleReturns([initial, ...curve.map((p) => p.equity)]);
+  const rb = simpleReturns([initial, ...bench]);
+  const mb = mean(rb);
+  const ms = mean(rs);
+  let cov = 0;
+  let varB = 0;
+  for (let i = 0; i < rb.length; i++) {
+    cov += ((rs[i] as number) - ms) * ((rb[i] as number) - mb);
+    varB += ((rb[i] as number) - mb) ** 2;
+  }
+  const beta = varB > 0 ? cov / varB : 0;
+  const final = bench[bench.length - 1] ?? initial;
+  const bTotal = final / initial - 1;
+  return {
+    totalReturn: bTotal,
+    cagr: spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0,
+    maxDrawdown: drawdown(bench.map((equity, i) => ({ ts: curve[i]?.ts ?? i, equity }))).max,
+    excessReturn: totalReturn - bTotal,
+    beta,
+    alpha: (ms - beta * mb) * periodsPerYear,
+  };
+}
+
+/**
+ * Metrics of an equity curve and its round trips. `capital` and `fees` are decimal strings; money in the
+ * answer stays decimal strings, ratios are numbers.
+ */
+export function computeMetrics(
+  capital: string,
+  equity: readonly EquityCurvePoint[],
+  trades: readonly BacktestTrade[],
+  fees: string,
+  inMarket: TimeInMarket,
+  o: MetricsOptions = {},
+): Metrics {
+  const initial = Number(capital);
+  const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial }];
+  const final = (curve[curve.length - 1] as EquityCurvePoint).equity;
+  const returns = simpleReturns([initial, ...curve.map((p) => p.equity)]);
+  const spanYears =
+    curve.length > 1
+      ? ((curve[curve.length - 1] as EquityCurvePoint).ts - (curve[0] as EquityCurvePoint).ts) / YEAR_MS
+      : 0;
+  // How many samples a year holds, counted: daily samples of a stock that trades on weekdays are about
+  // 252 a year, not the 365 their one-day spacing would say (which overstated Sharpe by a fifth).
+  const periodsPerYear = spanYears > 0 ? (curve.length - 1) / spanYears : 252;
+  const mu = mean(returns);
+  const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mu) ** 2, 0) / Math.max(1, returns.length - 1));
+  const downside = Math.sqrt(
+    returns.reduce((a, r) => a + Math.min(0, r) ** 2, 0) / Math.max(1, returns.length),
+  );
+  const totalReturn = final / initial - 1;
+  const cagr = spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0;
+  const dd = drawdown(curve);
+  // Trade money in Decimal; the ratios from it are numbers.
+  const pnls = trades.map((t) => new Decimal(t.pnl));
+  const wins = pnls.filter((p) => p.gt(0));
+  const grossProfit = wins.reduce((a, b) => a.plus(b), new Decimal(0));
+  const grossLoss = pnls.filter((p) => p.lt(0)).reduce((a, b) => a.minus(b), new Decimal(0));
+  const net = pnls.reduce((a, b) => a.plus(b), new Decimal(0));
+  return {
+    totalReturn,
+    cagr,
+    sharpe: sd > 0 ? (mu / sd) * Math.sqrt(periodsPerYear) : 0,
+    sortino: downside > 0 ? (mu / downside) * Math.sqrt(periodsPerYear) : 0,
+    calmar: dd.max > 0 ? cagr / dd.max : 0,
+    maxDrawdown: dd.max,
+    maxDrawdownDurationMs: dd.durationMs,
+    winRate: trades.length > 0 ? wins.length / trades.length : 0,
+    profitFactor: grossLoss.gt(0) ? grossProfit.div(grossLoss).toNumber() : grossProfit.gt(0) ? Infinity : 0,
+    // Eight places: a mean of money needs no more than the venue's finest precision.
+    expectancy: trades.length > 0 ? net.div(trades.length).toDecimalPlaces(8).toFixed() : '0',
+    exposure: inMarket.steps > 0 ? inMarket.held / inMarket.steps : 0,
+    trades: trades.length,
+    fees: new Decimal(fees).toFixed(),
+    finalEquity: o.finalEquity ?? new Decimal(final).toFixed(),
+    monthly: equity.length > 0 ? monthlyReturns(initial, equity, o.timeZone) : [],
+    ...(o.benchmark !== undefined && o.benchmark.length === equity.length && equity.length > 0
+      ? { benchmark: benchmarkMetrics(initial, equity, o.benchmark, periodsPerYear, spanYears, totalReturn) }
+      : {}),
+  };
+}
+
+export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquity'> = {}): Metrics =>
+  computeMetrics(r.meta.capital, r.equity, r.trades, r.fees, r.inMarket, {
+    ...o,
+    finalEquity: r.finalEquity,
+  });
+
+const pct = (x: number) => formatPercent(x);
+const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
+
+/** A terminal summary table. */
+export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quoteDp = 2): string {
+  const money = (s: string) => formatAmount(s, quoteDp);
+  const b = m.benchmark;
+  const rows: [string, string][] = [
+    ['strategy', `${r.meta.strategy} ${JSON.stringify(r.meta.params)}`],
+    [
+      'dataset',
+      `${r.meta.dataset} (${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles)`,
+    ],
+    [
+      'period',
+      `${new Date(r.meta.from).toISOString().slice(0, 10)} to ${new Date(r.meta.to).toISOString().slice(0, 10)}`,
+    ],
+    ['final equity', `${money(m.finalEquity)} (from ${r.meta.capital})`],
+    ['total return', pct(m.totalReturn)],
+    ['CAGR', pct(m.cagr)],
+    ['Sharpe / Sortino / Calmar', `${num(m.sharpe)} / ${num(m.sortino)} / ${num(m.calmar)}`],
+    ['max drawdown', `${pct(m.maxDrawdown)} over ${formatDuration(m.maxDrawdownDurationMs)}`],
+    ['trades / win rate', `${m.trades} / ${pct(m.winRate)}`],
+    ['profit factor / expectancy', `${num(m.profitFactor)} / ${money(m.expectancy)}`],
+    ['exposure', pct(m.exposure)],
+    ['fees', money(m.fees)],
+    ...(b
+      ? ([
+          [
+            (r.meta.symbols?.length ?? 1) > 1 ? 'buy & hold (equal weight)' : 'buy & hold',
+            `${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,
+          ],
+        ] as [string, string][])
+      : []),
+    [
+      'denials',
+      Object.entries(r.denials)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none',
+    ],
+    // Each code's first refusal, as said: what the count alone cannot tell (which lock, which limit).
+    ...Object.entries(r.firstDenials).map(([code, d]): [string, string] => [
+      '',
+      `first ${code}: ${new Date(d.ts).toISOString().slice(0, 16).replace('T', ' ')} UTC ${d.symbol}: ${d.message}`,
+    ]),
+    ['trade hash', r.meta.tradeHash],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}

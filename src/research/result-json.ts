@@ -1,0 +1,27 @@
+// result.json of a backtest: the engine's result with its metrics, every money figure a decimal string.
+import type { BacktestResult } from '../backtest/result.js';
+import { Decimal } from '../market/decimal.js';
+import type { Metrics } from './metrics.js';
+
+/**
+ * result.json: every money figure as a decimal string. The equity samples are rounded to `quoteDp`
+ * places of the quote coin (exact for any balance below 10^13: a float carries 15 significant digits).
+ */
+export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number): unknown {
+  return {
+    meta: r.meta,
+    finalEquity: r.finalEquity,
+    fees: r.fees,
+    metrics,
+    inMarket: r.inMarket,
+    denials: r.denials,
+    firstDenials: r.firstDenials,
+    bySymbol: r.bySymbol,
+    trades: r.trades,
+    fills: r.fills,
+    equity: r.equity.map((p) => ({
+      ts: p.ts,
+      equity: new Decimal(p.equity).toDecimalPlaces(quoteDp).toFixed(),
+    })),
+  };
+}

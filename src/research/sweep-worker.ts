@@ -1,0 +1,26 @@
+// A sweep worker thread: runs the backtest jobs it is sent and answers their metrics. A job may carry the
+// dataset in shared memory (loaded once by the pool); otherwise the worker opens the dataset itself.
+import { parentPort } from 'node:worker_threads';
+import { type BacktestJob } from '../backtest/run-config.js';
+import { runJob } from './run-job.js';
+import { sharedCandleSource, type SharedCandles } from '../data/shared-candles.js';
+
+parentPort?.on('message', (msg: { id: number; job: BacktestJob; shared?: SharedCandles }) => {
+  runJob({ ...msg.job, chart: false }, undefined, msg.shared ? sharedCandleSource(msg.shared) : undefined)
+    .then(({ result, metrics }) =>
+      parentPort?.postMessage({
+        id: msg.id,
+        ok: true,
+        metrics,
+        tradeHash: result.meta.tradeHash,
+        finalEquity: result.finalEquity,
+        candles: result.meta.candles,
+        equity: result.equity,
+        from: result.meta.from,
+        to: result.meta.to,
+      }),
+    )
+    .catch((e: unknown) =>
+      parentPort?.postMessage({ id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
+});
