@@ -115,6 +115,66 @@ describe('a malformed ${ is refused at load, never sent as a value', () => {
   });
 });
 
+describe('what validate can know, it checks', () => {
+  it('an interval the venue does not serve for Reality stock pairs (spec 4.1)', async () => {
+    const p = at(await problemsOf(write(sim('symbols: [AAPLUSDT]\ninterval: 3m'))), 'bots[0].interval');
+    expect(p.message).toMatch(
+      /must be one of 1m, 5m, 15m, 1H, 4H, 1D: .*Reality stock pairs \(spec 4\.1\) — got "3m"/,
+    );
+  });
+
+  it('a symbol listed twice in one bot', async () => {
+    const p = at(await problemsOf(write(sim('symbols: [AAPLUSDT, AAPLUSDT]'))), 'bots[0].symbols[1]');
+    expect(p.message).toMatch(/AAPLUSDT is listed twice \(also symbols\[0\]\): remove the duplicate/);
+    expect(p).toMatchObject({ line: 5 });
+  });
+
+  it('a leverage entry the set-leverage call would refuse, or that sets nothing', async () => {
+    const f = write(
+      sim(`symbols: [AAPLUSDT]
+leverage:
+  - { category: MARGIN, coin: USDT, leverage: "-3" }
+  - { category: MARGIN, coin: USDT, leverage: -3 }
+  - { category: MARGIN, coin: USDT }
+  - { category: USDT-FUTURES, leverage: "5" }`),
+    );
+    const e = await problemsOf(f);
+    expect(at(e, 'bots[0].leverage[0].leverage').message).toMatch(
+      /plain decimal string .*no sign.* — got "-3"/,
+    );
+    expect(at(e, 'bots[0].leverage[1].leverage').message).toMatch(/must be a string — got -3/);
+    expect(at(e, 'bots[0].leverage[2].leverage').message).toMatch(/sets nothing; add leverage: "5"/);
+    expect(at(e, 'bots[0].leverage[3].symbol').message).toMatch(
+      /symbol is required to set leverage for futures/,
+    );
+  });
+
+  it('a base URL that is not http or https, and a notification URL likewise', async () => {
+    const p = at(
+      await problemsOf(write(remote('ftp://api.example.com')), { K: 'from-env-123' }),
+      'venue.baseUrl',
+    );
+    expect(p.message).toMatch(/baseUrl must use http or https, not ftp/);
+    const hook = write(sim('symbols: [AAPLUSDT]', 'notify: { webhook: { url: "file:///etc/passwd" } }\n'));
+    expect(at(await problemsOf(hook), 'notify.webhook.url').message).toMatch(/absolute http or https URL/);
+  });
+
+  it("a quote coin the bot's symbols are not quoted in", async () => {
+    const all = at(
+      await problemsOf(write(sim('symbols: [AAPLUSDT, TSLAUSDT]\nquoteCoin: EUR'))),
+      'bots[0].quoteCoin',
+    );
+    expect(all.message).toMatch(/AAPLUSDT, TSLAUSDT are not quoted in EUR: .*set quoteCoin to theirs/);
+    const one = at(await problemsOf(write(sim('symbols: [AAPLUSDT, TSLAEUR]'))), 'bots[0].symbols[1]');
+    expect(one.message).toMatch(/TSLAEUR is not quoted in USDT, the bot's quoteCoin/);
+    const lower = at(
+      await problemsOf(write(sim('symbols: [AAPLUSDT]\nquoteCoin: usdt'))),
+      'bots[0].quoteCoin',
+    );
+    expect(lower.message).toMatch(/upper case, e\.g\. USDT/);
+  });
+});
+
 describe('deep nesting', () => {
   it.each([100, 5000])('%i levels are a sentence naming the file, not a stack overflow', async (depth) => {
     const f = write(
