@@ -8,6 +8,7 @@ import { baseFromName } from '../market/instrument-rules.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 import { FaultConfigSchema } from '../sim/faults.js';
+import { SimPortSchema, SimSeedSchema, SimSpeedSchema } from '../sim/options.js';
 import { NotifySchema } from './notify-schema.js';
 
 const decimal = (what: string) =>
@@ -61,13 +62,8 @@ export const SimAccountSchema = z
 export const SimVenueSchema = z
   .strictObject({
     kind: z.literal('simulator').describe('the embedded simulated exchange'),
-    seed: z.number().int().default(42).describe('seed of the simulated market (same seed, same market)'),
-    speed: z
-      .number()
-      .positive()
-      .max(3600)
-      .default(1)
-      .describe('simulated time per real time (60: a minute per second)'),
+    seed: SimSeedSchema.default(42).describe('seed of the simulated market (same seed, same market)'),
+    speed: SimSpeedSchema.default(1).describe('simulated time per real time (60: a minute per second)'),
     startTime: z
       .string()
       .refine(
@@ -76,13 +72,7 @@ export const SimVenueSchema = z
       )
       .optional()
       .describe('simulated start time (default: now)'),
-    port: z
-      .number()
-      .int()
-      .min(0)
-      .max(65535)
-      .default(0)
-      .describe('port of the simulator (0 picks a free port)'),
+    port: SimPortSchema.default(0).describe('port of the simulator (0 picks a free port)'),
     faults: FaultConfigSchema.optional().describe('fault injection'),
     account: SimAccountSchema.default(SimAccountSchema.parse({})),
   })
@@ -115,14 +105,9 @@ export const RemoteVenueSchema = z
     locale: z.string().default('en-US').describe('locale header'),
     timeoutMs: ms('timeoutMs', 500, 10_000),
     feeRate: decimal('feeRate').default('0.001').describe("the account's fee rate on Reality pairs"),
-    timeScale: z
-      .number()
-      .positive()
-      .max(3600)
-      .optional()
-      .describe(
-        'only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)',
-      ),
+    timeScale: SimSpeedSchema.optional().describe(
+      'only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)',
+    ),
   })
   .describe('run against a remote venue');
 

@@ -173,6 +173,20 @@ leverage:
     );
     expect(lower.message).toMatch(/upper case, e\.g\. USDT/);
   });
+
+  it("the simulator's speed, port and fault latency: the bounds `tradebot sim` has too", async () => {
+    const f = write(`venue:
+  kind: simulator
+  speed: 1000000000
+  port: 70000
+  faults: { latencyMs: [0, 100000000000000000000] }
+bots: [{ name: one, strategy: ma-crossover, symbols: [AAPLUSDT] }]
+`);
+    const e = await problemsOf(f);
+    expect(at(e, 'venue.speed').message).toMatch(/must be a number above 0 and at most 3600/);
+    expect(at(e, 'venue.port').message).toMatch(/must be a whole number from 0 \(any free port\) to 65535/);
+    expect(at(e, 'venue.faults.latencyMs[1]').message).toMatch(/milliseconds from 0 to 60000/);
+  });
 });
 
 describe('deep nesting', () => {
