@@ -2,6 +2,7 @@
 // outside: `run` refuses before trading with exit 2 and a sentence at the line; `sim` and `account` flags
 // are refused with exit 2, by the same rules as the YAML that sets the same options.
 import { describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/sim/index.js';
 import { runCli } from '../helpers/cli.js';
 
 describe('flags are refused by the rules of the YAML that sets the same option', () => {
@@ -32,4 +33,24 @@ describe('flags are refused by the rules of the YAML that sets the same option',
     },
     20_000,
   );
+
+  it('account set-leverage without --leverage sets nothing and says so (it used to print success)', async () => {
+    const sim = await startSimulator({ startTime: Date.UTC(2026, 10, 23, 15) });
+    try {
+      const r = await runCli(
+        ['account', 'set-leverage', '--category', 'MARGIN', '--coin', 'USDT', '--base-url', sim.baseUrl],
+        {
+          TRADEBOT_API_KEY: 'sim-key',
+          TRADEBOT_API_SECRET: 'sim-secret',
+          TRADEBOT_PASSPHRASE: 'sim-passphrase',
+        },
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/--leverage is required, e\.g\. --leverage 5/);
+      expect(r.stdout).not.toMatch(/success/);
+      expect(sim.engine.leverageOf('sim-key')).toEqual({});
+    } finally {
+      await sim.stop();
+    }
+  });
 });
