@@ -254,6 +254,17 @@ export function effectiveLeverage(p: SetLeverageInput): { long?: string; short?:
   return { ...(long !== undefined ? { long } : {}), ...(short !== undefined ? { short } : {}) };
 }
 
+/**
+ * Whether a set-leverage call names a leverage (leverage, longLeverage or shortLeverage). The spec makes
+ * each optional, so the wire accepts a call without any; it sets nothing, and what a user asks for (a flag,
+ * a configured entry) is refused when it names none.
+ */
+export const namesLeverage = (p: {
+  readonly leverage?: unknown;
+  readonly longLeverage?: unknown;
+  readonly shortLeverage?: unknown;
+}): boolean => p.leverage !== undefined || p.longLeverage !== undefined || p.shortLeverage !== undefined;
+
 // Spec 4.4 cancel-withdrawal rule 1: one of orderId and clientOid must be passed.
 export const CancelWithdrawalParams = z
   .strictObject({

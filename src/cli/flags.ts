@@ -26,8 +26,23 @@ export function parseFlags<T extends z.ZodType>(schema: T, raw: Record<string, u
     const msg = i.message.startsWith('--') ? i.message : `${flagName(key)}: ${i.message}`;
     return `  ${msg} (got ${JSON.stringify(raw[key])})`;
   });
-  throw new FlagError(`invalid options:\n${lines.join('\n')}`);
+  // One sentence per problem: a pair's two halves (or two rules) broken alike are said once.
+  throw new FlagError(`invalid options:\n${[...new Set(lines)].join('\n')}`);
 }
+
+/** A number as written on a command line: digits, a fraction, an exponent; nothing else is read as one. */
+const NUMBER_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/**
+ * A number flag checked by `schema` (the one the same option's YAML spelling is checked by). Commander
+ * hands a string: a blank or garbled one is refused with the schema's sentence, never read as 0
+ * (`--port ""` is no port).
+ */
+export const numberFlag = <T extends z.ZodType<unknown, number>>(schema: T) =>
+  z.string().transform(flagNumber).pipe(schema);
+
+/** A number as written on a command line, or NaN (which every number schema refuses) for anything else. */
+export const flagNumber = (s: string): number => (NUMBER_RE.test(s.trim()) ? Number(s.trim()) : Number.NaN);
 
 const DATE_RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;

@@ -6,3 +6,4 @@ export * from './decimals.js';
 export * from './venue-limiter.js';
 export * from './retry.js';
 export { parseLossless } from './json.js';
+export { baseUrlProblem } from './base-url.js';

@@ -29,6 +29,7 @@ import {
   type ResponseOf,
   type ValidationIssue,
 } from '../api/index.js';
+import { baseUrlProblem } from './base-url.js';
 import { Decimal } from '../market/decimal.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { parseLossless } from './json.js';
@@ -163,26 +164,9 @@ function checkOptions(o: unknown): { issues: ValidationIssue[]; base?: URL } {
     };
   }
   let base: URL | undefined;
-  if (typeof o.baseUrl !== 'string' || !URL.canParse(o.baseUrl)) {
-    issues.push({
-      field: 'baseUrl',
-      value: o.baseUrl,
-      rule: 'baseUrl must be an absolute URL such as https://api.example.com or http://127.0.0.1:8080',
-    });
-  } else {
-    base = new URL(o.baseUrl);
-    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-      issues.push({ field: 'baseUrl', value: o.baseUrl, rule: 'baseUrl must use http or https' });
-      base = undefined;
-    } else if (base.search !== '' || base.hash !== '' || base.username !== '' || base.password !== '') {
-      issues.push({
-        field: 'baseUrl',
-        value: o.baseUrl,
-        rule: 'baseUrl must not carry a query, a fragment or user:password',
-      });
-      base = undefined;
-    }
-  }
+  const urlProblem = baseUrlProblem(o.baseUrl);
+  if (urlProblem !== undefined) issues.push({ field: 'baseUrl', value: o.baseUrl, rule: urlProblem });
+  else base = new URL(o.baseUrl as string);
   const posInt = (field: string, max: number) => {
     const v = o[field];
     if (v !== undefined && !(typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= max))

@@ -142,7 +142,7 @@ export async function loadDeployment(
   const problems: ConfigProblem[] = strategiesDirProblems(loaded, dir);
   for (const [i, bot] of loaded.config.bots.entries())
     problems.push(...(await strategyProblems(loaded, ['bots', i], bot, dir)));
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
   return loaded;
 }
 
@@ -153,5 +153,5 @@ export async function checkBacktestStrategy(loaded: LoadedConfig<BacktestConfig>
     ...strategiesDirProblems(loaded, dir),
     ...(await strategyProblems(loaded, [], loaded.config, dir)),
   ];
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
 }

@@ -1,8 +1,18 @@
 // YAML -> ${ENV} interpolation and { file: path } secrets -> schema -> frozen config. Every problem is
 // reported with the file, line and column, the field path and what to do.
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
+import { basename, dirname, resolve } from 'node:path';
+import {
+  LineCounter,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+} from 'yaml';
 import { z } from 'zod';
 import { BotSchema, DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
 import { counted, didYouMean, plainIssue } from '../market/spelling.js';
@@ -16,14 +26,31 @@ export interface ConfigProblem {
   readonly message: string;
 }
 
+/**
+ * Text with every value that came from `${ENV}` or a `{ file: path }` replaced by where it came from; the
+ * text of a problem at `path` names first the source of the value there (two sources may hold one value).
+ */
+export type Redact = (text: string, path?: string) => string;
+
 /** A configuration that cannot be used; `problems` holds every one found. */
 export class ConfigError extends Error {
+  readonly problems: readonly ConfigProblem[];
   constructor(
-    readonly problems: readonly ConfigProblem[],
+    problems: readonly ConfigProblem[],
     /** The parsed file when only the schema refused it, so later checks can still report their problems. */
-    readonly parsed?: { readonly raw: unknown; readonly locate: LoadedConfig<unknown>['locate'] } | undefined,
+    readonly parsed?:
+      | {
+          readonly raw: unknown;
+          readonly locate: LoadedConfig<unknown>['locate'];
+          readonly redact: Redact;
+        }
+      | undefined,
+    /** A value from the environment or a secret file is never echoed, whichever check quotes it. */
+    redact: Redact = parsed?.redact ?? ((text) => text),
   ) {
-    super(problems.map(formatProblem).join('\n'));
+    const shown = problems.map((p) => ({ ...p, message: redact(p.message, p.path) }));
+    super(shown.map(formatProblem).join('\n'));
+    this.problems = shown;
     this.name = 'ConfigError';
   }
 }
@@ -38,6 +65,8 @@ export interface LoadedConfig<T> {
   readonly secrets: readonly string[];
   /** Line and column of the value at a path (or of the key `key` of the mapping there), for later checks. */
   readonly locate: (path: readonly (string | number)[], key?: string) => { line: number; col: number };
+  /** For the messages of later checks: the values from `${ENV}` and secret files are not shown. */
+  readonly redact: Redact;
 }
 
 /** A deployment file is a few kilobytes; anything this large is a mistake or an attack. */
@@ -64,16 +93,69 @@ const formatPath = (path: readonly PropertyKey[]): string =>
     '',
   );
 
+/** `${VAR}` or `${VAR:-default}`: the only forms of a placeholder. */
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+/** Deeper than this, a file is not a deployment (a few levels are) but an attack on the reader's stack. */
+export const MAX_CONFIG_DEPTH = 64;
+
+/** Where a value of the file came from, when not from the file itself: `${ENV}` or a secret file. */
+interface Sourced {
+  /** Where in the file, as a problem's path says it (bots[0].params.fast). */
+  readonly path: string;
+  readonly value: string;
+  /** "the value of ${TB_KEY}", "the content of ./secrets/key.txt". */
+  readonly said: string;
+}
+
+/**
+ * Replaces each sourced value in a text by where it came from: quoted (as a `got "..."` echoes it)
+ * always, bare when it is long enough not to be a common word (the logger's redaction uses the same
+ * length); the longest first, so a value that holds another is replaced whole, and of two sources of one
+ * value the one at the problem's own path.
+ */
+const redactorOf =
+  (sourced: readonly Sourced[]): Redact =>
+  (text, path) => {
+    let out = text;
+    const order = [...sourced]
+      .filter((s) => s.value !== '')
+      .sort((a, b) => b.value.length - a.value.length || Number(b.path === path) - Number(a.path === path));
+    for (const s of order) out = out.split(JSON.stringify(s.value)).join(s.said);
+    for (const s of order) if (s.value.length >= 4) out = out.split(s.value).join(s.said);
+    return out;
+  };
+
+/** How deep the document nests (a mapping or list in a mapping ...), counted without recursion. */
+function depthOf(doc: Document): { depth: number; node: Node | undefined } {
+  let deepest: { depth: number; node: Node | undefined } = { depth: 0, node: undefined };
+  const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 1 }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { node, depth } = top;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > deepest.depth) deepest = { depth, node };
+    if (depth > MAX_CONFIG_DEPTH) break;
+    for (const item of node.items) {
+      if (isPair(item))
+        stack.push({ node: item.key, depth: depth + 1 }, { node: item.value, depth: depth + 1 });
+      else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  return deepest;
+}
+
 /** Reads, interpolates and parses a YAML file into a document, collecting problems. */
 function readDocument(
   file: string,
   env: NodeJS.ProcessEnv,
   problems: ConfigProblem[],
-  /** Literal credentials: reported together with the schema's problems (they do not stop parsing). */
-  literalSecrets: ConfigProblem[] = problems,
+  /**
+   * Literal credentials and malformed `${...}`: reported together with the schema's problems (they do not
+   * stop parsing).
+   */
+  deferred: ConfigProblem[] = problems,
   /** `${VARS}` without a value and secret files that cannot be read (a journal reader ignores them). */
   missing: ConfigProblem[] = problems,
-): { doc: Document; lc: LineCounter } | undefined {
+): { doc: Document; lc: LineCounter; sourced: Sourced[] } | undefined {
   let text: string;
   try {
     const size = statSync(file).size;
@@ -99,6 +181,7 @@ function readDocument(
     return undefined;
   }
   const lc = new LineCounter();
+  const tooDeep = `${basename(file)} nests values more than ${MAX_CONFIG_DEPTH} levels deep; a deployment file needs a handful: check that this is the right file`;
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   // One syntax error makes the parser stumble over everything after it: the first is the one to fix.
   const [first] = doc.errors;
@@ -118,7 +201,11 @@ function readDocument(
       line: pos.line,
       col: pos.col,
       path: '',
-      message: `YAML syntax: ${first.message.split('\n')[0]}${hint}${more}`,
+      // The reader ran out of stack on a deep nesting ("Maximum call stack size exceeded"): say what it means.
+      message:
+        first.code === 'RESOURCE_EXHAUSTION'
+          ? tooDeep
+          : `YAML syntax: ${first.message.split('\n')[0]}${hint}${more}`,
     });
   }
   if (doc.errors.length > 0) return undefined;
@@ -126,51 +213,91 @@ function readDocument(
     const p = lc.linePos(node?.range?.[0] ?? 0);
     return { line: p.line, col: p.col };
   };
+  // Every later step (interpolation, toJS, the schema, freezing) walks the tree by recursion.
+  const deepest = depthOf(doc);
+  if (deepest.depth > MAX_CONFIG_DEPTH) {
+    problems.push({ file, ...at(deepest.node), path: '', message: tooDeep });
+    return undefined;
+  }
   // Credentials come from the environment or a file, never from the file itself (the README's promise);
   // checked before interpolation, when a literal is still told apart from ${VAR}. The value is not echoed.
   for (const path of CREDENTIAL_PATHS) {
     const node = doc.getIn(path, true);
     if (!isScalar(node)) continue;
-    if (typeof node.value === 'string' && /\$\{[A-Za-z_]/.test(node.value)) continue;
+    // A malformed ${... is reported below, as what it is.
+    if (typeof node.value === 'string' && node.value.includes('${')) continue;
     const key = String(path[path.length - 1]);
-    literalSecrets.push({
+    deferred.push({
       file,
       ...at(node),
       path: path.join('.'),
       message: `a secret written in the file is refused: use \${${ENV_NAMES[key] ?? 'ENV_VAR'}} (from the environment) or { file: ./secrets/${key}.txt }`,
     });
   }
-  // ${VAR} and ${VAR:-default} in any string.
+  const sourced: Sourced[] = [];
+  // ${VAR} and ${VAR:-default} in any string; a ${ of any other form is refused, never sent as it is.
   visit(doc, {
-    Scalar(_key, node) {
+    Scalar(_key, node, ancestors) {
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
-      node.value = node.value.replace(
-        /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-        (_m, name: string, def: string | undefined) => {
-          const v = env[name];
-          if (v !== undefined && v !== '') return v;
-          if (def !== undefined) return def;
-          missing.push({
-            file,
-            ...at(node),
-            path: '',
-            message: `environment variable ${name} is not set; export it or use \${${name}:-default}`,
-          });
-          return '';
-        },
-      );
+      const template = node.value;
+      const where = formatPath(pathOf(ancestors, node));
+      const rest = template.replace(PLACEHOLDER, '');
+      if (rest.includes('${')) {
+        const open = /\$\{([A-Za-z_][A-Za-z0-9_]*)?/.exec(rest.slice(rest.indexOf('${')));
+        const name = open?.[1];
+        deferred.push({
+          file,
+          ...at(node),
+          path: where,
+          message:
+            name !== undefined
+              ? `\${${name} is not closed: write \${${name}} (or \${${name}:-default}), in quotes`
+              : 'a ${ that starts no variable: write ${NAME} with NAME of letters, digits and _ (e.g. "${TRADEBOT_API_KEY}"), or remove the ${',
+        });
+        return;
+      }
+      const names: string[] = [];
+      const value = template.replace(PLACEHOLDER, (_m, name: string, def: string | undefined) => {
+        names.push(name);
+        const v = env[name];
+        if (v !== undefined && v !== '') {
+          sourced.push({ path: where, value: v, said: `the value of \${${name}}` });
+          return v;
+        }
+        if (def !== undefined) return def;
+        missing.push({
+          file,
+          ...at(node),
+          path: '',
+          message: `environment variable ${name} is not set; export it or use \${${name}:-default}`,
+        });
+        return '';
+      });
+      node.value = value;
+      const whole = rest === '' && names.length === 1;
+      sourced.push({
+        path: where,
+        value,
+        said: whole ? `the value of \${${names[0] ?? ''}}` : `the value of ${JSON.stringify(template)}`,
+      });
     },
   });
   // { file: path } becomes the trimmed content of that file (relative to the YAML file).
   visit(doc, {
-    Pair(_key, pair) {
+    Pair(_key, pair, ancestors) {
       const v = pair.value;
       if (!isMap(v) || v.items.length !== 1) return;
       const only = v.items[0];
       if (!isPair(only) || !isScalar(only.key) || only.key.value !== 'file' || !isScalar(only.value)) return;
       const ref = resolve(dirname(file), String(only.value.value));
       try {
-        pair.value = doc.createNode(readFileSync(ref, 'utf8').trim());
+        const content = readFileSync(ref, 'utf8').trim();
+        pair.value = doc.createNode(content);
+        sourced.push({
+          path: formatPath([...pathOf(ancestors, pair), isScalar(pair.key) ? String(pair.key.value) : '']),
+          value: content,
+          said: `the content of ${String(only.value.value)}`,
+        });
       } catch (e) {
         missing.push({
           file,
@@ -181,7 +308,20 @@ function readDocument(
       }
     },
   });
-  return { doc, lc };
+  return { doc, lc, sourced };
+}
+
+/** The path of a node from the ancestors `visit` gives (the document, then pairs, maps and lists). */
+function pathOf(ancestors: readonly unknown[], node: unknown): (string | number)[] {
+  const path: (string | number)[] = [];
+  const chain = [...ancestors, node];
+  for (let i = 1; i < chain.length; i++) {
+    const parent = chain[i - 1];
+    const child = chain[i];
+    if (isPair(parent) && child === parent.value && isScalar(parent.key)) path.push(String(parent.key.value));
+    else if (isSeq(parent)) path.push(parent.items.indexOf(child as never));
+  }
+  return path;
 }
 
 /** Line and column of the node at a path (or of its closest ancestor present in the file). */
@@ -226,27 +366,33 @@ export function loadYaml<S extends z.ZodType>(
   withoutSecrets = false,
 ): LoadedConfig<z.output<S>> {
   const problems: ConfigProblem[] = [];
-  const literalSecrets: ConfigProblem[] = [];
+  const deferred: ConfigProblem[] = [];
   const read = withoutSecrets
     ? readDocument(file, env, problems, [], [])
-    : readDocument(file, env, problems, literalSecrets);
-  if (!read || problems.length > 0) throw new ConfigError([...literalSecrets, ...problems]);
-  problems.push(...literalSecrets);
+    : readDocument(file, env, problems, deferred);
+  const redact = redactorOf(read?.sourced ?? []);
+  if (!read || problems.length > 0) throw new ConfigError([...deferred, ...problems], undefined, redact);
+  problems.push(...deferred);
   const { doc, lc } = read;
+  const located: LoadedConfig<unknown>['locate'] = (path, key) => locate(doc, lc, path, key);
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
   } catch (e) {
     // The yaml library refuses an alias bomb ("billion laughs") while expanding it.
-    throw new ConfigError([
-      {
-        file,
-        line: 1,
-        col: 1,
-        path: '',
-        message: `YAML resource limit: ${(e as Error).message}; a deployment file needs no more than ${MAX_ALIAS_COUNT} alias expansions`,
-      },
-    ]);
+    throw new ConfigError(
+      [
+        {
+          file,
+          line: 1,
+          col: 1,
+          path: '',
+          message: `YAML resource limit: ${(e as Error).message}; a deployment file needs no more than ${MAX_ALIAS_COUNT} alias expansions`,
+        },
+      ],
+      undefined,
+      redact,
+    );
   }
   const parsed = schema.safeParse(raw ?? {}, { error: plainIssue });
   if (!parsed.success) {
@@ -281,18 +427,12 @@ export function loadYaml<S extends z.ZodType>(
         }`,
       });
     }
-    throw new ConfigError(problems, { raw, locate: (path, key) => locate(doc, lc, path, key) });
+    throw new ConfigError(problems, { raw, locate: located, redact });
   }
-  if (problems.length > 0)
-    throw new ConfigError(problems, { raw, locate: (path, key) => locate(doc, lc, path, key) });
+  if (problems.length > 0) throw new ConfigError(problems, { raw, locate: located, redact });
   const secrets: string[] = [];
   collectSecrets(raw, secrets);
-  return {
-    config: deepFreeze(parsed.data),
-    file,
-    secrets,
-    locate: (path, key) => locate(doc, lc, path, key),
-  };
+  return { config: deepFreeze(parsed.data), file, secrets, locate: located, redact };
 }
 
 /**

@@ -28,7 +28,9 @@ export const NotifySchema = z
       .strictObject({
         url: z
           .url({
-            error: 'notify.webhook.url must be an absolute URL such as https://hooks.slack.com/services/...',
+            protocol: /^https?$/,
+            error:
+              'notify.webhook.url must be an absolute http or https URL such as https://hooks.slack.com/services/...',
           })
           .describe(
             'where a JSON POST {"text": ...} goes (Slack incoming webhooks take it); use ${ENV_VAR} when it holds a key',
@@ -49,7 +51,10 @@ export const NotifySchema = z
           .transform(String)
           .describe('the chat the bot writes to'),
         apiBaseUrl: z
-          .url({ error: 'notify.telegram.apiBaseUrl must be an absolute URL' })
+          .url({
+            protocol: /^https?$/,
+            error: 'notify.telegram.apiBaseUrl must be an absolute http or https URL',
+          })
           .default('https://api.telegram.org')
           .describe('the Bot API base URL (a local server in tests)'),
       })

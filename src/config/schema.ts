@@ -2,10 +2,13 @@
 // rules checked. `tradebot schema` prints it as JSON Schema for editor completion.
 import cron from 'node-cron';
 import { z } from 'zod';
-import { CANDLE_INTERVALS, DECIMAL_RE } from '../api/index.js';
+import { DECIMAL_RE, REALITY_CANDLE_INTERVALS, SetLeverageParams, namesLeverage } from '../api/index.js';
+import { baseUrlProblem } from '../client/base-url.js';
+import { baseFromName } from '../market/instrument-rules.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 import { FaultConfigSchema } from '../sim/faults.js';
+import { SimPortSchema, SimSeedSchema, SimSpeedSchema } from '../sim/options.js';
 import { NotifySchema } from './notify-schema.js';
 
 const decimal = (what: string) =>
@@ -59,13 +62,8 @@ export const SimAccountSchema = z
 export const SimVenueSchema = z
   .strictObject({
     kind: z.literal('simulator').describe('the embedded simulated exchange'),
-    seed: z.number().int().default(42).describe('seed of the simulated market (same seed, same market)'),
-    speed: z
-      .number()
-      .positive()
-      .max(3600)
-      .default(1)
-      .describe('simulated time per real time (60: a minute per second)'),
+    seed: SimSeedSchema.default(42).describe('seed of the simulated market (same seed, same market)'),
+    speed: SimSpeedSchema.default(1).describe('simulated time per real time (60: a minute per second)'),
     startTime: z
       .string()
       .refine(
@@ -74,13 +72,7 @@ export const SimVenueSchema = z
       )
       .optional()
       .describe('simulated start time (default: now)'),
-    port: z
-      .number()
-      .int()
-      .min(0)
-      .max(65535)
-      .default(0)
-      .describe('port of the simulator (0 picks a free port)'),
+    port: SimPortSchema.default(0).describe('port of the simulator (0 picks a free port)'),
     faults: FaultConfigSchema.optional().describe('fault injection'),
     account: SimAccountSchema.default(SimAccountSchema.parse({})),
   })
@@ -90,8 +82,12 @@ export const RemoteVenueSchema = z
   .strictObject({
     kind: z.literal('remote').describe('a venue speaking the v3 API over HTTP'),
     baseUrl: z
-      .url({ error: 'baseUrl must be an absolute URL such as https://api.example.com' })
-      .describe('base URL of the venue'),
+      .string({ error: 'baseUrl must be an absolute URL such as https://api.example.com' })
+      .superRefine((url, ctx) => {
+        const problem = baseUrlProblem(url);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('base URL of the venue (http or https)'),
     credentials: z
       .strictObject({
         apiKey: secret('credentials.apiKey').describe('API key; use ${ENV_VAR} or { file: path }'),
@@ -109,14 +105,9 @@ export const RemoteVenueSchema = z
     locale: z.string().default('en-US').describe('locale header'),
     timeoutMs: ms('timeoutMs', 500, 10_000),
     feeRate: decimal('feeRate').default('0.001').describe("the account's fee rate on Reality pairs"),
-    timeScale: z
-      .number()
-      .positive()
-      .max(3600)
-      .optional()
-      .describe(
-        'only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)',
-      ),
+    timeScale: SimSpeedSchema.optional().describe(
+      'only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)',
+    ),
   })
   .describe('run against a remote venue');
 
@@ -140,9 +131,16 @@ export const ScheduleSchema = z
   })
   .describe('a scheduled task');
 
-export const LeverageSchema = z
-  .record(z.string(), z.string())
-  .describe('set-leverage parameters (category, symbol or coin, leverage, ...), applied at start');
+/** The set-leverage call's own parameter schema (spec 4.4): what the venue would refuse, the file does. */
+export const LeverageSchema = SetLeverageParams.superRefine((p, ctx) => {
+  if (!namesLeverage(p))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['leverage'],
+      message:
+        'leverage is missing: an entry without leverage (or longLeverage/shortLeverage) sets nothing; add leverage: "5"',
+    });
+}).describe('set-leverage parameters (category, symbol or coin, leverage, ...), applied at start');
 
 /** The user's strategy folder, shared by deployment and backtest files. */
 export const strategiesDirField = z
@@ -173,9 +171,32 @@ export const BotSchema = z
     symbols: z
       .array(z.string().regex(/^[A-Z0-9]+$/, 'symbols are upper-case, e.g. AAPLUSDT'))
       .min(1, 'a bot needs at least one symbol')
+      // Twice in one bot, every candle of the symbol would reach the strategy twice.
+      .superRefine((symbols, ctx) =>
+        symbols.forEach((sym, j) => {
+          const first = symbols.indexOf(sym);
+          if (first !== j)
+            ctx.addIssue({
+              code: 'custom',
+              path: [j],
+              message: `${sym} is listed twice (also symbols[${first}]): remove the duplicate, each symbol once per bot`,
+            });
+        }),
+      )
       .describe('Reality pairs the bot trades'),
-    interval: z.enum(CANDLE_INTERVALS).default('1m').describe('candle interval fed to the strategy'),
-    quoteCoin: z.string().default('USDT').describe('coin the bot accounts in'),
+    // Spec 4.1: the candles of a Reality stock pair come in these intervals only; any other is a
+    // parameter error on every poll.
+    interval: z
+      .enum(REALITY_CANDLE_INTERVALS, {
+        error: `interval must be one of ${REALITY_CANDLE_INTERVALS.join(', ')}: the venue serves no other candles for Reality stock pairs (spec 4.1)`,
+      })
+      .default('1m')
+      .describe('candle interval fed to the strategy (the intervals of Reality stock pairs)'),
+    quoteCoin: z
+      .string()
+      .regex(/^[A-Z0-9]+$/, 'quoteCoin is a coin in upper case, e.g. USDT')
+      .default('USDT')
+      .describe('coin the bot accounts in: the quote coin of its symbols'),
     capital: positiveDecimal('capital')
       .default('10000')
       .describe("the bot's share of the account, in the quote coin"),
@@ -347,6 +368,28 @@ export const DeploymentSchema = z
         if (other === undefined) traders.set(sym, i);
       }),
     );
+    // A bot accounts in one coin: a pair quoted in another could never be bought with its cash. The
+    // venue's instruments tell each pair's quote coin (checked at start); its name ends with it.
+    d.bots.forEach((b, i) => {
+      const others = b.symbols
+        .map((sym, j) => ({ sym, j }))
+        .filter(({ sym }) => baseFromName(sym, b.quoteCoin) === undefined);
+      const fix = `a pair's name ends with its quote coin, and a bot accounts in the quote coin of its symbols: set quoteCoin to theirs, or trade pairs quoted in ${b.quoteCoin}`;
+      const names = [...new Set(others.map((o) => o.sym))];
+      if (others.length === b.symbols.length && others.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bots', i, 'quoteCoin'],
+          message: `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not quoted in ${b.quoteCoin}: ${fix}`,
+        });
+      else
+        for (const { sym, j } of others)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['bots', i, 'symbols', j],
+            message: `${sym} is not quoted in ${b.quoteCoin}, the bot's quoteCoin: ${fix}`,
+          });
+    });
     const seen = new Map<string, number>();
     d.bots.forEach((b, i) => {
       const prev = seen.get(b.name);

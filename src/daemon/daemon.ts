@@ -9,13 +9,17 @@ import {
   loadDeployment,
   strategyLookupFor,
   type BotConfig,
+  type ConfigProblem,
   type Deployment,
+  type LoadedConfig,
 } from '../config/index.js';
 import { coinsBySuffix } from '../execution/describe.js';
 import {
+  botPairs,
   createLiveBot,
   createVenueRuntime,
   followVenueClock,
+  instrumentsFor,
   type VenueRuntime,
 } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
@@ -116,9 +120,9 @@ class StartRefused extends Error {
 /** Runs a deployment until stopped; answers the process exit code. */
 export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<number> {
   const stderr = o.stderr ?? process.stderr;
-  const cfg = await loadConfiguration(file, o, stderr);
-  if (typeof cfg === 'number') return cfg;
-  const run = new DaemonRun(file, cfg, o, stderr);
+  const loaded = await loadConfiguration(file, o, stderr);
+  if (typeof loaded === 'number') return loaded;
+  const run = new DaemonRun(file, loaded.config, o, stderr, loaded);
   return run.run(o.stopSignal ?? watchSignals((sig) => run.signalledAgain(sig)));
 }
 
@@ -127,11 +131,11 @@ async function loadConfiguration(
   file: string,
   o: DaemonOptions,
   stderr: Writable,
-): Promise<Deployment | number> {
+): Promise<LoadedConfig<Deployment> | number> {
   try {
     const loaded = await loadDeployment(file, o.env ?? process.env);
     registerSecrets(loaded.secrets);
-    return loaded.config;
+    return loaded;
   } catch (e) {
     if (e instanceof ConfigError) {
       stderr.write(
@@ -170,6 +174,8 @@ class DaemonRun {
     private readonly cfg: Deployment,
     private readonly o: DaemonOptions,
     private readonly stderr: Writable,
+    /** Where a value is in the file, for the problems only the venue can tell (see checkPairs). */
+    private readonly source: Pick<LoadedConfig<Deployment>, 'locate' | 'redact'>,
   ) {
     // On a terminal the status block is pinned below the log: log lines go through it.
     const tty = (stderr as { isTTY?: boolean }).isTTY === true;
@@ -208,6 +214,7 @@ class DaemonRun {
     const venue = await this.startVenue();
     this.speed = venue.speed;
     const rt = this.connect(venue);
+    await this.checkPairs(rt);
     await this.checkFillAccess(rt);
     await this.serveHealth();
     await this.startBots(venue);
@@ -341,17 +348,53 @@ class DaemonRun {
   }
 
   /**
+   * Every bot's symbols against the venue's instruments, before anything is read or traded: a symbol the
+   * venue does not list, that is no Reality pair, or that is quoted in another coin than the bot's is a
+   * problem of the configuration (exit 2), said at its line as `validate` says the ones it can know.
+   */
+  private async checkPairs(rt: VenueRuntime): Promise<void> {
+    const lists = new Map<BotConfig['category'], ReturnType<typeof instrumentsFor>>();
+    const problems: ConfigProblem[] = [];
+    for (const [i, b] of this.cfg.bots.entries()) {
+      const listed = lists.get(b.category) ?? instrumentsFor(rt.client, b.category);
+      lists.set(b.category, listed);
+      for (const p of botPairs(b, await listed).problems)
+        problems.push({
+          file: this.file,
+          ...this.source.locate(['bots', i, 'symbols', p.index]),
+          path: `bots[${i}].symbols[${p.index}]`,
+          message: p.message,
+        });
+    }
+    if (problems.length === 0) return;
+    const e = new ConfigError(problems, undefined, this.source.redact);
+    this.logger.error('start refused: the venue cannot trade a configured symbol', {
+      problems: e.problems.map((p) => p.message).join('; '),
+    });
+    this.stderr.write(
+      `tradebot: the configuration has ${counted(e.problems.length, 'problem')} the venue found; the daemon did not start:\n${e.message}\n`,
+    );
+    throw new StartRefused(2, 'start refused');
+  }
+
+  /**
    * Fills are read from reality-fills, which needs whitelist access (spec §5): without it the bots
    * could place orders but never book them, so the daemon refuses to start unless told to estimate.
    */
   private async checkFillAccess(rt: VenueRuntime): Promise<void> {
     const { cfg, logger } = this;
-    const firstSymbol = cfg.bots[0]?.symbols[0];
-    if (cfg.fills === 'venue' && firstSymbol !== undefined) {
+    const first = cfg.bots[0];
+    const firstSymbol = first?.symbols[0];
+    if (cfg.fills === 'venue' && first !== undefined && firstSymbol !== undefined) {
       try {
         await rt.client.realityFills({ symbol: firstSymbol, limit: 1 });
       } catch (e) {
-        if (!(e instanceof ApiError && e.code === '90068')) throw e;
+        // Any other refusal says which bot and symbol it was about.
+        if (!(e instanceof ApiError && e.code === '90068'))
+          throw new Error(
+            `bot ${first.name}: reading the fills of ${firstSymbol} (reality-fills) failed: ${e instanceof Error ? e.message : String(e)}`,
+            { cause: e },
+          );
         const why =
           'the account has no whitelist access, so its fills (reality-fills) cannot be read and no order could be booked. ' +
           'Apply for whitelist access through a business representative of the venue, or set `fills: estimated` in the configuration ' +

@@ -1,6 +1,7 @@
 // The pipeline's orders and fills in words, with units: the daemon's log lines and the notifications say
 // them the same way. A market buy's qty is a quote-coin amount (the spec's qty rule); everything else
 // is in the base coin.
+import { baseFromName } from '../market/instrument-rules.js';
 import type { TraderFill } from './trader.js';
 import type { VenueOrder } from './venue.js';
 
@@ -10,13 +11,7 @@ export type CoinsOf = (symbol: string) => { base: string; quote: string };
 /** The coins of a symbol quoted in `quoteCoin` (the bot's), read off its name. */
 export const coinsBySuffix =
   (quoteCoin: string): CoinsOf =>
-  (symbol) => ({
-    base:
-      symbol.endsWith(quoteCoin) && symbol.length > quoteCoin.length
-        ? symbol.slice(0, -quoteCoin.length)
-        : symbol,
-    quote: quoteCoin,
-  });
+  (symbol) => ({ base: baseFromName(symbol, quoteCoin) ?? symbol, quote: quoteCoin });
 
 /** The coin of an order's qty. */
 export function qtyCoin(order: VenueOrder, coins: CoinsOf): string {

@@ -2,7 +2,7 @@
 // bots on it. The daemon and the integration tests build bots through here, so both run the same code.
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
-import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
+import { INTERVAL_MS, type CandleInterval, type Instrument } from '../api/index.js';
 import { RestClient, type ClientLogger, type Credentials } from '../client/index.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { FeedHub, type FeedCadences } from '../feeds/hub.js';
@@ -158,23 +158,9 @@ export async function createLiveBot(args: {
     store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
     store.meta.set(stateKey, c.to, c.ts);
   });
-  // The instruments tell each pair's coins, and that every configured symbol exists.
-  const instruments = await runtime.client.instruments({ category: spec.category });
-  const pairs = spec.symbols.map((s) => {
-    const i = instruments.find((x) => x.symbol === s);
-    if (!i)
-      throw new Error(
-        `bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue${didYouMean(
-          s,
-          instruments.map((x) => x.symbol),
-        )}; check bots[].symbols`,
-      );
-    if (i.quoteCoin !== spec.quoteCoin)
-      throw new Error(
-        `bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`,
-      );
-    return { symbol: i.symbol, baseCoin: i.baseCoin, quoteCoin: i.quoteCoin };
-  });
+  // The instruments tell each pair's coins, and that every configured symbol can be traded.
+  const { pairs, problems } = botPairs(spec, await instrumentsFor(runtime.client, spec.category));
+  if (problems[0] !== undefined) throw new Error(problems[0].message);
   const taker = new Decimal(spec.feeRate);
   const trader = new Trader({
     bot: spec.name,
@@ -221,6 +207,61 @@ export async function createLiveBot(args: {
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };
+}
+
+/** The venue's instruments a bot of `category` needs: its category's, and the spot list that says isReality. */
+export async function instrumentsFor(
+  client: RestClient,
+  category: TradeCategory,
+): Promise<{ readonly listed: readonly Instrument[]; readonly spot: readonly Instrument[] }> {
+  const listed = await client.instruments({ category });
+  return { listed, spot: category === 'SPOT' ? listed : await client.instruments({ category: 'SPOT' }) };
+}
+
+/** A symbol a bot cannot trade, said with the bot's name and the symbol (and where it is in the list). */
+export interface PairProblem {
+  readonly index: number;
+  readonly symbol: string;
+  readonly message: string;
+}
+
+/**
+ * A bot's pairs as the venue lists them: each symbol an instrument of the bot's category, a Reality stock
+ * pair (spec 4.3: place-reality-order takes no other; isReality is a spot field, spec 2.1), quoted in the
+ * coin the bot accounts in. Answers the pairs' coins, and a problem for each symbol that is none of these.
+ */
+export function botPairs(
+  spec: Pick<BotSpec, 'name' | 'category' | 'symbols' | 'quoteCoin'>,
+  instruments: { readonly listed: readonly Instrument[]; readonly spot: readonly Instrument[] },
+): { pairs: { symbol: string; baseCoin: string; quoteCoin: string }[]; problems: PairProblem[] } {
+  const pairs: { symbol: string; baseCoin: string; quoteCoin: string }[] = [];
+  const problems: PairProblem[] = [];
+  spec.symbols.forEach((s, index) => {
+    const why = pairProblem(spec, s, instruments);
+    if (typeof why === 'string')
+      problems.push({ index, symbol: s, message: `bot ${spec.name}: ${s} ${why}` });
+    else pairs.push({ symbol: why.symbol, baseCoin: why.baseCoin, quoteCoin: why.quoteCoin });
+  });
+  return { pairs, problems };
+}
+
+/** The instrument of a bot's symbol, or why the bot cannot trade it (a sentence after the symbol). */
+function pairProblem(
+  spec: Pick<BotSpec, 'category' | 'quoteCoin'>,
+  s: string,
+  instruments: { readonly listed: readonly Instrument[]; readonly spot: readonly Instrument[] },
+): Instrument | string {
+  const i = instruments.listed.find((x) => x.symbol === s);
+  if (i === undefined)
+    return `is not an instrument of ${spec.category} at the venue${didYouMean(
+      s,
+      instruments.listed.map((x) => x.symbol),
+    )}: fix the symbol, or remove it from the bot's symbols`;
+  if (instruments.spot.find((x) => x.symbol === s)?.isReality !== 'yes')
+    return 'is not a Reality stock pair (isReality is not yes): orders go through place-reality-order, which takes Reality pairs only; trade a stock token instead';
+  if (i.quoteCoin !== spec.quoteCoin)
+    return `is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}: set quoteCoin: ${i.quoteCoin}, or trade pairs quoted in ${spec.quoteCoin}`;
+  return i;
 }
 
 /** How far (real ms) the local clock may run ahead of the venue's when it dates a placement. */

@@ -51,6 +51,16 @@ const optMs = (s: string | undefined): number | undefined =>
  * Decimals of a quote-coin amount shown or written for `instrument` (equity, PnL, fees): its quotePrecision, else
  * its pricePrecision, as an order's quote amount is rounded; 2 when no instrument is known.
  */
+/**
+ * The base coin a pair's name gives when it is quoted in `quoteCoin` (AAPLUSDT, USDT: AAPL); undefined
+ * when the name does not end with that coin. The venue's instruments say it exactly; the name is what a
+ * configuration has before the venue answers.
+ */
+export const baseFromName = (symbol: string, quoteCoin: string): string | undefined =>
+  symbol.length > quoteCoin.length && symbol.endsWith(quoteCoin)
+    ? symbol.slice(0, -quoteCoin.length)
+    : undefined;
+
 export const quoteDecimals = (instrument: Instrument | undefined): number =>
   instrument === undefined ? 2 : parseInstrument(instrument).quotePrecision;
 

@@ -3,29 +3,33 @@
 import { z } from 'zod';
 import { Prng } from './rng.js';
 
-const share = (field: string) =>
-  z
-    .number({ error: `${field} must be a number from 0 to 1` })
-    .min(0, `${field} must be from 0 to 1`)
-    .max(1, `${field} must be from 0 to 1`);
+/** A share of requests, from 0 to 1; the caller names the field or the flag. */
+const share = () => {
+  const why = 'must be a share from 0 to 1, such as 0.05';
+  return z.number({ error: why }).min(0, why).max(1, why);
+};
+/** Longest added latency: a minute; longer is a dropped connection (dropRate), not a slow one. */
+export const MAX_FAULT_LATENCY_MS = 60_000;
+const latency = () => {
+  const why = `must be a whole number of milliseconds from 0 to ${MAX_FAULT_LATENCY_MS}`;
+  return z.number({ error: why }).int(why).min(0, why).max(MAX_FAULT_LATENCY_MS, why);
+};
 
 /** Fault configuration (all off by default). Shares are probabilities per request. */
 export const FaultConfigSchema = z.strictObject({
   /** Added latency, uniformly in [min, max] real milliseconds. */
   latencyMs: z
-    .tuple([z.number().int().min(0), z.number().int().min(0)], {
-      error: 'latencyMs must be [min, max] in milliseconds',
-    })
-    .refine(([a, b]) => a <= b, 'latencyMs min must not exceed max')
+    .tuple([latency(), latency()], { error: 'must be [min, max] in milliseconds, such as [10, 50]' })
+    .refine(([a, b]) => a <= b, 'its minimum must not exceed its maximum')
     .optional(),
   /** Share of requests answered with HTTP 500/503. */
-  errorRate: share('errorRate').optional(),
+  errorRate: share().optional(),
   /** Share of requests whose connection is destroyed without an answer. */
-  dropRate: share('dropRate').optional(),
+  dropRate: share().optional(),
   /** Share of requests answered with a truncated (malformed) JSON body. */
-  malformedRate: share('malformedRate').optional(),
+  malformedRate: share().optional(),
   /** Share of requests that start a burst of 429 answers. */
-  burst429Rate: share('burst429Rate').optional(),
+  burst429Rate: share().optional(),
   /** Length of a 429 burst in requests (default 5). */
   burst429Length: z.number().int().min(1).max(1000).optional(),
   /** Seed of the fault sequence (default: the simulator seed). */

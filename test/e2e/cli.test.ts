@@ -79,7 +79,7 @@ describe('tradebot CLI', () => {
   it('sim refuses a bad flag with a sentence', async () => {
     const r = await runCli(['sim', '--port', 'x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--port must be a number/);
+    expect(r.stderr).toMatch(/--port: must be a whole number from 0 \(any free port\) to 65535 \(got "x"\)/);
   });
 });
 
@@ -111,11 +111,15 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
     ['an unknown command', ['nosuch'], /unknown command 'nosuch'/],
     ['run without its required --config', ['run'], /required option '-c, --config <file>'/],
     ['run with a missing file', ['run', '--config', join(dir, 'nosuch.yaml')], /nosuch\.yaml/],
-    ['sim with a port that is not a number', ['sim', '--port', 'x'], /--port must be a number/],
+    [
+      'sim with a port that is not a number',
+      ['sim', '--port', 'x'],
+      /--port: must be a whole number from 0 \(any free port\) to 65535/,
+    ],
     [
       'sim with a latency range upside down',
       ['sim', '--latency-ms', '50-10'],
-      /--latency-ms MIN-MAX needs MIN <= MAX/,
+      /--latency-ms: its minimum must not exceed its maximum \(got "50-10"\)/,
     ],
     [
       'sim with a date not in the calendar',
@@ -246,7 +250,7 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
     [
       'a simulator with a fault rate that is no share',
       ['sim', '--error-rate', 'abc'],
-      /--error-rate must be a share from 0 to 1, such as 0\.05 \(got "abc"\)/,
+      /--error-rate: must be a share from 0 to 1, such as 0\.05 \(got "abc"\)/,
     ],
     [
       'walk-forward without window lengths',

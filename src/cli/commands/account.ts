@@ -1,5 +1,6 @@
 // `tradebot account set-leverage|cancel-withdrawal`: the account endpoints, with validated flags.
 import type { Command } from 'commander';
+import { namesLeverage } from '../../api/index.js';
 import { RestClient } from '../../client/index.js';
 import { FlagError } from '../flags.js';
 
@@ -33,13 +34,18 @@ export function register(program: Command): void {
     .requiredOption('--category <c>', 'MARGIN, USDT-FUTURES, COIN-FUTURES or USDC-FUTURES')
     .option('--symbol <s>', 'futures symbol')
     .option('--coin <c>', 'margin coin')
-    .option('--leverage <x>', 'leverage')
+    .option('--leverage <x>', 'leverage, e.g. 5 (required, unless --long-leverage/--short-leverage)')
     .option('--pos-side <side>', 'long or short (isolated)')
     .option('--margin-mode <m>', 'crossed or isolated')
     .option('--long-leverage <x>', 'two-way isolated long leverage')
     .option('--short-leverage <x>', 'two-way isolated short leverage')
     .option('--base-url <url>', 'venue base URL (default $TRADEBOT_BASE_URL)')
     .action(async (o: Record<string, string | undefined>) => {
+      // The venue answers success to a call without a leverage, and sets nothing.
+      if (!namesLeverage(o))
+        throw new FlagError(
+          '--leverage is required, e.g. --leverage 5 (or --long-leverage and --short-leverage in two-way isolated mode)',
+        );
       const c = client(o.baseUrl);
       try {
         const r = await c.request(

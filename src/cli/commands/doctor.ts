@@ -4,7 +4,7 @@
 // prints a checklist with a sentence and a fix per failure. Exit 0 all green, 1 a check failed, 2 bad input.
 import type { Command } from 'commander';
 import { ApiError, type Instrument } from '../../api/index.js';
-import { RestClient, type Credentials } from '../../client/index.js';
+import { RestClient, baseUrlProblem, type Credentials } from '../../client/index.js';
 import { ConfigError, loadConfig } from '../../config/index.js';
 import { liveClock } from '../../feeds/clock.js';
 import { usSessionAt } from '../../market/sessions.js';
@@ -251,8 +251,9 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }):
     };
   }
   if (o.baseUrl === undefined) throw new FlagError('give --config FILE or --base-url URL');
-  if (!URL.canParse(o.baseUrl) || !/^https?:$/.test(new URL(o.baseUrl).protocol))
-    throw new FlagError(`--base-url: must be an absolute http(s) URL (got ${JSON.stringify(o.baseUrl)})`);
+  const urlProblem = baseUrlProblem(o.baseUrl);
+  if (urlProblem !== undefined)
+    throw new FlagError(`--base-url: ${urlProblem} (got ${JSON.stringify(o.baseUrl)})`);
   const env = process.env;
   const credentials =
     env.TRADEBOT_API_KEY && env.TRADEBOT_API_SECRET && env.TRADEBOT_PASSPHRASE

@@ -17,18 +17,19 @@ import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/
 import { loadStrategy } from '../../strategy/loader.js';
 import { counted } from '../../market/spelling.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
+import { checkRange, dateFlag, noCandles, numberFlag, parseFlags } from '../flags.js';
 import { asInput } from './data.js';
 
 const Flags = z.strictObject({
   config: z.string({ error: '--config is required, e.g. --config config/backtest.yaml' }),
   strategy: z.string().optional(),
-  cuts: z.coerce
-    .number()
-    .int('--cuts must be a whole number')
-    .min(1, '--cuts must be at least 1')
-    .max(10_000, '--cuts must be at most 10000')
-    .default(20),
+  cuts: numberFlag(
+    z
+      .number({ error: '--cuts must be a whole number' })
+      .int('--cuts must be a whole number')
+      .min(1, '--cuts must be at least 1')
+      .max(10_000, '--cuts must be at most 10000'),
+  ).default(20),
   from: dateFlag('--from'),
   to: dateFlag('--to'),
 });

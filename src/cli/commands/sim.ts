@@ -2,25 +2,38 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { watchSignals } from '../../daemon/signals.js';
-import { FaultConfigSchema, startSimulator } from '../../sim/index.js';
-import { dateFlag, parseFlags } from '../flags.js';
+import {
+  FaultConfigSchema,
+  SimPortSchema,
+  SimSeedSchema,
+  SimSpeedSchema,
+  startSimulator,
+  type FaultConfig,
+} from '../../sim/index.js';
+import { dateFlag, flagNumber, numberFlag, parseFlags } from '../flags.js';
 
-/** A fault rate flag: a share of requests, from 0 to 1. */
-const rate = (flag: string) => {
-  const why = `${flag} must be a share from 0 to 1, such as 0.05`;
-  return z.coerce.number({ error: why }).min(0, why).max(1, why).optional();
-};
+/** A fault flag: the `faults:` field of a deployment's simulator, the same schema. */
+const fault = (field: Exclude<keyof FaultConfig, 'latencyMs'>) =>
+  numberFlag(FaultConfigSchema.shape[field].unwrap()).optional();
+/** `N` or `MIN-MAX` milliseconds: the `faults.latencyMs` pair of a deployment, the same schema. */
+const LATENCY_RE = /^([^-]+)(?:-([^-]+))?$/;
+const latency = z
+  .string()
+  .transform((s) => {
+    const m = LATENCY_RE.exec(s.trim());
+    if (m === null) return [Number.NaN, Number.NaN];
+    const lo = flagNumber(m[1] ?? '');
+    return [lo, m[2] === undefined ? lo : flagNumber(m[2])];
+  })
+  .pipe(FaultConfigSchema.shape.latencyMs.unwrap())
+  .optional();
+
+// One schema per option for flags and YAML (src/sim/options.ts): what one refuses, the other does too.
 const SimFlags = z.strictObject({
-  port: z.coerce
-    .number({ error: '--port must be a number' })
-    .int('--port must be a whole number, 0 (any free port) to 65535')
-    .min(0, '--port must be 0 (any free port) to 65535')
-    .max(65535, '--port must be 0 to 65535'),
-  host: z.string().min(1),
-  seed: z.coerce.number({ error: '--seed must be a whole number' }).int('--seed must be a whole number'),
-  speed: z.coerce
-    .number({ error: '--speed must be a number' })
-    .positive('--speed must be greater than 0 (1 = real time)'),
+  port: numberFlag(SimPortSchema),
+  host: z.string().min(1, '--host must not be empty'),
+  seed: numberFlag(SimSeedSchema),
+  speed: numberFlag(SimSpeedSchema),
   startTime: dateFlag('--start-time'),
   apiKey: z.string().min(1, '--api-key must not be empty'),
   apiSecret: z.string().min(1, '--api-secret must not be empty'),
@@ -28,18 +41,11 @@ const SimFlags = z.strictObject({
   whitelisted: z.boolean(),
   rateLimits: z.boolean(),
   fillIds: z.boolean().optional(),
-  errorRate: rate('--error-rate'),
-  dropRate: rate('--drop-rate'),
-  malformedRate: rate('--malformed-rate'),
-  burst429Rate: rate('--burst429-rate'),
-  latencyMs: z
-    .string()
-    .regex(/^\d+(-\d+)?$/, '--latency-ms must be N or MIN-MAX milliseconds')
-    .refine((s) => {
-      const [lo, hi] = s.split('-').map(Number);
-      return hi === undefined || (lo as number) <= hi;
-    }, '--latency-ms MIN-MAX needs MIN <= MAX, e.g. 10-50')
-    .optional(),
+  errorRate: fault('errorRate'),
+  dropRate: fault('dropRate'),
+  malformedRate: fault('malformedRate'),
+  burst429Rate: fault('burst429Rate'),
+  latencyMs: latency,
 });
 
 export function register(program: Command): void {
@@ -65,14 +71,13 @@ export function register(program: Command): void {
     .option('--latency-ms <n|min-max>', 'fault injection: added latency')
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(SimFlags, raw);
-      const [lo, hi] = (f.latencyMs ?? '').split('-').map(Number);
-      const faults = FaultConfigSchema.parse({
+      const faults: FaultConfig = {
         ...(f.errorRate !== undefined ? { errorRate: f.errorRate } : {}),
         ...(f.dropRate !== undefined ? { dropRate: f.dropRate } : {}),
         ...(f.malformedRate !== undefined ? { malformedRate: f.malformedRate } : {}),
         ...(f.burst429Rate !== undefined ? { burst429Rate: f.burst429Rate } : {}),
-        ...(f.latencyMs !== undefined ? { latencyMs: [lo ?? 0, hi ?? lo ?? 0] } : {}),
-      });
+        ...(f.latencyMs !== undefined ? { latencyMs: f.latencyMs } : {}),
+      };
       const sim = await startSimulator({
         port: f.port,
         host: f.host,

@@ -16,7 +16,7 @@ import { checkGrid, formatSkipped } from '../../research/grid.js';
 import { openDataset } from '../../data/datasets.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from '../flags.js';
+import { FlagError, checkRange, dateFlag, enumFlag, noCandles, numberFlag, parseFlags } from '../flags.js';
 import { formatPercent } from '../../market/decimal.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../research/checkpoint.js';
@@ -39,11 +39,12 @@ const Flags = z.strictObject({
   metric: metricFlag('--metric').optional(),
   // The flag's former name, kept so existing scripts run.
   sort: metricFlag('--sort').optional(),
-  workers: z.coerce
-    .number({ error: '--workers must be a whole number such as 2' })
-    .int('--workers must be a whole number such as 2')
-    .min(1, '--workers must be at least 1')
-    .default(availableParallelism()),
+  workers: numberFlag(
+    z
+      .number({ error: '--workers must be a whole number such as 2' })
+      .int('--workers must be a whole number such as 2')
+      .min(1, '--workers must be at least 1'),
+  ).default(availableParallelism()),
   walkForward: z.boolean().default(false),
   inSample: duration('--in-sample').optional(),
   outOfSample: duration('--out-of-sample').optional(),

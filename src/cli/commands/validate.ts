@@ -42,7 +42,7 @@ export function register(program: Command): void {
             problems.push(...e.problems);
           }
           problems.push(...datasetProblems(loaded));
-          if (problems.length > 0) throw new ConfigError(problems);
+          if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
           const { config } = await loadDeployment(file);

@@ -4,18 +4,19 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { QUEUE_NAME, startSweepWorker } from '../../research/sweep-queue.js';
 import { watchSignals } from '../../daemon/signals.js';
-import { parseFlags } from '../flags.js';
+import { numberFlag, parseFlags } from '../flags.js';
 
 const Flags = z.strictObject({
   queue: z
     .string({ error: '--queue is required, e.g. --queue redis://127.0.0.1:6379' })
     .regex(/^redis:\/\/[^/:]+(:\d+)?(\/\d+)?$/, '--queue must look like redis://HOST:PORT'),
   dataDir: z.string().optional(),
-  lockMs: z.coerce
-    .number({ error: '--lock-ms must be a number of milliseconds' })
-    .int()
-    .min(1000, '--lock-ms must be at least 1000')
-    .default(30_000),
+  lockMs: numberFlag(
+    z
+      .number({ error: '--lock-ms must be a number of milliseconds' })
+      .int('--lock-ms must be a whole number of milliseconds')
+      .min(1000, '--lock-ms must be at least 1000'),
+  ).default(30_000),
 });
 
 export function register(program: Command): void {

@@ -1,0 +1,20 @@
+// The simulator's options as a user writes them, in a deployment's `venue:` block or as `tradebot sim`
+// flags: one schema per option, so both accept the same values and refuse the others with one sentence
+// (the caller names the field or the flag).
+import { z } from 'zod';
+
+/** Fastest simulated time: an hour of market per real second. */
+export const MAX_SIM_SPEED = 3600;
+
+const port = 'must be a whole number from 0 (any free port) to 65535';
+/** Port of the simulator's HTTP server; 0 picks a free one. */
+export const SimPortSchema = z.number({ error: port }).int(port).min(0, port).max(65535, port);
+
+/** Seed of the simulated market (same seed, same market). */
+export const SimSeedSchema = z
+  .number({ error: 'must be a whole number such as 42' })
+  .int('must be a whole number such as 42');
+
+const speed = `must be a number above 0 and at most ${MAX_SIM_SPEED} (1 = real time, 60 = a minute per second)`;
+/** Simulated time per real time. */
+export const SimSpeedSchema = z.number({ error: speed }).positive(speed).max(MAX_SIM_SPEED, speed);
