@@ -10,9 +10,9 @@ import { RestClient, historyCandlesRange } from '../../client/index.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, enumFlag, parseFlags, requiredDateFlag } from '../flags.js';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import { counted, didYouMean } from '../../market/spelling.js';
+import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../store/output-path.js';
 
 const Flags = z.strictObject({
   category: enumFlag('--category', ['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES']),
@@ -62,6 +62,12 @@ export function register(program: Command): void {
           `${finalOut} exists; a ${format} file is written whole: remove it or pick another name`,
         );
       const out = columnar ? `${finalOut}.partial.csv` : finalOut;
+      // Checked before the venue is asked anything; the folder is made when the first candle is written.
+      const output: OutputPathOptions = { what: '--out', kind: 'file', example: 'backtest/data/btc-1m.csv' };
+      for (const p of columnar ? [finalOut, out] : [out]) {
+        const problem = outputPathProblem(p, output);
+        if (problem !== undefined) throw new FlagError(problem);
+      }
       let sim: Simulator | undefined;
       try {
         if (f.sim) sim = await startSimulator({ seed: 42, startTime: Math.max(Date.now(), f.to) });
@@ -94,7 +100,7 @@ export function register(program: Command): void {
             );
             return;
           }
-          mkdirSync(dirname(out), { recursive: true });
+          prepareOutput(out, output);
           const w = new CandleFileWriter(out, metaFor(instrument, f.interval, baseUrl));
           const bar = progressBar('record {bar} {percentage}% | {value}/{total} windows');
           bar?.start(1, 0);
