@@ -1,7 +1,15 @@
 // Every path a command writes to (backtest and record --out, data convert OUT, new --dir, the candle cache) goes
 // through one check before anything is written: /proc or a file in the way is a sentence naming the flag with exit
-// 2, never a process spinning in a recursive mkdir or a raw EEXIST (issue 28).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// 2, never a process spinning in a recursive mkdir or a raw EEXIST; a run name never reaches outside --out (issue 28).
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,5 +90,24 @@ describe('output paths: one check, a sentence and exit 2', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(out, 'backtest', 'result.json'))).toBe(true);
+  });
+});
+
+describe('the run name', () => {
+  it('is checked from --name with --config too, so results never land outside --out', async () => {
+    const out = join(dir, 'results', 'inner');
+    mkdirSync(out, { recursive: true });
+    const cfg = join(dir, 'bt.yaml');
+    writeFileSync(cfg, 'name: sp500-ma\ndataset: synthetic-1m:7:600\nstrategy: ma-crossover\n');
+    for (const args of [
+      ['backtest', '--config', cfg, '--out', out, '--name', '../../escaped'],
+      [...bt, '--out', out, '--name', '../../escaped'],
+    ]) {
+      const r = await runCli(args, {}, CAP_MS);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/--name: name must be lower-case letters, digits and dashes/);
+    }
+    expect(existsSync(join(dir, 'escaped'))).toBe(false);
+    expect(readdirSync(out)).toEqual([]);
   });
 });

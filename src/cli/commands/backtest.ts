@@ -21,6 +21,7 @@ import {
 import {
   BacktestConfigSchema,
   ConfigError,
+  RunNameSchema,
   loadYaml,
   strategyLookupFor,
   strategyLookupHere,
@@ -48,7 +49,8 @@ const Flags = z.strictObject({
       }
     }),
   out: z.string().default('backtest/results'),
-  name: z.string().optional(),
+  // Checked whether or not --config gives a name too: it names the results folder inside --out.
+  name: RunNameSchema.optional(),
   from: dateFlag('--from'),
   to: dateFlag('--to'),
   instrument: z.string().optional(),
