@@ -311,20 +311,27 @@ export async function* candlesOf(src: CandleSource): AsyncGenerator<Candle> {
   }
 }
 
-/** Appends candles to a CSV or JSONL file (header written when the file is new). Not gzip: compress after. */
+/**
+ * Appends candles to a CSV or JSONL file (header written when the file is new or empty). Not gzip: compress after.
+ * To resume a recording, check the file first with `resumePoint`. The file is opened here, so a path that cannot be
+ * written throws now; a write that fails later (a full disk) rejects `close()`.
+ */
 export class CandleFileWriter {
   private readonly out: WriteStream;
   private readonly jsonl: boolean;
+  private failed: Error | undefined;
   constructor(
     readonly path: string,
     meta: CandleFileMeta,
   ) {
     if (isGz(path)) throw new CandleFileError(`${path}: write plain CSV or JSONL, then gzip it`);
     this.jsonl = isJsonl(path);
-    const fresh = !existsSync(path);
     // An interrupted recording may end in half a line: drop it, so the resumed lines follow a whole one.
-    if (!fresh) truncateSync(path, completeLength(path));
-    this.out = createWriteStream(path, { flags: 'a' });
+    const keep = existsSync(path) ? completeLength(path) : 0;
+    if (existsSync(path)) truncateSync(path, keep);
+    const fresh = keep === 0;
+    this.out = createWriteStream(path, { fd: openSync(path, 'a') });
+    this.out.on('error', (e) => (this.failed ??= e));
     if (fresh)
       this.out.write(
         this.jsonl
@@ -337,7 +344,13 @@ export class CandleFileWriter {
     this.out.write(this.jsonl ? `${JSON.stringify(row)}\n` : `${row.join(',')}\n`);
   }
   close(): Promise<void> {
-    return new Promise((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.out.end((e?: Error | null) => {
+        const err = e ?? this.failed;
+        if (err) reject(err);
+        else resolve();
+      }),
+    );
   }
 }
 
@@ -355,16 +368,26 @@ function completeLength(path: string): number {
   }
 }
 
-/** Open time of the last whole candle line of a file, to resume a recording (undefined when empty or missing). */
-export function lastOpenTime(path: string): number | undefined {
-  if (!existsSync(path)) return undefined;
+/** The whole lines at the end of a file (up to its last 64 KiB, the first partial line of that left out). */
+function tailLines(path: string): string[] {
   const size = completeLength(path);
   const fd = openSync(path, 'r');
   const buf = Buffer.alloc(Math.min(size, 1 << 16));
-  readSync(fd, buf, 0, buf.length, size - buf.length);
-  closeSync(fd);
+  try {
+    readSync(fd, buf, 0, buf.length, size - buf.length);
+  } finally {
+    closeSync(fd);
+  }
   const lines = buf.toString('utf8').trimEnd().split('\n');
-  for (let i = lines.length - 1; i > 0; i--) {
+  // The first line of a window that does not start the file may be the end of a longer one.
+  return size > buf.length ? lines.slice(1) : lines;
+}
+
+/** Open time of the last whole candle line of a file, to resume a recording (undefined when empty or missing). */
+export function lastOpenTime(path: string): number | undefined {
+  if (!existsSync(path)) return undefined;
+  const lines = tailLines(path);
+  for (let i = lines.length - 1; i >= 0; i--) {
     const l = (lines[i] as string).trim();
     if (l === '' || l.startsWith('#') || l === CSV_HEADER) continue;
     const first = l.replace(/^\["?/, '').split(/[",]/)[0];
@@ -372,6 +395,77 @@ export function lastOpenTime(path: string): number | undefined {
     if (Number.isFinite(t)) return t;
   }
   return undefined;
+}
+
+/** How many of the last candles `resumePoint` reads to check their spacing. */
+const RESUME_CHECKED_ROWS = 50;
+
+/**
+ * Where a recording into `path` resumes: undefined for a new file (missing, or empty), else the open time of its last
+ * whole candle, once the file is known to hold this recording: tradebot's metadata naming the same symbol, category
+ * and interval, tradebot's CSV header (columns in the order the recorder appends them), and last candles that read as
+ * candles of that interval (on its boundaries, in order). Anything else is refused with a CandleFileError that says
+ * what the file holds and what to do: appending there would mix two series or write into a file of another kind.
+ */
+export function resumePoint(
+  path: string,
+  want: { readonly symbol: string; readonly category: string; readonly interval: CandleInterval },
+): number | undefined {
+  if (!existsSync(path) || completeLength(path) === 0) return undefined;
+  const fix = 'record into a new file (another --out), or move this one away';
+  let meta: CandleFileMeta;
+  try {
+    meta = parseMeta(path, readFirstLine(path));
+  } catch (e) {
+    if (!(e instanceof CandleFileError)) throw e;
+    throw new CandleFileError(
+      `${path} exists and is not a tradebot candle file, so a recording cannot resume there (${e.message}); ${fix}`,
+    );
+  }
+  const differs = [
+    meta.symbol !== want.symbol ? `symbol ${meta.symbol}` : '',
+    meta.category !== want.category ? `category ${meta.category}` : '',
+    meta.interval !== want.interval ? `interval ${meta.interval}` : '',
+  ].filter((d) => d !== '');
+  if (differs.length > 0)
+    throw new CandleFileError(
+      `${path} holds ${meta.symbol} ${meta.category} ${meta.interval} candles (its header), not ${want.symbol} ${want.category} ${want.interval}: a recording resumes only into a file of the same ${differs.map((d) => d.split(' ')[0]).join(', ')}; ${fix}`,
+    );
+  const jsonl = isJsonl(path);
+  const lines = tailLines(path);
+  const rows: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && rows.length < RESUME_CHECKED_ROWS; i--) {
+    const l = (lines[i] as string).trim();
+    if (l === '' || l.startsWith('#') || (!jsonl && l === CSV_HEADER)) continue;
+    // A header of another order (or another tool) at the file's start: appended rows would not match it.
+    if (!jsonl && !/^\d/.test(l))
+      throw new CandleFileError(
+        `${path}: the line ${JSON.stringify(l.slice(0, 80))} is no candle of this recorder (its columns are ${CSV_HEADER}); ${fix}`,
+      );
+    if (jsonl && i === 0 && l.startsWith('{')) continue; // the metadata line of a short JSONL file
+    rows.unshift(jsonl ? l.replace(/^\[|\]$/g, '').replaceAll('"', '') : l);
+  }
+  const step = INTERVAL_MS[want.interval];
+  let prev = -Infinity;
+  for (const row of rows) {
+    const f = row.split(',');
+    const v = f.map((x) => parseDecimalField(x, 0, x.length));
+    const problem =
+      f.length !== 7 || v.some(Number.isNaN)
+        ? `${JSON.stringify(row.slice(0, 80))} is not a candle (${CSV_HEADER})`
+        : candleProblem(
+            ...(v as [number, number, number, number, number, number, number]),
+            prev,
+            step,
+            want.interval,
+          );
+    if (problem !== undefined)
+      throw new CandleFileError(
+        `${path}: its last candles do not read as ${want.interval} candles (${problem}), so a recording cannot resume there; ${fix}`,
+      );
+    prev = v[0] as number;
+  }
+  return rows.length === 0 ? undefined : prev;
 }
 
 /** Metadata for a new file from a wire instrument. */

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { CANDLE_INTERVALS, INTERVAL_MS } from '../../api/index.js';
 import { OUTPUT_FORMATS, outputFormatOf, writeCandles } from '../../backtest/convert.js';
-import { CandleFileWriter, lastOpenTime, metaFor, openCandleFile } from '../../backtest/format.js';
+import { CandleFileWriter, metaFor, openCandleFile, resumePoint } from '../../backtest/format.js';
 import { RestClient, historyCandlesRange } from '../../client/index.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
@@ -68,6 +68,8 @@ export function register(program: Command): void {
         const problem = outputPathProblem(p, output);
         if (problem !== undefined) throw new FlagError(problem);
       }
+      // A file there must be this recording's (symbol, category, interval) to be resumed.
+      const resumeFrom = resumePoint(out, { symbol: f.symbol, category: f.category, interval: f.interval });
       let sim: Simulator | undefined;
       try {
         if (f.sim) sim = await startSimulator({ seed: 42, startTime: Math.max(Date.now(), f.to) });
@@ -86,7 +88,6 @@ export function register(program: Command): void {
               )}`,
             );
           const step = INTERVAL_MS[f.interval];
-          const resumeFrom = lastOpenTime(out);
           const start = resumeFrom !== undefined ? resumeFrom + step : f.from;
           const end = f.to - 1;
           if (start > end) {
