@@ -2,16 +2,20 @@
 // metadata header (symbol, category, interval and the instrument rules that applied). Files are read as
 // a stream of columnar batches, so a run never holds a whole series in memory.
 import {
+  accessSync,
   closeSync,
+  constants,
   createReadStream,
   createWriteStream,
   existsSync,
   openSync,
   readSync,
+  readdirSync,
   statSync,
   truncateSync,
   type WriteStream,
 } from 'node:fs';
+import { join } from 'node:path';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import {
@@ -96,6 +100,54 @@ export class CandleFileError extends Error {
   override readonly name = 'CandleFileError';
 }
 
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null)?.code;
+
+/** Names of candle files, by extension: what a folder given as a dataset may hold. */
+const CANDLE_FILE_RE = /\.(csv|jsonl|json|feather|arrow|ipc|parquet)(\.gz)?$/i;
+
+/**
+ * Checks that a dataset path names a readable regular file before any reader opens it, so a folder, a device or
+ * a file this user cannot read is a sentence naming the path and the fix, not a bare EISDIR or EACCES.
+ * `missing` is the fix for a path where there is nothing.
+ */
+export function checkCandleFile(path: string, missing: string): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR')
+      throw new CandleFileError(`${path}: no such file; ${missing}`);
+    throw new CandleFileError(
+      `${path} cannot be read (${errno(e) ?? String(e)}); check the path and its permissions`,
+    );
+  }
+  if (st.isDirectory()) {
+    let inside: string[] = [];
+    try {
+      inside = readdirSync(path)
+        .filter((n) => CANDLE_FILE_RE.test(n))
+        .sort();
+    } catch {
+      // An unreadable folder: the sentence goes without its files.
+    }
+    const some = inside.slice(0, 3).map((n) => join(path, n));
+    throw new CandleFileError(
+      `${path} is a folder, not a candle file: name one file${some.length > 0 ? `, such as ${some.join(', ')}${inside.length > 3 ? ` (${inside.length} candle files there)` : ''}` : ' (a .csv, .jsonl, .feather or .parquet file)'}`,
+    );
+  }
+  if (!st.isFile())
+    throw new CandleFileError(
+      `${path} is not a regular file (a device, pipe or socket): save the candles to a file and name that`,
+    );
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (e) {
+    throw new CandleFileError(
+      `${path} cannot be read by this user (${errno(e) ?? 'error'}); fix its permissions or copy it somewhere readable`,
+    );
+  }
+}
+
 const isGz = (path: string) => path.endsWith('.gz');
 const isJsonl = (path: string) => /\.jsonl(\.gz)?$/.test(path);
 
@@ -143,15 +195,37 @@ function parseMeta(path: string, line: string): CandleFileMeta {
 
 /** Opens a recorded candle file (CSV or JSONL, .gz allowed). */
 export function openCandleFile(path: string): CandleSource {
-  if (!existsSync(path))
-    throw new CandleFileError(
-      `${path}: no such file; record one with \`tradebot record\` or use a bundled dataset`,
-    );
+  checkCandleFile(path, 'record one with `tradebot record` or use a bundled dataset');
   const meta = parseMeta(path, readFirstLine(path));
   return { meta, batches: () => readBatches(path, meta) };
 }
 
 const FIELDS = CSV_HEADER.split(',');
+
+/**
+ * The columns of a tradebot CSV by its header line, by name (case aside): for each field of a row, the index of the
+ * candle column it holds in CSV_HEADER's order, so columns written in another order read the same. A header that
+ * is not the seven candle columns is refused with what it has and what is expected.
+ */
+export function csvColumnOrder(path: string, lineNo: number, header: string): number[] {
+  const names = header.split(',').map((n) => n.trim().replace(/^"(.*)"$/, '$1'));
+  const order = names.map((n) => FIELDS.findIndex((f) => f.toLowerCase() === n.toLowerCase()));
+  const unknown = names.filter((_, i) => order[i] === -1);
+  const twice = FIELDS.filter((_, k) => order.filter((o) => o === k).length > 1);
+  const missing = FIELDS.filter((_, k) => !order.includes(k));
+  if (unknown.length + twice.length + missing.length === 0) return order;
+  const why = [
+    unknown.length > 0
+      ? `${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is no candle column' : 'are no candle columns'}`
+      : '',
+    twice.length > 0 ? `${twice.join(', ')} ${twice.length === 1 ? 'appears' : 'appear'} twice` : '',
+    missing.length > 0 ? `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing` : '',
+  ].filter((w) => w !== '');
+  throw new CandleFileError(
+    `${path}:${lineNo}: the header ${JSON.stringify(header)} is not a candle header (${why.join('; ')}); a tradebot candle CSV has the columns ${CSV_HEADER} (in any order): name them so, or read another tool's CSV without the \`# tradebot-candles\` line`,
+  );
+}
+
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /**
@@ -222,12 +296,26 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
   let rows = 0;
   let prev = -Infinity;
   const fields = new Array<number>(7);
+  // Field k of a row holds column slot[k]: CSV_HEADER's order unless the file's header says otherwise.
+  let slot = [0, 1, 2, 3, 4, 5, 6];
+  let header = CSV_HEADER;
+  let seenRow = false;
   const fail = (msg: string): never => {
     throw new CandleFileError(`${path}:${lineNo}: ${msg}`);
   };
   const take = (line: string) => {
     lineNo++;
-    if (lineNo === 1 || line === '' || (!jsonl && (line === CSV_HEADER || line.charCodeAt(0) === 35))) return;
+    if (lineNo === 1 || line === '' || (!jsonl && (line === header || line.charCodeAt(0) === 35))) return;
+    if (!jsonl && !seenRow) {
+      seenRow = true;
+      // The first line after the metadata that does not start with a digit is the header: read by name.
+      const c = line.charCodeAt(0);
+      if (c < 48 || c > 57) {
+        slot = csvColumnOrder(path, lineNo, line);
+        header = line;
+        return;
+      }
+    }
     let s = jsonl ? line.trim() : line;
     if (jsonl) {
       if (s[0] !== '[' || s[s.length - 1] !== ']')
@@ -242,11 +330,12 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
         end = s.length;
       } else if (k === 6) fail(`${s.split(',').length} fields where a candle has 7 (${CSV_HEADER})`);
       const v = parseDecimalField(s, start, end);
+      const col = slot[k] as number;
       if (Number.isNaN(v))
         fail(
-          `field ${k + 1} (${FIELDS[k]}) ${JSON.stringify(s.slice(start, end))} is not a plain decimal: digits with at most one '.', no sign, no exponent (as the venue writes it)`,
+          `field ${k + 1} (${FIELDS[col]}) ${JSON.stringify(s.slice(start, end))} is not a plain decimal: digits with at most one '.', no sign, no exponent (as the venue writes it)`,
         );
-      fields[k] = v;
+      fields[col] = v;
       start = end + 1;
     }
     const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
