@@ -2,6 +2,7 @@
 // hand per endpoint), with validation before sending, signing, the venue's shared rate limiter, retries
 // that can never double an order, timeouts, keep-alive and a clock offset learned from the venue.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { z } from 'zod';
@@ -31,10 +32,12 @@ import {
 } from '../api/index.js';
 import { baseUrlProblem } from './base-url.js';
 import { Decimal } from '../market/decimal.js';
+import { formatDuration } from '../market/duration.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { parseLossless } from './json.js';
 import {
   DEFAULT_RETRY,
+  MAX_WAIT_MS,
   RetryPolicySchema,
   backoffDelay,
   parseRetryAfter,
@@ -256,6 +259,51 @@ function checkOptions(o: unknown): { issues: ValidationIssue[]; base?: URL } {
 /** The answer's body is larger than `maxBodyBytes`: never retried, the next answer would be as large. */
 export class ResponseTooLargeError extends VenueError {}
 
+/**
+ * The venue asked (Retry-After) to wait longer than this client waits (`retry.maxDelayMs`): the call fails at
+ * once instead of holding its caller for hours, with the venue's refusal as `cause` and the wait it asked for in
+ * `retryAfterMs`. Not retryable: sending again before then is refused again.
+ */
+export class RetryAfterTooLongError extends ApiError {
+  constructor(
+    refusal: ApiError,
+    /** The longest wait this client takes (its retry.maxDelayMs). */
+    readonly capMs: number,
+    /** When the venue will take requests again, by the venue's clock, in Unix ms. */
+    readonly retryAt: number,
+  ) {
+    super({
+      kind: refusal.kind,
+      code: refusal.code,
+      msg: refusal.msg,
+      endpoint: refusal.endpoint,
+      httpStatus: refusal.httpStatus,
+      retryable: false,
+      retryAfterMs: refusal.retryAfterMs,
+      requestTime: refusal.requestTime,
+      cause: refusal,
+    });
+    const asked = refusal.retryAfterMs ?? 0;
+    const when = Math.abs(retryAt) <= 8.64e15 ? ` (until ${new Date(retryAt).toISOString()})` : '';
+    this.message = `${refusal.endpoint}: the venue answered ${refusal.httpStatus ?? refusal.code} and asked to wait ${formatDuration(asked)}${when} before the next request (Retry-After), longer than this client waits (retry.maxDelayMs ${formatDuration(capMs)}); nothing was resent: try again later, or raise retry.maxDelayMs (at most ${formatDuration(MAX_WAIT_MS)})`;
+  }
+}
+
+/** The client was closed while the call waited (a backoff, the rate limiter) or before it started. */
+export class ClientClosedError extends ApiError {
+  constructor(endpoint: string) {
+    super({
+      kind: 'network',
+      code: 'CLOSED',
+      msg: 'client closed',
+      endpoint,
+      // Nothing more was sent; an order may still have landed with an earlier send, so it stays unknown, not refused.
+      retryable: true,
+    });
+    this.message = `${endpoint}: client closed before the call could finish; nothing more was sent (close() ends the calls still waiting)`;
+  }
+}
+
 /** Whether sending the same request twice is harmless (so it may be retried). */
 const IDEMPOTENT_POSTS: ReadonlySet<EndpointName> = new Set([
   'placeRealityOrder',
@@ -269,8 +317,8 @@ export const RETRY_WARN_EVERY_MS = 10_000;
 class RestClientCore {
   private readonly base: URL;
   private readonly agent: http.Agent;
-  /** Set by close(): failures are no longer retried. */
-  private closed = false;
+  /** Aborted by close(): waiting calls end, failures are no longer retried, new calls are refused. */
+  private readonly closing = new AbortController();
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly random: () => number;
@@ -293,6 +341,8 @@ class RestClientCore {
     this.basePath = base.pathname.replace(/\/$/, '');
     this.agent =
       base.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    // Every call waiting in a backoff or the limiter listens to it: as many listeners as calls in flight.
+    setMaxListeners(0, this.closing.signal);
     this.clock = options.clock ?? liveClock;
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
@@ -332,10 +382,33 @@ class RestClientCore {
   /** Whether the client knows a symbol to be a Reality stock token. */
   isRealitySymbol = (symbol: string): boolean => this.reality.has(symbol);
 
-  /** Closes the keep-alive sockets; a request still failing after this is not retried (its owner is gone). */
+  /**
+   * Closes the keep-alive sockets and ends every call still waiting (a backoff, a Retry-After, the rate limiter)
+   * with ClientClosedError; a request failing after this is not retried (its owner is gone), a new one is refused.
+   */
   close(): void {
-    this.closed = true;
+    this.closing.abort();
     this.agent.destroy();
+  }
+
+  private get closed(): boolean {
+    return this.closing.signal.aborted;
+  }
+
+  /** Sleeps `ms` (never more than the policy's cap) unless the client is closed first: then ClientClosedError. */
+  private async pause(ms: number, endpoint: string): Promise<void> {
+    const signal = this.closing.signal;
+    let onClose: () => void = () => undefined;
+    // The race ends the wait at close() even when an injected sleep ignores the signal.
+    const closed = new Promise<void>((r) => (onClose = r));
+    signal.addEventListener('abort', onClose, { once: true });
+    try {
+      if (!signal.aborted)
+        await Promise.race([this.sleep(Math.min(ms, this.retry.maxDelayMs), signal), closed]);
+    } finally {
+      signal.removeEventListener('abort', onClose);
+    }
+    if (signal.aborted) throw new ClientClosedError(endpoint);
   }
 
   /** Calls any endpoint of the catalogue by name. */
@@ -415,7 +488,14 @@ class RestClientCore {
     const account = { apiKey, whitelisted: this.options.whitelisted };
     const startedAt = this.clock.now();
     for (let attempt = 1; ; attempt++) {
-      const done = this.limiter ? await this.limiter.acquire(name, account, priority) : undefined;
+      if (this.closed) throw new ClientClosedError(name);
+      let done: (() => void) | undefined;
+      try {
+        done = await this.limiter?.acquire(name, account, priority, this.closing.signal);
+      } catch (e) {
+        if (this.closed) throw new ClientClosedError(name);
+        throw e;
+      }
       try {
         const data = await this.once(def, wire).finally(done);
         this.limiter?.succeeded(name, apiKey);
@@ -424,7 +504,11 @@ class RestClientCore {
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err.kind === 'rate_limit' && err.code === '429')
-          this.limiter?.throttled(name, apiKey, err.retryAfterMs);
+          this.limiter?.throttled(
+            name,
+            apiKey,
+            err.retryAfterMs === undefined ? undefined : Math.min(err.retryAfterMs, this.retry.maxDelayMs),
+          );
         if (attempt > 1 && name === 'placeRealityOrder' && err.kind === 'duplicate_order') {
           // A retry found the first send placed: that is the success we were after.
           return { orderId: '', clientOid: wire.clientOid ?? '', duplicate: true } as Result<N>;
@@ -439,6 +523,14 @@ class RestClientCore {
           // and resend is safe (the request was refused, so nothing happened at the venue).
           continue;
         }
+        if (err.retryAfterMs !== undefined && err.retryAfterMs > this.retry.maxDelayMs) {
+          // Waiting that long would hold the caller (a command, a bot's loop) for as long: fail now, saying when.
+          throw new RetryAfterTooLongError(
+            err,
+            this.retry.maxDelayMs,
+            this.clock.now() + this.clockOffsetMs + err.retryAfterMs,
+          );
+        }
         if (!retryable || !err.retryable || this.closed) throw err;
         if (attempt >= this.retry.maxAttempts) {
           // Say what the whole budget was, not only the last attempt: "no answer within 10000 ms"
@@ -451,7 +543,7 @@ class RestClientCore {
         }
         const delay = backoffDelay(this.retry, attempt, this.random, err.retryAfterMs);
         this.logRetry({ endpoint: name, attempt, code: err.code, delayMs: delay });
-        await this.sleep(delay);
+        await this.pause(delay, name);
       }
     }
   }

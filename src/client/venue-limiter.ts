@@ -18,10 +18,17 @@ import {
   type EndpointName,
 } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
+import { scaledSleep } from '../feeds/time-scale.js';
+import { MAX_WAIT_MS } from './retry.js';
 import { WarningThrottle } from './warning-throttle.js';
 
-export type Sleep = (ms: number) => Promise<void>;
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `ms`; `signal`, when given, may end the wait early (a sleep that ignores it is still left at once by the
+ * client, but its timer runs on).
+ */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+/** Real time: ends early on `signal`, and never hands setTimeout more than it takes. */
+export const realSleep: Sleep = scaledSleep(1);
 
 /** Lower numbers leave first when several requests of one budget wait. */
 export type RequestPriority = 0 | 1 | 2 | 3;
@@ -85,6 +92,8 @@ class Budget {
   factor = 1;
   throttleLogged = false;
   pumping = false;
+  /** Ends the pump's current sleep: every waiter left (their clients closed), so there is nothing to wait for. */
+  wake: AbortController | undefined;
   readonly waiting: Waiter[] = [];
   constructor(readonly name: string) {}
 }
@@ -163,18 +172,40 @@ export class VenueLimiter {
 
   /**
    * Waits until a request of `name` may leave, then reserves its slot. `apiKey` names the account of
-   * per-UID budgets; `priority` orders requests waiting on one budget (default by endpoint).
+   * per-UID budgets; `priority` orders requests waiting on one budget (default by endpoint). When `signal`
+   * aborts first (its client closed), the request leaves the queue and the promise rejects with the signal's reason.
    */
   acquire(
     name: EndpointName,
     account: { apiKey?: string | undefined; whitelisted?: boolean | undefined } = {},
     priority: RequestPriority = defaultPriority(name),
+    signal?: AbortSignal,
   ): Promise<Done> {
     const def: EndpointDef = ENDPOINTS[name];
     const b = this.budget(this.keyOf(name, account.apiKey));
     const perSecond = rateFor(def, account.whitelisted ?? false);
-    return new Promise<Done>((resolve) => {
-      b.waiting.push({ priority, seq: this.seq++, resolve });
+    return new Promise<Done>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const leave = (): void => {
+        const i = b.waiting.indexOf(w);
+        if (i >= 0) b.waiting.splice(i, 1);
+        // Nobody left to serve: the pump's sleep (a Retry-After, the spacing) would only keep the process up.
+        if (b.waiting.length === 0) b.wake?.abort();
+        reject(signal?.reason);
+      };
+      const w: Waiter = {
+        priority,
+        seq: this.seq++,
+        resolve: (done) => {
+          signal?.removeEventListener('abort', leave);
+          resolve(done);
+        },
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      b.waiting.push(w);
       if (!b.pumping) void this.pump(b, perSecond);
     });
   }
@@ -188,7 +219,9 @@ export class VenueLimiter {
         const wait = b.next - this.clock.now();
         // Re-check after each sleep: a request of higher priority may have arrived meanwhile.
         if (wait > 0) {
-          await this.sleep(wait);
+          b.wake = new AbortController();
+          await this.sleep(wait, b.wake.signal);
+          b.wake = undefined;
           slept = true;
           continue;
         }
@@ -252,12 +285,17 @@ export class VenueLimiter {
     }
   }
 
-  /** The venue answered 429 to a request of `name`: halve its budget's rate, wait out Retry-After. */
+  /**
+   * The venue answered 429 to a request of `name`: halve its budget's rate, wait out Retry-After (at most
+   * MAX_WAIT_MS: a venue asking for hours must not hold every request of the group that long; the client
+   * passes its own, smaller cap and fails the call that got the long Retry-After).
+   */
   throttled(name: EndpointName, apiKey?: string, retryAfterMs?: number): void {
     const group = rateGroupOf(ENDPOINTS[name]);
     const b = this.budget(this.keyOf(name, apiKey));
     b.factor = Math.max(MIN_FACTOR, b.factor / 2);
-    if (retryAfterMs !== undefined) b.next = Math.max(b.next, this.clock.now() + retryAfterMs);
+    if (retryAfterMs !== undefined && retryAfterMs > 0)
+      b.next = Math.max(b.next, this.clock.now() + Math.min(retryAfterMs, MAX_WAIT_MS));
     for (const l of this.throttledListeners) l(group);
     if (!b.throttleLogged) {
       // Once per slow-down, not per 429, and at most once per group every 10 s of real time: bursts that

@@ -10,13 +10,19 @@ const decimal = (what: string) =>
     .string({ error: `${what} must be a decimal string such as "10000"` })
     .regex(DECIMAL_RE, `${what} must be a plain decimal string`);
 
+/**
+ * The name of a run, which names its results folder: one path segment (no `/`, no `..`), so the results stay
+ * inside the results folder. The one rule for a name from YAML and from `--name`.
+ */
+export const RunNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'name must be lower-case letters, digits and dashes, e.g. sp500-ma');
+
 export const BacktestConfigSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]*$/, 'name must be lower-case letters, digits and dashes')
-      .default('backtest')
-      .describe('name of the run (results go to backtest/results/<name>)'),
+    name: RunNameSchema.default('backtest').describe(
+      'name of the run (results go to backtest/results/<name>)',
+    ),
     dataset: z
       .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
         error: 'dataset must be a dataset reference, or a list of them (one per symbol)',

@@ -5,17 +5,10 @@
 // remembered while its status (size, inode, times in ns) stays the same, so a warm read does not hash it again. A CSV or JSON file
 // another tool wrote is kept the same way (foreignEntryPath: its name and the instrument given are in the key).
 import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { prepareOutput } from '../store/output-path.js';
 import { openColumnarFile, writeArrowFile } from './columnar.js';
 import type { CandleBatch, CandleFileMeta, CandleSource } from './format.js';
 import { DEFAULT_SHARED_LIMIT_BYTES, SHARED_BYTES_PER_CANDLE } from './shared-candles.js';
@@ -107,7 +100,7 @@ export function hashRecall(
       inProcess.set(abs, memo);
       if (file === undefined) return;
       try {
-        mkdirSync(dirname(file), { recursive: true });
+        prepareOutput(dirname(file), { what: 'TRADEBOT_CACHE_DIR', kind: 'folder' });
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, JSON.stringify(memo));
         renameSync(tmp, file);
@@ -224,7 +217,7 @@ export function writeCacheEntry(
     at += p.length;
   }
   try {
-    mkdirSync(dir, { recursive: true });
+    prepareOutput(dir, { what: 'TRADEBOT_CACHE_DIR', kind: 'folder' });
     writeArrowFile(entry, meta, cols);
   } catch {
     // Not cached: the next read parses the text again.

@@ -1,13 +1,14 @@
 // Bundled datasets: the real S&P 500 daily series 2000-2020 shipped by the vega-datasets package
 // (BSD-3-Clause), mapped onto a Reality stock token, and seeded synthetic series of any length.
 import { createRequire } from 'node:module';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Instrument } from '../api/index.js';
 import { etToUtc } from '../market/sessions.js';
 import {
   appendCandle,
   CandleFileError,
+  checkCandleFile,
   FORMAT_NAME,
   FORMAT_VERSION,
   newBatch,
@@ -118,16 +119,14 @@ export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleC
     throw new CandleFileError(
       `dataset ${ref}: write synthetic-1m:<seed>:<count>, e.g. synthetic-1m:42:1000000, or synthetic-1m:<seed>:<count>:BTCUSDT,ETHUSDT for several symbols`,
     );
+  // Every file reader below may assume a readable regular file at `ref`.
   if (columnarKind(ref) !== undefined) {
-    if (!existsSync(ref))
-      throw new CandleFileError(
-        `${ref}: no such file; check the path (freqtrade keeps its data in user_data/data/<exchange>/)`,
-      );
+    checkCandleFile(ref, 'check the path (freqtrade keeps its data in user_data/data/<exchange>/)');
     return openColumnarFile(ref, o);
   }
+  checkCandleFile(ref, 'record one with `tradebot record` or use a bundled dataset');
   const cacheDir = 'cacheDir' in o ? o.cacheDir : candleCacheDir();
-  if (existsSync(ref) && isForeignText(ref, () => readFirstLine(ref)))
-    return openForeignText(ref, o, cacheDir);
+  if (isForeignText(ref, () => readFirstLine(ref))) return openForeignText(ref, o, cacheDir);
   return cachedCandleSource(ref, openCandleFile(ref), cacheDir);
 }
 

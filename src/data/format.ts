@@ -2,16 +2,20 @@
 // metadata header (symbol, category, interval and the instrument rules that applied). Files are read as
 // a stream of columnar batches, so a run never holds a whole series in memory.
 import {
+  accessSync,
   closeSync,
+  constants,
   createReadStream,
   createWriteStream,
   existsSync,
   openSync,
   readSync,
+  readdirSync,
   statSync,
   truncateSync,
   type WriteStream,
 } from 'node:fs';
+import { join } from 'node:path';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import {
@@ -96,6 +100,54 @@ export class CandleFileError extends Error {
   override readonly name = 'CandleFileError';
 }
 
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null)?.code;
+
+/** Names of candle files, by extension: what a folder given as a dataset may hold. */
+const CANDLE_FILE_RE = /\.(csv|jsonl|json|feather|arrow|ipc|parquet)(\.gz)?$/i;
+
+/**
+ * Checks that a dataset path names a readable regular file before any reader opens it, so a folder, a device or
+ * a file this user cannot read is a sentence naming the path and the fix, not a bare EISDIR or EACCES.
+ * `missing` is the fix for a path where there is nothing.
+ */
+export function checkCandleFile(path: string, missing: string): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR')
+      throw new CandleFileError(`${path}: no such file; ${missing}`);
+    throw new CandleFileError(
+      `${path} cannot be read (${errno(e) ?? String(e)}); check the path and its permissions`,
+    );
+  }
+  if (st.isDirectory()) {
+    let inside: string[] = [];
+    try {
+      inside = readdirSync(path)
+        .filter((n) => CANDLE_FILE_RE.test(n))
+        .sort();
+    } catch {
+      // An unreadable folder: the sentence goes without its files.
+    }
+    const some = inside.slice(0, 3).map((n) => join(path, n));
+    throw new CandleFileError(
+      `${path} is a folder, not a candle file: name one file${some.length > 0 ? `, such as ${some.join(', ')}${inside.length > 3 ? ` (${inside.length} candle files there)` : ''}` : ' (a .csv, .jsonl, .feather or .parquet file)'}`,
+    );
+  }
+  if (!st.isFile())
+    throw new CandleFileError(
+      `${path} is not a regular file (a device, pipe or socket): save the candles to a file and name that`,
+    );
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (e) {
+    throw new CandleFileError(
+      `${path} cannot be read by this user (${errno(e) ?? 'error'}); fix its permissions or copy it somewhere readable`,
+    );
+  }
+}
+
 const isGz = (path: string) => path.endsWith('.gz');
 const isJsonl = (path: string) => /\.jsonl(\.gz)?$/.test(path);
 
@@ -143,15 +195,37 @@ function parseMeta(path: string, line: string): CandleFileMeta {
 
 /** Opens a recorded candle file (CSV or JSONL, .gz allowed). */
 export function openCandleFile(path: string): CandleSource {
-  if (!existsSync(path))
-    throw new CandleFileError(
-      `${path}: no such file; record one with \`tradebot record\` or use a bundled dataset`,
-    );
+  checkCandleFile(path, 'record one with `tradebot record` or use a bundled dataset');
   const meta = parseMeta(path, readFirstLine(path));
   return { meta, batches: () => readBatches(path, meta) };
 }
 
 const FIELDS = CSV_HEADER.split(',');
+
+/**
+ * The columns of a tradebot CSV by its header line, by name (case aside): for each field of a row, the index of the
+ * candle column it holds in CSV_HEADER's order, so columns written in another order read the same. A header that
+ * is not the seven candle columns is refused with what it has and what is expected.
+ */
+export function csvColumnOrder(path: string, lineNo: number, header: string): number[] {
+  const names = header.split(',').map((n) => n.trim().replace(/^"(.*)"$/, '$1'));
+  const order = names.map((n) => FIELDS.findIndex((f) => f.toLowerCase() === n.toLowerCase()));
+  const unknown = names.filter((_, i) => order[i] === -1);
+  const twice = FIELDS.filter((_, k) => order.filter((o) => o === k).length > 1);
+  const missing = FIELDS.filter((_, k) => !order.includes(k));
+  if (unknown.length + twice.length + missing.length === 0) return order;
+  const why = [
+    unknown.length > 0
+      ? `${unknown.map((n) => JSON.stringify(n)).join(', ')} ${unknown.length === 1 ? 'is no candle column' : 'are no candle columns'}`
+      : '',
+    twice.length > 0 ? `${twice.join(', ')} ${twice.length === 1 ? 'appears' : 'appear'} twice` : '',
+    missing.length > 0 ? `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing` : '',
+  ].filter((w) => w !== '');
+  throw new CandleFileError(
+    `${path}:${lineNo}: the header ${JSON.stringify(header)} is not a candle header (${why.join('; ')}); a tradebot candle CSV has the columns ${CSV_HEADER} (in any order): name them so, or read another tool's CSV without the \`# tradebot-candles\` line`,
+  );
+}
+
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /**
@@ -222,12 +296,26 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
   let rows = 0;
   let prev = -Infinity;
   const fields = new Array<number>(7);
+  // Field k of a row holds column slot[k]: CSV_HEADER's order unless the file's header says otherwise.
+  let slot = [0, 1, 2, 3, 4, 5, 6];
+  let header = CSV_HEADER;
+  let seenRow = false;
   const fail = (msg: string): never => {
     throw new CandleFileError(`${path}:${lineNo}: ${msg}`);
   };
   const take = (line: string) => {
     lineNo++;
-    if (lineNo === 1 || line === '' || (!jsonl && (line === CSV_HEADER || line.charCodeAt(0) === 35))) return;
+    if (lineNo === 1 || line === '' || (!jsonl && (line === header || line.charCodeAt(0) === 35))) return;
+    if (!jsonl && !seenRow) {
+      seenRow = true;
+      // The first line after the metadata that does not start with a digit is the header: read by name.
+      const c = line.charCodeAt(0);
+      if (c < 48 || c > 57) {
+        slot = csvColumnOrder(path, lineNo, line);
+        header = line;
+        return;
+      }
+    }
     let s = jsonl ? line.trim() : line;
     if (jsonl) {
       if (s[0] !== '[' || s[s.length - 1] !== ']')
@@ -242,11 +330,12 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
         end = s.length;
       } else if (k === 6) fail(`${s.split(',').length} fields where a candle has 7 (${CSV_HEADER})`);
       const v = parseDecimalField(s, start, end);
+      const col = slot[k] as number;
       if (Number.isNaN(v))
         fail(
-          `field ${k + 1} (${FIELDS[k]}) ${JSON.stringify(s.slice(start, end))} is not a plain decimal: digits with at most one '.', no sign, no exponent (as the venue writes it)`,
+          `field ${k + 1} (${FIELDS[col]}) ${JSON.stringify(s.slice(start, end))} is not a plain decimal: digits with at most one '.', no sign, no exponent (as the venue writes it)`,
         );
-      fields[k] = v;
+      fields[col] = v;
       start = end + 1;
     }
     const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
@@ -311,20 +400,27 @@ export async function* candlesOf(src: CandleSource): AsyncGenerator<Candle> {
   }
 }
 
-/** Appends candles to a CSV or JSONL file (header written when the file is new). Not gzip: compress after. */
+/**
+ * Appends candles to a CSV or JSONL file (header written when the file is new or empty). Not gzip: compress after.
+ * To resume a recording, check the file first with `resumePoint`. The file is opened here, so a path that cannot be
+ * written throws now; a write that fails later (a full disk) rejects `close()`.
+ */
 export class CandleFileWriter {
   private readonly out: WriteStream;
   private readonly jsonl: boolean;
+  private failed: Error | undefined;
   constructor(
     readonly path: string,
     meta: CandleFileMeta,
   ) {
     if (isGz(path)) throw new CandleFileError(`${path}: write plain CSV or JSONL, then gzip it`);
     this.jsonl = isJsonl(path);
-    const fresh = !existsSync(path);
     // An interrupted recording may end in half a line: drop it, so the resumed lines follow a whole one.
-    if (!fresh) truncateSync(path, completeLength(path));
-    this.out = createWriteStream(path, { flags: 'a' });
+    const keep = existsSync(path) ? completeLength(path) : 0;
+    if (existsSync(path)) truncateSync(path, keep);
+    const fresh = keep === 0;
+    this.out = createWriteStream(path, { fd: openSync(path, 'a') });
+    this.out.on('error', (e) => (this.failed ??= e));
     if (fresh)
       this.out.write(
         this.jsonl
@@ -337,7 +433,13 @@ export class CandleFileWriter {
     this.out.write(this.jsonl ? `${JSON.stringify(row)}\n` : `${row.join(',')}\n`);
   }
   close(): Promise<void> {
-    return new Promise((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.out.end((e?: Error | null) => {
+        const err = e ?? this.failed;
+        if (err) reject(err);
+        else resolve();
+      }),
+    );
   }
 }
 
@@ -355,16 +457,26 @@ function completeLength(path: string): number {
   }
 }
 
-/** Open time of the last whole candle line of a file, to resume a recording (undefined when empty or missing). */
-export function lastOpenTime(path: string): number | undefined {
-  if (!existsSync(path)) return undefined;
+/** The whole lines at the end of a file (up to its last 64 KiB, the first partial line of that left out). */
+function tailLines(path: string): string[] {
   const size = completeLength(path);
   const fd = openSync(path, 'r');
   const buf = Buffer.alloc(Math.min(size, 1 << 16));
-  readSync(fd, buf, 0, buf.length, size - buf.length);
-  closeSync(fd);
+  try {
+    readSync(fd, buf, 0, buf.length, size - buf.length);
+  } finally {
+    closeSync(fd);
+  }
   const lines = buf.toString('utf8').trimEnd().split('\n');
-  for (let i = lines.length - 1; i > 0; i--) {
+  // The first line of a window that does not start the file may be the end of a longer one.
+  return size > buf.length ? lines.slice(1) : lines;
+}
+
+/** Open time of the last whole candle line of a file, to resume a recording (undefined when empty or missing). */
+export function lastOpenTime(path: string): number | undefined {
+  if (!existsSync(path)) return undefined;
+  const lines = tailLines(path);
+  for (let i = lines.length - 1; i >= 0; i--) {
     const l = (lines[i] as string).trim();
     if (l === '' || l.startsWith('#') || l === CSV_HEADER) continue;
     const first = l.replace(/^\["?/, '').split(/[",]/)[0];
@@ -372,6 +484,77 @@ export function lastOpenTime(path: string): number | undefined {
     if (Number.isFinite(t)) return t;
   }
   return undefined;
+}
+
+/** How many of the last candles `resumePoint` reads to check their spacing. */
+const RESUME_CHECKED_ROWS = 50;
+
+/**
+ * Where a recording into `path` resumes: undefined for a new file (missing, or empty), else the open time of its last
+ * whole candle, once the file is known to hold this recording: tradebot's metadata naming the same symbol, category
+ * and interval, tradebot's CSV header (columns in the order the recorder appends them), and last candles that read as
+ * candles of that interval (on its boundaries, in order). Anything else is refused with a CandleFileError that says
+ * what the file holds and what to do: appending there would mix two series or write into a file of another kind.
+ */
+export function resumePoint(
+  path: string,
+  want: { readonly symbol: string; readonly category: string; readonly interval: CandleInterval },
+): number | undefined {
+  if (!existsSync(path) || completeLength(path) === 0) return undefined;
+  const fix = 'record into a new file (another --out), or move this one away';
+  let meta: CandleFileMeta;
+  try {
+    meta = parseMeta(path, readFirstLine(path));
+  } catch (e) {
+    if (!(e instanceof CandleFileError)) throw e;
+    throw new CandleFileError(
+      `${path} exists and is not a tradebot candle file, so a recording cannot resume there (${e.message}); ${fix}`,
+    );
+  }
+  const differs = [
+    meta.symbol !== want.symbol ? `symbol ${meta.symbol}` : '',
+    meta.category !== want.category ? `category ${meta.category}` : '',
+    meta.interval !== want.interval ? `interval ${meta.interval}` : '',
+  ].filter((d) => d !== '');
+  if (differs.length > 0)
+    throw new CandleFileError(
+      `${path} holds ${meta.symbol} ${meta.category} ${meta.interval} candles (its header), not ${want.symbol} ${want.category} ${want.interval}: a recording resumes only into a file of the same ${differs.map((d) => d.split(' ')[0]).join(', ')}; ${fix}`,
+    );
+  const jsonl = isJsonl(path);
+  const lines = tailLines(path);
+  const rows: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && rows.length < RESUME_CHECKED_ROWS; i--) {
+    const l = (lines[i] as string).trim();
+    if (l === '' || l.startsWith('#') || (!jsonl && l === CSV_HEADER)) continue;
+    // A header of another order (or another tool) at the file's start: appended rows would not match it.
+    if (!jsonl && !/^\d/.test(l))
+      throw new CandleFileError(
+        `${path}: the line ${JSON.stringify(l.slice(0, 80))} is no candle of this recorder (its columns are ${CSV_HEADER}); ${fix}`,
+      );
+    if (jsonl && i === 0 && l.startsWith('{')) continue; // the metadata line of a short JSONL file
+    rows.unshift(jsonl ? l.replace(/^\[|\]$/g, '').replaceAll('"', '') : l);
+  }
+  const step = INTERVAL_MS[want.interval];
+  let prev = -Infinity;
+  for (const row of rows) {
+    const f = row.split(',');
+    const v = f.map((x) => parseDecimalField(x, 0, x.length));
+    const problem =
+      f.length !== 7 || v.some(Number.isNaN)
+        ? `${JSON.stringify(row.slice(0, 80))} is not a candle (${CSV_HEADER})`
+        : candleProblem(
+            ...(v as [number, number, number, number, number, number, number]),
+            prev,
+            step,
+            want.interval,
+          );
+    if (problem !== undefined)
+      throw new CandleFileError(
+        `${path}: its last candles do not read as ${want.interval} candles (${problem}), so a recording cannot resume there; ${fix}`,
+      );
+    prev = v[0] as number;
+  }
+  return rows.length === 0 ? undefined : prev;
 }
 
 /** Metadata for a new file from a wire instrument. */

@@ -39,8 +39,34 @@ export class ScaledScheduler implements SchedulerLike {
   }
 }
 
-/** A sleep in `speed`-scaled time. */
+/** The longest delay a Node timer takes: a longer one fires at once, with a TimeoutOverflowWarning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A sleep in `speed`-scaled time. `signal` ends it early (resolved: a wake-up; the caller reads the signal
+ * to tell why). A delay beyond one timer's range is slept in parts, never handed to setTimeout whole.
+ */
 export const scaledSleep =
   (speed: number) =>
-  (ms: number): Promise<void> =>
-    new Promise((resolve) => setTimeout(resolve, Math.max(0, ms / speed)));
+  (ms: number, signal?: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      if (signal?.aborted) {
+        resolve();
+        return;
+      }
+      // NaN and negative delays are no wait.
+      let left = ms > 0 ? ms / speed : 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const arm = (): void => {
+        const part = Math.min(left, MAX_TIMER_MS);
+        left -= part;
+        timer = setTimeout(() => (left > 0 ? arm() : done()), part);
+      };
+      signal?.addEventListener('abort', done, { once: true });
+      arm();
+    });

@@ -17,6 +17,13 @@ export {
   keepJournalAside,
   type JournalFileState,
 } from './journal-file.js';
+export {
+  OutputPathError,
+  makeFolders,
+  outputPathProblem,
+  prepareOutput,
+  type OutputPathOptions,
+} from './output-path.js';
 export { encodeIntent, decodeIntent } from './intent-codec.js';
 export {
   IntentRepository,

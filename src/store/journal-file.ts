@@ -7,15 +7,15 @@ import {
   copyFileSync,
   existsSync,
   linkSync,
-  mkdirSync,
   openSync,
   readSync,
   statSync,
   unlinkSync,
 } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
+import { makeFolders, outputPathProblem } from './output-path.js';
 
 /**
  * A journal path that cannot be used, or a journal that cannot be read or written. `message` is the
@@ -33,9 +33,6 @@ export class JournalFileError extends Error {
 }
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
-/** File systems made by the kernel: a journal written there is lost or refused, and Node's recursive
- * mkdir loops forever under /proc (it never gets EEXIST or ENOTDIR there). */
-const VIRTUAL_ROOTS = ['/proc', '/sys', '/dev'];
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null)?.code;
 
@@ -54,27 +51,14 @@ export interface JournalFileState {
  */
 export function checkJournalPath(path: string): JournalFileState {
   const file = resolve(path);
-  if (VIRTUAL_ROOTS.some((root) => file === root || file.startsWith(root + sep))) {
-    throw new JournalFileError(
-      `store.path ${file} is on ${file.split(sep).slice(0, 2).join(sep)}, a virtual file system that cannot hold a journal: point store.path at a file on a disk, such as .tradebot/tradebot.db`,
-      true,
-    );
-  }
-  const folder = nearestExisting(dirname(file));
-  if (!statSync(folder).isDirectory()) {
-    throw new JournalFileError(
-      `store.path ${file} cannot be created: ${folder} is a file, not a folder; point store.path elsewhere`,
-      true,
-    );
-  }
-  try {
-    accessSync(folder, constants.W_OK | constants.X_OK);
-  } catch (e) {
-    throw new JournalFileError(
-      `the journal ${file} cannot be written: the folder ${folder} is ${errno(e) === 'EROFS' ? 'on a read-only file system' : 'not writable by this user'} (${errno(e) ?? 'error'}); make it writable or point store.path at a writable folder`,
-      true,
-    );
-  }
+  // Where the journal's folder goes and what the path may be are the rules of every output path.
+  const problem = outputPathProblem(file, {
+    what: 'store.path',
+    noun: 'the journal',
+    kind: 'file',
+    example: '.tradebot/tradebot.db',
+  });
+  if (problem !== undefined) throw new JournalFileError(problem, true);
   let st;
   try {
     st = statSync(file); // a symlinked journal is followed, as SQLite does
@@ -89,12 +73,6 @@ export function checkJournalPath(path: string): JournalFileState {
       }
     }
     return { file, exists: false };
-  }
-  if (!st.isFile()) {
-    throw new JournalFileError(
-      `store.path ${file} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}: point store.path at a file such as ${file}${sep}tradebot.db`,
-      true,
-    );
   }
   try {
     accessSync(file, constants.R_OK | constants.W_OK);
@@ -113,21 +91,13 @@ export function checkJournalPath(path: string): JournalFileState {
 }
 
 /**
- * Creates the folders of `file` one level at a time (a recursive mkdir can loop forever on a virtual
- * file system); the path must have passed `checkJournalPath`.
+ * Creates the folders of `file` (one level at a time: makeFolders); the path must have passed `checkJournalPath`.
  */
 export function ensureJournalFolder(file: string): void {
-  const missing: string[] = [];
-  for (let d = dirname(resolve(file)); !existsSync(d); d = dirname(d)) {
-    missing.unshift(d);
-    if (dirname(d) === d) break;
-  }
-  for (const d of missing) {
-    try {
-      mkdirSync(d);
-    } catch (e) {
-      if (errno(e) !== 'EEXIST') throw describeJournalFault(e, file) ?? e;
-    }
+  try {
+    makeFolders(dirname(resolve(file)));
+  } catch (e) {
+    throw describeJournalFault(e, file) ?? e;
   }
 }
 
@@ -222,12 +192,6 @@ function describeAccess(file: string, e: unknown): JournalFileError {
     `the journal ${file} cannot be ${errno(e) === 'EROFS' ? 'written: it is on a read-only file system' : 'read and written by this user'} (${errno(e) ?? 'error'}); fix its permissions or point store.path elsewhere`,
     true,
   );
-}
-
-function nearestExisting(dir: string): string {
-  let d = dir;
-  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
-  return d;
 }
 
 function readHeader(file: string): string {

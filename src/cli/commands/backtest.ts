@@ -1,6 +1,6 @@
 // `tradebot backtest`: one run from a backtest file or flags, with a progress bar, the terminal summary,
 // result.json and a self-contained report.html.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { progressBar } from '../progress.js';
 import type { Command } from 'commander';
@@ -20,6 +20,7 @@ import { analyseRuns, runJob } from '../../research/run-job.js';
 import {
   BacktestConfigSchema,
   ConfigError,
+  RunNameSchema,
   loadYaml,
   strategyLookupFor,
   strategyLookupHere,
@@ -28,6 +29,7 @@ import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 import { asInput, parseInstrumentFlag } from './data.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
+import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../store/output-path.js';
 
 const Flags = z.strictObject({
   config: z.string().optional(),
@@ -46,7 +48,8 @@ const Flags = z.strictObject({
       }
     }),
   out: z.string().default('backtest/results'),
-  name: z.string().optional(),
+  // Checked whether or not --config gives a name too: it names the results folder inside --out.
+  name: RunNameSchema.optional(),
   from: dateFlag('--from'),
   to: dateFlag('--to'),
   instrument: z.string().optional(),
@@ -114,6 +117,11 @@ export function register(program: Command): void {
         instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
       };
       checkRange(job.from, job.to);
+      // The results folder is checked before the run (a bad --out fails now, not after it) and made after it.
+      const dir = join(f.out, f.name ?? cfg.name);
+      const output: OutputPathOptions = { what: '--out', kind: 'folder', example: 'backtest/results' };
+      const problem = outputPathProblem(dir, output);
+      if (problem !== undefined) throw new FlagError(problem);
       // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
       const source = await asInput(() => openJobSources(job));
       const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
@@ -135,8 +143,7 @@ export function register(program: Command): void {
       const analysis = await analyseRuns(again, result);
       const { zone } = exchangeTimeZone(instrument);
       const full = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
-      const dir = join(f.out, f.name ?? cfg.name);
-      mkdirSync(dir, { recursive: true });
+      prepareOutput(dir, output);
       writeFileSync(
         join(dir, 'result.json'),
         JSON.stringify(resultJson(result, full, quoteDecimals(instrument)), null, 1),

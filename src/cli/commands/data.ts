@@ -9,6 +9,7 @@ import { openDataset } from '../../data/datasets.js';
 import { CandleFileError } from '../../data/format.js';
 import { plainIssue } from '../../market/spelling.js';
 import { FlagError } from '../flags.js';
+import { prepareOutput } from '../../store/output-path.js';
 
 /**
  * `--instrument` as JSON, or a path to a JSON/YAML file holding the instrument object (spec 2.1; at least
@@ -66,6 +67,7 @@ export function register(program: Command): void {
       if (outputFormatOf(out) === undefined)
         throw new FlagError(`OUT ${out}: end it in ${OUTPUT_FORMATS.map((f) => `.${f}`).join(', ')}`);
       const instrument = parseInstrumentFlag(raw.instrument);
+      prepareOutput(out, { what: 'OUT', kind: 'file', example: 'backtest/data/btc-1m.parquet' });
       const t0 = performance.now();
       const n = await asInput(() =>
         writeCandles(out, openDataset(input, { instrument, cacheDir: undefined })),

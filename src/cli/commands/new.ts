@@ -1,12 +1,13 @@
 // `tradebot new strategy NAME`: a strategy file from the bundled template, named and ready to edit, and a
 // backtest file that runs it, so the first `tradebot backtest` works before any edit.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { PACKAGE_ROOT, listStrategies, DEFAULT_STRATEGIES_DIR } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, parseFlags } from '../flags.js';
+import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../store/output-path.js';
 
 const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -67,6 +68,9 @@ export function register(program: Command): void {
     .action((name: string, raw: Record<string, unknown>) => {
       const f = parseFlags(Args, { ...raw, name });
       const dir = resolve(f.dir);
+      const output: OutputPathOptions = { what: '--dir', kind: 'folder', example: 'strategies' };
+      const problem = outputPathProblem(dir, output);
+      if (problem !== undefined) throw new FlagError(problem);
       const file = join(dir, `${f.name}.ts`);
       const yamlFile = join(dirname(dir), `${f.name}.backtest.yaml`);
       for (const existing of [file, yamlFile].filter((p) => existsSync(p)))
@@ -76,7 +80,7 @@ export function register(program: Command): void {
       const own = listStrategies(dir);
       if (own.includes(f.name))
         throw new FlagError(`${dir} already has a strategy ${f.name}: pick another name`);
-      mkdirSync(dir, { recursive: true });
+      prepareOutput(dir, output);
       writeFileSync(file, scaffoldStrategy(f.name), { flag: 'wx' });
       writeFileSync(yamlFile, scaffoldBacktest(f.name, basename(dir)), { flag: 'wx' });
       const shadows = listStrategies(DEFAULT_STRATEGIES_DIR).includes(f.name)

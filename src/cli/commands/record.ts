@@ -5,14 +5,14 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { CANDLE_INTERVALS, INTERVAL_MS } from '../../api/index.js';
 import { OUTPUT_FORMATS, outputFormatOf, writeCandles } from '../../data/convert.js';
-import { CandleFileWriter, lastOpenTime, metaFor, openCandleFile } from '../../data/format.js';
+import { CandleFileWriter, metaFor, openCandleFile, resumePoint } from '../../data/format.js';
 import { RestClient, historyCandlesRange } from '../../client/index.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, enumFlag, parseFlags, requiredDateFlag } from '../flags.js';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import { counted, didYouMean } from '../../market/spelling.js';
+import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../store/output-path.js';
 
 const Flags = z.strictObject({
   category: enumFlag('--category', ['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES']),
@@ -62,6 +62,14 @@ export function register(program: Command): void {
           `${finalOut} exists; a ${format} file is written whole: remove it or pick another name`,
         );
       const out = columnar ? `${finalOut}.partial.csv` : finalOut;
+      // Checked before the venue is asked anything; the folder is made when the first candle is written.
+      const output: OutputPathOptions = { what: '--out', kind: 'file', example: 'backtest/data/btc-1m.csv' };
+      for (const p of columnar ? [finalOut, out] : [out]) {
+        const problem = outputPathProblem(p, output);
+        if (problem !== undefined) throw new FlagError(problem);
+      }
+      // A file there must be this recording's (symbol, category, interval) to be resumed.
+      const resumeFrom = resumePoint(out, { symbol: f.symbol, category: f.category, interval: f.interval });
       let sim: Simulator | undefined;
       try {
         if (f.sim) sim = await startSimulator({ seed: 42, startTime: Math.max(Date.now(), f.to) });
@@ -80,7 +88,6 @@ export function register(program: Command): void {
               )}`,
             );
           const step = INTERVAL_MS[f.interval];
-          const resumeFrom = lastOpenTime(out);
           const start = resumeFrom !== undefined ? resumeFrom + step : f.from;
           const end = f.to - 1;
           if (start > end) {
@@ -94,7 +101,7 @@ export function register(program: Command): void {
             );
             return;
           }
-          mkdirSync(dirname(out), { recursive: true });
+          prepareOutput(out, output);
           const w = new CandleFileWriter(out, metaFor(instrument, f.interval, baseUrl));
           const bar = progressBar('record {bar} {percentage}% | {value}/{total} windows');
           bar?.start(1, 0);

@@ -1,5 +1,5 @@
 // `tradebot sweep`: a parameter grid on all cores, or a walk-forward analysis.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { progressBar } from '../progress.js';
@@ -21,6 +21,7 @@ import { formatPercent } from '../../market/decimal.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../research/checkpoint.js';
 import { counted } from '../../market/spelling.js';
+import { prepareOutput } from '../../store/output-path.js';
 
 const duration = (flag: string) =>
   z
@@ -129,7 +130,7 @@ export function register(program: Command): void {
       // The run's name, and its strategy when the name is not the strategy's.
       const named = config.name === base.strategy ? config.name : `${config.name} (${base.strategy})`;
       const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
-      mkdirSync(dir, { recursive: true });
+      prepareOutput(dir, { what: '--out', kind: 'folder', example: 'backtest/results' });
       const t0 = Date.now();
       // On a queue the runs go to `tradebot worker` processes; the table and files are the same as local.
       const runner = f.queue ? await QueueRunner.open({ url: f.queue, dataset: base.dataset }) : undefined;

@@ -182,19 +182,21 @@ describe('VenueLimiter', () => {
     // A sleep that moves the clock at once, whatever is in flight (the gate is what must hold).
     const plain = new VenueLimiter(clock, async (ms) => clock.advance(ms));
     const a = mk({ timeoutMs: 600_000, retry: { maxAttempts: 1 }, rateLimit: plain });
+    // Another client on the same limiter: closing `a` ends only a's calls.
+    const b = mk({ timeoutMs: 600_000, retry: { maxAttempts: 1 }, rateLimit: plain });
     const first = a.dividends({ code: 'AAPL' }).catch(() => 'failed');
-    const second = a.dividends({ code: 'TSLA' });
+    const second = b.dividends({ code: 'TSLA' });
     while (held === undefined) await new Promise((r) => setImmediate(r));
     clock.advance(5000);
     const answeredAt = clock.now() - NOW;
-    // The venue never answers the first: closing the client's sockets settles it as a failure now.
+    // The venue never answers the first: closing its client's sockets settles it as a failure now.
     a.close();
     expect(await first).toBe('failed');
     await second;
     const [, t1] = arrivals.map((x) => x.at - NOW);
     expect(answeredAt).toBeGreaterThan(5000);
     expect(t1).toBe((answeredAt as number) + 1000);
-    a.close();
+    b.close();
   });
 
   it('refuses a headroom, jitter or time scale that makes no sense, naming the field', () => {
