@@ -34,7 +34,8 @@ export interface FillRouterLogger {
 /** What the router needs of a bot's pipeline (the Trader implements it). */
 export interface FillSink {
   readonly bot: string;
-  trades(symbol: string): boolean;
+  /** Whether the symbol is one of the bot's pairs. */
+  hasPair(symbol: string): boolean;
   /** Whether the fill is journaled already (by any bot: the journal is the deployment's). */
   hasFill(execId: string): boolean;
   /** The journaled order a fill's ids name, when it is this bot's. */
@@ -125,7 +126,7 @@ export class FillRouter {
   private async pull(symbol: string): Promise<ReadonlyMap<string, number>> {
     try {
       const sinks: FillSink[] = [];
-      for (const s of this.sinks) if (s.trades(symbol)) sinks.push(s);
+      for (const s of this.sinks) if (s.hasPair(symbol)) sinks.push(s);
       const booked = new Map<string, number>();
       if (sinks.length === 0) return booked;
       const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);

@@ -40,6 +40,8 @@ export interface LiveBotOptions {
   readonly params: Record<string, unknown>;
   readonly category: TradeCategory;
   readonly symbols: readonly string[];
+  /** The company code of each Reality pair of the bot, by symbol (`realityCodeOf` its instrument). */
+  readonly realityCodes: ReadonlyMap<string, string>;
   readonly interval: CandleInterval;
   readonly hub: FeedHub;
   readonly store: Store;
@@ -233,9 +235,10 @@ export class LiveBot {
       tap((s) => market.setSession(s)),
       share(),
     );
+    // A Reality pair's suspension is asked by its company code (the gate reads it for Reality pairs only).
     const suspensions$ = merge(
-      ...o.symbols.map((s) =>
-        hub.suspension$(s.replace(/USDT$/, '')).pipe(tap((f) => market.setSuspended(s, f.value.suspended))),
+      ...[...o.realityCodes].map(([s, code]) =>
+        hub.suspension$(code).pipe(tap((f) => market.setSuspended(s, f.value.suspended))),
       ),
     );
     // Candles flow once the rules, a session and a price of every symbol are known.

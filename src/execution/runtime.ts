@@ -9,6 +9,7 @@ import { FeedHub, type FeedCadences } from '../feeds/hub.js';
 import { VenueClock } from '../feeds/venue-clock.js';
 import { ScaledScheduler, scaledSleep } from '../feeds/time-scale.js';
 import { Decimal } from '../market/decimal.js';
+import { realityCodeOf } from '../market/instrument-rules.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
@@ -160,6 +161,7 @@ export async function createLiveBot(args: {
   });
   // The instruments tell each pair's coins, and that every configured symbol exists.
   const instruments = await runtime.client.instruments({ category: spec.category });
+  const realityCodes = new Map<string, string>();
   const pairs = spec.symbols.map((s) => {
     const i = instruments.find((x) => x.symbol === s);
     if (!i)
@@ -173,6 +175,8 @@ export async function createLiveBot(args: {
       throw new Error(
         `bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`,
       );
+    const code = realityCodeOf(i);
+    if (code !== undefined) realityCodes.set(i.symbol, code);
     return { symbol: i.symbol, baseCoin: i.baseCoin, quoteCoin: i.quoteCoin };
   });
   const taker = new Decimal(spec.feeRate);
@@ -190,7 +194,7 @@ export async function createLiveBot(args: {
     maxSignalAgeMs: spec.maxSignalAgeMs,
     logger,
     sleep: scaledSleepFor(runtime),
-    fills: fillRouterFor(runtime, store, args.accountLogger ?? logger),
+    fillRouter: fillRouterFor(runtime, store, args.accountLogger ?? logger),
     fillsMode: spec.fills,
     exits: mergeExitRules(spec.strategy.exits, spec.exits),
     protections: mergeProtections(spec.strategy.protections, spec.protections),
@@ -210,6 +214,7 @@ export async function createLiveBot(args: {
     params,
     category: spec.category,
     symbols: spec.symbols,
+    realityCodes,
     interval: spec.interval,
     hub: runtime.hub,
     store,

@@ -216,7 +216,7 @@ export interface TraderOptions {
    * The attribution step the bots of one account share (the runtime's); default one of the Trader's
    * own, without a baseline (a backtest's venue starts empty).
    */
-  readonly fills?: FillRouter | undefined;
+  readonly fillRouter?: FillRouter | undefined;
   /**
    * `estimated` when the account cannot read its fills (no whitelist access): market orders are booked
    * from the acknowledgement at the touch, limit orders are denied, and the venue is still asked
@@ -304,7 +304,7 @@ export class Trader implements FillSink {
   /** Orders that may still receive fills, by clientOid: limit orders until filled in full, market ones until read. */
   private readonly open = new Map<string, OpenOrder>();
   private readonly router: FillRouter;
-  private fillsMode: FillsMode;
+  private mode: FillsMode;
   /** Undefined when no exit is configured: the pipeline then does no exit work at all. */
   private readonly exitBook: ExitBook | undefined;
   private readonly protect: ProtectionBook | undefined;
@@ -325,8 +325,8 @@ export class Trader implements FillSink {
     });
     // A daily loss limit needs equity at every price; without one, the state only changes at fills.
     this.trackEquity = o.gate.limits.dailyLossLimit !== undefined;
-    this.fillsMode = o.fillsMode ?? 'venue';
-    this.router = o.fills ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
+    this.mode = o.fillsMode ?? 'venue';
+    this.router = o.fillRouter ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
     this.router.register(this);
     this.intervalMs = o.intervalMs ?? 60_000;
     this.exitBook = hasExits(o.exits)
@@ -596,7 +596,7 @@ export class Trader implements FillSink {
       recentOrderTimes: this.recentOrders,
       markOf: this.markOf,
       signal: { time: signalTime, maxAgeMs: o.maxSignalAgeMs ?? 0 },
-      fillsEstimated: this.fillsMode === 'estimated',
+      fillsEstimated: this.mode === 'estimated',
       heldByOrders: this.hasOpenOrders ? this.held(s) : undefined,
       entryLock: this.protect?.lockOf(s, o.clock.now())?.reason,
       paused: this.pausedByOperator,
@@ -682,13 +682,13 @@ export class Trader implements FillSink {
       signalToAnswerMs: answered - trigger,
     });
     if (outcome.status !== 'acked') return;
-    if (this.fillsMode === 'estimated') this.bookEstimated(order, outcome.orderId);
+    if (this.mode === 'estimated') this.bookEstimated(order, outcome.orderId);
     else await this.syncFills();
   }
 
   /** How the pipeline learns its fills now. */
-  get fills(): FillsMode {
-    return this.fillsMode;
+  get fillsMode(): FillsMode {
+    return this.mode;
   }
 
   /**
@@ -808,15 +808,15 @@ export class Trader implements FillSink {
       for (const pair of this.o.pairs) await this.router.sync(pair.symbol);
     } catch (err) {
       // Without whitelist access the read is refused; the pipeline stays on estimated fills.
-      if (this.fillsMode === 'estimated' && isWhitelistRefusal(err)) return booked;
+      if (this.mode === 'estimated' && isWhitelistRefusal(err)) return booked;
       throw err;
     } finally {
       this.bookedNow = undefined;
     }
-    if (this.fillsMode === 'estimated') {
+    if (this.mode === 'estimated') {
       // Whitelist access arrived: from now on fills are the venue's. The router took the baseline at
       // this first successful read, so the real fills of the estimated orders are not booked twice.
-      this.fillsMode = 'venue';
+      this.mode = 'venue';
       this.o.onFillsMode?.('venue');
     }
     // A market order's fills all come at its placement (the venue cancels what the book cannot take):
@@ -1102,7 +1102,7 @@ export class Trader implements FillSink {
   }
 
   /** Whether a pair is one of the bot's. */
-  trades(symbol: string): boolean {
+  hasPair(symbol: string): boolean {
     return this.pairs.has(symbol);
   }
 
