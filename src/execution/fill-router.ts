@@ -31,7 +31,7 @@ export interface FillRouterLogger {
   warn(msg: string, meta?: Record<string, unknown>): void;
 }
 
-/** What the router needs of a bot's pipeline (the Trader implements it). */
+/** What the router needs of a bot's pipeline (its FillBooking implements it). */
 export interface FillSink {
   readonly bot: string;
   /** Whether the symbol is one of the bot's pairs. */
@@ -93,9 +93,19 @@ export class FillRouter {
   private readonly reported = new Set<string>();
   /** Each symbol's last page of fills, as read. */
   private readonly lastPage = new Map<string, readonly VenueFill[]>();
+  /** Orders sent by the bots on this router, counted (see `nextSend`). */
+  private sends = 0;
   private missing = 0;
 
   constructor(private readonly o: FillRouterOptions) {}
+
+  /**
+   * The next send's place among the sends of the bots on this router (one account, one journal): FIFO
+   * attribution tells two sends within one tick of the clock apart by it (see `AttributableOrder.sent`).
+   */
+  nextSend(): number {
+    return ++this.sends;
+  }
 
   register(sink: FillSink): () => void {
     this.sinks.push(sink);

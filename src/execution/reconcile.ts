@@ -40,6 +40,6 @@ function trackOpenOrders(store: Store, trader: Trader): void {
   }
   for (const r of store.orders.list({ bot: trader.bot, state: 'acked' })) {
     if (!trader.hasPair(r.order.symbol)) continue;
-    trader.track(r, booked.get(r.clientOid) ?? { base: ZERO, quote: ZERO });
+    trader.orders.track(r, booked.get(r.clientOid) ?? { base: ZERO, quote: ZERO });
   }
 }

@@ -22,7 +22,10 @@ import { parseStrategyParams } from '../strategy/params.js';
 import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
 import { storeJournal } from './journal.js';
 import { LiveBot } from './live-bot.js';
-import { MarketState, Trader, type FillsMode, type TraderListener } from './trader.js';
+import type { FillsMode, TraderPair } from './fill-booking.js';
+import { MarketState } from './market-state.js';
+import type { TraderListener } from './trader-events.js';
+import { Trader } from './trader.js';
 import { reconcile, type ReconcileReport } from './reconcile.js';
 import { RestVenue } from './rest-venue.js';
 import { didYouMean } from '../market/spelling.js';
@@ -152,33 +155,8 @@ export async function createLiveBot(args: {
     quoteCoin: spec.quoteCoin,
     cash: { [spec.quoteCoin]: spec.capital },
   });
-  const stateKey = `trading-state:${spec.name}`;
-  const saved = store.meta.get(stateKey) as TradingState | undefined;
-  const tradingState = new TradingStateMachine(spec.risk, saved === 'HALTED' ? 'HALTED' : 'ACTIVE');
-  tradingState.onChange((c) => {
-    store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
-    store.meta.set(stateKey, c.to, c.ts);
-  });
-  // The instruments tell each pair's coins, and that every configured symbol exists.
-  const instruments = await runtime.client.instruments({ category: spec.category });
-  const realityCodes = new Map<string, string>();
-  const pairs = spec.symbols.map((s) => {
-    const i = instruments.find((x) => x.symbol === s);
-    if (!i)
-      throw new Error(
-        `bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue${didYouMean(
-          s,
-          instruments.map((x) => x.symbol),
-        )}; check bots[].symbols`,
-      );
-    if (i.quoteCoin !== spec.quoteCoin)
-      throw new Error(
-        `bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`,
-      );
-    const code = realityCodeOf(i);
-    if (code !== undefined) realityCodes.set(i.symbol, code);
-    return { symbol: i.symbol, baseCoin: i.baseCoin, quoteCoin: i.quoteCoin };
-  });
+  const tradingState = restoredTradingState(store, spec);
+  const { pairs, realityCodes } = await venuePairs(runtime, spec);
   const taker = new Decimal(spec.feeRate);
   const trader = new Trader({
     bot: spec.name,
@@ -225,6 +203,48 @@ export async function createLiveBot(args: {
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };
+}
+
+/** The bot's trading state as the journal left it (HALTED survives a restart), journaled at each change. */
+function restoredTradingState(store: Store, spec: BotSpec): TradingStateMachine {
+  const stateKey = `trading-state:${spec.name}`;
+  const saved = store.meta.get(stateKey) as TradingState | undefined;
+  const tradingState = new TradingStateMachine(spec.risk, saved === 'HALTED' ? 'HALTED' : 'ACTIVE');
+  tradingState.onChange((c) => {
+    store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
+    store.meta.set(stateKey, c.to, c.ts);
+  });
+  return tradingState;
+}
+
+/**
+ * The bot's pairs as the venue's instruments tell them: each pair's coins, the company code of each
+ * Reality pair, and that every configured symbol exists and is quoted in the bot's coin.
+ */
+async function venuePairs(
+  runtime: VenueRuntime,
+  spec: BotSpec,
+): Promise<{ pairs: TraderPair[]; realityCodes: Map<string, string> }> {
+  const instruments = await runtime.client.instruments({ category: spec.category });
+  const realityCodes = new Map<string, string>();
+  const pairs = spec.symbols.map((s) => {
+    const i = instruments.find((x) => x.symbol === s);
+    if (!i)
+      throw new Error(
+        `bot ${spec.name}: ${s} is not an instrument of ${spec.category} at the venue${didYouMean(
+          s,
+          instruments.map((x) => x.symbol),
+        )}; check bots[].symbols`,
+      );
+    if (i.quoteCoin !== spec.quoteCoin)
+      throw new Error(
+        `bot ${spec.name}: ${s} is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}`,
+      );
+    const code = realityCodeOf(i);
+    if (code !== undefined) realityCodes.set(i.symbol, code);
+    return { symbol: i.symbol, baseCoin: i.baseCoin, quoteCoin: i.quoteCoin };
+  });
+  return { pairs, realityCodes };
 }
 
 /** How far (real ms) the local clock may run ahead of the venue's when it dates a placement. */
