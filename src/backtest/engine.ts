@@ -8,7 +8,11 @@ import { Observable, type Subscriber } from 'rxjs';
 import { INTERVAL_MS, type CandleInterval, type Ticker } from '../api/index.js';
 import { InProcessVenue } from '../execution/in-process-venue.js';
 import { MemoryJournal } from '../execution/journal.js';
-import { MarketState, Trader, emptyQuote, type Quote, type TraderListener } from '../execution/trader.js';
+import type { FillSync } from '../execution/fill-booking.js';
+import { MarketState, emptyQuote, type Quote } from '../execution/market-state.js';
+import type { ExitHooks } from '../execution/trade-guard.js';
+import type { TraderListener } from '../execution/trader-events.js';
+import { Trader, type EquityPort, type IntentPort } from '../execution/trader.js';
 import { VirtualClock } from '../feeds/clock.js';
 import type { Candle } from '../market/candle.js';
 import { InformativeCandles } from '../market/resample.js';
@@ -419,7 +423,11 @@ class Replay {
   private readonly step: number;
   private readonly every: number;
   private readonly tradeFrom: number;
-  private readonly trader: Trader;
+  /** The pipeline through its ports: intents in, fills read, prices marked, exits asked per candle. */
+  private readonly intents: IntentPort;
+  private readonly fills: FillSync;
+  private readonly equityPort: EquityPort;
+  private readonly exits: ExitHooks;
   private readonly venue: InProcessVenue;
   private readonly portfolio: Portfolio;
   private readonly clock: VirtualClock;
@@ -440,7 +448,10 @@ class Replay {
     this.step = INTERVAL_MS[interval];
     this.every = o.equityEvery ?? Math.max(1, Math.round(86_400_000 / this.step));
     this.tradeFrom = o.tradeFrom ?? -Infinity;
-    this.trader = p.trader;
+    this.intents = p.trader;
+    this.fills = p.trader;
+    this.equityPort = p.trader;
+    this.exits = p.trader.guard;
     this.venue = p.venue;
     this.portfolio = p.portfolio;
     this.clock = p.clock;
@@ -462,7 +473,7 @@ class Replay {
    * per candle.
    */
   private decide(lane: Lane, c: Candle): boolean {
-    const { clock, trader } = this;
+    const { clock, intents, exits } = this;
     const at = this.decisionTime(lane, c.openTime);
     if (this.session === undefined || at >= this.session.nextChange) {
       this.session = usSessionAt(at);
@@ -477,19 +488,19 @@ class Replay {
     if (this.tickers$.observed)
       this.tickers$.next(candleTicker(lane.symbol, c, lane.rules.pricePrecision, clock.now()));
     // Time exits are decided like a signal, at the candle's close, before the strategy decides.
-    if (trader.timeExitsArmed) {
-      const due = trader.timedExits(clock.now());
-      if (due !== undefined) for (const x of due) void trader.exit(x, clock.now());
+    if (exits.timeArmed) {
+      const due = exits.due(clock.now());
+      if (due !== undefined) for (const x of due) void intents.exit(x, clock.now());
     }
     this.deciding = c;
     if (lane.informative === undefined) this.candles$.next(c);
     else lane.informative.push(c, this.deliver);
     if (this.failure !== undefined) throw this.failure;
-    return trader.busy;
+    return intents.busy;
   }
 
   private async settle(): Promise<void> {
-    await this.trader.idle();
+    await this.intents.idle();
     if (this.failure !== undefined) throw this.failure;
   }
 
@@ -497,7 +508,7 @@ class Replay {
   private sample(ts: number): void {
     const { portfolio } = this;
     for (const l of this.lanes) portfolio.mark(l.symbol, new Decimal(l.lastClose));
-    const e = this.trader.sampleEquity(ts);
+    const e = this.equityPort.sampleEquity(ts);
     this.equity.push({ ts, equity: e.toNumber() });
   }
 
@@ -513,15 +524,15 @@ class Replay {
    * limit needs equity), equity sampled.
    */
   private markStep(): void {
-    const { trader, lanes, stepT, inMarket } = this;
+    const { equityPort, lanes, stepT, inMarket } = this;
     if (!(stepT < this.tradeFrom)) {
       inMarket.steps++;
       if (this.trips.holding > 0) inMarket.held++;
     }
-    if (trader.tracksEquity)
+    if (equityPort.tracksEquity)
       for (let k = 0; k < lanes.length; k++) {
         const l = lanes[k] as Lane;
-        if (l.cur.t === stepT) trader.mark(l.symbol, new Decimal(l.lastClose), stepT + this.step);
+        if (l.cur.t === stepT) equityPort.mark(l.symbol, new Decimal(l.lastClose), stepT + this.step);
       }
     if (++this.steps % this.every === 0) this.sample(this.decisionTime(lanes[0] as Lane, stepT));
   }
@@ -533,13 +544,13 @@ class Replay {
    * loop away at the end of the first batch (`node --trace-deopt`), to compile it again.
    */
   async run(sources: readonly CandleSource[]): Promise<void> {
-    const { o, lanes, trader } = this;
+    const { o, lanes, fills } = this;
     for await (const b of mergeByTime(sources)) {
       await this.replayBatch(b);
       o.onProgress?.(this.n);
     }
     if (this.inStep) {
-      if (this.closeStep()) await trader.syncFills();
+      if (this.closeStep()) await fills.syncFills();
       this.markStep();
     }
     // The last candles are decided too; nothing trades after the data ends, so their orders do not fill.
@@ -556,11 +567,11 @@ class Replay {
     for (let i = 0; i < b.length; i++) {
       const t = b.openTime[i] as number;
       if (t < this.from || t > this.to) continue;
-      const { lanes, venue, trader } = this;
+      const { lanes, venue, fills, exits } = this;
       const lane = (this.single ? lanes[0] : lanes[(b.lane as Uint16Array)[i] as number]) as Lane;
       if (t !== this.stepT) {
         if (this.inStep) {
-          if (this.closeStep()) await trader.syncFills();
+          if (this.closeStep()) await fills.syncFills();
           this.markStep();
         }
         this.stepT = t;
@@ -576,15 +587,15 @@ class Replay {
       cur.known = true;
       venue.setTime(t);
       // Orders resting from before fill first if this candle opens through them.
-      if (venue.advance() > 0) await trader.syncFills();
+      if (venue.advance() > 0) await fills.syncFills();
       if (lane.prev !== undefined && this.decide(lane, lane.prev)) await this.settle();
       // The candle's range through the exits of an open trade (src/execution/exits.ts): an exit that
       // triggers inside the candle fills at its trigger price, one that gapped through at the open.
-      if (trader.exitsArmed) {
-        const x = trader.barExit(lane.symbol, cur);
+      if (exits.armed) {
+        const x = exits.onBar(lane.symbol, cur);
         if (x !== undefined) {
           cur.touch = x.trigger;
-          await trader.exit(x, this.clock.now());
+          await this.intents.exit(x, this.clock.now());
           cur.touch = undefined;
           if (this.failure !== undefined) throw this.failure;
         }

@@ -129,6 +129,12 @@ export interface RequestOptions {
   readonly extra?: Readonly<Record<string, string>> | undefined;
   /** Order among requests waiting on the same rate budget (0 first; default by endpoint). */
   readonly priority?: RequestPriority | undefined;
+  /**
+   * Sends of this request, the first included (default the client's `retry.maxAttempts`). A caller that
+   * resends on its own passes 1, so that one owner decides how often a request goes out: the trading
+   * pipeline's executor resends an order under its clientOid and journals each attempt.
+   */
+  readonly maxAttempts?: number | undefined;
 }
 
 const NUMERIC_KEYS: ReadonlySet<string> = new Set<NumericKey>(['limit', 'startTime', 'endTime']);
@@ -474,6 +480,12 @@ class RestClientCore {
         { field: 'priority', value: priority, rule: 'priority must be 0, 1, 2 or 3' },
       ]);
     }
+    const maxAttempts = opts.maxAttempts ?? this.retry.maxAttempts;
+    if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) {
+      throw new ValidationError(name, [
+        { field: 'maxAttempts', value: opts.maxAttempts, rule: 'maxAttempts must be a whole number >= 1' },
+      ]);
+    }
     if (isPrivate(def) && this.options.credentials === undefined) {
       throw new AuthError({
         kind: 'auth',
@@ -532,7 +544,7 @@ class RestClientCore {
           );
         }
         if (!retryable || !err.retryable || this.closed) throw err;
-        if (attempt >= this.retry.maxAttempts) {
+        if (attempt >= maxAttempts) {
           // Say what the whole budget was, not only the last attempt: "no answer within 10000 ms"
           // alone hides that 4 attempts took 41 s.
           if (attempt > 1) {

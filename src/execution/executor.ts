@@ -1,6 +1,8 @@
 // The executor: an approved order is journaled (pending) BEFORE it is sent, under a deterministic
 // clientOid; a timeout, a network error or a 5xx is resolved by sending again with the SAME clientOid
-// (a duplicate answer means the first one landed), never by a second order.
+// (the venue's `alreadyPlaced` answer means the first one landed), never by a second order. It is the one
+// owner of an order's resends: the Venue port sends once per call, so `maxAttempts` bounds the sends of
+// one order on the wire, and each is journaled as an attempt.
 import { ApiError } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
 import type { OrderRecord } from '../store/orders.js';
@@ -39,7 +41,7 @@ export interface ExecutorOptions {
   readonly journal: OrderJournal;
   readonly clock: Clock;
   readonly logger?: ExecutorLogger | undefined;
-  /** Sends of one order before it is left pending for reconciliation (default 4). */
+  /** Sends of one order before it is left pending for reconciliation (default 4): its sends on the wire. */
   readonly maxAttempts?: number | undefined;
   /** First backoff between sends (default 250 ms, doubled each time). */
   readonly backoffMs?: number | undefined;
@@ -133,22 +135,16 @@ export class Executor {
     for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
       if (attempt > 1 || !attempted) orders.markAttempt(clientOid);
       try {
-        const ack = await venue.placeOrder(order);
-        const duplicate =
-          (ack as { duplicate?: boolean }).duplicate === true || (attempt > 1 && ack.orderId === '');
-        const orderId = ack.orderId !== '' ? ack.orderId : `dup:${clientOid}`;
+        const placed = await venue.placeOrder(order);
+        // A duplicate clientOid: an earlier send landed; the venue does not say that order's id.
+        const orderId = placed.orderId ?? `dup:${clientOid}`;
         orders.markAcked(clientOid, orderId);
-        return this.done({ status: 'acked', clientOid, orderId, alreadyPlaced: duplicate }, order, started);
+        return this.done(
+          { status: 'acked', clientOid, orderId, alreadyPlaced: placed.alreadyPlaced },
+          order,
+          started,
+        );
       } catch (err) {
-        if (err instanceof ApiError && err.kind === 'duplicate_order') {
-          // The venue already holds an order under this clientOid: an earlier send landed.
-          orders.markAcked(clientOid, `dup:${clientOid}`);
-          return this.done(
-            { status: 'acked', clientOid, orderId: `dup:${clientOid}`, alreadyPlaced: true },
-            order,
-            started,
-          );
-        }
         if (err instanceof ApiError && !err.retryable) {
           orders.markRejected(clientOid, err.code, err.msg);
           logger?.warn('order rejected', { clientOid, symbol: order.symbol, code: err.code, msg: err.msg });

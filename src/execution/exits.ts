@@ -1,6 +1,6 @@
 // The pipeline's exits (stop-loss, trailing stop, take-profit, minimal ROI, time exit, session end):
-// which open trade should be closed at a price the pipeline sees. The Trader owns one ExitBook and asks
-// it on every price: live on each ticker poll (`atPrice`), in a backtest once per candle on its range
+// which open trade should be closed at a price the pipeline sees. The TradeGuard owns one ExitBook and
+// asks it on every price: live on each ticker poll (`atPrice`), in a backtest once per candle on its range
 // (`onBar`). Comparisons are floats; Decimals are made once per trade (its trigger prices) and once per
 // exit, so a candle without an open trade costs one Map lookup and nothing else.
 //

@@ -26,9 +26,9 @@ export interface AttributableOrder {
   /** When the order was sent (the acknowledgement's local time is fine), Unix ms. */
   readonly placedAt: number;
   /**
-   * Its place among the sends of this process (the bots of one deployment share it), when it was sent
-   * since the process started: two orders sent within one tick of the clock have the same `placedAt`,
-   * and this says which went first. Undefined for an order tracked again after a restart.
+   * Its place among the sends of the bots sharing its fill router (one account: `FillRouter.nextSend`),
+   * when it was sent since the router was made: two orders sent within one tick of the clock have the same
+   * `placedAt`, and this says which went first. Undefined for an order tracked again after a restart.
    */
   readonly sent?: number | undefined;
   /**
@@ -80,7 +80,7 @@ const priceFits = (o: AttributableOrder, f: VenueFill): boolean =>
   (o.side === 'buy' ? f.price.lte(o.limitPrice) : f.price.gte(o.limitPrice));
 
 /**
- * Which of two orders went first: by the process's send order when both were sent since it started; an
+ * Which of two orders went first: by their router's send order when both were sent since it was made; an
  * order tracked after a restart before one sent since; else by time.
  */
 function firstSent(a: AttributableOrder, b: AttributableOrder): number {
@@ -106,7 +106,7 @@ const preference = (a: AttributableOrder, b: AttributableOrder): number =>
  *  4. has enough left for the whole fill (the venue fills one order per execution, so a fill is
  *     never split across orders; a market buy's remainder is its quote amount not yet spent).
  * Among those, market orders come first (they fill at once on placement, while a resting limit
- * fills only when the price reaches it), then the first sent (FIFO: by the process's send order, which
+ * fills only when the price reaches it), then the first sent (FIFO: by the router's send order, which
  * also orders two sends within one tick of the clock), then the smaller clientOid.
  * The chosen order's remainder shrinks before the next fill is looked at. A fill no order can take
  * is returned as unattributed with the reason, for the caller to log and count, never to book.

@@ -31,10 +31,11 @@ export interface FillRouterLogger {
   warn(msg: string, meta?: Record<string, unknown>): void;
 }
 
-/** What the router needs of a bot's pipeline (the Trader implements it). */
+/** What the router needs of a bot's pipeline (its FillBooking implements it). */
 export interface FillSink {
   readonly bot: string;
-  trades(symbol: string): boolean;
+  /** Whether the symbol is one of the bot's pairs. */
+  hasPair(symbol: string): boolean;
   /** Whether the fill is journaled already (by any bot: the journal is the deployment's). */
   hasFill(execId: string): boolean;
   /** The journaled order a fill's ids name, when it is this bot's. */
@@ -92,9 +93,19 @@ export class FillRouter {
   private readonly reported = new Set<string>();
   /** Each symbol's last page of fills, as read. */
   private readonly lastPage = new Map<string, readonly VenueFill[]>();
+  /** Orders sent by the bots on this router, counted (see `nextSend`). */
+  private sends = 0;
   private missing = 0;
 
   constructor(private readonly o: FillRouterOptions) {}
+
+  /**
+   * The next send's place among the sends of the bots on this router (one account, one journal): FIFO
+   * attribution tells two sends within one tick of the clock apart by it (see `AttributableOrder.sent`).
+   */
+  nextSend(): number {
+    return ++this.sends;
+  }
 
   register(sink: FillSink): () => void {
     this.sinks.push(sink);
@@ -125,7 +136,7 @@ export class FillRouter {
   private async pull(symbol: string): Promise<ReadonlyMap<string, number>> {
     try {
       const sinks: FillSink[] = [];
-      for (const s of this.sinks) if (s.trades(symbol)) sinks.push(s);
+      for (const s of this.sinks) if (s.hasPair(symbol)) sinks.push(s);
       const booked = new Map<string, number>();
       if (sinks.length === 0) return booked;
       const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);

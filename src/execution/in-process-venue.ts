@@ -1,12 +1,20 @@
 // The in-process adapter of the Venue port, for backtests: the simulator's matching core over replayed
 // candles (the candle fill model), one account, time set by the replay loop. It answers like the wire:
-// an acknowledgement or a typed venue error on placement, fills read back through `fills()`.
-import { apiErrorFor, type OrderAck } from '../api/index.js';
+// an acknowledgement (`alreadyPlaced` for a duplicate clientOid, as RestVenue) or a typed venue error on
+// placement, fills read back through `fills()`.
+import { apiErrorFor } from '../api/index.js';
 import { Decimal, toWire } from '../market/decimal.js';
 import type { CoreFill, MarketView, MatchingCore, PairSpec } from '../sim/matching.js';
 import { MatchingCore as Core } from '../sim/matching.js';
 import type { FeeRates } from '../portfolio/fees.js';
-import type { Venue, VenueFill, VenueOrder } from './venue.js';
+import {
+  alreadyPlaced,
+  isDuplicateClientOid,
+  type Venue,
+  type VenueFill,
+  type VenueOrder,
+  type VenuePlacement,
+} from './venue.js';
 
 export interface InProcessVenueOptions {
   readonly market: MarketView;
@@ -51,7 +59,7 @@ export class InProcessVenue implements Venue {
     return this.fresh;
   }
 
-  placeOrder(order: VenueOrder): Promise<OrderAck> {
+  placeOrder(order: VenueOrder): Promise<VenuePlacement> {
     const r = this.core.place(
       ACCOUNT,
       {
@@ -64,12 +72,14 @@ export class InProcessVenue implements Venue {
       },
       this.now,
     );
-    if (!r.ok)
-      return Promise.reject(
-        apiErrorFor({ code: r.code, msg: r.msg, endpoint: 'placeRealityOrder', httpStatus: 400 }),
-      );
+    if (!r.ok) {
+      const err = apiErrorFor({ code: r.code, msg: r.msg, endpoint: 'placeRealityOrder', httpStatus: 400 });
+      return isDuplicateClientOid(err)
+        ? Promise.resolve(alreadyPlaced(order.clientOid))
+        : Promise.reject(err);
+    }
     this.keep(r.fills);
-    return Promise.resolve({ orderId: r.order.orderId, clientOid: r.order.clientOid });
+    return Promise.resolve({ alreadyPlaced: false, orderId: r.order.orderId, clientOid: r.order.clientOid });
   }
 
   /**

@@ -15,11 +15,13 @@ import {
   takeUntil,
   startWith,
   tap,
+  type Observable,
   type Subscription,
 } from 'rxjs';
-import type { CandleInterval, DeliveryStatus } from '../api/index.js';
+import type { CandleInterval, DeliveryStatus, Ticker } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
-import { closeTimeOf } from '../market/candle.js';
+import type { Fresh } from '../feeds/poll.js';
+import { closeTimeOf, type Candle } from '../market/candle.js';
 import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
@@ -32,7 +34,8 @@ import {
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { StoredStrategyState } from './stored-state.js';
-import type { Trader, TraderListener } from './trader.js';
+import type { TraderListener } from './trader-events.js';
+import type { Trader } from './trader.js';
 import { counted } from '../market/spelling.js';
 
 export interface LiveBotOptions {
@@ -42,6 +45,8 @@ export interface LiveBotOptions {
   readonly params: Record<string, unknown>;
   readonly category: TradeCategory;
   readonly symbols: readonly string[];
+  /** The company code of each Reality pair of the bot, by symbol (`realityCodeOf` its instrument). */
+  readonly realityCodes: ReadonlyMap<string, string>;
   readonly interval: CandleInterval;
   readonly hub: FeedHub;
   readonly store: Store;
@@ -90,6 +95,16 @@ export interface LiveBotStatus {
   readonly positions: readonly LiveBotPosition[];
 }
 
+/** The live feeds a bot keeps its market state with (see `LiveBot.marketFeeds`). */
+interface MarketFeeds {
+  readonly instruments$: Observable<unknown>;
+  readonly tickers$: Observable<Fresh<Ticker>>;
+  readonly session$: Observable<SessionState>;
+  readonly suspensions$: Observable<unknown>;
+}
+
+const SPOT = 'SPOT' as const;
+
 /** A running bot. `start()` subscribes the feeds; `stop()` stops new intents and drains orders. */
 export class LiveBot {
   private sub: Subscription | undefined;
@@ -116,7 +131,7 @@ export class LiveBot {
         `bot ${o.name} (strategy "${o.strategy.name}"): ${problems.join('; ')}`,
       );
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
-    if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.setPaused(true);
+    if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.control.setPaused(true);
     o.trader.subscribe((e) => {
       if (e.type === 'intent') this.counts.intents++;
       else if (e.type === 'denied') this.counts.denials++;
@@ -167,7 +182,7 @@ export class LiveBot {
   }
 
   private locks(): Pick<LiveBotStatus, 'protections'> {
-    const locks = this.o.trader.protectionLocks();
+    const locks = this.o.trader.guard.locks(this.o.trader.clockNow());
     if (locks.length === 0) return {};
     return {
       protections: locks.map((l) => ({
@@ -223,10 +238,61 @@ export class LiveBot {
 
   start(): void {
     const { o } = this;
+    const { trader } = o;
+    const feeds = this.marketFeeds();
+    const ctx = trader.strategyContext({
+      params: o.params,
+      logger: o.logger,
+      state: new StoredStrategyState(o.store, o.name),
+      category: o.category,
+    });
+    const intents$ = o.strategy.run(ctx, {
+      candles$: this.candles$(feeds),
+      session$: feeds.session$,
+      tickers$: feeds.tickers$.pipe(
+        filter((f) => !f.stale),
+        concatMap((f) => [f.value]),
+      ),
+      orders$: trader.feedback$(),
+    });
+    this.sub = merge(
+      // The bot keeps the latest rules, prices, session and suspensions in the market state.
+      merge(feeds.instruments$, feeds.tickers$, feeds.session$, feeds.suspensions$).pipe(ignoreElements()),
+      this.sessionNotes$(feeds),
+      // The signal time (close of the candle the strategy saw) is taken when the intent is emitted.
+      intents$.pipe(
+        tap((intent) => void this.submit(intent, this.lastTrigger)),
+        ignoreElements(),
+      ),
+    )
+      .pipe(takeUntil(this.stop$))
+      .subscribe({ error: (err: unknown) => this.fail('bot failed', err) });
+    this.fillTimer = setInterval(() => void this.syncFills(), o.fillPollMs ?? 2000);
+  }
+
+  /** Once the rules and a session are known, the operator hears when the session stops the bot and when it may trade again. */
+  private sessionNotes$(feeds: MarketFeeds): Observable<never> {
+    const { o } = this;
+    const market = o.trader.market;
+    return combineLatest([feeds.instruments$, feeds.session$]).pipe(
+      filter(() => o.symbols.every((s) => market.rules(s) !== undefined) && market.session() !== undefined),
+      first(),
+      concatMap(() => feeds.session$.pipe(startWith(market.session()))),
+      tap((s) => {
+        if (s !== undefined) this.noteSession(s);
+      }),
+      ignoreElements(),
+    );
+  }
+
+  /**
+   * The feeds that keep the pipeline's market state: the rules, each price (which also marks the
+   * portfolio and runs the exits), the session and the suspensions of the bot's pairs.
+   */
+  private marketFeeds(): MarketFeeds {
+    const { o } = this;
     const { hub, trader } = o;
     const market = trader.market;
-    const stop$ = this.stop$;
-    const spot = 'SPOT' as const;
     const instruments$ = hub.instruments$(o.category).pipe(
       tap((f) => {
         for (const s of o.symbols) {
@@ -238,7 +304,7 @@ export class LiveBot {
     );
     const tickers$ = merge(
       ...o.symbols.map((s) =>
-        hub.tickers$(spot, s).pipe(
+        hub.tickers$(SPOT, s).pipe(
           tap((f) => {
             const t = f.value;
             const q = market.quote(s);
@@ -258,13 +324,23 @@ export class LiveBot {
       tap((s) => market.setSession(s)),
       share(),
     );
+    // A Reality pair's suspension is asked by its company code (the gate reads it for Reality pairs only).
     const suspensions$ = merge(
-      ...o.symbols.map((s) =>
-        hub.suspension$(s.replace(/USDT$/, '')).pipe(tap((f) => market.setSuspended(s, f.value.suspended))),
+      ...[...o.realityCodes].map(([s, code]) =>
+        hub.suspension$(code).pipe(tap((f) => market.setSuspended(s, f.value.suspended))),
       ),
     );
-    // Candles flow once the rules, a session and a price of every symbol are known.
-    const ready$ = combineLatest([instruments$, session$, tickers$]).pipe(
+    return { instruments$, tickers$, session$, suspensions$ };
+  }
+
+  /**
+   * The candles the strategy decides on: once the rules, a session and a price of every symbol are known,
+   * from the last candle journaled as seen, each after the previous one's intents went through.
+   */
+  private candles$(feeds: MarketFeeds): Observable<Candle> {
+    const { o } = this;
+    const market = o.trader.market;
+    const ready$ = combineLatest([feeds.instruments$, feeds.session$, feeds.tickers$]).pipe(
       filter(
         () =>
           o.symbols.every((s) => market.rules(s) !== undefined && market.hasQuote(s)) &&
@@ -276,11 +352,11 @@ export class LiveBot {
       const v = o.store.meta.get(`candle:${o.name}:${s}:${o.interval}`);
       return v === undefined ? undefined : Number(v);
     };
-    const candles$ = ready$.pipe(
+    return ready$.pipe(
       concatMap(() =>
         merge(
           ...o.symbols.map((s) =>
-            hub.closedCandlesWithInformative$(spot, s, o.interval, o.strategy.informative, since(s)),
+            o.hub.closedCandlesWithInformative$(SPOT, s, o.interval, o.strategy.informative, since(s)),
           ),
         ),
       ),
@@ -299,42 +375,6 @@ export class LiveBot {
       }),
       share(),
     );
-    const ctx = trader.strategyContext({
-      params: o.params,
-      logger: o.logger,
-      state: new StoredStrategyState(o.store, o.name),
-      category: o.category,
-    });
-    const intents$ = o.strategy.run(ctx, {
-      candles$,
-      session$,
-      tickers$: tickers$.pipe(
-        filter((f) => !f.stale),
-        concatMap((f) => [f.value]),
-      ),
-      orders$: trader.feedback$(),
-    });
-    // Once the rules are known, the operator hears when the session stops the bot and when it may trade again.
-    const sessionNotes$ = ready$.pipe(
-      concatMap(() => session$.pipe(startWith(market.session()))),
-      tap((s) => {
-        if (s !== undefined) this.noteSession(s);
-      }),
-      ignoreElements(),
-    );
-    this.sub = merge(
-      // The bot keeps the latest rules, prices, session and suspensions in the market state.
-      merge(instruments$, tickers$, session$, suspensions$).pipe(ignoreElements()),
-      sessionNotes$,
-      // The signal time (close of the candle the strategy saw) is taken when the intent is emitted.
-      intents$.pipe(
-        tap((intent) => void this.submit(intent, this.lastTrigger)),
-        ignoreElements(),
-      ),
-    )
-      .pipe(takeUntil(stop$))
-      .subscribe({ error: (err: unknown) => this.fail('bot failed', err) });
-    this.fillTimer = setInterval(() => void this.syncFills(), o.fillPollMs ?? 2000);
   }
 
   /**
@@ -455,19 +495,19 @@ export class LiveBot {
    */
   async control(c: Omit<ControlInput, 'bot'>): Promise<void> {
     const { trader, store, name } = this.o;
-    trader.recordControl(c);
+    trader.control.record(c);
     const why = `${c.reason} (${c.action} by ${c.who})`;
     switch (c.action) {
       case 'pause':
       case 'resume':
-        trader.setPaused(c.action === 'pause');
+        trader.control.setPaused(c.action === 'pause');
         store.meta.set(pausedKey(name), String(c.action === 'pause'));
         return;
       case 'halt':
-        trader.halt(why);
+        trader.control.halt(why);
         return;
       case 'rearm':
-        trader.rearm(why);
+        trader.control.rearm(why);
         return;
       case 'flatten':
         // The order's reason travels with the intent to the venue's journal and the dashboard's

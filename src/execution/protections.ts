@@ -1,5 +1,5 @@
-// Protections: locks on new entries after bad outcomes (freqtrade's protections). The Trader feeds the
-// book its closed trades and its equity at fills; the risk gate denies an entry of a locked symbol (or
+// Protections: locks on new entries after bad outcomes (freqtrade's protections). The TradeGuard feeds
+// the book its closed trades and its equity at fills; the risk gate denies an entry of a locked symbol (or
 // of a locked bot) with PROTECTION_LOCK and the lock's sentence. Exits and reducing orders are never
 // locked. Locks are reported as pipeline events (logs, journal of denials, /readyz).
 import { formatPercent, ZERO, type Decimal } from '../market/decimal.js';

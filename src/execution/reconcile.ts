@@ -39,7 +39,7 @@ function trackOpenOrders(store: Store, trader: Trader): void {
     booked.set(f.clientOid, { base: b.base.plus(f.size), quote: b.quote.plus(f.price.mul(f.size)) });
   }
   for (const r of store.orders.list({ bot: trader.bot, state: 'acked' })) {
-    if (!trader.trades(r.order.symbol)) continue;
-    trader.track(r, booked.get(r.clientOid) ?? { base: ZERO, quote: ZERO });
+    if (!trader.hasPair(r.order.symbol)) continue;
+    trader.orders.track(r, booked.get(r.clientOid) ?? { base: ZERO, quote: ZERO });
   }
 }

@@ -1,21 +1,38 @@
 // The live adapter of the Venue port: the RestClient, pointed at the real venue or the simulator.
-import type { Instrument, OrderAck, RealityFill, Ticker, WireCandle, CandleInterval } from '../api/index.js';
+import type { Instrument, RealityFill, Ticker, WireCandle, CandleInterval } from '../api/index.js';
 import type { RestClient } from '../client/index.js';
-import type { Venue, VenueOrder } from './venue.js';
+import {
+  alreadyPlaced,
+  isDuplicateClientOid,
+  type Venue,
+  type VenueOrder,
+  type VenuePlacement,
+} from './venue.js';
 
 export class RestVenue implements Venue {
   constructor(readonly client: RestClient) {}
 
-  async placeOrder(order: VenueOrder): Promise<OrderAck> {
-    return this.client.placeRealityOrder({
-      category: order.category,
-      symbol: order.symbol,
-      side: order.side,
-      orderType: order.orderType,
-      qty: order.qty,
-      ...(order.price !== undefined ? { price: order.price } : {}),
-      clientOid: order.clientOid,
-    });
+  /** One send: the executor resends under the same clientOid and journals each attempt (see Executor). */
+  async placeOrder(order: VenueOrder): Promise<VenuePlacement> {
+    try {
+      const ack = await this.client.request(
+        'placeRealityOrder',
+        {
+          category: order.category,
+          symbol: order.symbol,
+          side: order.side,
+          orderType: order.orderType,
+          qty: order.qty,
+          ...(order.price !== undefined ? { price: order.price } : {}),
+          clientOid: order.clientOid,
+        },
+        { maxAttempts: 1 },
+      );
+      return { alreadyPlaced: false, orderId: ack.orderId, clientOid: ack.clientOid };
+    } catch (err) {
+      if (isDuplicateClientOid(err)) return alreadyPlaced(order.clientOid);
+      throw err;
+    }
   }
 
   fills(symbol: string, limit = 100): Promise<RealityFill[]> {

@@ -9,6 +9,7 @@ import { FeedHub, type FeedCadences } from '../feeds/hub.js';
 import { VenueClock } from '../feeds/venue-clock.js';
 import { ScaledScheduler, scaledSleep } from '../feeds/time-scale.js';
 import { Decimal } from '../market/decimal.js';
+import { realityCodeOf } from '../market/instrument-rules.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
@@ -21,7 +22,10 @@ import { parseStrategyParams } from '../strategy/params.js';
 import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
 import { storeJournal } from './journal.js';
 import { LiveBot } from './live-bot.js';
-import { MarketState, Trader, type FillsMode, type TraderListener } from './trader.js';
+import type { FillsMode } from './fill-booking.js';
+import { MarketState } from './market-state.js';
+import type { TraderListener } from './trader-events.js';
+import { Trader } from './trader.js';
 import { reconcile, type ReconcileReport } from './reconcile.js';
 import { RestVenue } from './rest-venue.js';
 import { didYouMean } from '../market/spelling.js';
@@ -151,16 +155,12 @@ export async function createLiveBot(args: {
     quoteCoin: spec.quoteCoin,
     cash: { [spec.quoteCoin]: spec.capital },
   });
-  const stateKey = `trading-state:${spec.name}`;
-  const saved = store.meta.get(stateKey) as TradingState | undefined;
-  const tradingState = new TradingStateMachine(spec.risk, saved === 'HALTED' ? 'HALTED' : 'ACTIVE');
-  tradingState.onChange((c) => {
-    store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
-    store.meta.set(stateKey, c.to, c.ts);
-  });
+  const tradingState = restoredTradingState(store, spec);
   // The instruments tell each pair's coins, and that every configured symbol can be traded.
-  const { pairs, problems } = botPairs(spec, await instrumentsFor(runtime.client, spec.category));
+  const instruments = await instrumentsFor(runtime.client, spec.category);
+  const { pairs, problems } = botPairs(spec, instruments);
   if (problems[0] !== undefined) throw new Error(problems[0].message);
+  const realityCodes = realityCodesOf(pairs, instruments.listed);
   const taker = new Decimal(spec.feeRate);
   const trader = new Trader({
     bot: spec.name,
@@ -176,7 +176,7 @@ export async function createLiveBot(args: {
     maxSignalAgeMs: spec.maxSignalAgeMs,
     logger,
     sleep: scaledSleepFor(runtime),
-    fills: fillRouterFor(runtime, store, args.accountLogger ?? logger),
+    fillRouter: fillRouterFor(runtime, store, args.accountLogger ?? logger),
     fillsMode: spec.fills,
     exits: mergeExitRules(spec.strategy.exits, spec.exits),
     protections: mergeProtections(spec.strategy.protections, spec.protections),
@@ -196,6 +196,7 @@ export async function createLiveBot(args: {
     params,
     category: spec.category,
     symbols: spec.symbols,
+    realityCodes,
     interval: spec.interval,
     hub: runtime.hub,
     store,
@@ -262,6 +263,32 @@ function pairProblem(
   if (i.quoteCoin !== spec.quoteCoin)
     return `is quoted in ${i.quoteCoin}, the bot accounts in ${spec.quoteCoin}: set quoteCoin: ${i.quoteCoin}, or trade pairs quoted in ${spec.quoteCoin}`;
   return i;
+}
+
+/** The bot's trading state as the journal left it (HALTED survives a restart), journaled at each change. */
+function restoredTradingState(store: Store, spec: BotSpec): TradingStateMachine {
+  const stateKey = `trading-state:${spec.name}`;
+  const saved = store.meta.get(stateKey) as TradingState | undefined;
+  const tradingState = new TradingStateMachine(spec.risk, saved === 'HALTED' ? 'HALTED' : 'ACTIVE');
+  tradingState.onChange((c) => {
+    store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
+    store.meta.set(stateKey, c.to, c.ts);
+  });
+  return tradingState;
+}
+
+/** The company code of each Reality pair of the bot (from the instrument's base coin, spec 2.1). */
+function realityCodesOf(
+  pairs: readonly { readonly symbol: string }[],
+  listed: readonly Instrument[],
+): Map<string, string> {
+  const codes = new Map<string, string>();
+  for (const { symbol } of pairs) {
+    const i = listed.find((x) => x.symbol === symbol);
+    const code = i === undefined ? undefined : realityCodeOf(i);
+    if (code !== undefined) codes.set(symbol, code);
+  }
+  return codes;
 }
 
 /** How far (real ms) the local clock may run ahead of the venue's when it dates a placement. */

@@ -1,7 +1,7 @@
 // The Venue port (DESIGN principle 1): the trading pipeline places orders and reads fills through this
 // interface only. Two adapters: RestVenue (the RestClient, pointed at the real venue or the simulator)
 // and InProcessVenue (the simulator's matching core on replayed candles, for backtests).
-import type { OrderAck, RealityFill } from '../api/index.js';
+import { ApiError, type RealityFill } from '../api/index.js';
 import type { Decimal } from '../market/decimal.js';
 import type { Liquidity } from '../portfolio/fees.js';
 
@@ -31,9 +31,33 @@ export type VenueFill = RealityFill & {
     | undefined;
 };
 
+/**
+ * What a venue answers to a placement it took. `alreadyPlaced`: the venue refused the clientOid as a
+ * duplicate, so an earlier send of this order had landed (its answer was lost); the venue does not tell
+ * that order's id then, so `orderId` is undefined.
+ */
+export type VenuePlacement =
+  | { readonly alreadyPlaced: false; readonly orderId: string; readonly clientOid: string }
+  | { readonly alreadyPlaced: true; readonly orderId: undefined; readonly clientOid: string };
+
+/** The answer of an adapter whose venue refused a clientOid as a duplicate (every adapter answers it so). */
+export const alreadyPlaced = (clientOid: string): VenuePlacement => ({
+  alreadyPlaced: true,
+  orderId: undefined,
+  clientOid,
+});
+
+/** Whether a venue's refusal says the clientOid was used already (an earlier send landed). */
+export const isDuplicateClientOid = (err: unknown): boolean =>
+  err instanceof ApiError && err.kind === 'duplicate_order';
+
 export interface Venue {
-  /** Places an order; a duplicate clientOid answer resolves to the original acknowledgement. */
-  placeOrder(order: VenueOrder): Promise<OrderAck>;
+  /**
+   * Sends an order once (the executor owns the resends). Resolves with the venue's acknowledgement, or
+   * `alreadyPlaced` when the venue refused its clientOid as a duplicate; rejects with the venue's
+   * typed error (a refusal, or a failure whose outcome is unknown).
+   */
+  placeOrder(order: VenueOrder): Promise<VenuePlacement>;
   /** The account's recent fills of a Reality pair, newest first (at most `limit`, at most 100). */
   fills(symbol: string, limit?: number): Promise<VenueFill[]>;
 }

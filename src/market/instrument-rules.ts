@@ -64,6 +64,13 @@ export const baseFromName = (symbol: string, quoteCoin: string): string | undefi
 export const quoteDecimals = (instrument: Instrument | undefined): number =>
   instrument === undefined ? 2 : parseInstrument(instrument).quotePrecision;
 
+/**
+ * The company code of a Reality pair (the `code` of the Reality endpoints, e.g. suspension-resumption-info):
+ * its instrument's base coin, whatever the symbol is spelled; undefined for a pair that is not a Reality token.
+ */
+export const realityCodeOf = (i: Pick<Instrument, 'isReality' | 'baseCoin'>): string | undefined =>
+  i.isReality === 'yes' ? i.baseCoin : undefined;
+
 /** Parses a wire instrument into rules. */
 export function parseInstrument(i: Instrument): InstrumentRules {
   const pricePrecision = int(i.pricePrecision, 'pricePrecision', i.symbol);

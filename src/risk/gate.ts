@@ -1,6 +1,7 @@
 // The risk gate: ordered, pure checks between a strategy's intent and the venue. A refusal is data
 // (a stable code and a sentence that says what to do), never an exception; an approval carries the
-// normalised intent and the wire order.
+// normalised intent and the wire order. Two phases: normalising establishes what the checks may assume
+// (the instrument, a market price, the intent at the instrument's precision), judging runs the checks.
 import type { DeliveryStatus, VenueOrder } from '../api/index.js';
 import { Decimal, ZERO, aboveZero, toWire } from '../market/decimal.js';
 import { deliveryAllowsOrders } from '../market/delivery.js';
@@ -22,6 +23,7 @@ export const DENIAL_CODES = [
   'INSTRUMENT_STATUS',
   'DELIVERY_STATE',
   'SUSPENDED',
+  'SESSION_UNKNOWN',
   'CALENDAR_CLOSED',
   'SESSION_NOT_ALLOWED',
   'NO_MARKET_PRICE',
@@ -132,40 +134,112 @@ export function isReducing(i: OrderIntent, position: Decimal, px: Decimal): bool
   return !delta.isZero() && delta.isNeg() !== position.isNeg() && delta.abs().lte(position.abs());
 }
 
-/** What the checks establish as they run, in order; a later check reads what an earlier one set. */
-interface Facts {
+/**
+ * What every check may assume: the intent as the strategy emitted it, the context, the limits, and the
+ * position it trades against. The gate judges in two phases whose types say what each may read: normalising
+ * establishes, step by step, the instrument's rules, a market price and the intent rounded to the
+ * instrument's precision, each as a new record (nothing is written into a record a check reads); judging
+ * runs the checks, each reading only the record its `needs` names.
+ */
+export interface IntentFacts {
   readonly raw: OrderIntent;
   readonly ctx: RiskContext;
   readonly L: RiskLimits;
-  rules: InstrumentRules;
-  market: MarketSnapshot;
   readonly position: Decimal;
   readonly reducing: boolean;
-  /** The intent normalised to the instrument's precision (set by the `precision` check). */
-  intent: OrderIntent;
-  size: Decimal;
-  price: Decimal;
-  notional: Decimal;
-  estimated: Decimal | undefined;
 }
 
-/** Base quantity of the normalised intent; a market buy's is an estimate (a division), computed once if needed. */
-const baseQty = (f: Facts): Decimal =>
-  'quoteAmount' in f.intent ? (f.estimated ??= f.intent.quoteAmount.div(f.price)) : f.intent.quantity;
+/** Established by the `instrument` step: the symbol's rules are known. */
+export interface InstrumentFacts extends IntentFacts {
+  readonly rules: InstrumentRules;
+}
 
-/** One named rule of the gate: a denial, or undefined to pass. */
-export interface RiskCheck {
-  readonly name: string;
-  check(f: Facts): Deny | undefined;
+/** Established by the `marketPrice` step: a market snapshot with a last price above zero. */
+export interface MarketFacts extends InstrumentFacts {
+  readonly market: MarketSnapshot;
+}
+
+/** Established by the `precision` step: the intent normalised to the instrument's precision, its size above zero. */
+export interface OrderFacts extends MarketFacts {
+  /** The normalised intent (what is sent). */
+  readonly intent: OrderIntent;
+  /** Its size on the wire: a quote amount for a market buy, a base quantity otherwise. */
+  readonly size: Decimal;
+  /** The price it is expected to trade at. */
+  readonly price: Decimal;
+  readonly notional: Decimal;
+  /** Its base quantity; a market buy's is an estimate (a division), worked out on first read. */
+  readonly baseQty: Decimal;
+}
+
+/** What a check needs established before it runs (see IntentFacts). */
+export type RiskStage = 'intent' | 'instrument' | 'market' | 'order';
+
+/** One named rule of the gate, typed by what it may read: a denial, or undefined to pass. */
+export type RiskCheck =
+  | { readonly name: string; readonly needs: 'intent'; check(f: IntentFacts): Deny | undefined }
+  | { readonly name: string; readonly needs: 'instrument'; check(f: InstrumentFacts): Deny | undefined }
+  | { readonly name: string; readonly needs: 'market'; check(f: MarketFacts): Deny | undefined }
+  | { readonly name: string; readonly needs: 'order'; check(f: OrderFacts): Deny | undefined };
+
+/** The facts of an order: the normalised intent's size, price and notional, its base quantity when read. */
+function orderFacts(f: MarketFacts, intent: OrderIntent, size: Decimal): OrderFacts {
+  const price = tradePrice(intent, f.market);
+  const notional = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity.mul(price);
+  let estimated: Decimal | undefined;
+  return {
+    ...f,
+    intent,
+    size,
+    price,
+    notional,
+    get baseQty(): Decimal {
+      return 'quoteAmount' in intent ? (estimated ??= intent.quoteAmount.div(price)) : intent.quantity;
+    },
+  };
 }
 
 /**
- * The rules, in the order they run; the first denial decides. Adding a rule is adding an entry here (and
- * its code to DENIAL_CODES), with a table test in test/unit/risk/gate.test.ts.
+ * Phase one, normalising: the steps that establish what the checks of the next stage may assume, in
+ * order, each with the denial when it cannot. The gate takes a step just before the first check that
+ * needs it, so denials come in the order the README lists.
+ */
+export const NORMALISE_STEPS = {
+  instrument: (f: IntentFacts): InstrumentFacts | Deny => {
+    const rules = f.ctx.rules;
+    return rules === undefined
+      ? deny('UNKNOWN_INSTRUMENT', `no instrument rules for ${f.raw.symbol}; check the symbol and category`)
+      : { ...f, rules };
+  },
+  marketPrice: (f: InstrumentFacts): MarketFacts | Deny => {
+    const market = f.ctx.market;
+    return market !== undefined && aboveZero(market.last)
+      ? { ...f, market }
+      : deny('NO_MARKET_PRICE', `no market price for ${f.raw.symbol} yet`);
+  },
+  precision: (f: MarketFacts): OrderFacts | Deny => {
+    const intent = normaliseIntent(f.rules, f.raw);
+    const size = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity;
+    return aboveZero(size)
+      ? orderFacts(f, intent, size)
+      : deny(
+          'PRECISION_ZERO_AFTER_ROUNDING',
+          `the order size of ${f.raw.symbol} rounds to zero at the instrument precision`,
+        );
+  },
+} as const;
+
+const isDeny = (x: IntentFacts | Deny): x is Deny => 'code' in x;
+
+/**
+ * Phase two, judging: the rules in the order they run, the first denial decides; each stage's checks come
+ * after the previous stage's (a test holds the list to it). Adding a rule is adding an entry here (and its
+ * code to DENIAL_CODES), with a table test in test/unit/risk/gate.test.ts.
  */
 export const RISK_CHECKS: readonly RiskCheck[] = [
   {
     name: 'tradingState',
+    needs: 'intent',
     check: (f) =>
       f.ctx.tradingState === 'HALTED'
         ? deny(
@@ -176,6 +250,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'paused',
+    needs: 'intent',
     check: ({ ctx, raw, reducing }) =>
       ctx.paused === true && !reducing
         ? deny(
@@ -186,6 +261,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'protections',
+    needs: 'intent',
     check: ({ ctx, reducing }) =>
       ctx.entryLock !== undefined && !reducing
         ? deny('PROTECTION_LOCK', `entry refused: ${ctx.entryLock}`)
@@ -193,6 +269,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'limitWithoutFills',
+    needs: 'intent',
     check: ({ ctx, raw }) =>
       ctx.fillsEstimated === true && raw.type === 'limit'
         ? deny(
@@ -203,6 +280,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'signalAge',
+    needs: 'intent',
     check: ({ ctx }) => {
       const s = ctx.signal;
       if (s === undefined || s.maxAgeMs <= 0 || s.time <= 0 || ctx.now - s.time <= s.maxAgeMs)
@@ -213,15 +291,10 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
       );
     },
   },
-  {
-    name: 'instrument',
-    check: ({ ctx, raw }) =>
-      ctx.rules === undefined
-        ? deny('UNKNOWN_INSTRUMENT', `no instrument rules for ${raw.symbol}; check the symbol and category`)
-        : undefined,
-  },
+  // (normalise: `instrument`, UNKNOWN_INSTRUMENT)
   {
     name: 'instrumentStatus',
+    needs: 'instrument',
     check: ({ rules, raw, reducing }) => {
       switch (rules.status) {
         case 'online':
@@ -247,6 +320,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'deliveryState',
+    needs: 'instrument',
     check: ({ ctx, raw }) =>
       deliveryAllowsOrders(ctx.deliveryStatus)
         ? undefined
@@ -257,6 +331,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'suspension',
+    needs: 'instrument',
     check: ({ rules, ctx, raw }) =>
       rules.isReality && ctx.suspended
         ? deny('SUSPENDED', `${raw.symbol} is suspended; wait for resumption (suspension-resumption-info)`)
@@ -264,11 +339,15 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'session',
-    check: ({ rules, ctx, L }) => {
+    needs: 'instrument',
+    check: ({ rules, ctx, L, raw }) => {
       if (!rules.isReality) return undefined;
       const s = ctx.session;
       if (s === undefined)
-        return deny('NO_MARKET_PRICE', 'the market session is not known yet; wait for the session feed');
+        return deny(
+          'SESSION_UNKNOWN',
+          `the US market session is not known yet, and ${raw.symbol} trades only in the sessions allowedSessions names; wait for the session feed (market-session-info)`,
+        );
       if (s.session === 'closed')
         return s.closure
           ? deny('CALENDAR_CLOSED', `the US market is closed for ${s.closure}`)
@@ -281,15 +360,10 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
       return undefined;
     },
   },
-  {
-    name: 'marketPrice',
-    check: ({ ctx, raw }) =>
-      ctx.market !== undefined && aboveZero(ctx.market.last)
-        ? undefined
-        : deny('NO_MARKET_PRICE', `no market price for ${raw.symbol} yet`),
-  },
+  // (normalise: `marketPrice`, NO_MARKET_PRICE)
   {
     name: 'dataAge',
+    needs: 'market',
     check: ({ ctx, market, L, raw }) =>
       ctx.now - market.ts > L.maxDataAgeMs
         ? deny(
@@ -300,6 +374,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'reducingOnly',
+    needs: 'market',
     check: ({ ctx, reducing }) =>
       ctx.tradingState === 'REDUCING' && !reducing
         ? deny(
@@ -308,50 +383,39 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
           )
         : undefined,
   },
-  {
-    name: 'precision',
-    check: (f) => {
-      f.intent = normaliseIntent(f.rules, f.raw);
-      f.size = 'quoteAmount' in f.intent ? f.intent.quoteAmount : f.intent.quantity;
-      if (!aboveZero(f.size))
-        return deny(
-          'PRECISION_ZERO_AFTER_ROUNDING',
-          `the order size of ${f.raw.symbol} rounds to zero at the instrument precision`,
-        );
-      f.price = tradePrice(f.intent, f.market);
-      f.notional = 'quoteAmount' in f.intent ? f.intent.quoteAmount : f.intent.quantity.mul(f.price);
-      return undefined;
-    },
-  },
+  // (normalise: `precision`, PRECISION_ZERO_AFTER_ROUNDING)
   {
     name: 'minQty',
+    needs: 'order',
     check: (f) =>
-      f.rules.minOrderQty && !('quoteAmount' in f.intent) && baseQty(f).lt(f.rules.minOrderQty)
+      f.rules.minOrderQty && !('quoteAmount' in f.intent) && f.baseQty.lt(f.rules.minOrderQty)
         ? deny(
             'BELOW_MIN_QTY',
-            `quantity ${baseQty(f).toFixed()} is below minOrderQty ${f.rules.minOrderQty.toFixed()}`,
+            `quantity ${f.baseQty.toFixed()} is below minOrderQty ${f.rules.minOrderQty.toFixed()}`,
           )
         : undefined,
   },
   {
     name: 'maxQty',
+    needs: 'order',
     check: (f) => {
       const r = f.rules;
-      if (f.intent.type === 'limit' && r.maxOrderQty && baseQty(f).gt(r.maxOrderQty))
+      if (f.intent.type === 'limit' && r.maxOrderQty && f.baseQty.gt(r.maxOrderQty))
         return deny(
           'ABOVE_MAX_QTY',
-          `quantity ${baseQty(f).toFixed()} is above maxOrderQty ${r.maxOrderQty.toFixed()}; split the order`,
+          `quantity ${f.baseQty.toFixed()} is above maxOrderQty ${r.maxOrderQty.toFixed()}; split the order`,
         );
-      if (f.intent.type === 'market' && r.maxMarketOrderQty && baseQty(f).gt(r.maxMarketOrderQty))
+      if (f.intent.type === 'market' && r.maxMarketOrderQty && f.baseQty.gt(r.maxMarketOrderQty))
         return deny(
           'ABOVE_MAX_MARKET_QTY',
-          `quantity ${baseQty(f).toFixed()} is above maxMarketOrderQty ${r.maxMarketOrderQty.toFixed()}`,
+          `quantity ${f.baseQty.toFixed()} is above maxMarketOrderQty ${r.maxMarketOrderQty.toFixed()}`,
         );
       return undefined;
     },
   },
   {
     name: 'minAmount',
+    needs: 'order',
     check: ({ rules, notional }) =>
       rules.minOrderAmount && notional.lt(rules.minOrderAmount)
         ? deny(
@@ -362,6 +426,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'limitPriceRatio',
+    needs: 'order',
     check: ({ intent, rules, market }) => {
       if (intent.type !== 'limit') return undefined;
       // The ratios are fractions of the last traded price: a buy may bid at most last x (1 + ratio),
@@ -389,6 +454,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'balance',
+    needs: 'order',
     check: (f) => {
       const { intent, rules, ctx, notional, position } = f;
       const held = ctx.heldByOrders;
@@ -408,23 +474,24 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
             )
           : undefined;
       }
-      if (held !== undefined && held.sells > 0 && baseQty(f).gt(position.minus(held.base))) {
+      if (held !== undefined && held.sells > 0 && f.baseQty.gt(position.minus(held.base))) {
         const free = Decimal.max(position.minus(held.base), ZERO);
         return deny(
           'HELD_BY_ORDERS',
-          `sell of ${baseQty(f).toFixed()} ${rules.baseCoin}: ${free.toFixed()} ${rules.baseCoin} free, ${held.sells} limit ${held.sells === 1 ? 'sell holds' : 'sells hold'} ${held.base.toFixed()} ${rules.baseCoin} (the venue has no cancel: wait for them to fill)`,
+          `sell of ${f.baseQty.toFixed()} ${rules.baseCoin}: ${free.toFixed()} ${rules.baseCoin} free, ${held.sells} limit ${held.sells === 1 ? 'sell holds' : 'sells hold'} ${held.base.toFixed()} ${rules.baseCoin} (the venue has no cancel: wait for them to fill)`,
         );
       }
-      return rules.category === 'SPOT' && baseQty(f).gt(aboveZero(position) ? position : ZERO)
+      return rules.category === 'SPOT' && f.baseQty.gt(aboveZero(position) ? position : ZERO)
         ? deny(
             'OVERSELL',
-            `sell of ${baseQty(f).toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`,
+            `sell of ${f.baseQty.toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`,
           )
         : undefined;
     },
   },
   {
     name: 'exposure',
+    needs: 'order',
     check: (f) => {
       const { L, reducing, notional, position, intent, price, ctx } = f;
       if (reducing) return undefined;
@@ -434,7 +501,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
           `order value ${notional.toFixed()} is above maxOrderNotional ${L.maxOrderNotional.toFixed()}`,
         );
       if (!(L.maxPositionQty || L.maxPositionNotional || L.maxGrossExposure)) return undefined;
-      const after = position.plus(intent.side === 'buy' ? baseQty(f) : baseQty(f).neg()).abs();
+      const after = position.plus(intent.side === 'buy' ? f.baseQty : f.baseQty.neg()).abs();
       if (L.maxPositionQty && after.gt(L.maxPositionQty))
         return deny(
           'MAX_POSITION',
@@ -462,6 +529,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
   {
     name: 'orderRate',
+    needs: 'order',
     check: ({ L, ctx }) => {
       const rate = L.maxOrdersPerSecond ?? (L.whitelisted ? 30 : 5);
       let lastSecond = 0;
@@ -475,32 +543,67 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   },
 ];
 
-/** The gate: RISK_CHECKS in order, the first failure decides. */
+/** One intent's facts, each stage normalised once, when a check first needs it (phase one). */
+class Normalising {
+  private instrumentFacts: InstrumentFacts | Deny | undefined;
+  private marketFacts: MarketFacts | Deny | undefined;
+  private orderFacts: OrderFacts | Deny | undefined;
+
+  constructor(readonly intentFacts: IntentFacts) {}
+
+  instrument(): InstrumentFacts | Deny {
+    return (this.instrumentFacts ??= NORMALISE_STEPS.instrument(this.intentFacts));
+  }
+  market(): MarketFacts | Deny {
+    const i = this.instrument();
+    return isDeny(i) ? i : (this.marketFacts ??= NORMALISE_STEPS.marketPrice(i));
+  }
+  order(): OrderFacts | Deny {
+    const m = this.market();
+    return isDeny(m) ? m : (this.orderFacts ??= NORMALISE_STEPS.precision(m));
+  }
+}
+
+/** Phase two for one check: it reads the facts its stage establishes (a denial of that stage decides first). */
+function judge(c: RiskCheck, n: Normalising): Deny | undefined {
+  switch (c.needs) {
+    case 'intent':
+      return c.check(n.intentFacts);
+    case 'instrument': {
+      const f = n.instrument();
+      return isDeny(f) ? f : c.check(f);
+    }
+    case 'market': {
+      const f = n.market();
+      return isDeny(f) ? f : c.check(f);
+    }
+    case 'order': {
+      const f = n.order();
+      return isDeny(f) ? f : c.check(f);
+    }
+  }
+}
+
+/** The gate: RISK_CHECKS in order, each stage normalised before its first check; the first denial decides. */
 export class RiskGate {
   constructor(readonly limits: RiskLimits) {}
 
   check(intent: OrderIntent, ctx: RiskContext): RiskDecision {
     const m = ctx.market;
     const position = ctx.portfolio.position(intent.symbol).quantity;
-    const f: Facts = {
+    const n = new Normalising({
       raw: intent,
       ctx,
       L: this.limits,
-      // Checked by the `instrument` and `marketPrice` rules before any rule reads them.
-      rules: ctx.rules as InstrumentRules,
-      market: m ?? NO_MARKET,
       position,
       reducing: isReducing(intent, position, m === undefined ? ZERO : tradePrice(intent, m)),
-      intent,
-      size: ZERO,
-      price: ZERO,
-      notional: ZERO,
-      estimated: undefined,
-    };
+    });
     for (const c of RISK_CHECKS) {
-      const d = c.check(f);
+      const d = judge(c, n);
       if (d !== undefined) return { ok: false, code: d.code, message: d.message, intent };
     }
+    const f = n.order();
+    if (isDeny(f)) return { ok: false, code: f.code, message: f.message, intent };
     const i = f.intent;
     const order: { -readonly [K in keyof Omit<VenueOrder, 'clientOid'>]: VenueOrder[K] } = {
       category: i.category,
@@ -513,5 +616,3 @@ export class RiskGate {
     return { ok: true, intent: i, order };
   }
 }
-
-const NO_MARKET: MarketSnapshot = { last: ZERO, ts: 0 };

@@ -175,12 +175,17 @@ export function handleAdmin(
         return reply(200, { suspended: engine.suspendedCodes() });
       }
       case 'GET /sim/stats':
-        // What the venue saw, for tests and operators: 429s its rate limits answered, by budget.
-        return reply(200, { rateLimited: Object.fromEntries(gateway.rateLimited429) });
+        // What the venue saw, for tests and operators: 429s its rate limits answered, by budget, and the
+        // requests received, by path (injected faults included).
+        return reply(200, {
+          rateLimited: Object.fromEntries(gateway.rateLimited429),
+          received: Object.fromEntries(gateway.received),
+        });
       case 'POST /sim/reset':
         engine.reset();
         gateway.limiter.reset();
         gateway.rateLimited429.clear();
+        gateway.received.clear();
         return reply(200, { now: engine.now() });
       default:
         return reply(404, `no admin route ${route}`);

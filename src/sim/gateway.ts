@@ -45,6 +45,11 @@ export class Gateway {
   readonly limiter = new SlidingWindowLimiter();
   /** 429 answers given by the rate limits (not by injected faults), by budget: what a client should never see. */
   readonly rateLimited429 = new Map<string, number>();
+  /**
+   * Requests of the v3 API received, by path, counted on arrival (before an injected fault answers them):
+   * how many times a client sent something, e.g. one order's sends under faults.
+   */
+  readonly received = new Map<string, number>();
 
   constructor(private readonly engine: SimEngine) {}
 

@@ -60,6 +60,7 @@ export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promis
       send(res, r.status, r.body, { 'content-type': 'application/json' });
       return;
     }
+    gateway.received.set(path, (gateway.received.get(path) ?? 0) + 1);
     // The gateway's answer; `cut` keeps only the first half of its body (the injected malformed reply).
     const answer = (cut = false): void => {
       const r = gateway.handle({

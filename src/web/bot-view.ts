@@ -310,7 +310,7 @@ export class BotView {
       capital: c.capital,
       running: status?.running ?? false,
       tradingState: trader?.tradingState ?? 'unknown',
-      paused: trader?.paused ?? false,
+      paused: trader?.control.paused ?? false,
       equity: p === undefined ? undefined : s(p.equity()),
       cash: p === undefined ? undefined : s(p.cash(c.quoteCoin)),
       realisedPnl: p === undefined ? undefined : s(p.realisedPnl()),
@@ -336,7 +336,7 @@ export class BotView {
         })),
       rules: rulesOf(trader),
       locks: status?.protections ?? [],
-      openOrders: (trader?.ordersInFlight() ?? []).map((x) => ({
+      openOrders: (trader?.orders.inFlight() ?? []).map((x) => ({
         symbol: x.order.symbol,
         side: x.order.side,
         type: x.order.orderType,
@@ -421,8 +421,8 @@ function ruleValue(v: unknown): string {
 function rulesOf(trader: Trader | undefined): BotSnapshot['rules'] {
   const out: { kind: 'exit' | 'protection'; name: string; value: string }[] = [];
   for (const [kind, rules] of [
-    ['exit', trader?.exitRules],
-    ['protection', trader?.protectionRules],
+    ['exit', trader?.guard.exitRules],
+    ['protection', trader?.guard.protectionRules],
   ] as const) {
     for (const [name, v] of Object.entries(rules ?? {})) {
       if (v === undefined || v === false) continue;

@@ -57,7 +57,7 @@ describe('operator controls on a live bot', () => {
 
     const who = 'token:0badc0de';
     await bot.control({ action: 'pause', who, reason: 'news at 14:00' });
-    expect(bot.trader.paused).toBe(true);
+    expect(bot.trader.control.paused).toBe(true);
     const pausedAt = events.length;
     // The flatten is an exit: it runs while paused.
     await bot.control({ action: 'flatten', who, reason: 'cut risk', symbol: 'AAPLUSDT' });
@@ -134,15 +134,15 @@ describe('operator controls on a live bot', () => {
           body: JSON.stringify({ reason: 'over http' }),
         });
       expect((await call(live.url, 'pause')).status).toBe(401);
-      expect(bot.trader.paused).toBe(false);
+      expect(bot.trader.control.paused).toBe(false);
       const ok = await call(live.url, 'pause', token);
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { paused: boolean }).paused).toBe(true);
-      expect(bot.trader.paused).toBe(true);
+      expect(bot.trader.control.paused).toBe(true);
       expect(store.control.list('ctl').at(-1)).toMatchObject({ action: 'pause', reason: 'over http' });
       expect(store.control.list('ctl').at(-1)?.who).toMatch(/^token:[0-9a-f]{8}$/);
       expect((await call(live.url, 'resume', token)).status).toBe(200);
-      expect(bot.trader.paused).toBe(false);
+      expect(bot.trader.control.paused).toBe(false);
       // A flatten of a halted bot is refused with the fix (the gate would deny its sells).
       expect((await call(live.url, 'halt', token)).status).toBe(200);
       const halted = await call(live.url, 'flatten', token);
@@ -175,7 +175,7 @@ describe('operator controls on a live bot', () => {
     await bot.control({ action: 'pause', who, reason: 'overnight' });
     await bot.stop();
     const again = await venue.createLiveBot(spec);
-    expect(again.bot.trader.paused).toBe(true);
+    expect(again.bot.trader.control.paused).toBe(true);
     await venue.close();
   }, 90_000);
 });

@@ -57,7 +57,7 @@ describe('fills: estimated on an account without whitelist access', () => {
       timeoutMs: 10_000,
       what: "the bot's rules and quote",
     });
-    expect(trader.fills).toBe('estimated');
+    expect(trader.fillsMode).toBe('estimated');
 
     await waitFor(() => trader.market.session() !== undefined, { timeoutMs: 10_000, what: 'the session' });
     await trader.submit(intent({}), 0);
@@ -86,7 +86,7 @@ describe('fills: estimated on an account without whitelist access', () => {
     // Whitelist access arrives (the simulator has no admin call for it: its account record is flipped).
     const account = sim.engine.credentials.get(CREDS.apiKey) as { whitelisted: boolean };
     account.whitelisted = true;
-    await waitFor(() => trader.fills === 'venue', {
+    await waitFor(() => trader.fillsMode === 'venue', {
       timeoutMs: 10_000,
       what: 'whitelist access to switch the fills to the venue',
     });

@@ -1,7 +1,7 @@
 // The executor places each order exactly once: journaled before it is sent, resent under the same
 // clientOid after a transient failure, an answer lost after the venue took the order resolved by the
-// venue's duplicate refusal, a refusal journaled and never retried. The venue is the in-process adapter
-// (the matching core); the faults are injected at the Venue port.
+// venue's `alreadyPlaced` answer (its duplicate refusal), a refusal journaled and never retried. The venue
+// is the in-process adapter (the matching core); the faults are injected at the Venue port.
 import { describe, expect, it } from 'vitest';
 import { apiErrorFor } from '../../../src/api/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,7 +50,7 @@ function faulty(fault: 'before' | 'after', failures: number): { venue: Venue; ac
         const n = ++calls;
         if (fault === 'before' && n <= failures) throw lost();
         const ack = await inner.placeOrder(o);
-        accepted++;
+        if (!ack.alreadyPlaced) accepted++;
         if (fault === 'after' && n <= failures) throw lost();
         return ack;
       },

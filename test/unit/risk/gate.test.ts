@@ -1,4 +1,6 @@
-// One table row per risk rule, each with an approving and a denying case.
+// One table row per risk rule, each with an approving and a denying case; the checks' stages and the
+// README's order of them.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Instrument } from '../../../src/api/index.js';
 import { Decimal } from '../../../src/market/decimal.js';
@@ -6,10 +8,13 @@ import { parseInstrument } from '../../../src/market/instrument-rules.js';
 import { usSessionAt } from '../../../src/market/sessions.js';
 import { Portfolio } from '../../../src/portfolio/index.js';
 import {
+  RISK_CHECKS,
   RiskGate,
   RiskLimitsSchema,
+  type NORMALISE_STEPS,
   type RiskContext,
   type RiskLimitsInput,
+  type RiskStage,
 } from '../../../src/risk/index.js';
 import type { OrderIntent } from '../../../src/strategy/intent.js';
 
@@ -161,6 +166,12 @@ const rows: Row[] = [
         ctx({ session: usSessionAt(Date.UTC(2026, 10, 23, 12)) }),
       ),
     deny: () => gate().check(buy('1'), ctx({ session: usSessionAt(Date.UTC(2026, 10, 23, 12)) })),
+  },
+  {
+    rule: 'a Reality pair before the session is known',
+    code: 'SESSION_UNKNOWN',
+    approve: () => gate().check(buy('1'), ctx()),
+    deny: () => gate().check(buy('1'), ctx({ session: undefined })),
   },
   {
     rule: 'no market price',
@@ -374,5 +385,56 @@ describe('risk gate rules', () => {
       orderType: 'market',
       qty: '250.99',
     });
+  });
+});
+
+describe('the order of the checks', () => {
+  const RANK: Record<RiskStage, number> = { intent: 0, instrument: 1, market: 2, order: 3 };
+  // The normalising step that establishes each stage, taken before the stage's first check.
+  const STEP: Record<Exclude<RiskStage, 'intent'>, keyof typeof NORMALISE_STEPS> = {
+    instrument: 'instrument',
+    market: 'marketPrice',
+    order: 'precision',
+  };
+  /** Every step and check by name, in the order the gate takes them. */
+  const inOrder = (): string[] => {
+    const out: string[] = [];
+    let stage = 0;
+    for (const c of RISK_CHECKS) {
+      for (const s of ['instrument', 'market', 'order'] as const)
+        if (RANK[s] > stage && RANK[s] <= RANK[c.needs]) out.push(STEP[s]);
+      stage = Math.max(stage, RANK[c.needs]);
+      out.push(c.name);
+    }
+    return out;
+  };
+
+  it("runs each stage's checks after the previous stage's (a check never reads what is not established)", () => {
+    const ranks = RISK_CHECKS.map((c) => RANK[c.needs]);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  });
+
+  it('is the order the README lists', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## The risk gate'),
+      readme.indexOf('## The simulated exchange'),
+    );
+    const names = new Set(inOrder());
+    const listed = [...section.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]).filter((n) => names.has(n ?? ''));
+    expect(listed).toEqual(inOrder());
+  });
+
+  it('denies in that order: a halted bot on an unknown instrument is TRADING_HALTED', () => {
+    const d = gate().check(
+      buy('0.001'),
+      ctx({ tradingState: 'HALTED', rules: undefined, market: undefined }),
+    );
+    expect(d.ok ? 'ok' : d.code).toBe('TRADING_HALTED');
+    const closed = ctx({ session: usSessionAt(Date.UTC(2026, 10, 26, 15)), market: undefined });
+    const c = gate().check(buy('0.001'), closed);
+    expect(c.ok ? 'ok' : c.code).toBe('CALENDAR_CLOSED');
+    const z = gate().check(buy('0.001'), ctx({ tradingState: 'REDUCING' }));
+    expect(z.ok ? 'ok' : z.code).toBe('REDUCING_ONLY');
   });
 });
