@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { DECIMAL_RE, SIGNED_DECIMAL_RE } from '../api/index.js';
 import { toWire } from '../market/decimal.js';
 import type { SimEngine } from './engine.js';
-import { ALL_PERMISSIONS, SimError } from './engine.js';
+import { ALL_PERMISSIONS } from './accounts.js';
+import { SimError } from './sim-error.js';
 import { FaultConfigSchema } from './faults.js';
 import type { Gateway } from './gateway.js';
 
