@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { DECIMAL_RE, SIGNED_DECIMAL_RE } from '../api/index.js';
 import { toWire } from '../market/decimal.js';
 import type { SimEngine } from './engine.js';
-import { ALL_PERMISSIONS, SimError } from './engine.js';
+import { ALL_PERMISSIONS } from './accounts.js';
+import { SimError } from './sim-error.js';
 import { FaultConfigSchema } from './faults.js';
 import type { Gateway } from './gateway.js';
 
@@ -95,6 +96,91 @@ const orderJson = (o: ReturnType<SimEngine['orders']>[number]) => ({
   updatedAt: o.updatedAt,
 });
 
+/** One admin request as its route reads it. */
+interface AdminRequest {
+  readonly engine: SimEngine;
+  readonly gateway: Gateway;
+  readonly query: URLSearchParams;
+  readonly apiKey: string | undefined;
+  readonly rawBody: string;
+}
+
+const needApiKey = (r: AdminRequest): string => {
+  if (!r.apiKey) throw new SimError('90019', 'apiKey query parameter is required');
+  return r.apiKey;
+};
+
+/** The admin routes by `METHOD /path`: each answers its data, or throws for a 400 or 404. */
+const ROUTES: Readonly<Record<string, (r: AdminRequest) => unknown>> = {
+  'GET /sim/time': ({ engine }) => ({
+    now: engine.now(),
+    iso: new Date(engine.now()).toISOString(),
+    speed: engine.clock.speed,
+  }),
+  'POST /sim/clock/advance': ({ engine, rawBody }) => {
+    const { ms } = parse(schemas.advance, rawBody);
+    engine.clock.advance(ms);
+    return { now: engine.now() };
+  },
+  'POST /sim/clock/speed': ({ engine, rawBody }) => {
+    const { speed } = parse(schemas.speed, rawBody);
+    engine.clock.setSpeed(speed);
+    return { now: engine.now(), speed };
+  },
+  'GET /sim/accounts': ({ engine }) => engine.listAccounts(),
+  'POST /sim/accounts': ({ engine, rawBody }) => {
+    const a = parse(schemas.account, rawBody);
+    const uid = engine.addAccount({
+      ...a,
+      permissions: a.permissions as typeof ALL_PERMISSIONS | undefined,
+    });
+    return { uid };
+  },
+  'POST /sim/fund': ({ engine, rawBody }) => {
+    const f = parse(schemas.fund, rawBody);
+    return engine.fund(f.apiKey, f.coin, f.amount);
+  },
+  'GET /sim/balances': (r) => r.engine.balances(needApiKey(r)),
+  'GET /sim/orders': ({ engine, apiKey }) => engine.orders(apiKey).map(orderJson),
+  'POST /sim/orders/cancel': ({ engine, rawBody }) => {
+    const { orderId } = parse(schemas.cancel, rawBody);
+    return { cancelled: engine.cancelOrder(orderId) };
+  },
+  'GET /sim/fills': (r) =>
+    r.engine
+      .fills(needApiKey(r), r.query.get('symbol') ?? undefined)
+      .map(({ notional: _notional, ...f }) => ({
+        ...f,
+        price: toWire(f.price),
+        size: toWire(f.size),
+        fee: toWire(f.fee),
+      })),
+  'GET /sim/withdrawals': ({ engine, apiKey }) => engine.listWithdrawals(apiKey),
+  'POST /sim/withdrawals': ({ engine, rawBody }) =>
+    engine.createWithdrawal(parse(schemas.withdrawal, rawBody)),
+  'GET /sim/faults': ({ engine }) => engine.faults.config,
+  'POST /sim/faults': ({ engine, rawBody }) => engine.faults.set(parse(FaultConfigSchema, rawBody)),
+  'POST /sim/suspensions': ({ engine, rawBody }) => {
+    const s = parse(schemas.suspension, rawBody);
+    engine.setSuspended(s.code, s.suspended);
+    return { suspended: engine.suspendedCodes() };
+  },
+  // What the venue saw, for tests and operators: 429s its rate limits answered, by budget.
+  // What the venue saw, for tests and operators: 429s its rate limits answered, by budget, and the requests
+  // received, by path (injected faults included).
+  'GET /sim/stats': ({ gateway }) => ({
+    rateLimited: Object.fromEntries(gateway.rateLimited429),
+    received: Object.fromEntries(gateway.received),
+  }),
+  'POST /sim/reset': ({ engine, gateway }) => {
+    engine.reset();
+    gateway.limiter.reset();
+    gateway.rateLimited429.clear();
+    gateway.received.clear();
+    return { now: engine.now() };
+  },
+};
+
 /** Handles one admin request; `path` starts with /sim/. */
 export function handleAdmin(
   engine: SimEngine,
@@ -104,92 +190,12 @@ export function handleAdmin(
   rawQuery: string,
   rawBody: string,
 ): AdminResponse {
-  const q = new URLSearchParams(rawQuery);
-  const apiKey = q.get('apiKey') ?? undefined;
+  const query = new URLSearchParams(rawQuery);
   const route = `${method} ${path}`;
+  const answer = Object.hasOwn(ROUTES, route) ? ROUTES[route] : undefined;
+  if (answer === undefined) return reply(404, `no admin route ${route}`);
   try {
-    switch (route) {
-      case 'GET /sim/time':
-        return reply(200, {
-          now: engine.now(),
-          iso: new Date(engine.now()).toISOString(),
-          speed: engine.clock.speed,
-        });
-      case 'POST /sim/clock/advance': {
-        const { ms } = parse(schemas.advance, rawBody);
-        engine.clock.advance(ms);
-        return reply(200, { now: engine.now() });
-      }
-      case 'POST /sim/clock/speed': {
-        const { speed } = parse(schemas.speed, rawBody);
-        engine.clock.setSpeed(speed);
-        return reply(200, { now: engine.now(), speed });
-      }
-      case 'GET /sim/accounts':
-        return reply(200, engine.listAccounts());
-      case 'POST /sim/accounts': {
-        const a = parse(schemas.account, rawBody);
-        const uid = engine.addAccount({
-          ...a,
-          permissions: a.permissions as typeof ALL_PERMISSIONS | undefined,
-        });
-        return reply(200, { uid });
-      }
-      case 'POST /sim/fund': {
-        const f = parse(schemas.fund, rawBody);
-        return reply(200, engine.fund(f.apiKey, f.coin, f.amount));
-      }
-      case 'GET /sim/balances':
-        if (!apiKey) throw new SimError('90019', 'apiKey query parameter is required');
-        return reply(200, engine.balances(apiKey));
-      case 'GET /sim/orders':
-        return reply(200, engine.orders(apiKey).map(orderJson));
-      case 'POST /sim/orders/cancel': {
-        const { orderId } = parse(schemas.cancel, rawBody);
-        return reply(200, { cancelled: engine.cancelOrder(orderId) });
-      }
-      case 'GET /sim/fills': {
-        if (!apiKey) throw new SimError('90019', 'apiKey query parameter is required');
-        const fills = engine.fills(apiKey, q.get('symbol') ?? undefined);
-        return reply(
-          200,
-          fills.map(({ notional: _notional, ...f }) => ({
-            ...f,
-            price: toWire(f.price),
-            size: toWire(f.size),
-            fee: toWire(f.fee),
-          })),
-        );
-      }
-      case 'GET /sim/withdrawals':
-        return reply(200, engine.listWithdrawals(apiKey));
-      case 'POST /sim/withdrawals':
-        return reply(200, engine.createWithdrawal(parse(schemas.withdrawal, rawBody)));
-      case 'GET /sim/faults':
-        return reply(200, engine.faults.config);
-      case 'POST /sim/faults':
-        return reply(200, engine.faults.set(parse(FaultConfigSchema, rawBody)));
-      case 'POST /sim/suspensions': {
-        const s = parse(schemas.suspension, rawBody);
-        engine.setSuspended(s.code, s.suspended);
-        return reply(200, { suspended: engine.suspendedCodes() });
-      }
-      case 'GET /sim/stats':
-        // What the venue saw, for tests and operators: 429s its rate limits answered, by budget, and the
-        // requests received, by path (injected faults included).
-        return reply(200, {
-          rateLimited: Object.fromEntries(gateway.rateLimited429),
-          received: Object.fromEntries(gateway.received),
-        });
-      case 'POST /sim/reset':
-        engine.reset();
-        gateway.limiter.reset();
-        gateway.rateLimited429.clear();
-        gateway.received.clear();
-        return reply(200, { now: engine.now() });
-      default:
-        return reply(404, `no admin route ${route}`);
-    }
+    return reply(200, answer({ engine, gateway, query, apiKey: query.get('apiKey') ?? undefined, rawBody }));
   } catch (err) {
     if (err instanceof SimError)
       return reply(err.code === '90006' || err.code === '40034' ? 404 : 400, err.message);

@@ -16,7 +16,7 @@ import { liveClock } from '../feeds/clock.js';
 import { authenticate } from './auth.js';
 import type { SimCredentials } from './auth.js';
 import type { SimEngine } from './engine.js';
-import { SimError } from './engine.js';
+import { SimError } from './sim-error.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 
 /** A request as received, byte-exact where signing needs it. */

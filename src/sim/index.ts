@@ -5,6 +5,12 @@ import { SimEngine } from './engine.js';
 import { serve } from './server.js';
 
 export * from './engine.js';
+export { SimError } from './sim-error.js';
+export { ALL_PERMISSIONS, DEMO_ACCOUNT } from './accounts.js';
+export type { AccountPermission, SimAccountOptions } from './accounts.js';
+export type { SimWithdrawal, WithdrawalStatus } from './withdrawals.js';
+export { DEFAULT_FILL_IDS } from './reality-orders.js';
+export type { SimRealityFill } from './reality-orders.js';
 export * from './instruments.js';
 export * from './matching.js';
 export { MarketModel, InstrumentMarket, formatUnits } from './market-model.js';

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { fail } from '../api/index.js';
 import { handleAdmin } from './admin.js';
 import type { SimEngine } from './engine.js';
+import type { FaultAction } from './faults.js';
 import { Gateway } from './gateway.js';
 
 export interface ServerOptions {
@@ -17,6 +18,7 @@ export interface ServerOptions {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 const MAX_BODY = 1 << 20;
+const JSON_TYPE = { 'content-type': 'application/json' } as const;
 
 /** A running simulator server. */
 export interface RunningServer {
@@ -37,102 +39,139 @@ function send(
   res.end(body);
 }
 
+/** An answer in the venue's error envelope. */
+function sendFail(
+  res: ServerResponse,
+  status: number,
+  fault: { code: string; msg: string; now: number },
+  extra: Readonly<Record<string, string>> = {},
+): void {
+  send(res, status, JSON.stringify(fail(fault.code, fault.msg, fault.now)), { ...JSON_TYPE, ...extra });
+}
+
+/** What a request is answered by. */
+interface Site {
+  readonly engine: SimEngine;
+  readonly gateway: Gateway;
+  /** Whether the admin API is served. */
+  readonly admin: boolean;
+}
+
+/**
+ * Acts out one drawn fault at `now`: a dropped socket, an injected 5xx or 429, or the real answer, whole
+ * or cut (`answer(true)`).
+ */
+function actOut(
+  action: FaultAction,
+  now: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: (cut?: boolean) => void,
+): void {
+  switch (action) {
+    case 'drop':
+      req.socket.destroy();
+      return;
+    case 'error': {
+      const code = now % 2 === 0 ? '90015' : '90016';
+      const status = code === '90015' ? 500 : 503;
+      sendFail(res, status, { code, msg: 'Injected fault: system error', now });
+      return;
+    }
+    case 'rate_limit':
+      sendFail(
+        res,
+        429,
+        { code: '429', msg: 'Too Many Requests (injected burst)', now },
+        { 'retry-after': '1' },
+      );
+      return;
+    case 'malformed':
+      answer(true);
+      return;
+    default:
+      answer();
+  }
+}
+
+/** One request with its whole body: the admin API under /sim/, else the gateway, through any faults set. */
+function onRequest(site: Site, req: IncomingMessage, res: ServerResponse, rawBody: string): void {
+  const { engine, gateway } = site;
+  const url = req.url ?? '/';
+  const qi = url.indexOf('?');
+  const path = qi < 0 ? url : url.slice(0, qi);
+  const rawQuery = qi < 0 ? '' : url.slice(qi + 1);
+  const method = req.method ?? 'GET';
+  if (path.startsWith('/sim/')) {
+    if (!site.admin) {
+      sendFail(res, 404, { code: '90404', msg: 'the admin API is disabled', now: engine.now() });
+      return;
+    }
+    const r = handleAdmin(engine, gateway, method, path, rawQuery, rawBody);
+    send(res, r.status, r.body, JSON_TYPE);
+    return;
+  }
+  gateway.received.set(path, (gateway.received.get(path) ?? 0) + 1);
+  // The gateway's answer; `cut` keeps only the first half of its body (the injected malformed reply).
+  const answer = (cut = false): void => {
+    const r = gateway.handle({
+      method,
+      path,
+      rawQuery,
+      rawBody,
+      headers: req.headers,
+      ip: req.socket.remoteAddress ?? 'unknown',
+    });
+    send(
+      res,
+      r.status,
+      cut ? r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))) : r.body,
+      r.headers,
+    );
+  };
+  if (!engine.faults.active) {
+    answer();
+    return;
+  }
+  const f = engine.faults.next();
+  const act = (): void => actOut(f.action, engine.now(), req, res, answer);
+  if (f.latencyMs > 0) setTimeout(act, f.latencyMs);
+  else act();
+}
+
+/** Collects a request's body, refusing one over MAX_BODY with a 413, then hands it on. */
+function readBody(
+  engine: SimEngine,
+  req: IncomingMessage,
+  res: ServerResponse,
+  then: (body: string) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_BODY) {
+      sendFail(res, 413, { code: '90017', msg: 'request body too large', now: engine.now() });
+      req.destroy();
+      return;
+    }
+    chunks.push(c);
+  });
+  req.on('end', () => {
+    if (size > MAX_BODY) return;
+    then(Buffer.concat(chunks).toString('utf8'));
+  });
+}
+
 /** Starts the HTTP server for an engine. */
 export async function serve(engine: SimEngine, opts: ServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const admin = opts.admin ?? LOOPBACK.has(host);
   const gateway = new Gateway(engine);
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse, rawBody: string): void => {
-    const url = req.url ?? '/';
-    const qi = url.indexOf('?');
-    const path = qi < 0 ? url : url.slice(0, qi);
-    const rawQuery = qi < 0 ? '' : url.slice(qi + 1);
-    const method = req.method ?? 'GET';
-    if (path.startsWith('/sim/')) {
-      if (!admin) {
-        send(res, 404, JSON.stringify(fail('90404', 'the admin API is disabled', engine.now())), {
-          'content-type': 'application/json',
-        });
-        return;
-      }
-      const r = handleAdmin(engine, gateway, method, path, rawQuery, rawBody);
-      send(res, r.status, r.body, { 'content-type': 'application/json' });
-      return;
-    }
-    gateway.received.set(path, (gateway.received.get(path) ?? 0) + 1);
-    // The gateway's answer; `cut` keeps only the first half of its body (the injected malformed reply).
-    const answer = (cut = false): void => {
-      const r = gateway.handle({
-        method,
-        path,
-        rawQuery,
-        rawBody,
-        headers: req.headers,
-        ip: req.socket.remoteAddress ?? 'unknown',
-      });
-      send(
-        res,
-        r.status,
-        cut ? r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))) : r.body,
-        r.headers,
-      );
-    };
-    if (!engine.faults.active) {
-      answer();
-      return;
-    }
-    const f = engine.faults.next();
-    const act = (): void => {
-      const now = engine.now();
-      switch (f.action) {
-        case 'drop':
-          req.socket.destroy();
-          return;
-        case 'error': {
-          const code = now % 2 === 0 ? '90015' : '90016';
-          const status = code === '90015' ? 500 : 503;
-          send(res, status, JSON.stringify(fail(code, 'Injected fault: system error', now)), {
-            'content-type': 'application/json',
-          });
-          return;
-        }
-        case 'rate_limit':
-          send(res, 429, JSON.stringify(fail('429', 'Too Many Requests (injected burst)', now)), {
-            'content-type': 'application/json',
-            'retry-after': '1',
-          });
-          return;
-        case 'malformed':
-          answer(true);
-          return;
-        default:
-          answer();
-      }
-    };
-    if (f.latencyMs > 0) setTimeout(act, f.latencyMs);
-    else act();
-  };
-
-  const server = createServer({ keepAlive: true }, (req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        send(res, 413, JSON.stringify(fail('90017', 'request body too large', engine.now())), {
-          'content-type': 'application/json',
-        });
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (size > MAX_BODY) return;
-      onRequest(req, res, Buffer.concat(chunks).toString('utf8'));
-    });
-  });
+  const site: Site = { engine, gateway, admin };
+  const server = createServer({ keepAlive: true }, (req, res) =>
+    readBody(engine, req, res, (body) => onRequest(site, req, res, body)),
+  );
   server.keepAliveTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
