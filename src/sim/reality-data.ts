@@ -333,6 +333,9 @@ export class RealityData {
     const splitAt = 8 + r.int(0, 16);
     const splitRatio = r.pick([2, 3, 4, 10]);
     for (let k = 0; ; k++) {
+      // A company that pays nothing has one record, its split: after it the history ends (an endless loop that
+      // yields nothing would hang the reader asking for the record after `now`).
+      if (!pays && k > splitAt) return;
       const ann = HISTORY_START + (phase + k * 91) * DAY;
       if (pays) {
         yield {

@@ -74,4 +74,16 @@ describe('Reality company history', () => {
       await b.close();
     }
   });
+
+  it('dividends of a company that pays none answer its one split (seed 42: NVDA, AMZN, NFLX hung the simulator)', async () => {
+    const { client, close } = await open(42);
+    try {
+      for (const code of ['NVDA', 'AMZN', 'NFLX']) {
+        const rows = (await client.request('dividends', { code, limit: 100 })).list;
+        expect(rows.map((r) => r.type)).toEqual(['stock_split']);
+      }
+    } finally {
+      await close();
+    }
+  }, 20_000);
 });
