@@ -69,14 +69,25 @@ function summaryOf(output: string): { files: string; tests: string; ok: boolean 
   return { files, tests, ok: !/failed/.test(files) && !/failed/.test(tests) && files !== 'no summary' };
 }
 
-async function runOn(at: string, files: readonly string[]): Promise<{ code: number; output: string }> {
+/** Runs the files under faketime at `at`; each finished test file is said as it ends (the run takes minutes). */
+async function runOn(
+  name: string,
+  at: string,
+  files: readonly string[],
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn('faketime', ['-f', `@${at}`, 'npx', 'vitest', 'run', ...files], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, FORCE_COLOR: '0' },
     });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    let partial = '';
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const l of lines) if (/^ (✓|❯|×) test\//.test(l)) process.stdout.write(`  ${name}: ${l.trim()}\n`);
+    });
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
@@ -119,7 +130,7 @@ async function main(): Promise<void> {
   let failed = 0;
   for (const d of dates) {
     const t0 = Date.now();
-    const r = await runOn(d.at, files);
+    const r = await runOn(d.name, d.at, files);
     const s = summaryOf(r.output);
     const ok = s.ok && r.code === 0;
     if (!ok) {
