@@ -143,20 +143,21 @@ function depthOf(doc: Document): { depth: number; node: Node | undefined } {
   return deepest;
 }
 
-/** Reads, interpolates and parses a YAML file into a document, collecting problems. */
-function readDocument(
-  file: string,
-  env: NodeJS.ProcessEnv,
-  problems: ConfigProblem[],
-  /**
-   * Literal credentials and malformed `${...}`: reported together with the schema's problems (they do not
-   * stop parsing).
-   */
-  deferred: ConfigProblem[] = problems,
-  /** `${VARS}` without a value and secret files that cannot be read (a journal reader ignores them). */
-  missing: ConfigProblem[] = problems,
-): { doc: Document; lc: LineCounter; sourced: Sourced[] } | undefined {
-  let text: string;
+/** Line and column of a node of the document (of the file's start when the node has no range). */
+type At = (node: { range?: [number, number, number?] | null | undefined } | null | undefined) => {
+  line: number;
+  col: number;
+};
+
+const positionIn =
+  (lc: LineCounter): At =>
+  (node) => {
+    const p = lc.linePos(node?.range?.[0] ?? 0);
+    return { line: p.line, col: p.col };
+  };
+
+/** The file's text, or undefined with the problem: too large for a deployment file, or unreadable. */
+function readText(file: string, problems: ConfigProblem[]): string | undefined {
   try {
     const size = statSync(file).size;
     if (size > MAX_CONFIG_BYTES) {
@@ -169,7 +170,7 @@ function readDocument(
       });
       return undefined;
     }
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
     problems.push({
       file,
@@ -180,6 +181,14 @@ function readDocument(
     });
     return undefined;
   }
+}
+
+/** The YAML document of the text, or undefined with the problem: its first syntax error, or too deep a nesting. */
+function parseYaml(
+  file: string,
+  text: string,
+  problems: ConfigProblem[],
+): { doc: Document; lc: LineCounter } | undefined {
   const lc = new LineCounter();
   const tooDeep = `${basename(file)} nests values more than ${MAX_CONFIG_DEPTH} levels deep; a deployment file needs a handful: check that this is the right file`;
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
@@ -207,24 +216,38 @@ function readDocument(
           ? tooDeep
           : `YAML syntax: ${first.message.split('\n')[0]}${hint}${more}`,
     });
+    return undefined;
   }
-  if (doc.errors.length > 0) return undefined;
-  const at = (node: { range?: [number, number, number?] | null | undefined } | null | undefined) => {
-    const p = lc.linePos(node?.range?.[0] ?? 0);
-    return { line: p.line, col: p.col };
-  };
   // Every later step (interpolation, toJS, the schema, freezing) walks the tree by recursion.
   const deepest = depthOf(doc);
   if (deepest.depth > MAX_CONFIG_DEPTH) {
-    problems.push({ file, ...at(deepest.node), path: '', message: tooDeep });
+    problems.push({ file, ...positionIn(lc)(deepest.node), path: '', message: tooDeep });
     return undefined;
   }
-  // Credentials come from the environment or a file, never from the file itself (the README's promise);
-  // checked before interpolation, when a literal is still told apart from ${VAR}. The value is not echoed.
+  return { doc, lc };
+}
+
+/** A document being read: where its problems go, and the values that came from elsewhere than the file. */
+interface Reading {
+  readonly file: string;
+  readonly doc: Document;
+  readonly at: At;
+  /** Literal credentials and malformed `${...}` (see readDocument). */
+  readonly deferred: ConfigProblem[];
+  /** `${VARS}` without a value and secret files that cannot be read (see readDocument). */
+  readonly missing: ConfigProblem[];
+  readonly sourced: Sourced[];
+}
+
+/**
+ * Credentials come from the environment or a file, never from the file itself (the README's promise);
+ * checked before interpolation, when a literal is still told apart from ${VAR}. The value is not echoed.
+ */
+function refuseLiteralCredentials({ file, doc, at, deferred }: Reading): void {
   for (const path of CREDENTIAL_PATHS) {
     const node = doc.getIn(path, true);
     if (!isScalar(node)) continue;
-    // A malformed ${... is reported below, as what it is.
+    // A malformed ${... is reported by interpolateEnv, as what it is.
     if (typeof node.value === 'string' && node.value.includes('${')) continue;
     const key = String(path[path.length - 1]);
     deferred.push({
@@ -234,8 +257,13 @@ function readDocument(
       message: `a secret written in the file is refused: use \${${ENV_NAMES[key] ?? 'ENV_VAR'}} (from the environment) or { file: ./secrets/${key}.txt }`,
     });
   }
-  const sourced: Sourced[] = [];
-  // ${VAR} and ${VAR:-default} in any string; a ${ of any other form is refused, never sent as it is.
+}
+
+/** ${VAR} and ${VAR:-default} in any string; a ${ of any other form is refused, never sent as it is. */
+function interpolateEnv(
+  { file, doc, at, deferred, missing, sourced }: Reading,
+  env: NodeJS.ProcessEnv,
+): void {
   visit(doc, {
     Scalar(_key, node, ancestors) {
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
@@ -282,7 +310,10 @@ function readDocument(
       });
     },
   });
-  // { file: path } becomes the trimmed content of that file (relative to the YAML file).
+}
+
+/** { file: path } becomes the trimmed content of that file (relative to the YAML file). */
+function readSecretFiles({ file, doc, at, missing, sourced }: Reading): void {
   visit(doc, {
     Pair(_key, pair, ancestors) {
       const v = pair.value;
@@ -308,7 +339,34 @@ function readDocument(
       }
     },
   });
-  return { doc, lc, sourced };
+}
+
+/**
+ * Reads, interpolates and parses a YAML file into a document, collecting problems: the file's text, its YAML,
+ * then the credentials written in it, the `${ENV}` placeholders and the `{ file: path }` secrets.
+ */
+function readDocument(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  problems: ConfigProblem[],
+  /**
+   * Literal credentials and malformed `${...}`: reported together with the schema's problems (they do not
+   * stop parsing).
+   */
+  deferred: ConfigProblem[] = problems,
+  /** `${VARS}` without a value and secret files that cannot be read (a journal reader ignores them). */
+  missing: ConfigProblem[] = problems,
+): { doc: Document; lc: LineCounter; sourced: Sourced[] } | undefined {
+  const text = readText(file, problems);
+  if (text === undefined) return undefined;
+  const parsed = parseYaml(file, text, problems);
+  if (parsed === undefined) return undefined;
+  const { doc, lc } = parsed;
+  const reading: Reading = { file, doc, at: positionIn(lc), deferred, missing, sourced: [] };
+  refuseLiteralCredentials(reading);
+  interpolateEnv(reading, env);
+  readSecretFiles(reading);
+  return { doc, lc, sourced: reading.sourced };
 }
 
 /** The path of a node from the ancestors `visit` gives (the document, then pairs, maps and lists). */

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   BacktestConfigSchema,
   ConfigError,
+  MAX_CONFIG_BYTES,
   configJsonSchema,
   loadConfig,
   loadYaml,
@@ -134,6 +135,28 @@ describe('mistakes are reported with line and column', () => {
     const [p] = problemsOf(write('syntax.yaml', 'venue:\n  kind: simulator\n bots: [\n'));
     expect(p?.message).toMatch(/^YAML syntax/);
     expect(p?.line).toBeGreaterThanOrEqual(2);
+  });
+  it('a file that cannot be read, and one too large to be a deployment file, at line 1 column 1', () => {
+    const missing = join(dir, 'nosuch.yaml');
+    expect(problemsOf(missing)).toEqual([
+      {
+        file: missing,
+        line: 1,
+        col: 1,
+        path: '',
+        message: expect.stringMatching(/^cannot read the file: ENOENT/),
+      },
+    ]);
+    const large = write('large.yaml', `${GOOD}#${'x'.repeat(MAX_CONFIG_BYTES)}\n`);
+    expect(problemsOf(large)).toEqual([
+      {
+        file: large,
+        line: 1,
+        col: 1,
+        path: '',
+        message: `the file is ${MAX_CONFIG_BYTES + GOOD.length + 2} bytes, above the limit of ${MAX_CONFIG_BYTES}: a deployment file is a few kilobytes; check that this is the right file`,
+      },
+    ]);
   });
   it('a missing secret file', () => {
     const [p] = problemsOf(

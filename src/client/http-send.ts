@@ -1,0 +1,159 @@
+// One HTTP exchange with the venue: a single deadline over the whole answer and a cap on its size; every
+// failure is a typed rejection, never a throw and never an unhandled 'error' event.
+import http from 'node:http';
+import https from 'node:https';
+import { ApiError, NetworkError, TimeoutError, type EndpointDef, type VenueError } from '../api/index.js';
+import { ResponseTooLargeError } from './client-errors.js';
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** Where and how the client sends: the venue's base URL, its keep-alive agent and the limits of one answer. */
+export interface HttpTarget {
+  readonly base: URL;
+  readonly agent: http.Agent;
+  /** Deadline of one attempt, from sending to the last byte of the answer. */
+  readonly timeoutMs: number;
+  /** Largest answer body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+}
+
+export function networkError(def: EndpointDef, e: Error): NetworkError {
+  return new NetworkError({
+    kind: 'network',
+    code: 'NETWORK',
+    msg: e.message,
+    endpoint: def.name,
+    retryable: true,
+    cause: e,
+  });
+}
+
+/** Sends one request and reads its whole answer, or rejects with a typed error (never throws). */
+export function sendHttp(
+  target: HttpTarget,
+  def: EndpointDef,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const exchange = new Exchange(target, def, resolve, reject);
+    try {
+      exchange.start(pathAndQuery, headers, body);
+    } catch (e) {
+      // Options are checked at construction, so this is unexpected; still a rejection, never a throw.
+      exchange.fail(networkError(def, e instanceof Error ? e : new Error(String(e))));
+    }
+  });
+}
+
+/** One request in flight: its deadline, the answer's bytes so far, and whether it is settled. */
+class Exchange {
+  private settled = false;
+  private gotHeaders = false;
+  private received = 0;
+  private req: http.ClientRequest | undefined;
+  // One deadline over the whole answer, headers and body: a socket idle timeout alone lets a venue
+  // that drips one byte a second hold a call forever.
+  private readonly deadline: NodeJS.Timeout;
+
+  constructor(
+    private readonly target: HttpTarget,
+    private readonly def: EndpointDef,
+    private readonly resolve: (res: RawResponse) => void,
+    private readonly reject: (e: Error) => void,
+  ) {
+    this.deadline = setTimeout(() => this.fail(this.timedOut()), target.timeoutMs);
+  }
+
+  fail(e: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.req?.destroy();
+    this.reject(e);
+  }
+
+  start(pathAndQuery: string, headers: Record<string, string>, body: string): void {
+    const { base, agent } = this.target;
+    const mod = base.protocol === 'https:' ? https : http;
+    this.req = mod.request(
+      {
+        protocol: base.protocol,
+        hostname: base.hostname,
+        port: base.port,
+        method: this.def.method,
+        path: pathAndQuery,
+        headers: body ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
+        agent,
+      },
+      (res) => this.read(res),
+    );
+    // Attached before anything else can happen to the request: an 'error' without a listener would
+    // crash the host process.
+    this.req.on('error', (e) => this.fail(e instanceof ApiError ? e : networkError(this.def, e)));
+    // One write with the headers: a separate write for the body costs a second packet.
+    if (body) this.req.end(body);
+    else this.req.end();
+  }
+
+  /** Reads the answer's body, within maxBodyBytes. */
+  private read(res: http.IncomingMessage): void {
+    this.gotHeaders = true;
+    res.on('error', (e) => this.fail(networkError(this.def, e)));
+    res.on('aborted', () =>
+      this.fail(networkError(this.def, new Error('the venue closed the answer midway'))),
+    );
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.target.maxBodyBytes) {
+      this.fail(this.tooLarge(declared));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => {
+      this.received += c.length;
+      if (this.received > this.target.maxBodyBytes) this.fail(this.tooLarge(this.received));
+      else chunks.push(c);
+    });
+    res.on('end', () => {
+      if (this.settled) return;
+      this.settled = true;
+      clearTimeout(this.deadline);
+      this.resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body:
+          chunks.length === 1
+            ? (chunks[0] as Buffer).toString('utf8')
+            : Buffer.concat(chunks).toString('utf8'),
+      });
+    });
+  }
+
+  private timedOut(): TimeoutError {
+    const timeoutMs = this.target.timeoutMs;
+    return new TimeoutError({
+      kind: 'timeout',
+      code: '90010',
+      msg: this.gotHeaders
+        ? `the answer's body was not complete within the ${timeoutMs} ms deadline (timeoutMs; ${this.received} bytes received)`
+        : `no answer within the ${timeoutMs} ms deadline (timeoutMs)`,
+      endpoint: this.def.name,
+      retryable: true,
+    });
+  }
+
+  private tooLarge(size: number): VenueError {
+    return new ResponseTooLargeError({
+      kind: 'venue',
+      code: 'TOO_LARGE',
+      msg: `the answer's body exceeds maxBodyBytes ${this.target.maxBodyBytes} (${size} bytes or more); raise maxBodyBytes if the venue really sends that much`,
+      endpoint: this.def.name,
+      retryable: false,
+    });
+  }
+}

@@ -1,0 +1,98 @@
+// Reading the venue's answer: the v3 envelope and the venue's time in it, the Retry-After header, the endpoint's
+// response schema; an answer that is not a success becomes the catalogue's typed error.
+import type { z } from 'zod';
+import {
+  EnvelopeSchema,
+  SUCCESS_CODE,
+  VenueError,
+  apiErrorFor,
+  drainUnknownWireValues,
+  type ApiError,
+  type EndpointDef,
+} from '../api/index.js';
+import type { ClientLogger } from './client-options.js';
+import type { RawResponse } from './http-send.js';
+import { parseLossless } from './json.js';
+import { parseRetryAfter } from './retry.js';
+
+/** An answer's envelope, read but not yet judged, and the wait its Retry-After asks for (ms). */
+export interface AnswerEnvelope {
+  readonly code: string;
+  readonly msg: string;
+  /** The venue's time when it answered, Unix ms. */
+  readonly requestTime: number;
+  readonly data: unknown;
+  readonly retryAfterMs: number | undefined;
+}
+
+/** The envelope of an answer received at `now`, or the error of an answer that cannot be read. */
+export function readEnvelope(def: EndpointDef, res: RawResponse, now: number): AnswerEnvelope {
+  const retryAfterMs = parseRetryAfter(
+    Array.isArray(res.headers['retry-after']) ? res.headers['retry-after'][0] : res.headers['retry-after'],
+    now,
+  );
+  // An answer that cannot be read: the HTTP status's error when there is one, else a malformed answer.
+  const unreadable = (why: string): ApiError =>
+    res.status !== 200
+      ? apiErrorFor({
+          code: String(res.status),
+          msg: `HTTP ${res.status}`,
+          endpoint: def.name,
+          httpStatus: res.status,
+          retryAfterMs,
+        })
+      : new VenueError({
+          kind: 'venue',
+          code: 'MALFORMED',
+          msg: why,
+          endpoint: def.name,
+          httpStatus: res.status,
+          retryable: true,
+        });
+  let json: unknown;
+  try {
+    json =
+      def.name === 'orderbook' || def.name === 'rpiOrderbook'
+        ? parseLossless(res.body)
+        : JSON.parse(res.body);
+  } catch {
+    throw unreadable('the venue answered malformed JSON');
+  }
+  const env = EnvelopeSchema.safeParse(json);
+  if (!env.success) {
+    throw unreadable('the answer is not a v3 envelope');
+  }
+  return { ...env.data, retryAfterMs };
+}
+
+/**
+ * The data of a successful answer, read by the endpoint's response schema; the venue's refusal or an answer
+ * of another shape as an error. Unknown enum values are read as strings (tolerant reading) and said once each.
+ */
+export function answerData(
+  def: EndpointDef,
+  res: RawResponse,
+  env: AnswerEnvelope,
+  logger: ClientLogger | undefined,
+): unknown {
+  const { code, msg, requestTime, data, retryAfterMs } = env;
+  if (res.status !== 200 || code !== SUCCESS_CODE) {
+    throw apiErrorFor({ code, msg, endpoint: def.name, httpStatus: res.status, retryAfterMs, requestTime });
+  }
+  const parsed = (def.response as z.ZodType).safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new VenueError({
+      kind: 'venue',
+      code: 'BAD_RESPONSE',
+      msg: `unexpected answer at data.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+      endpoint: def.name,
+      httpStatus: res.status,
+      retryable: false,
+    });
+  }
+  for (const u of drainUnknownWireValues()) {
+    logger?.warn('unknown value in a venue answer', { endpoint: def.name, ...u });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,369 @@
+// The gate's rules: the denial codes and RISK_CHECKS, the named checks in the order they run, each a pure
+// function of the facts its stage establishes that passes or denies with a code and a sentence.
+import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
+import { deliveryAllowsOrders } from '../market/delivery.js';
+import { formatDuration } from '../market/duration.js';
+import type { InstrumentFacts, IntentFacts, MarketFacts, OrderFacts } from './facts.js';
+
+export const DENIAL_CODES = [
+  'TRADING_HALTED',
+  'PROTECTION_LOCK',
+  'PAUSED',
+  'LIMIT_WITHOUT_FILLS',
+  'UNKNOWN_INSTRUMENT',
+  'INSTRUMENT_STATUS',
+  'DELIVERY_STATE',
+  'SUSPENDED',
+  'SESSION_UNKNOWN',
+  'CALENDAR_CLOSED',
+  'SESSION_NOT_ALLOWED',
+  'NO_MARKET_PRICE',
+  'STALE_DATA',
+  'STALE_SIGNAL',
+  'REDUCING_ONLY',
+  'PRECISION_ZERO_AFTER_ROUNDING',
+  'BELOW_MIN_QTY',
+  'ABOVE_MAX_QTY',
+  'ABOVE_MAX_MARKET_QTY',
+  'BELOW_MIN_AMOUNT',
+  'LIMIT_PRICE_RATIO',
+  'INSUFFICIENT_CASH',
+  'HELD_BY_ORDERS',
+  'OVERSELL',
+  'MAX_NOTIONAL_ORDER',
+  'MAX_POSITION',
+  'MAX_NOTIONAL_POSITION',
+  'MAX_GROSS_EXPOSURE',
+  'ORDER_RATE',
+] as const;
+export type DenialCode = (typeof DENIAL_CODES)[number];
+
+/** A money amount for a sentence: two decimals and thousands separators ("9,879.50"). */
+export function formatAmount(d: Decimal): string {
+  const [int = '0', frac] = d.toFixed(2).split('.');
+  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac === undefined ? '' : `.${frac}`}`;
+}
+
+/** A refusal: a stable code and a sentence that says what to do. */
+export type Deny = { readonly code: DenialCode; readonly message: string };
+export const deny = (code: DenialCode, message: string): Deny => ({ code, message });
+
+/** One named rule of the gate, typed by what it may read: a denial, or undefined to pass. */
+export type RiskCheck =
+  | { readonly name: string; readonly needs: 'intent'; check(f: IntentFacts): Deny | undefined }
+  | { readonly name: string; readonly needs: 'instrument'; check(f: InstrumentFacts): Deny | undefined }
+  | { readonly name: string; readonly needs: 'market'; check(f: MarketFacts): Deny | undefined }
+  | { readonly name: string; readonly needs: 'order'; check(f: OrderFacts): Deny | undefined };
+
+/**
+ * Phase two, judging: the rules in the order they run, the first denial decides; each stage's checks come
+ * after the previous stage's (a test holds the list to it); the steps of phase one between them are the gate's
+ * NORMALISE_STEPS (gate.ts). Adding a rule is adding an entry here (and its code to DENIAL_CODES), with a table
+ * test in test/unit/risk/gate.test.ts.
+ */
+export const RISK_CHECKS: readonly RiskCheck[] = [
+  {
+    name: 'tradingState',
+    needs: 'intent',
+    check: (f) =>
+      f.ctx.tradingState === 'HALTED'
+        ? deny(
+            'TRADING_HALTED',
+            'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
+          )
+        : undefined,
+  },
+  {
+    name: 'paused',
+    needs: 'intent',
+    check: ({ ctx, raw, reducing }) =>
+      ctx.paused === true && !reducing
+        ? deny(
+            'PAUSED',
+            `the bot is paused by the operator: no new entry on ${raw.symbol} (orders that reduce a position still run); resume it from the dashboard or POST /api/bots/<name>/resume`,
+          )
+        : undefined,
+  },
+  {
+    name: 'protections',
+    needs: 'intent',
+    check: ({ ctx, reducing }) =>
+      ctx.entryLock !== undefined && !reducing
+        ? deny('PROTECTION_LOCK', `entry refused: ${ctx.entryLock}`)
+        : undefined,
+  },
+  {
+    name: 'limitWithoutFills',
+    needs: 'intent',
+    check: ({ ctx, raw }) =>
+      ctx.fillsEstimated === true && raw.type === 'limit'
+        ? deny(
+            'LIMIT_WITHOUT_FILLS',
+            `a limit order on ${raw.symbol} is refused: the account cannot read its fills (fills: estimated, no whitelist access), so a resting order's fills could never be booked; use market orders, or apply for whitelist access through the venue and set fills: venue`,
+          )
+        : undefined,
+  },
+  {
+    name: 'signalAge',
+    needs: 'intent',
+    check: ({ ctx }) => {
+      const s = ctx.signal;
+      if (s === undefined || s.maxAgeMs <= 0 || s.time <= 0 || ctx.now - s.time <= s.maxAgeMs)
+        return undefined;
+      return deny(
+        'STALE_SIGNAL',
+        `the signal comes from data complete ${formatDuration(ctx.now - s.time)} ago (limit ${formatDuration(s.maxAgeMs)}): a replay after a gap is not traded`,
+      );
+    },
+  },
+  // (normalise: `instrument`, UNKNOWN_INSTRUMENT)
+  {
+    name: 'instrumentStatus',
+    needs: 'instrument',
+    check: ({ rules, raw, reducing }) => {
+      switch (rules.status) {
+        case 'online':
+          return undefined;
+        case 'limit_open':
+          return reducing
+            ? undefined
+            : deny(
+                'INSTRUMENT_STATUS',
+                `${raw.symbol} is limit_open: only orders that reduce the position are allowed`,
+              );
+        case 'limit_close':
+          return reducing
+            ? deny(
+                'INSTRUMENT_STATUS',
+                `${raw.symbol} is limit_close: only orders that open a position are allowed`,
+              )
+            : undefined;
+        default:
+          return deny('INSTRUMENT_STATUS', `${raw.symbol} is ${rules.status}: no orders are allowed`);
+      }
+    },
+  },
+  {
+    name: 'deliveryState',
+    needs: 'instrument',
+    check: ({ ctx, raw }) =>
+      deliveryAllowsOrders(ctx.deliveryStatus)
+        ? undefined
+        : deny(
+            'DELIVERY_STATE',
+            `${raw.symbol} is in ${ctx.deliveryStatus}: no new orders until delivery is over`,
+          ),
+  },
+  {
+    name: 'suspension',
+    needs: 'instrument',
+    check: ({ rules, ctx, raw }) =>
+      rules.isReality && ctx.suspended
+        ? deny('SUSPENDED', `${raw.symbol} is suspended; wait for resumption (suspension-resumption-info)`)
+        : undefined,
+  },
+  {
+    name: 'session',
+    needs: 'instrument',
+    check: ({ rules, ctx, L, raw }) => {
+      if (!rules.isReality) return undefined;
+      const s = ctx.session;
+      if (s === undefined)
+        return deny(
+          'SESSION_UNKNOWN',
+          `the US market session is not known yet, and ${raw.symbol} trades only in the sessions allowedSessions names; wait for the session feed (market-session-info)`,
+        );
+      if (s.session === 'closed')
+        return s.closure
+          ? deny('CALENDAR_CLOSED', `the US market is closed for ${s.closure}`)
+          : deny('CALENDAR_CLOSED', 'the US market is closed (weekly closure)');
+      if (!L.allowedSessions.includes(s.session))
+        return deny(
+          'SESSION_NOT_ALLOWED',
+          `session ${s.session} is not in allowedSessions (${L.allowedSessions.join(', ')})`,
+        );
+      return undefined;
+    },
+  },
+  // (normalise: `marketPrice`, NO_MARKET_PRICE)
+  {
+    name: 'dataAge',
+    needs: 'market',
+    check: ({ ctx, market, L, raw }) =>
+      ctx.now - market.ts > L.maxDataAgeMs
+        ? deny(
+            'STALE_DATA',
+            `market data of ${raw.symbol} is ${formatDuration(ctx.now - market.ts)} old (limit ${formatDuration(L.maxDataAgeMs)})`,
+          )
+        : undefined,
+  },
+  {
+    name: 'reducingOnly',
+    needs: 'market',
+    check: ({ ctx, reducing }) =>
+      ctx.tradingState === 'REDUCING' && !reducing
+        ? deny(
+            'REDUCING_ONLY',
+            'the bot is REDUCING after losses: only orders that reduce a position are allowed',
+          )
+        : undefined,
+  },
+  // (normalise: `precision`, PRECISION_ZERO_AFTER_ROUNDING)
+  {
+    name: 'minQty',
+    needs: 'order',
+    check: (f) =>
+      f.rules.minOrderQty && !('quoteAmount' in f.intent) && f.baseQty.lt(f.rules.minOrderQty)
+        ? deny(
+            'BELOW_MIN_QTY',
+            `quantity ${f.baseQty.toFixed()} is below minOrderQty ${f.rules.minOrderQty.toFixed()}`,
+          )
+        : undefined,
+  },
+  {
+    name: 'maxQty',
+    needs: 'order',
+    check: (f) => {
+      const r = f.rules;
+      if (f.intent.type === 'limit' && r.maxOrderQty && f.baseQty.gt(r.maxOrderQty))
+        return deny(
+          'ABOVE_MAX_QTY',
+          `quantity ${f.baseQty.toFixed()} is above maxOrderQty ${r.maxOrderQty.toFixed()}; split the order`,
+        );
+      if (f.intent.type === 'market' && r.maxMarketOrderQty && f.baseQty.gt(r.maxMarketOrderQty))
+        return deny(
+          'ABOVE_MAX_MARKET_QTY',
+          `quantity ${f.baseQty.toFixed()} is above maxMarketOrderQty ${r.maxMarketOrderQty.toFixed()}`,
+        );
+      return undefined;
+    },
+  },
+  {
+    name: 'minAmount',
+    needs: 'order',
+    check: ({ rules, notional }) =>
+      rules.minOrderAmount && notional.lt(rules.minOrderAmount)
+        ? deny(
+            'BELOW_MIN_AMOUNT',
+            `order amount ${notional.toFixed()} is below minOrderAmount ${rules.minOrderAmount.toFixed()}`,
+          )
+        : undefined,
+  },
+  {
+    name: 'limitPriceRatio',
+    needs: 'order',
+    check: ({ intent, rules, market }) => {
+      if (intent.type !== 'limit') return undefined;
+      // The ratios are fractions of the last traded price: a buy may bid at most last x (1 + ratio),
+      // a sell may ask at least last x (1 - ratio).
+      if (
+        intent.side === 'buy' &&
+        rules.buyLimitPriceRatio &&
+        intent.price.gt(market.last.mul(rules.buyLimitPriceRatio.plus(1)))
+      )
+        return deny(
+          'LIMIT_PRICE_RATIO',
+          `buy limit ${intent.price.toFixed()} is above last ${market.last.toFixed()} x (1 + ${rules.buyLimitPriceRatio.toFixed()})`,
+        );
+      if (
+        intent.side === 'sell' &&
+        rules.sellLimitPriceRatio &&
+        intent.price.lt(market.last.mul(new Decimal(1).minus(rules.sellLimitPriceRatio)))
+      )
+        return deny(
+          'LIMIT_PRICE_RATIO',
+          `sell limit ${intent.price.toFixed()} is below last ${market.last.toFixed()} x (1 - ${rules.sellLimitPriceRatio.toFixed()})`,
+        );
+      return undefined;
+    },
+  },
+  {
+    name: 'balance',
+    needs: 'order',
+    check: (f) => {
+      const { intent, rules, ctx, notional, position } = f;
+      const held = ctx.heldByOrders;
+      if (intent.side === 'buy') {
+        const cash = ctx.portfolio.cash(rules.quoteCoin);
+        if (held !== undefined && held.buys > 0 && notional.gt(cash.minus(held.quote))) {
+          const free = Decimal.max(cash.minus(held.quote), ZERO);
+          return deny(
+            'HELD_BY_ORDERS',
+            `order needs ${formatAmount(notional)} ${rules.quoteCoin}: cash ${formatAmount(free)} ${rules.quoteCoin} free, ${held.buys} limit ${held.buys === 1 ? 'order holds' : 'orders hold'} ${formatAmount(held.quote)} ${rules.quoteCoin} (the venue has no cancel: wait for them to fill, or quote smaller)`,
+          );
+        }
+        return notional.gt(cash)
+          ? deny(
+              'INSUFFICIENT_CASH',
+              `order needs ${notional.toFixed()} ${rules.quoteCoin}, ${cash.toFixed()} is free`,
+            )
+          : undefined;
+      }
+      if (held !== undefined && held.sells > 0 && f.baseQty.gt(position.minus(held.base))) {
+        const free = Decimal.max(position.minus(held.base), ZERO);
+        return deny(
+          'HELD_BY_ORDERS',
+          `sell of ${f.baseQty.toFixed()} ${rules.baseCoin}: ${free.toFixed()} ${rules.baseCoin} free, ${held.sells} limit ${held.sells === 1 ? 'sell holds' : 'sells hold'} ${held.base.toFixed()} ${rules.baseCoin} (the venue has no cancel: wait for them to fill)`,
+        );
+      }
+      return rules.category === 'SPOT' && f.baseQty.gt(aboveZero(position) ? position : ZERO)
+        ? deny(
+            'OVERSELL',
+            `sell of ${f.baseQty.toFixed()} ${rules.baseCoin} exceeds the ${position.toFixed()} held (spot cannot go short)`,
+          )
+        : undefined;
+    },
+  },
+  {
+    name: 'exposure',
+    needs: 'order',
+    check: (f) => {
+      const { L, reducing, notional, position, intent, price, ctx } = f;
+      if (reducing) return undefined;
+      if (L.maxOrderNotional && notional.gt(L.maxOrderNotional))
+        return deny(
+          'MAX_NOTIONAL_ORDER',
+          `order value ${notional.toFixed()} is above maxOrderNotional ${L.maxOrderNotional.toFixed()}`,
+        );
+      if (!(L.maxPositionQty || L.maxPositionNotional || L.maxGrossExposure)) return undefined;
+      const after = position.plus(intent.side === 'buy' ? f.baseQty : f.baseQty.neg()).abs();
+      if (L.maxPositionQty && after.gt(L.maxPositionQty))
+        return deny(
+          'MAX_POSITION',
+          `position would be ${after.toFixed()}, above maxPositionQty ${L.maxPositionQty.toFixed()}`,
+        );
+      if (L.maxPositionNotional && after.mul(price).gt(L.maxPositionNotional))
+        return deny(
+          'MAX_NOTIONAL_POSITION',
+          `position value would be ${after.mul(price).toFixed()}, above maxPositionNotional ${L.maxPositionNotional.toFixed()}`,
+        );
+      if (L.maxGrossExposure) {
+        let gross = after.mul(price);
+        for (const p of ctx.portfolio.positions()) {
+          if (p.symbol === intent.symbol) continue;
+          gross = gross.plus(p.quantity.abs().mul(ctx.markOf?.(p.symbol) ?? p.avgPrice));
+        }
+        if (gross.gt(L.maxGrossExposure))
+          return deny(
+            'MAX_GROSS_EXPOSURE',
+            `gross exposure would be ${gross.toFixed()}, above maxGrossExposure ${L.maxGrossExposure.toFixed()}`,
+          );
+      }
+      return undefined;
+    },
+  },
+  {
+    name: 'orderRate',
+    needs: 'order',
+    check: ({ L, ctx }) => {
+      const rate = L.maxOrdersPerSecond ?? (L.whitelisted ? 30 : 5);
+      let lastSecond = 0;
+      // An index loop: the iterator's result objects cost 3 KB per intent where this rule ran unoptimised.
+      const times = ctx.recentOrderTimes;
+      for (let k = 0; k < times.length; k++) if ((times[k] as number) > ctx.now - 1000) lastSecond++;
+      return lastSecond >= rate
+        ? deny('ORDER_RATE', `${lastSecond} orders in the last second; the limit is ${rate}/s`)
+        : undefined;
+    },
+  },
+];
