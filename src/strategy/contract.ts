@@ -119,7 +119,7 @@ export type OrderFeedback =
       readonly type: 'denied';
       readonly ts: number;
       readonly intent: OrderIntent;
-      /** The gate's code, e.g. MAX_NOTIONAL_ORDER (see DENIAL_CODES in src/risk/gate.ts). */
+      /** The gate's code, e.g. MAX_NOTIONAL_ORDER (see DENIAL_CODES in src/risk/checks.ts). */
       readonly code: string;
       readonly message: string;
     }
