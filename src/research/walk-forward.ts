@@ -105,6 +105,13 @@ export interface WalkForwardOptions {
 }
 
 export async function walkForward(o: WalkForwardOptions): Promise<WalkForwardResult> {
+  // What may refuse the input comes before the pool starts, and the pool is closed by the try that follows
+  // its start: a refusal in between would leave its worker threads running (and the process alive).
+  const warmupMs = o.warmupMs ?? o.inSampleMs;
+  if (!(warmupMs >= 0)) throw new BacktestInputError('the warm-up length must be zero or more, e.g. 365d');
+  const capital = new Decimal(o.base.capital);
+  const stitch = new Stitch(capital);
+  const steps: WalkForwardStep[] = [];
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
   const pool =
@@ -114,11 +121,6 @@ export async function walkForward(o: WalkForwardOptions): Promise<WalkForwardRes
       workers: Math.min(o.workers ?? availableParallelism(), (o.sets ?? expandGrid(o.grid)).length),
       instrument: o.base.instrument,
     }));
-  const warmupMs = o.warmupMs ?? o.inSampleMs;
-  if (!(warmupMs >= 0)) throw new BacktestInputError('the warm-up length must be zero or more, e.g. 365d');
-  const capital = new Decimal(o.base.capital);
-  const stitch = new Stitch(capital);
-  const steps: WalkForwardStep[] = [];
   const source = () =>
     pool.shared
       ? sharedCandleSource(pool.shared)
