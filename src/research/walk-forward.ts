@@ -9,11 +9,11 @@ import { openDataset } from '../data/datasets.js';
 import { computeMetrics, type Metrics } from './metrics.js';
 import type { CandleSource } from '../data/format.js';
 import { BacktestInputError } from './grid.js';
-import type { BacktestTrade, EquityCurvePoint } from '../backtest/result.js';
+import type { BacktestResult, BacktestTrade, EquityCurvePoint } from '../backtest/result.js';
 import { type BacktestJob } from '../backtest/run-config.js';
 import { runJob } from './run-job.js';
 import { sharedCandleSource } from '../data/shared-candles.js';
-import { SweepPool, expandGrid, runSweep, type SortKey } from './sweep.js';
+import { SweepPool, expandGrid, runSweep, type SortKey, type SweepRow } from './sweep.js';
 import { type Grid } from './grid.js';
 import { type JobRunner } from './job.js';
 import type { SweepCheckpoint } from './checkpoint.js';
@@ -82,7 +82,7 @@ export async function datasetSpan(source: CandleSource): Promise<{ from: number;
   return { from, to };
 }
 
-export async function walkForward(o: {
+export interface WalkForwardOptions {
   base: BacktestJob;
   grid: Grid;
   inSampleMs: number;
@@ -102,7 +102,16 @@ export async function walkForward(o: {
   /** In-sample runs finished by an earlier attempt come from here; each new one is recorded (see runSweep). */
   checkpoint?: SweepCheckpoint | undefined;
   onResume?: ((resumed: number, total: number) => void) | undefined;
-}): Promise<WalkForwardResult> {
+}
+
+export async function walkForward(o: WalkForwardOptions): Promise<WalkForwardResult> {
+  // What may refuse the input comes before the pool starts, and the pool is closed by the try that follows
+  // its start: a refusal in between would leave its worker threads running (and the process alive).
+  const warmupMs = o.warmupMs ?? o.inSampleMs;
+  if (!(warmupMs >= 0)) throw new BacktestInputError('the warm-up length must be zero or more, e.g. 365d');
+  const capital = new Decimal(o.base.capital);
+  const stitch = new Stitch(capital);
+  const steps: WalkForwardStep[] = [];
   // One pool for every window: workers start once and the dataset is read once (into shared memory when it
   // fits, and then the span is read from there too).
   const pool =
@@ -112,15 +121,6 @@ export async function walkForward(o: {
       workers: Math.min(o.workers ?? availableParallelism(), (o.sets ?? expandGrid(o.grid)).length),
       instrument: o.base.instrument,
     }));
-  const warmupMs = o.warmupMs ?? o.inSampleMs;
-  if (!(warmupMs >= 0)) throw new BacktestInputError('the warm-up length must be zero or more, e.g. 365d');
-  const capital = new Decimal(o.base.capital);
-  const steps: WalkForwardStep[] = [];
-  const stitched: EquityCurvePoint[] = [];
-  const inMarket = { steps: 0, held: 0 };
-  const trades: BacktestTrade[] = [];
-  let fees = new Decimal(0);
-  let level = capital;
   const source = () =>
     pool.shared
       ? sharedCandleSource(pool.shared)
@@ -134,64 +134,20 @@ export async function walkForward(o: {
       o.outOfSampleMs,
     );
     for (const w of windows) {
-      const rows = await runSweep({
-        base: { ...o.base, from: w.inSample.from, to: w.inSample.to },
-        grid: o.grid,
-        sets: o.sets,
-        sortBy: o.sortBy,
-        pool,
-        checkpoint: o.checkpoint,
-        onResume: o.onResume,
-      });
-      const best = rows.find((r) => r.metrics !== undefined);
-      if (!best)
-        throw new Error(
-          `walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`,
-        );
+      const best = await bestInSample(o, w, pool);
       const params = { ...o.base.params, ...best.params };
-      // Out-of-sample in this thread (one run per window): the strategy sees the warm-up candles before the
-      // window, and trades only inside it.
-      const { result } = await runJob(
-        {
-          ...o.base,
-          params,
-          from: w.outOfSample.from - warmupMs,
-          to: w.outOfSample.to,
-          tradeFrom: w.outOfSample.from,
-          chart: false,
-        },
-        undefined,
-        source(),
-      );
-      const equity = result.equity.filter((p) => p.ts >= w.outOfSample.from);
+      const run = await outOfSample(o.base, params, w, warmupMs, source());
       // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
-      if (equity.length === 0) continue;
-      const windowFees = result.trades.reduce((a, t) => a.plus(t.fees), new Decimal(0));
-      const outOfSample = computeMetrics(
-        o.base.capital,
-        equity,
-        result.trades,
-        windowFees.toFixed(),
-        result.inMarket,
-        { finalEquity: result.finalEquity },
-      );
-      // Stitch: each out-of-sample run starts from the capital; chain them by their relative equity.
-      const startLevel = level;
-      const scale = startLevel.div(capital).toNumber();
-      for (const p of equity) stitched.push({ ts: p.ts, equity: p.equity * scale });
-      inMarket.steps += result.inMarket.steps;
-      inMarket.held += result.inMarket.held;
-      level = startLevel.mul(result.finalEquity).div(capital);
-      trades.push(...result.trades);
-      fees = fees.plus(windowFees);
+      if (run === undefined) continue;
+      stitch.add(run);
       steps.push({
         window: w,
         best: params,
         inSample: best.metrics,
-        outOfSample,
-        trades: result.trades,
-        finalEquity: result.finalEquity,
-        tradeHash: result.meta.tradeHash,
+        outOfSample: run.metrics,
+        trades: run.result.trades,
+        finalEquity: run.result.finalEquity,
+        tradeHash: run.result.meta.tradeHash,
       });
       o.onStep?.(steps.length, windows.length);
     }
@@ -202,11 +158,101 @@ export async function walkForward(o: {
     capital: capital.toFixed(),
     warmupMs,
     steps,
-    equity: stitched,
-    metrics: computeMetrics(o.base.capital, stitched, trades, fees.toFixed(), inMarket, {
-      finalEquity: level.toDecimalPlaces(8).toFixed(),
-    }),
+    equity: stitch.equity,
+    metrics: stitch.metrics(o.base.capital),
   };
+}
+
+/** The best row of the sweep over the window's in-sample period (by the sweep's metric). */
+async function bestInSample(o: WalkForwardOptions, w: WalkForwardWindow, pool: JobRunner): Promise<SweepRow> {
+  const rows = await runSweep({
+    base: { ...o.base, from: w.inSample.from, to: w.inSample.to },
+    grid: o.grid,
+    sets: o.sets,
+    sortBy: o.sortBy,
+    pool,
+    checkpoint: o.checkpoint,
+    onResume: o.onResume,
+  });
+  const best = rows.find((r) => r.metrics !== undefined);
+  if (!best)
+    throw new Error(
+      `walk-forward window ${new Date(w.inSample.from).toISOString()}: every parameter set failed (${rows[0]?.error ?? ''})`,
+    );
+  return best;
+}
+
+/** One window's out-of-sample run: its result, its equity inside the window, its fees and its metrics. */
+interface WindowRun {
+  readonly result: BacktestResult;
+  readonly equity: readonly EquityCurvePoint[];
+  readonly fees: Decimal;
+  readonly metrics: Metrics;
+}
+
+/**
+ * Runs the chosen parameters out-of-sample in this thread (one run per window): the strategy sees the warm-up
+ * candles before the window, and trades only inside it. Undefined when the window has no candles.
+ */
+async function outOfSample(
+  base: BacktestJob,
+  params: Record<string, unknown>,
+  w: WalkForwardWindow,
+  warmupMs: number,
+  source: CandleSource,
+): Promise<WindowRun | undefined> {
+  const { result } = await runJob(
+    {
+      ...base,
+      params,
+      from: w.outOfSample.from - warmupMs,
+      to: w.outOfSample.to,
+      tradeFrom: w.outOfSample.from,
+      chart: false,
+    },
+    undefined,
+    source,
+  );
+  const equity = result.equity.filter((p) => p.ts >= w.outOfSample.from);
+  if (equity.length === 0) return undefined;
+  const fees = result.trades.reduce((a, t) => a.plus(t.fees), new Decimal(0));
+  const metrics = computeMetrics(base.capital, equity, result.trades, fees.toFixed(), result.inMarket, {
+    finalEquity: result.finalEquity,
+  });
+  return { result, equity, fees, metrics };
+}
+
+/**
+ * The out-of-sample runs chained into one curve: each run starts from the capital, so each is scaled by the
+ * level the runs before it reached; their trades, fees and time in the market add up.
+ */
+class Stitch {
+  readonly equity: EquityCurvePoint[] = [];
+  private readonly trades: BacktestTrade[] = [];
+  private readonly inMarket = { steps: 0, held: 0 };
+  private fees = new Decimal(0);
+  private level: Decimal;
+
+  constructor(private readonly capital: Decimal) {
+    this.level = capital;
+  }
+
+  add(run: WindowRun): void {
+    const scale = this.level.div(this.capital).toNumber();
+    for (const p of run.equity) this.equity.push({ ts: p.ts, equity: p.equity * scale });
+    this.inMarket.steps += run.result.inMarket.steps;
+    this.inMarket.held += run.result.inMarket.held;
+    this.level = this.level.mul(run.result.finalEquity).div(this.capital);
+    this.trades.push(...run.result.trades);
+    this.fees = this.fees.plus(run.fees);
+  }
+
+  /** The stitched metrics: the chained curve, and the trades of every window. */
+  metrics(capital: string): Metrics {
+    return computeMetrics(capital, this.equity, this.trades, this.fees.toFixed(), this.inMarket, {
+      finalEquity: this.level.toDecimalPlaces(8).toFixed(),
+    });
+  }
 }
 
 /** walk-forward.json: money as decimal strings (the curve rounded to `dp` places, the quote coin's). */

@@ -104,79 +104,110 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     throw describeJournalFault(e, file) ?? e;
   }
   try {
-    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    if (!memory) {
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (mode !== 'wal')
-        throw new StoreError(`store ${file}: could not enable WAL journal mode (got ${String(mode)})`);
-    }
-    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-    db.pragma('foreign_keys = ON');
+    configure(db, file, memory, options);
     const schemaVersion = migrate(db, file, clock.now());
-    let closed = false;
-    const deferred = new Map<string, () => void>();
-    // One transaction function for every call (better-sqlite3 builds four wrappers per db.transaction()).
-    const inTransaction = db.transaction((fn: () => unknown, outermost: boolean): unknown => {
-      // The outermost transaction takes the deferred writes; were it rolled back, they wait again.
-      const writes = outermost && deferred.size > 0 ? [...deferred] : undefined;
-      if (writes !== undefined) deferred.clear();
-      try {
-        if (writes !== undefined) for (const [, write] of writes) write();
-        const out = fn();
-        if (out instanceof Promise) {
-          throw new StoreError('store.transaction(fn): fn must be synchronous, it returned a Promise');
-        }
-        return out;
-      } catch (e) {
-        if (writes !== undefined) for (const [k, w] of writes) if (!deferred.has(k)) deferred.set(k, w);
-        throw e;
-      }
-    });
-    const commit = (fn: () => unknown): unknown => inTransaction(fn, !db.inTransaction);
-    const flushDeferred = (): void => {
-      if (deferred.size > 0) commit(() => undefined);
-    };
-    const meta = new MetaRepository(db, clock);
-    return {
-      path: file,
-      schemaVersion,
-      db,
-      intents: new IntentRepository(db, clock),
-      denials: new DenialRepository(db, clock),
-      orders: new OrderRepository(db, clock),
-      fills: new FillRepository(db),
-      tradingState: new TradingStateRepository(db, clock),
-      equity: new EquityRepository(db),
-      strategyState: new StrategyStateRepository(db, clock),
-      meta,
-      control: new ControlRepository(db),
-      transaction<T>(fn: () => T): T {
-        return commit(fn) as T;
-      },
-      deferWrite(key: string, write: () => void): void {
-        deferred.set(key, write);
-      },
-      flushDeferred,
-      checkpoint(): void {
-        if (closed || memory) return;
-        const [r] = db.pragma('wal_checkpoint(PASSIVE)') as WalCheckpoint[];
-        // All of it copied: the next commit starts the WAL over, and that commit syncs the WAL's header
-        // (under NORMAL as under FULL). Made here, it is not the next order's commit that pays for it.
-        if (r !== undefined && r.busy === 0 && r.log > 0 && r.log === r.checkpointed)
-          meta.set('journal:checkpointed', String(clock.now()));
-      },
-      close(): void {
-        if (closed) return;
-        closed = true;
-        try {
-          flushDeferred();
-        } finally {
-          db.close();
-        }
-      },
-    };
+    return storeOver(db, { file, memory, schemaVersion, clock });
   } catch (e) {
     db.close();
     throw memory ? e : (describeJournalFault(e, file) ?? e);
   }
+}
+
+/** The connection's settings: the wait for a lock, the WAL journal (a file's), the fsyncs, foreign keys. */
+function configure(db: Database, file: string, memory: boolean, options: StoreOptions): void {
+  db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+  if (!memory) {
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal')
+      throw new StoreError(`store ${file}: could not enable WAL journal mode (got ${String(mode)})`);
+  }
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+}
+
+/** Transactions of one connection, and the writes deferred to the next of them (see `Store.deferWrite`). */
+interface DeferringTransactions {
+  /** Runs `fn` in a transaction (a savepoint inside another); the outermost one takes the deferred writes. */
+  commit(fn: () => unknown): unknown;
+  defer(key: string, write: () => void): void;
+  /** Commits the deferred writes now, in one transaction; nothing when none wait. */
+  flush(): void;
+}
+
+function deferringTransactions(db: Database): DeferringTransactions {
+  const deferred = new Map<string, () => void>();
+  // One transaction function for every call (better-sqlite3 builds four wrappers per db.transaction()).
+  const inTransaction = db.transaction((fn: () => unknown, outermost: boolean): unknown => {
+    // The outermost transaction takes the deferred writes; were it rolled back, they wait again.
+    const writes = outermost && deferred.size > 0 ? [...deferred] : undefined;
+    if (writes !== undefined) deferred.clear();
+    try {
+      if (writes !== undefined) for (const [, write] of writes) write();
+      const out = fn();
+      if (out instanceof Promise) {
+        throw new StoreError('store.transaction(fn): fn must be synchronous, it returned a Promise');
+      }
+      return out;
+    } catch (e) {
+      if (writes !== undefined) for (const [k, w] of writes) if (!deferred.has(k)) deferred.set(k, w);
+      throw e;
+    }
+  });
+  const commit = (fn: () => unknown): unknown => inTransaction(fn, !db.inTransaction);
+  return {
+    commit,
+    defer: (key, write) => void deferred.set(key, write),
+    flush: () => {
+      if (deferred.size > 0) commit(() => undefined);
+    },
+  };
+}
+
+/** The repositories and transactions over an open, migrated connection. */
+function storeOver(
+  db: Database,
+  o: { file: string; memory: boolean; schemaVersion: number; clock: Clock },
+): Store {
+  const { clock } = o;
+  let closed = false;
+  const tx = deferringTransactions(db);
+  const meta = new MetaRepository(db, clock);
+  return {
+    path: o.file,
+    schemaVersion: o.schemaVersion,
+    db,
+    intents: new IntentRepository(db, clock),
+    denials: new DenialRepository(db, clock),
+    orders: new OrderRepository(db, clock),
+    fills: new FillRepository(db),
+    tradingState: new TradingStateRepository(db, clock),
+    equity: new EquityRepository(db),
+    strategyState: new StrategyStateRepository(db, clock),
+    meta,
+    control: new ControlRepository(db),
+    transaction<T>(fn: () => T): T {
+      return tx.commit(fn) as T;
+    },
+    deferWrite(key: string, write: () => void): void {
+      tx.defer(key, write);
+    },
+    flushDeferred: tx.flush,
+    checkpoint(): void {
+      if (closed || o.memory) return;
+      const [r] = db.pragma('wal_checkpoint(PASSIVE)') as WalCheckpoint[];
+      // All of it copied: the next commit starts the WAL over, and that commit syncs the WAL's header
+      // (under NORMAL as under FULL). Made here, it is not the next order's commit that pays for it.
+      if (r !== undefined && r.busy === 0 && r.log > 0 && r.log === r.checkpointed)
+        meta.set('journal:checkpointed', String(clock.now()));
+    },
+    close(): void {
+      if (closed) return;
+      closed = true;
+      try {
+        tx.flush();
+      } finally {
+        db.close();
+      }
+    },
+  };
 }

@@ -1,7 +1,10 @@
 // Who may do what on the dashboard: a bearer token compared in constant time, the request's Origin
 // against its Host (a page of another site must not post to the control API), and the identity a
-// control action is journaled under (a fingerprint of the token, never the token).
+// control action is journaled under (a fingerprint of the token, never the token); and the door of the API
+// that asks them, before any route.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { REFUSALS, refuse } from './refusals.js';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
@@ -46,4 +49,31 @@ export function sameOrigin(origin: string | undefined, host: string | undefined)
   } catch {
     return false;
   }
+}
+
+/**
+ * Checks every API call before its body is even parsed: origin, then read-only, then the token. The page,
+ * its assets and the OpenAPI document are open; without a token the GETs answer (redacted), the stream
+ * and every other method are refused.
+ */
+export function guardApi(app: FastifyInstance, tokens: TokenCheck): void {
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/') || path === '/api/openapi.json') return;
+    const auth = req.headers.authorization;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const origin = req.headers.origin;
+      if (!sameOrigin(origin, req.headers.host))
+        return refuse(reply, 403, REFUSALS.foreignOrigin(String(origin)));
+      if (!tokens.configured) return refuse(reply, 403, REFUSALS.readOnly);
+      if (!tokens.accepts(auth)) return refuse(reply, 401, REFUSALS.noToken);
+      return;
+    }
+    if (path === '/api/events') {
+      if (!tokens.configured) return refuse(reply, 403, REFUSALS.streamReadOnly);
+      if (!tokens.accepts(auth)) return refuse(reply, 401, REFUSALS.noToken);
+      return;
+    }
+    if (tokens.configured && !tokens.accepts(auth)) return refuse(reply, 401, REFUSALS.noToken);
+  });
 }

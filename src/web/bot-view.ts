@@ -80,6 +80,15 @@ export interface LogLine {
   readonly text: string;
 }
 
+/** One event of the pipeline, by its type. */
+type EventOf<T extends TraderEvent['type']> = Extract<TraderEvent, { type: T }>;
+
+/** What an event changes on the page beside the lists: a log line, a point of the equity curve. */
+interface Change {
+  readonly line?: LogLine | undefined;
+  readonly point?: EquityPoint | undefined;
+}
+
 const push = <T>(list: T[], row: T, cap: number): void => {
   list.push(row);
   if (list.length > cap) list.splice(0, list.length - cap);
@@ -174,122 +183,128 @@ export class BotView {
   }
 
   private onEvent(e: TraderEvent): void {
-    const bot = e.bot;
-    let line: LogLine | undefined;
-    let point: EquityPoint | undefined;
-    switch (e.type) {
-      case 'intent':
-        break;
-      case 'denied':
-        push(
-          this.denials,
-          {
-            ts: e.ts,
-            symbol: e.intent.symbol,
-            side: e.intent.side,
-            code: e.code,
-            message: e.message,
-            tag: e.intent.tag,
-          },
-          RECENT,
-        );
-        line = {
-          ts: e.ts,
-          level: 'info',
-          bot,
-          text: `denied ${e.intent.side} ${e.intent.symbol}: ${e.code}: ${e.message}`,
-        };
-        break;
-      case 'order': {
-        const { qty, unit } = sizeOf(e.intent);
-        // An order read from the journal while it was pending gets its answer now: one row per order.
-        const before = this.orders.findIndex((o) => o.clientOid === e.order.clientOid);
-        if (before >= 0) this.orders.splice(before, 1);
-        push(
-          this.orders,
-          {
-            ts: e.ts,
-            symbol: e.order.symbol,
-            side: e.order.side,
-            type: e.order.orderType,
-            qty: e.order.qty,
-            qtyUnit: unit,
-            price: e.order.price,
-            status: e.outcome.status,
-            tag: e.intent.tag,
-            reason: e.intent.reason,
-            clientOid: e.order.clientOid,
-            message: e.outcome.status === 'rejected' ? e.outcome.message : undefined,
-          },
-          RECENT,
-        );
-        const unitName = unit === 'quote' ? ' (quote)' : '';
-        line = {
-          ts: e.ts,
-          level: e.outcome.status === 'rejected' ? 'warn' : 'info',
-          bot,
-          text: `order ${e.outcome.status}: ${e.order.side} ${qty}${unitName} ${e.order.symbol} ${e.order.orderType}${e.order.price === undefined ? '' : ` at ${e.order.price}`} (${e.intent.tag})`,
-        };
-        break;
-      }
-      case 'fill':
-        push(
-          this.fills,
-          {
-            ts: e.ts,
-            symbol: e.fill.symbol,
-            side: e.fill.side,
-            price: s(e.fill.price),
-            size: s(e.fill.size),
-            fee: s(e.fill.fee),
-            liquidity: e.fill.liquidity,
-            tag: e.fill.tag,
-            ...(e.fill.estimated ? { estimated: true } : {}),
-          },
-          RECENT,
-        );
-        line = {
-          ts: e.ts,
-          level: 'info',
-          bot,
-          text: `filled ${e.fill.side} ${s(e.fill.size)} ${e.fill.baseCoin} at ${s(e.fill.price)} (fee ${s(e.fill.fee)} ${e.fill.feeCoin})`,
-        };
-        break;
-      case 'trading-state':
-        line = { ts: e.ts, level: 'warn', bot, text: `trading state ${e.from} -> ${e.to}: ${e.reason}` };
-        break;
-      case 'equity': {
-        const time = Math.floor(e.ts / 1000);
-        point = { time, value: s(e.equity) };
-        const last = this.equity[this.equity.length - 1];
-        // The chart needs strictly increasing times: a second sample in the same second replaces the first.
-        if (last !== undefined && last.time >= time)
-          this.equity[this.equity.length - 1] = { ...point, time: last.time };
-        else push(this.equity, point, EQUITY_POINTS);
-        point = this.equity[this.equity.length - 1];
-        break;
-      }
-      case 'control':
-        push(
-          this.controls,
-          {
-            ts: e.ts,
-            action: e.control.action,
-            symbol: e.control.symbol,
-            who: e.control.who,
-            reason: e.control.reason,
-          },
-          RECENT,
-        );
-        line = {
-          ts: e.ts,
-          level: 'warn',
-          bot,
-          text: `${e.control.action}${e.control.symbol === undefined ? '' : ` ${e.control.symbol}`} by ${e.control.who}: ${e.control.reason}`,
-        };
-        break;
-    }
+    const { line, point } = this.book(e);
     this.changed(line, point);
+  }
+
+  /** Books an event into the recent lists: one handler per type. Intents and locks show in the snapshot. */
+  private book(e: TraderEvent): Change {
+    switch (e.type) {
+      case 'denied':
+        return this.onDenied(e);
+      case 'order':
+        return this.onOrder(e);
+      case 'fill':
+        return this.onFill(e);
+      case 'trading-state':
+        return this.onTradingState(e);
+      case 'equity':
+        return this.onEquity(e);
+      case 'control':
+        return this.onControl(e);
+      case 'intent':
+      case 'protection':
+        return {};
+    }
+  }
+
+  private onDenied(e: EventOf<'denied'>): Change {
+    push(
+      this.denials,
+      {
+        ts: e.ts,
+        symbol: e.intent.symbol,
+        side: e.intent.side,
+        code: e.code,
+        message: e.message,
+        tag: e.intent.tag,
+      },
+      RECENT,
+    );
+    const text = `denied ${e.intent.side} ${e.intent.symbol}: ${e.code}: ${e.message}`;
+    return { line: { ts: e.ts, level: 'info', bot: e.bot, text } };
+  }
+
+  private onOrder(e: EventOf<'order'>): Change {
+    const { qty, unit } = sizeOf(e.intent);
+    // An order read from the journal while it was pending gets its answer now: one row per order.
+    const before = this.orders.findIndex((o) => o.clientOid === e.order.clientOid);
+    if (before >= 0) this.orders.splice(before, 1);
+    push(
+      this.orders,
+      {
+        ts: e.ts,
+        symbol: e.order.symbol,
+        side: e.order.side,
+        type: e.order.orderType,
+        qty: e.order.qty,
+        qtyUnit: unit,
+        price: e.order.price,
+        status: e.outcome.status,
+        tag: e.intent.tag,
+        reason: e.intent.reason,
+        clientOid: e.order.clientOid,
+        message: e.outcome.status === 'rejected' ? e.outcome.message : undefined,
+      },
+      RECENT,
+    );
+    const unitName = unit === 'quote' ? ' (quote)' : '';
+    return {
+      line: {
+        ts: e.ts,
+        level: e.outcome.status === 'rejected' ? 'warn' : 'info',
+        bot: e.bot,
+        text: `order ${e.outcome.status}: ${e.order.side} ${qty}${unitName} ${e.order.symbol} ${e.order.orderType}${e.order.price === undefined ? '' : ` at ${e.order.price}`} (${e.intent.tag})`,
+      },
+    };
+  }
+
+  private onFill(e: EventOf<'fill'>): Change {
+    const f = e.fill;
+    push(
+      this.fills,
+      {
+        ts: e.ts,
+        symbol: f.symbol,
+        side: f.side,
+        price: s(f.price),
+        size: s(f.size),
+        fee: s(f.fee),
+        liquidity: f.liquidity,
+        tag: f.tag,
+        ...(f.estimated ? { estimated: true } : {}),
+      },
+      RECENT,
+    );
+    const text = `filled ${f.side} ${s(f.size)} ${f.baseCoin} at ${s(f.price)} (fee ${s(f.fee)} ${f.feeCoin})`;
+    return { line: { ts: e.ts, level: 'info', bot: e.bot, text } };
+  }
+
+  private onTradingState(e: EventOf<'trading-state'>): Change {
+    const text = `trading state ${e.from} -> ${e.to}: ${e.reason}`;
+    return { line: { ts: e.ts, level: 'warn', bot: e.bot, text } };
+  }
+
+  private onEquity(e: EventOf<'equity'>): Change {
+    const time = Math.floor(e.ts / 1000);
+    const point = { time, value: s(e.equity) };
+    const last = this.equity[this.equity.length - 1];
+    // The chart needs strictly increasing times: a second sample in the same second replaces the first.
+    if (last !== undefined && last.time >= time)
+      this.equity[this.equity.length - 1] = { ...point, time: last.time };
+    else push(this.equity, point, EQUITY_POINTS);
+    return { point: this.equity[this.equity.length - 1] };
+  }
+
+  private onControl(e: EventOf<'control'>): Change {
+    const c = e.control;
+    push(
+      this.controls,
+      { ts: e.ts, action: c.action, symbol: c.symbol, who: c.who, reason: c.reason },
+      RECENT,
+    );
+    const text = `${c.action}${c.symbol === undefined ? '' : ` ${c.symbol}`} by ${c.who}: ${c.reason}`;
+    return { line: { ts: e.ts, level: 'warn', bot: e.bot, text } };
   }
 
   /** The bot as the API shows it; `redacted` leaves out the strategy's parameters and the order ids. */

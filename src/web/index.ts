@@ -3,10 +3,10 @@ export {
   startDashboard,
   dashboardService,
   DashboardConfigError,
-  REFUSALS,
   type Dashboard,
-  type DashboardBot,
-  type DashboardLogger,
   type DashboardOptions,
 } from './server.js';
+export { REFUSALS } from './refusals.js';
+export type { DashboardBot } from './dashboard-state.js';
+export type { DashboardLogger } from './control-routes.js';
 export { openApiDocument } from './openapi.js';

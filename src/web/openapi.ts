@@ -117,6 +117,17 @@ const BotSchema = {
 const bearer = [{ bearer: [] }];
 const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' } } as const;
 
+/** An answer of `{ error }`, and when it comes. */
+const refusal = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: error } },
+});
+/** An answer of one bot. */
+const oneBot = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Bot' } } },
+});
+
 const DESCRIPTIONS: Record<(typeof CONTROL_ACTIONS)[number], string> = {
   pause: 'no new entries: the gate denies them with PAUSED; orders that reduce a position still run',
   resume: 'new entries again',
@@ -126,9 +137,108 @@ const DESCRIPTIONS: Record<(typeof CONTROL_ACTIONS)[number], string> = {
   rearm: 'HALTED (or REDUCING) -> ACTIVE; only ever by this explicit action',
 };
 
-/** The OpenAPI 3.0 description of the dashboard's API. */
-export function openApiDocument(): Record<string, unknown> {
-  const control = Object.fromEntries(
+/** The read paths: every bot, one bot, the equity curves, the live stream. */
+const READ_PATHS = {
+  '/api/bots': {
+    get: {
+      summary: 'every bot, with the venue clock and session',
+      security: bearer,
+      responses: {
+        '200': {
+          description: 'the bots',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  readOnly: { type: 'boolean' },
+                  now: { type: 'integer', description: 'venue time, Unix ms' },
+                  session: { type: 'object', nullable: true },
+                  bots: { type: 'array', items: { $ref: '#/components/schemas/Bot' } },
+                },
+              },
+            },
+          },
+        },
+        '401': refusal('no or a wrong bearer token'),
+      },
+    },
+  },
+  '/api/bots/{name}': {
+    get: {
+      summary: 'one bot',
+      security: bearer,
+      parameters: [name],
+      responses: {
+        '200': oneBot('the bot'),
+        '401': refusal('no or a wrong bearer token'),
+        '404': refusal('no such bot'),
+      },
+    },
+  },
+  '/api/equity': {
+    get: {
+      summary:
+        'the equity curve of every bot (up to 2000 points each): how a page without the live stream (read-only) draws it',
+      security: bearer,
+      parameters: [
+        {
+          name: 'since',
+          in: 'query',
+          required: false,
+          schema: EquityQuerySchema.properties.since,
+          description:
+            'only points at or after this venue time (Unix seconds); the last point of a second is updated in place, so ask from the last one you have',
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'the curves by bot',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  equity: {
+                    type: 'object',
+                    additionalProperties: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          time: { type: 'integer', description: 'venue time, Unix seconds' },
+                          value: decimal,
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        '400': refusal('since is not a whole number'),
+        '401': refusal('no or a wrong bearer token'),
+      },
+    },
+  },
+  '/api/events': {
+    get: {
+      summary:
+        'the live stream (server-sent events): `state` (the bots, as GET /api/bots), `equity` (new points), `log` (log lines)',
+      security: bearer,
+      responses: {
+        '200': { description: 'text/event-stream' },
+        '401': refusal('no or a wrong bearer token'),
+        '403': refusal('read-only dashboard: no stream without a token'),
+      },
+    },
+  },
+};
+
+/** A control path per action: POST /api/bots/{name}/<action>. */
+function controlPaths(): Record<string, unknown> {
+  return Object.fromEntries(
     CONTROL_ACTIONS.map((action) => [
       `/api/bots/{name}/${action}`,
       {
@@ -142,33 +252,21 @@ export function openApiDocument(): Record<string, unknown> {
             content: { 'application/json': { schema: ControlBodySchema } },
           },
           responses: {
-            '200': {
-              description: 'done; the bot as it is now',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Bot' } } },
-            },
-            '400': { description: 'the body is invalid', content: { 'application/json': { schema: error } } },
-            '401': {
-              description: 'no or a wrong bearer token',
-              content: { 'application/json': { schema: error } },
-            },
-            '403': {
-              description: 'read-only dashboard (no token configured) or a foreign Origin',
-              content: { 'application/json': { schema: error } },
-            },
-            '404': { description: 'no such bot', content: { 'application/json': { schema: error } } },
-            ...(action === 'flatten'
-              ? {
-                  '409': {
-                    description: 'the bot is HALTED: re-arm it first',
-                    content: { 'application/json': { schema: error } },
-                  },
-                }
-              : {}),
+            '200': oneBot('done; the bot as it is now'),
+            '400': refusal('the body is invalid'),
+            '401': refusal('no or a wrong bearer token'),
+            '403': refusal('read-only dashboard (no token configured) or a foreign Origin'),
+            '404': refusal('no such bot'),
+            ...(action === 'flatten' ? { '409': refusal('the bot is HALTED: re-arm it first') } : {}),
           },
         },
       },
     ]),
   );
+}
+
+/** The OpenAPI 3.0 description of the dashboard's API. */
+export function openApiDocument(): Record<string, unknown> {
   return {
     openapi: '3.0.3',
     info: {
@@ -181,124 +279,6 @@ export function openApiDocument(): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: { Bot: BotSchema, ControlBody: ControlBodySchema, Error: error },
     },
-    paths: {
-      '/api/bots': {
-        get: {
-          summary: 'every bot, with the venue clock and session',
-          security: bearer,
-          responses: {
-            '200': {
-              description: 'the bots',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    properties: {
-                      readOnly: { type: 'boolean' },
-                      now: { type: 'integer', description: 'venue time, Unix ms' },
-                      session: { type: 'object', nullable: true },
-                      bots: { type: 'array', items: { $ref: '#/components/schemas/Bot' } },
-                    },
-                  },
-                },
-              },
-            },
-            '401': {
-              description: 'no or a wrong bearer token',
-              content: { 'application/json': { schema: error } },
-            },
-          },
-        },
-      },
-      '/api/bots/{name}': {
-        get: {
-          summary: 'one bot',
-          security: bearer,
-          parameters: [name],
-          responses: {
-            '200': {
-              description: 'the bot',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Bot' } } },
-            },
-            '401': {
-              description: 'no or a wrong bearer token',
-              content: { 'application/json': { schema: error } },
-            },
-            '404': { description: 'no such bot', content: { 'application/json': { schema: error } } },
-          },
-        },
-      },
-      '/api/equity': {
-        get: {
-          summary:
-            'the equity curve of every bot (up to 2000 points each): how a page without the live stream (read-only) draws it',
-          security: bearer,
-          parameters: [
-            {
-              name: 'since',
-              in: 'query',
-              required: false,
-              schema: EquityQuerySchema.properties.since,
-              description:
-                'only points at or after this venue time (Unix seconds); the last point of a second is updated in place, so ask from the last one you have',
-            },
-          ],
-          responses: {
-            '200': {
-              description: 'the curves by bot',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    properties: {
-                      equity: {
-                        type: 'object',
-                        additionalProperties: {
-                          type: 'array',
-                          items: {
-                            type: 'object',
-                            properties: {
-                              time: { type: 'integer', description: 'venue time, Unix seconds' },
-                              value: decimal,
-                            },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            '400': {
-              description: 'since is not a whole number',
-              content: { 'application/json': { schema: error } },
-            },
-            '401': {
-              description: 'no or a wrong bearer token',
-              content: { 'application/json': { schema: error } },
-            },
-          },
-        },
-      },
-      '/api/events': {
-        get: {
-          summary:
-            'the live stream (server-sent events): `state` (the bots, as GET /api/bots), `equity` (new points), `log` (log lines)',
-          security: bearer,
-          responses: {
-            '200': { description: 'text/event-stream' },
-            '401': {
-              description: 'no or a wrong bearer token',
-              content: { 'application/json': { schema: error } },
-            },
-            '403': {
-              description: 'read-only dashboard: no stream without a token',
-              content: { 'application/json': { schema: error } },
-            },
-          },
-        },
-      },
-      ...control,
-    },
+    paths: { ...READ_PATHS, ...controlPaths() },
   };
 }

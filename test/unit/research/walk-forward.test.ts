@@ -1,7 +1,11 @@
 // Walk-forward: windows tile the data without overlap, no in-sample data is evaluated out-of-sample, each
 // out-of-sample window is warmed up (never cold), and the stitched result is continuous and counts every
 // window's trades.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../helpers/wait-for.js';
 import { runJob } from '../../../src/research/run-job.js';
 import { walkForward, walkForwardWindows } from '../../../src/research/walk-forward.js';
 
@@ -120,4 +124,38 @@ describe('walk-forward', () => {
     }
     expect(wf.equity.map((p) => p.ts)).toEqual([...wf.equity.map((p) => p.ts)].sort((a, b) => a - b));
   }, 60_000);
+
+  // Each in a process of its own: worker threads left running would keep it alive after the refusal.
+  it.each([
+    ['a negative warm-up', "capital: '10000'", 'warmupMs: -1', /the warm-up length must be zero or more/],
+    ['a capital that is no number', "capital: 'ten'", 'warmupMs: 0', /Invalid argument: ten/],
+  ])(
+    'refuses %s before it starts worker threads: the refused process exits',
+    async (_, capital, warmup, says) => {
+      const module = pathToFileURL(
+        join(import.meta.dirname, '..', '..', '..', 'src', 'research', 'walk-forward.ts'),
+      );
+      const script = `import { walkForward } from ${JSON.stringify(module.href)};
+await walkForward({
+  base: { dataset: 'sp500-daily', strategy: 'ma-crossover', params: {}, ${capital}, feeRate: '0', slippageBps: 0, risk: {} },
+  grid: { fast: ['20'] }, inSampleMs: ${365 * DAY}, outOfSampleMs: ${365 * DAY}, ${warmup}, workers: 1,
+}).catch((e) => process.stdout.write(e.message));`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+      let out = '';
+      let exited = false;
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.on('close', () => (exited = true));
+      try {
+        await waitFor(() => exited, {
+          timeoutMs: 20_000,
+          what: 'the refused walk-forward to exit',
+          detail: () => out,
+        });
+        expect(out).toMatch(says);
+      } finally {
+        child.kill();
+      }
+    },
+    30_000,
+  );
 });
