@@ -3,45 +3,41 @@
 // jobs and the health/metrics server. SIGINT/SIGTERM: no new intents, orders in flight finished, the
 // journal flushed, exit 0 within a bounded time. A failing bot is restarted with backoff, alone.
 import type { Writable } from 'node:stream';
-import { ApiError } from '../api/index.js';
 import {
   ConfigError,
   loadDeployment,
   strategyLookupFor,
   type BotConfig,
-  type ConfigProblem,
   type Deployment,
   type LoadedConfig,
 } from '../config/index.js';
 import { coinsBySuffix } from '../execution/describe.js';
-import {
-  botPairs,
-  createLiveBot,
-  createVenueRuntime,
-  followVenueClock,
-  instrumentsFor,
-  type VenueRuntime,
-} from '../execution/runtime.js';
+import { createLiveBot, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
-import type { TraderEvent, TraderListener } from '../execution/trader.js';
+import type { TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
-import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
-import { formatMoney } from '../market/decimal.js';
+import type { ClockCron } from '../feeds/cron.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
-import { formatZoned } from '../market/zoned-time.js';
-import { startSimulator, type Simulator } from '../sim/index.js';
+import type { Simulator } from '../sim/index.js';
 import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
-import { startHttp } from './http.js';
+import { readiness, serveHealth } from './health.js';
 import { openDeploymentJournal } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
 import { pipelineEvents } from './pipeline-events.js';
+import { scheduleBotTasks } from './schedules.js';
+import { DaemonEvents, type DaemonService, type DaemonServiceContext } from './services.js';
+import { botSummary, drainBots } from './shutdown.js';
 import { watchSignals } from './signals.js';
+import { checkFillAccess, checkPairs, StartRefused } from './start-checks.js';
 import { StatusLine } from './status.js';
+import { connectVenue, startVenue, type VenueConnection } from './venue.js';
+
+export type { BotRestartedEvent, DaemonEvent, DaemonService, DaemonServiceContext } from './services.js';
 
 export interface DaemonOptions {
   readonly env?: NodeJS.ProcessEnv | undefined;
@@ -60,33 +56,6 @@ export interface DaemonOptions {
   readonly services?: readonly DaemonService[] | undefined;
 }
 
-/** An event of the daemon itself, beside the pipeline's. */
-export interface BotRestartedEvent {
-  readonly type: 'bot-restarted';
-  readonly bot: string;
-  readonly ts: number;
-  readonly restarts: number;
-  readonly error: string;
-}
-export type DaemonEvent = TraderEvent | BotRestartedEvent;
-
-/** What a service started beside the bots is given. */
-export interface DaemonServiceContext {
-  readonly config: Deployment;
-  /** Each bot's configuration and its running instance (none while it restarts). */
-  readonly bots: () => readonly { readonly config: BotConfig; readonly bot: LiveBot | undefined }[];
-  readonly store: Store;
-  readonly logger: Logger;
-  readonly venue: { readonly kind: string; readonly speed: number };
-  /** The venue's clock (simulated for an accelerated simulator; `venue.speed` times real time). */
-  readonly clock: Clock;
-  /** Every bot's pipeline events and the daemon's own; a listener that throws is logged, never felt by trading. */
-  subscribe(listener: (e: DaemonEvent) => void): () => void;
-}
-
-/** A service the daemon starts after its bots and stops before closing the venue (notifications, the dashboard). */
-export type DaemonService = (ctx: DaemonServiceContext) => Promise<{ close(): Promise<void> } | undefined>;
-
 interface BotSlot {
   readonly cfg: BotConfig;
   bot?: LiveBot | undefined;
@@ -94,28 +63,9 @@ interface BotSlot {
   stopping: boolean;
 }
 
-/** Where the bots trade: the venue's address, the account, and the venue's clock and speed. */
-interface VenueConnection {
-  readonly baseUrl: string;
-  readonly credentials: { apiKey: string; apiSecret: string; passphrase: string };
-  readonly speed: number;
-  readonly feeRate: string;
-  readonly whitelisted: boolean;
-}
-
 const JOURNAL_FAILED = 'journal failed';
 const sqliteCode = (e: unknown): boolean =>
   /^SQLITE_/.test(String((e as { code?: unknown } | null)?.code ?? ''));
-
-/** A start step ended the start with this exit code (a refusal already explained to the operator). */
-class StartRefused extends Error {
-  constructor(
-    readonly exitCode: number,
-    readonly why: string,
-  ) {
-    super(why);
-  }
-}
 
 /** Runs a deployment until stopped; answers the process exit code. */
 export async function runDaemon(file: string, o: DaemonOptions = {}): Promise<number> {
@@ -151,6 +101,7 @@ async function loadConfiguration(
 class DaemonRun {
   private readonly logger: Logger;
   private readonly metrics = new DaemonMetrics();
+  private readonly events: DaemonEvents;
   private sim: Simulator | undefined;
   private store: Store | undefined;
   private unlock: (() => void) | undefined;
@@ -164,7 +115,6 @@ class DaemonRun {
   private clock: Clock = liveClock;
   private failJournal: () => void = () => undefined;
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
-  private readonly listeners: ((e: DaemonEvent) => void)[] = [];
   private readonly services: { close(): Promise<void> }[] = [];
   /** Until the start completed or the shutdown began: a stop asked now waits for the start. */
   private starting = true;
@@ -186,6 +136,7 @@ class DaemonRun {
       stream: this.status?.logStream ?? stderr,
       tty,
     });
+    this.events = new DaemonEvents(this.logger);
   }
 
   /** Starts, runs until the stop signal (or a journal failure), and stops; answers the exit code. */
@@ -212,10 +163,16 @@ class DaemonRun {
   private async start(): Promise<void> {
     this.openJournal();
     const venue = await this.startVenue();
-    this.speed = venue.speed;
     const rt = this.connect(venue);
-    await this.checkPairs(rt);
-    await this.checkFillAccess(rt);
+    const checks = {
+      file: this.file,
+      cfg: this.cfg,
+      source: this.source,
+      logger: this.logger,
+      stderr: this.stderr,
+    };
+    await checkPairs(checks, rt);
+    await checkFillAccess(checks, rt);
     await this.serveHealth();
     await this.startBots(venue);
     this.startSchedules();
@@ -261,174 +218,39 @@ class DaemonRun {
       });
   }
 
-  /** Starts the embedded simulator, or syncs to a remote venue's clock; from here `clock` is the venue's. */
+  /** The embedded simulator started, or a remote venue's clock followed: from here `clock` is the venue's. */
   private async startVenue(): Promise<VenueConnection> {
-    const v = this.cfg.venue;
-    if (v.kind === 'simulator') {
-      this.sim = await startSimulator({
-        port: v.port,
-        seed: v.seed,
-        speed: v.speed,
-        ...(v.startTime !== undefined ? { startTime: Date.parse(v.startTime) } : {}),
-        ...(v.faults !== undefined ? { faults: v.faults } : {}),
-        accounts: [{ ...v.account, balances: v.account.balances }],
-      });
-      const engine = this.sim.engine;
-      this.clock = { now: () => engine.now() };
-      this.logger.info('embedded simulator started', {
-        url: this.sim.baseUrl,
-        seed: v.seed,
-        speed: v.speed,
-        simTime: new Date(engine.now()).toISOString(),
-      });
-      return {
-        baseUrl: this.sim.baseUrl,
-        credentials: v.account,
-        speed: v.speed,
-        feeRate: v.account.feeRate,
-        whitelisted: v.account.whitelisted,
-      };
-    }
-    let speed = 1;
-    if (v.timeScale !== undefined) {
-      const vc = await followVenueClock(v.baseUrl, v.timeScale, {
-        timeoutMs: v.timeoutMs,
-        logger: this.logger,
-      });
-      this.clock = vc;
-      speed = v.timeScale;
-      this.logger.info('running on the venue time', { speed, venueTime: new Date(vc.now()).toISOString() });
-    }
-    return {
-      baseUrl: v.baseUrl,
-      credentials: v.credentials,
-      speed,
-      feeRate: v.feeRate,
-      whitelisted: v.whitelisted,
-    };
+    const venue = await startVenue(this.cfg.venue, this.logger);
+    this.sim = venue.sim;
+    this.clock = venue.clock ?? liveClock;
+    this.speed = venue.speed;
+    return venue;
   }
 
-  /** The client and the feeds of the venue, polled at the fastest cadence any bot asks for. */
+  /** The client and the feeds of the venue; each answered poll keeps the venue counted reachable. */
   private connect(venue: VenueConnection): VenueRuntime {
-    const { cfg, logger, metrics } = this;
-    const v = cfg.venue;
-    const poll = (k: keyof BotConfig['poll']) => Math.min(...cfg.bots.map((b) => b.poll[k]));
-    const rt = createVenueRuntime({
-      baseUrl: venue.baseUrl,
-      credentials: venue.credentials,
-      clock: v.kind === 'simulator' || v.timeScale !== undefined ? this.clock : undefined,
-      speed: venue.speed,
-      whitelisted: venue.whitelisted,
-      ...(v.kind === 'remote'
-        ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs }
-        : {}),
-      cadences: {
-        tickersMs: poll('tickersMs'),
-        instrumentsMs: poll('instrumentsMs'),
-        suspensionMs: poll('suspensionMs'),
-        calendarMs: poll('calendarMs'),
-      },
-      staleAfterMs: Math.max(...cfg.bots.map((b) => b.risk.maxDataAgeMs)),
-      logger,
-      onPoll: (feed) => {
-        metrics.polls.inc({ feed });
-        this.lastPollOk = liveClock.now();
-      },
-      onPollError: (feed, err) => {
-        metrics.pollErrors.inc({ feed });
-        logger.warn('poll failed, will retry', {
-          feed,
-          error: err instanceof Error ? err.message : String(err),
-        });
-      },
+    this.runtime = connectVenue({
+      cfg: this.cfg,
+      venue,
+      logger: this.logger,
+      metrics: this.metrics,
+      onPollOk: () => (this.lastPollOk = liveClock.now()),
     });
-    this.runtime = rt;
-    rt.client.limiter?.onThrottled((group) => metrics.rateLimited.inc({ group }));
-    return rt;
-  }
-
-  /**
-   * Every bot's symbols against the venue's instruments, before anything is read or traded: a symbol the
-   * venue does not list, that is no Reality pair, or that is quoted in another coin than the bot's is a
-   * problem of the configuration (exit 2), said at its line as `validate` says the ones it can know.
-   */
-  private async checkPairs(rt: VenueRuntime): Promise<void> {
-    const lists = new Map<BotConfig['category'], ReturnType<typeof instrumentsFor>>();
-    const problems: ConfigProblem[] = [];
-    for (const [i, b] of this.cfg.bots.entries()) {
-      const listed = lists.get(b.category) ?? instrumentsFor(rt.client, b.category);
-      lists.set(b.category, listed);
-      for (const p of botPairs(b, await listed).problems)
-        problems.push({
-          file: this.file,
-          ...this.source.locate(['bots', i, 'symbols', p.index]),
-          path: `bots[${i}].symbols[${p.index}]`,
-          message: p.message,
-        });
-    }
-    if (problems.length === 0) return;
-    const e = new ConfigError(problems, undefined, this.source.redact);
-    this.logger.error('start refused: the venue cannot trade a configured symbol', {
-      problems: e.problems.map((p) => p.message).join('; '),
-    });
-    this.stderr.write(
-      `tradebot: the configuration has ${counted(e.problems.length, 'problem')} the venue found; the daemon did not start:\n${e.message}\n`,
-    );
-    throw new StartRefused(2, 'start refused');
-  }
-
-  /**
-   * Fills are read from reality-fills, which needs whitelist access (spec §5): without it the bots
-   * could place orders but never book them, so the daemon refuses to start unless told to estimate.
-   */
-  private async checkFillAccess(rt: VenueRuntime): Promise<void> {
-    const { cfg, logger } = this;
-    const first = cfg.bots[0];
-    const firstSymbol = first?.symbols[0];
-    if (cfg.fills === 'venue' && first !== undefined && firstSymbol !== undefined) {
-      try {
-        await rt.client.realityFills({ symbol: firstSymbol, limit: 1 });
-      } catch (e) {
-        // Any other refusal says which bot and symbol it was about.
-        if (!(e instanceof ApiError && e.code === '90068'))
-          throw new Error(
-            `bot ${first.name}: reading the fills of ${firstSymbol} (reality-fills) failed: ${e instanceof Error ? e.message : String(e)}`,
-            { cause: e },
-          );
-        const why =
-          'the account has no whitelist access, so its fills (reality-fills) cannot be read and no order could be booked. ' +
-          'Apply for whitelist access through a business representative of the venue, or set `fills: estimated` in the configuration ' +
-          '(market orders booked from the acknowledgement at the touch and marked estimated, limit orders refused).';
-        logger.error('start refused: no whitelist access', { code: e.code, fix: why });
-        this.stderr.write(`tradebot: ${this.file}: start refused: ${why}\n`);
-        throw new StartRefused(1, 'start refused');
-      }
-    } else if (cfg.fills === 'estimated') {
-      logger.warn('fills are estimated', {
-        why: 'fills: estimated: market orders are booked from the acknowledgement at the touch; limit orders are refused (LIMIT_WITHOUT_FILLS)',
-      });
-    }
+    return this.runtime;
   }
 
   /** /healthz, /readyz and /metrics, when enabled. */
   private async serveHealth(): Promise<void> {
-    const { cfg } = this;
-    if (!cfg.metrics.enabled) return;
-    this.http = await startHttp({
-      host: cfg.metrics.host,
-      port: cfg.metrics.port,
+    this.http = await serveHealth({
+      metricsConfig: this.cfg.metrics,
       metrics: this.metrics,
-      readiness: () => {
-        const bots = this.slots.map((s) => s.bot?.status());
-        const running = bots.every((b) => b?.running === true);
-        const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
-        const venue = liveClock.now() - this.lastPollOk < 60_000;
-        return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
-      },
-    });
-    this.logger.info('health and metrics listening', {
-      url: `http://${cfg.metrics.host}:${this.http.port}`,
-      paths: '/healthz /readyz /metrics',
+      logger: this.logger,
+      readiness: () =>
+        readiness(
+          this.slots.map((s) => s.bot?.status()),
+          this.lastPollOk,
+          liveClock.now(),
+        ),
     });
   }
 
@@ -529,20 +351,8 @@ class DaemonRun {
   private fanOut(first: TraderListener): TraderListener {
     return (e) => {
       first(e);
-      this.emit(e);
+      this.events.emit(e);
     };
-  }
-
-  private emit(e: DaemonEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(e);
-      } catch (err) {
-        this.logger.warn('an event listener failed', {
-          error: err instanceof Error ? err.message : String(err),
-        });
-      }
-    }
   }
 
   /** The services (notifications, the dashboard), once the bots run. */
@@ -554,13 +364,7 @@ class DaemonRun {
       logger: this.logger,
       venue: { kind: this.cfg.venue.kind, speed: this.speed },
       clock: this.clock,
-      subscribe: (l) => {
-        this.listeners.push(l);
-        return () => {
-          const i = this.listeners.indexOf(l);
-          if (i >= 0) this.listeners.splice(i, 1);
-        };
-      },
+      subscribe: (l) => this.events.subscribe(l),
     };
     for (const start of this.o.services ?? []) {
       const service = await start(ctx);
@@ -582,7 +386,7 @@ class DaemonRun {
     }
     slot.restarts++;
     this.metrics.botRestarts.inc({ bot: slot.cfg.name });
-    this.emit({
+    this.events.emit({
       type: 'bot-restarted',
       bot: slot.cfg.name,
       ts: this.clock.now(),
@@ -605,41 +409,15 @@ class DaemonRun {
     }
   }
 
-  /**
-   * The bots' cron tasks (flatten before the close, set-leverage, the daily report), on the venue's
-   * clock: on an accelerated simulator a 16:00 ET task runs at simulated 16:00 ET.
-   */
+  /** The bots' cron tasks, on the venue's clock (see scheduleBotTasks). */
   private startSchedules(): void {
-    for (const slot of this.slots) {
-      const b = slot.cfg;
-      for (const s of b.schedules) {
-        this.jobs.push(
-          scheduleOnClock({
-            expression: s.cron,
-            timeZone: s.timezone,
-            clock: this.clock,
-            speed: this.speed,
-            run: async (at) => {
-              this.logger.info('scheduled task', {
-                bot: b.name,
-                task: s.task,
-                cron: s.cron,
-                venueTime: formatZoned(at, s.timezone),
-              });
-              if (s.task === 'flatten') await slot.bot?.flatten('scheduled flatten before the close');
-              else if (s.task === 'set-leverage') await this.applyLeverage(b);
-              else this.logger.info('daily report', { ...slot.bot?.status() });
-            },
-            onError: (e) =>
-              this.logger.error('scheduled task failed', {
-                bot: b.name,
-                task: s.task,
-                error: e instanceof Error ? e.message : String(e),
-              }),
-          }),
-        );
-      }
-    }
+    const tasks = scheduleBotTasks(this.slots, {
+      clock: this.clock,
+      speed: this.speed,
+      logger: this.logger,
+      applyLeverage: (b) => this.applyLeverage(b),
+    });
+    this.jobs.push(...tasks);
   }
 
   /** The live status block, on a terminal only (see StatusLine). */
@@ -672,8 +450,12 @@ class DaemonRun {
     logger.info('stopping', { reason: why });
     for (const j of this.jobs) j.stop();
     this.status?.stop();
-    const timedOut = await this.drainBots();
-    this.summarise();
+    const timedOut = await drainBots(this.slots, cfg.shutdownTimeoutMs);
+    // One line per bot: its orders, fills, realised and unrealised PnL, fees and equity.
+    for (const slot of this.slots) {
+      const st = slot.bot?.status();
+      if (st !== undefined) logger.info('bot summary', botSummary(st));
+    }
     for (const svc of this.services) await svc.close().catch(() => undefined);
     this.runtime?.close();
     await this.http?.close();
@@ -691,47 +473,6 @@ class DaemonRun {
     }
     logger.info('stopped', { journal: cfg.store.path });
     return 0;
-  }
-
-  /** One line per bot on stop: its orders, fills, realised and unrealised PnL, fees and equity. */
-  private summarise(): void {
-    for (const slot of this.slots) {
-      const st = slot.bot?.status();
-      if (st === undefined) continue;
-      const q = st.quoteCoin;
-      const money = (v: string) => formatMoney(v, q);
-      this.logger.info('bot summary', {
-        bot: st.name,
-        what:
-          `${st.name}: ${counted(st.orders, 'order')}, ${counted(st.fills, 'fill')}, realised ${money(st.realisedPnl)}, ` +
-          `unrealised ${money(st.unrealisedPnl)}, fees ${money(st.fees)}, equity ${st.equity} ${q}` +
-          (st.positions.length > 0
-            ? `; holds ${st.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ')}`
-            : ''),
-        orders: st.orders,
-        fills: st.fills,
-        denials: st.denials,
-        realisedPnl: st.realisedPnl,
-        unrealisedPnl: st.unrealisedPnl,
-        fees: st.fees,
-        equity: st.equity,
-        quoteCoin: q,
-      });
-    }
-  }
-
-  /** Stops every bot and waits for its orders in flight; answers whether the deadline passed first. */
-  private async drainBots(): Promise<boolean> {
-    const drain = Promise.all(
-      this.slots.map(async (s) => {
-        s.stopping = true;
-        await s.bot?.stop();
-      }),
-    );
-    return Promise.race([
-      drain.then(() => false),
-      new Promise<boolean>((r) => setTimeout(() => r(true), this.cfg.shutdownTimeoutMs).unref()),
-    ]);
   }
 }
 

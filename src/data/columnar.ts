@@ -35,11 +35,11 @@ import {
   CandleFileMetaSchema,
   FORMAT_NAME,
   FORMAT_VERSION,
-  candleProblem,
   type CandleBatch,
   type CandleFileMeta,
   type CandleSource,
 } from './format.js';
+import { candleProblem } from './candle-checks.js';
 
 /** The key of the tradebot metadata (the CSV header's JSON) in an Arrow schema or Parquet key-value metadata. */
 export const META_KEY = FORMAT_NAME;

@@ -26,6 +26,7 @@ import {
   type Instrument,
 } from '../api/index.js';
 import type { Candle } from '../market/candle.js';
+import { candleProblem } from './candle-checks.js';
 
 export const FORMAT_NAME = 'tradebot-candles';
 export const FORMAT_VERSION = 1;
@@ -251,106 +252,107 @@ export function parseDecimalField(s: string, start: number, end: number): number
   return dot < 0 ? m : m / (POW10[end - dot - 1] as number);
 }
 
-/** A time in a refusal: the number, and the instant beside it (a file from another tool may write dates). */
-const at = (x: number) =>
-  Math.abs(x) <= 8.64e15 ? `${x} (${new Date(x).toISOString().replace('.000Z', 'Z')})` : String(x);
-
 /**
- * What is wrong with one candle given the previous open time, or undefined: the checks every reader applies
- * (CSV, JSONL, Arrow, Parquet), so a file is refused for the same reasons whatever its format.
+ * The lines of one tradebot CSV or JSONL file, each taken in turn into a batch: the metadata line, blank lines and
+ * comments pass, a CSV header is read by name, and every row is parsed and checked against the one before it.
  */
-export function candleProblem(
-  t: number,
-  o: number,
-  h: number,
-  l: number,
-  c: number,
-  v: number,
-  q: number,
-  prev: number,
-  step: number,
-  interval: CandleInterval,
-): string | undefined {
-  if (!Number.isSafeInteger(t)) return `openTime ${t} must be whole Unix milliseconds`;
-  if (t <= prev)
-    return t === prev
-      ? `duplicate openTime ${at(t)}`
-      : `openTime ${at(t)} is before the previous ${at(prev)}: the file must be sorted`;
-  if (Math.floor(t / step) * step !== t) return `openTime ${at(t)} is not on a ${interval} boundary`;
-  if (!(o > 0 && h > 0 && l > 0 && c > 0 && Number.isFinite(o + h + l + c)))
-    return 'open, high, low and close must be positive';
-  if (!(v >= 0 && q >= 0 && Number.isFinite(v + q))) return 'volume and turnover must be zero or more';
-  if (h < Math.max(o, c) || l > Math.min(o, c) || l > h)
-    return 'high must be >= open, close and low; low must be <= open and close';
-  return undefined;
-}
-
-async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<CandleBatch> {
-  const step = INTERVAL_MS[meta.interval];
-  const jsonl = isJsonl(path);
-  let stream: NodeJS.ReadableStream = createReadStream(path, { highWaterMark: 1 << 20 });
-  if (isGz(path)) stream = stream.pipe(createGunzip());
-  let batch = newBatch();
-  let rest = '';
-  let lineNo = 0;
-  let rows = 0;
-  let prev = -Infinity;
-  const fields = new Array<number>(7);
+class CandleRows {
+  /** Lines taken so far: the line number a refusal names. */
+  lineNo = 0;
+  /** Candles read so far. */
+  rows = 0;
+  private readonly jsonl: boolean;
+  private readonly step: number;
+  private prev = -Infinity;
+  private readonly fields = new Array<number>(7);
   // Field k of a row holds column slot[k]: CSV_HEADER's order unless the file's header says otherwise.
-  let slot = [0, 1, 2, 3, 4, 5, 6];
-  let header = CSV_HEADER;
-  let seenRow = false;
-  const fail = (msg: string): never => {
-    throw new CandleFileError(`${path}:${lineNo}: ${msg}`);
-  };
-  const take = (line: string) => {
-    lineNo++;
-    if (lineNo === 1 || line === '' || (!jsonl && (line === header || line.charCodeAt(0) === 35))) return;
-    if (!jsonl && !seenRow) {
-      seenRow = true;
-      // The first line after the metadata that does not start with a digit is the header: read by name.
-      const c = line.charCodeAt(0);
-      if (c < 48 || c > 57) {
-        slot = csvColumnOrder(path, lineNo, line);
-        header = line;
-        return;
-      }
-    }
-    let s = jsonl ? line.trim() : line;
-    if (jsonl) {
-      if (s[0] !== '[' || s[s.length - 1] !== ']')
-        fail('each line must be an array [openTime,open,high,low,close,volume,turnover]');
-      s = s.slice(1, -1).replaceAll('"', '');
-    }
+  private slot = [0, 1, 2, 3, 4, 5, 6];
+  private header = CSV_HEADER;
+  private seenRow = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly interval: CandleInterval,
+  ) {
+    this.jsonl = isJsonl(path);
+    this.step = INTERVAL_MS[interval];
+  }
+
+  /** Refuses the file at a line (the last one taken unless told). */
+  fail(msg: string, lineNo = this.lineNo): never {
+    throw new CandleFileError(`${this.path}:${lineNo}: ${msg}`);
+  }
+
+  /** One line, without its end of line: its candle appended to `batch`, if it holds one. */
+  take(line: string, batch: CandleBatch): void {
+    this.lineNo++;
+    if (this.holdsNoCandle(line)) return;
+    this.parseFields(this.jsonl ? this.jsonArray(line) : line);
+    const [t, o, h, l, c, v, q] = this.fields as [number, number, number, number, number, number, number];
+    const problem = candleProblem(t, o, h, l, c, v, q, this.prev, this.step, this.interval);
+    if (problem !== undefined) this.fail(problem);
+    this.prev = t;
+    this.rows++;
+    appendCandle(batch, t, o, h, l, c, v, q);
+  }
+
+  /** The metadata line, a blank line, a comment or the CSV header (whose column order is kept). */
+  private holdsNoCandle(line: string): boolean {
+    if (this.lineNo === 1 || line === '') return true;
+    if (this.jsonl) return false;
+    if (line === this.header || line.charCodeAt(0) === 35) return true;
+    if (this.seenRow) return false;
+    this.seenRow = true;
+    // The first line after the metadata that does not start with a digit is the header: read by name.
+    const c = line.charCodeAt(0);
+    if (c >= 48 && c <= 57) return false;
+    this.slot = csvColumnOrder(this.path, this.lineNo, line);
+    this.header = line;
+    return true;
+  }
+
+  /** The inside of a JSONL row's array, its quotes dropped: the fields as a CSV row has them. */
+  private jsonArray(line: string): string {
+    const s = line.trim();
+    if (s[0] !== '[' || s[s.length - 1] !== ']')
+      this.fail('each line must be an array [openTime,open,high,low,close,volume,turnover]');
+    return s.slice(1, -1).replaceAll('"', '');
+  }
+
+  /** The seven fields of a row, each into its column's place in `fields`. */
+  private parseFields(s: string): void {
     let start = 0;
     for (let k = 0; k < 7; k++) {
       let end = s.indexOf(',', start);
       if (end < 0) {
-        if (k < 6) fail(`${k + 1} fields where a candle has 7 (${CSV_HEADER})`);
+        if (k < 6) this.fail(`${k + 1} fields where a candle has 7 (${CSV_HEADER})`);
         end = s.length;
-      } else if (k === 6) fail(`${s.split(',').length} fields where a candle has 7 (${CSV_HEADER})`);
+      } else if (k === 6) this.fail(`${s.split(',').length} fields where a candle has 7 (${CSV_HEADER})`);
       const v = parseDecimalField(s, start, end);
-      const col = slot[k] as number;
+      const col = this.slot[k] as number;
       if (Number.isNaN(v))
-        fail(
+        this.fail(
           `field ${k + 1} (${FIELDS[col]}) ${JSON.stringify(s.slice(start, end))} is not a plain decimal: digits with at most one '.', no sign, no exponent (as the venue writes it)`,
         );
-      fields[col] = v;
+      this.fields[col] = v;
       start = end + 1;
     }
-    const [t, o, h, l, c, v, q] = fields as [number, number, number, number, number, number, number];
-    const problem = candleProblem(t, o, h, l, c, v, q, prev, step, meta.interval);
-    if (problem !== undefined) fail(problem);
-    prev = t;
-    rows++;
-    appendCandle(batch, t, o, h, l, c, v, q);
-  };
+  }
+}
+
+/** A tradebot CSV or JSONL file (gzipped or not) as batches of checked candles, streamed. */
+async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<CandleBatch> {
+  let stream: NodeJS.ReadableStream = createReadStream(path, { highWaterMark: 1 << 20 });
+  if (isGz(path)) stream = stream.pipe(createGunzip());
+  const rows = new CandleRows(path, meta.interval);
+  let batch = newBatch();
+  let rest = '';
   try {
     for await (const chunk of stream) {
       const text = rest + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
       let pos = 0;
       for (let nl = text.indexOf('\n', pos); nl >= 0; nl = text.indexOf('\n', pos)) {
-        take(text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl));
+        rows.take(text.charCodeAt(nl - 1) === 13 ? text.slice(pos, nl - 1) : text.slice(pos, nl), batch);
         pos = nl + 1;
         if (batch.length === BATCH_SIZE) {
           yield batch;
@@ -366,14 +368,13 @@ async function* readBatches(path: string, meta: CandleFileMeta): AsyncGenerator<
       `${path}: ${isGz(path) ? 'not a complete gzip file' : 'unreadable'} (${e instanceof Error ? e.message : String(e)}); ${isGz(path) ? 'download or compress it again' : 'check the file'}`,
     );
   }
-  if (rest.trim() !== '') {
-    lineNo++;
-    // The writer ends every line: a last line without one is what an interrupted download or recording leaves.
-    fail(
+  // The writer ends every line: a last line without one is what an interrupted download or recording leaves.
+  if (rest.trim() !== '')
+    rows.fail(
       'the last line has no end of line, so the file looks cut off; delete that line (or, if it is whole, end it with a newline) and resume with `tradebot record`',
+      rows.lineNo + 1,
     );
-  }
-  if (rows === 0)
+  if (rows.rows === 0)
     throw new CandleFileError(
       `${path}: no candles after the header; record some with \`tradebot record\` or pick another file`,
     );

@@ -1,0 +1,42 @@
+// The daemon's health: when it is ready (every bot running, not all of them halted, the venue answering a poll
+// within the last minute), served with /healthz and /metrics when the deployment enables them.
+import type { Deployment } from '../config/index.js';
+import type { LiveBotStatus } from '../execution/live-bot.js';
+import { startHttp, type Readiness } from './http.js';
+import type { Logger } from './logger.js';
+import type { DaemonMetrics } from './metrics.js';
+
+/** How long after its last successful poll the venue still counts as reachable. */
+export const VENUE_REACHABLE_MS = 60_000;
+
+/**
+ * What /readyz answers: `bots` holds each configured bot's status (undefined while it is not built, or restarts),
+ * `lastPollOk` the wall-clock time of the venue's last answered poll.
+ */
+export function readiness(
+  bots: readonly (LiveBotStatus | undefined)[],
+  lastPollOk: number,
+  now: number,
+): Readiness {
+  const running = bots.every((b) => b?.running === true);
+  const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
+  const venue = now - lastPollOk < VENUE_REACHABLE_MS;
+  return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
+}
+
+/** /healthz, /readyz and /metrics, when enabled (undefined when not). */
+export async function serveHealth(o: {
+  readonly metricsConfig: Deployment['metrics'];
+  readonly metrics: DaemonMetrics;
+  readonly logger: Logger;
+  readonly readiness: () => Readiness;
+}): Promise<{ port: number; close(): Promise<void> } | undefined> {
+  const { host, port, enabled } = o.metricsConfig;
+  if (!enabled) return undefined;
+  const http = await startHttp({ host, port, metrics: o.metrics, readiness: o.readiness });
+  o.logger.info('health and metrics listening', {
+    url: `http://${host}:${http.port}`,
+    paths: '/healthz /readyz /metrics',
+  });
+  return http;
+}

@@ -1,0 +1,115 @@
+// Where a deployment's bots trade: the embedded simulator started, or a remote venue's clock followed, and
+// then the client and the feeds connected to it.
+import type { BotConfig, Deployment } from '../config/index.js';
+import { createVenueRuntime, followVenueClock, type VenueRuntime } from '../execution/runtime.js';
+import type { Clock } from '../feeds/clock.js';
+import { startSimulator, type Simulator } from '../sim/index.js';
+import type { Logger } from './logger.js';
+import type { DaemonMetrics } from './metrics.js';
+
+/** Where the bots trade: the venue's address, the account, and the venue's clock and speed. */
+export interface VenueConnection {
+  readonly baseUrl: string;
+  readonly credentials: { apiKey: string; apiSecret: string; passphrase: string };
+  readonly speed: number;
+  readonly feeRate: string;
+  readonly whitelisted: boolean;
+  /** The venue's own clock (the simulator's, or a remote one's at `timeScale`); undefined: the wall clock. */
+  readonly clock: Clock | undefined;
+  /** The embedded simulator, stopped last at shutdown. */
+  readonly sim: Simulator | undefined;
+}
+
+/** Starts the embedded simulator, or syncs to a remote venue's clock when it runs at another speed. */
+export async function startVenue(v: Deployment['venue'], logger: Logger): Promise<VenueConnection> {
+  if (v.kind === 'simulator') {
+    const sim = await startSimulator({
+      port: v.port,
+      seed: v.seed,
+      speed: v.speed,
+      ...(v.startTime !== undefined ? { startTime: Date.parse(v.startTime) } : {}),
+      ...(v.faults !== undefined ? { faults: v.faults } : {}),
+      accounts: [{ ...v.account, balances: v.account.balances }],
+    });
+    const engine = sim.engine;
+    logger.info('embedded simulator started', {
+      url: sim.baseUrl,
+      seed: v.seed,
+      speed: v.speed,
+      simTime: new Date(engine.now()).toISOString(),
+    });
+    return {
+      baseUrl: sim.baseUrl,
+      credentials: v.account,
+      speed: v.speed,
+      feeRate: v.account.feeRate,
+      whitelisted: v.account.whitelisted,
+      clock: { now: () => engine.now() },
+      sim,
+    };
+  }
+  let speed = 1;
+  let clock: Clock | undefined;
+  if (v.timeScale !== undefined) {
+    const vc = await followVenueClock(v.baseUrl, v.timeScale, { timeoutMs: v.timeoutMs, logger });
+    clock = vc;
+    speed = v.timeScale;
+    logger.info('running on the venue time', { speed, venueTime: new Date(vc.now()).toISOString() });
+  }
+  return {
+    baseUrl: v.baseUrl,
+    credentials: v.credentials,
+    speed,
+    feeRate: v.feeRate,
+    whitelisted: v.whitelisted,
+    clock,
+    sim: undefined,
+  };
+}
+
+/**
+ * The client and the feeds of the venue, polled at the fastest cadence any bot asks for; each poll counted,
+ * a successful one reported to `onPollOk` (readiness), a failed one logged.
+ */
+export function connectVenue(o: {
+  readonly cfg: Deployment;
+  readonly venue: VenueConnection;
+  readonly logger: Logger;
+  readonly metrics: DaemonMetrics;
+  readonly onPollOk: () => void;
+}): VenueRuntime {
+  const { cfg, venue, logger, metrics } = o;
+  const v = cfg.venue;
+  const poll = (k: keyof BotConfig['poll']) => Math.min(...cfg.bots.map((b) => b.poll[k]));
+  const rt = createVenueRuntime({
+    baseUrl: venue.baseUrl,
+    credentials: venue.credentials,
+    clock: venue.clock,
+    speed: venue.speed,
+    whitelisted: venue.whitelisted,
+    ...(v.kind === 'remote'
+      ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs }
+      : {}),
+    cadences: {
+      tickersMs: poll('tickersMs'),
+      instrumentsMs: poll('instrumentsMs'),
+      suspensionMs: poll('suspensionMs'),
+      calendarMs: poll('calendarMs'),
+    },
+    staleAfterMs: Math.max(...cfg.bots.map((b) => b.risk.maxDataAgeMs)),
+    logger,
+    onPoll: (feed) => {
+      metrics.polls.inc({ feed });
+      o.onPollOk();
+    },
+    onPollError: (feed, err) => {
+      metrics.pollErrors.inc({ feed });
+      logger.warn('poll failed, will retry', {
+        feed,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    },
+  });
+  rt.client.limiter?.onThrottled((group) => metrics.rateLimited.inc({ group }));
+  return rt;
+}

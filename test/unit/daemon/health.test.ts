@@ -1,0 +1,54 @@
+// /readyz: ready only while every bot runs, not all of them are halted, and the venue answered a poll within
+// the last minute.
+import { describe, expect, it } from 'vitest';
+import { readiness, VENUE_REACHABLE_MS } from '../../../src/daemon/health.js';
+import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
+
+const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => ({
+  name,
+  running: true,
+  intents: 0,
+  denials: 0,
+  orders: 0,
+  fills: 0,
+  tradingState: 'ACTIVE',
+  equity: '10000',
+  quoteCoin: 'USDT',
+  realisedPnl: '0',
+  unrealisedPnl: '0',
+  fees: '0',
+  positions: [],
+  ...over,
+});
+const now = Date.UTC(2026, 10, 23, 15);
+const polled = now - 5_000;
+
+describe('readiness', () => {
+  it('is ready while every bot runs and the venue answered a poll within the minute', () => {
+    const r = readiness([bot('a'), bot('b')], polled, now);
+    expect(r).toEqual({ ready: true, detail: { bots: [bot('a'), bot('b')], venueReachable: true } });
+  });
+
+  it('is not ready while a bot is not built yet or restarts, or has stopped running', () => {
+    expect(readiness([bot('a'), undefined], polled, now).ready).toBe(false);
+    expect(readiness([bot('a'), bot('b', { running: false })], polled, now).ready).toBe(false);
+  });
+
+  it('is not ready when every bot is halted; one halted bot among others is still ready', () => {
+    const halted = { tradingState: 'HALTED' };
+    expect(readiness([bot('a', halted), bot('b', halted)], polled, now).ready).toBe(false);
+    expect(readiness([bot('a', halted), bot('b')], polled, now).ready).toBe(true);
+  });
+
+  it('is not ready, and says the venue is unreachable, a minute after the last answered poll', () => {
+    expect(readiness([bot('a')], now - VENUE_REACHABLE_MS + 1, now)).toMatchObject({
+      ready: true,
+      detail: { venueReachable: true },
+    });
+    expect(readiness([bot('a')], now - VENUE_REACHABLE_MS, now)).toMatchObject({
+      ready: false,
+      detail: { venueReachable: false },
+    });
+    expect(readiness([bot('a')], 0, now).ready).toBe(false);
+  });
+});
