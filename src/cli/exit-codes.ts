@@ -5,7 +5,7 @@ import { ValidationError } from '../api/index.js';
 import { CandleFileError } from '../data/format.js';
 import { BacktestInputError } from '../research/grid.js';
 import { ConfigError } from '../config/index.js';
-import { OutputPathError } from '../store/output-path.js';
+import { OutputPathError } from '../data/output-path.js';
 import { StrategyDefinitionError } from '../strategy/contract.js';
 import { StrategyLoadError } from '../strategy/loader.js';
 import { StrategyParamsError } from '../strategy/params.js';

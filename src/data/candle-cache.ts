@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { prepareOutput } from '../store/output-path.js';
+import { prepareOutput } from './output-path.js';
 import { openColumnarFile, writeArrowFile } from './columnar.js';
 import type { CandleBatch, CandleFileMeta, CandleSource } from './format.js';
 import { DEFAULT_SHARED_LIMIT_BYTES, SHARED_BYTES_PER_CANDLE } from './shared-candles.js';

@@ -23,7 +23,7 @@ export {
   outputPathProblem,
   prepareOutput,
   type OutputPathOptions,
-} from './output-path.js';
+} from '../data/output-path.js';
 export { encodeIntent, decodeIntent } from './intent-codec.js';
 export {
   IntentRepository,

@@ -15,7 +15,7 @@ import {
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
-import { makeFolders, outputPathProblem } from './output-path.js';
+import { makeFolders, outputPathProblem } from '../data/output-path.js';
 
 /**
  * A journal path that cannot be used, or a journal that cannot be read or written. `message` is the

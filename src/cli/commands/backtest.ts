@@ -29,7 +29,7 @@ import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
 import { asInput, parseInstrumentFlag } from './data.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
-import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../store/output-path.js';
+import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../data/output-path.js';
 
 const Flags = z.strictObject({
   config: z.string().optional(),

@@ -9,7 +9,7 @@ import { openDataset } from '../../data/datasets.js';
 import { CandleFileError } from '../../data/format.js';
 import { plainIssue } from '../../market/spelling.js';
 import { FlagError } from '../flags.js';
-import { prepareOutput } from '../../store/output-path.js';
+import { prepareOutput } from '../../data/output-path.js';
 
 /**
  * `--instrument` as JSON, or a path to a JSON/YAML file holding the instrument object (spec 2.1; at least

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { PACKAGE_ROOT, listStrategies, DEFAULT_STRATEGIES_DIR } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, parseFlags } from '../flags.js';
-import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../store/output-path.js';
+import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../data/output-path.js';
 
 const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

@@ -12,7 +12,7 @@ import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, enumFlag, parseFlags, requiredDateFlag } from '../flags.js';
 import { existsSync, rmSync } from 'node:fs';
 import { counted, didYouMean } from '../../market/spelling.js';
-import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../store/output-path.js';
+import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../data/output-path.js';
 
 const Flags = z.strictObject({
   category: enumFlag('--category', ['SPOT', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES']),

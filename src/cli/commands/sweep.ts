@@ -21,7 +21,7 @@ import { formatPercent } from '../../market/decimal.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../research/checkpoint.js';
 import { counted } from '../../market/spelling.js';
-import { prepareOutput } from '../../store/output-path.js';
+import { prepareOutput } from '../../data/output-path.js';
 
 const duration = (flag: string) =>
   z

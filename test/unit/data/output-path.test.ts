@@ -10,7 +10,7 @@ import {
   makeFolders,
   outputPathProblem,
   prepareOutput,
-} from '../../../src/store/output-path.js';
+} from '../../../src/data/output-path.js';
 
 let dir: string;
 beforeEach(() => {
