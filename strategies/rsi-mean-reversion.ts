@@ -44,6 +44,8 @@ export default defineStrategy({
     'RSI mean reversion: buys quoteAmount when the RSI falls below oversold, sells the whole position when it rises above overbought.',
   params,
   intervals: CANDLE_INTERVALS,
+  // Wilder's RSI needs `period` price changes: it is null until it has seen period + 1 closes.
+  startupCandles: (p) => p.period + 1,
   init: () => new Map<string, SymbolState>(),
   onCandle(candle, ctx, emit, bySymbol) {
     let st = bySymbol.get(candle.symbol);

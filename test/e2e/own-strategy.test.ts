@@ -91,6 +91,41 @@ describe('an own strategy outside the repository, with the built command and no 
     expect(closedTrades('by-name')).toBeGreaterThan(0);
   }, 120_000);
 
+  it('the template at period 200 makes no trade before candle 200 of synthetic-1m:3:5000 (its warm-up)', async () => {
+    const r = await runCli(
+      [
+        'backtest',
+        '--dataset',
+        'synthetic-1m:3:5000',
+        '--strategy',
+        'template',
+        '--params',
+        '{"period":200}',
+        '--name',
+        'template-200',
+        '--out',
+        out,
+      ],
+      {},
+      60_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const res = JSON.parse(readFileSync(join(out, 'template-200', 'result.json'), 'utf8')) as {
+      meta: { from: number };
+      fills: { ts: number }[];
+      warmUp: { candles: number; intents: number };
+    };
+    expect(res.fills.length).toBeGreaterThan(0);
+    // A fill is at the open of the candle after the one decided on: candle 201 at the earliest. (The EMA of
+    // trading-signals answered from the first close: the first trade came at candle 32.)
+    const firstFillCandle = (res.fills[0] as { ts: number }).ts - res.meta.from;
+    expect(firstFillCandle / 60_000 + 1).toBeGreaterThanOrEqual(201);
+    expect(res.warmUp).toMatchObject({ candles: 200, intents: 0 });
+    expect(r.stdout).toMatch(
+      /warm-up +200 candles per symbol and interval \(declared\); no intent before it/,
+    );
+  }, 60_000);
+
   it('backtest by .ts path, relative to the working directory and absolute', async () => {
     const rel = await runCli(
       [
