@@ -362,6 +362,34 @@ describe("the author's tools", () => {
     );
   }, 60_000);
 
+  it('validate and run refuse a bot whose warm-up the venue cannot backfill at its start', async () => {
+    const dep = join(project, 'slow-deploy.yaml');
+    const deployment = (period: number) =>
+      [
+        'venue: { kind: simulator, startTime: "2026-11-23T15:00:00Z" }',
+        'bots:',
+        '  - name: slow',
+        '    strategy: my-ema',
+        `    params: { period: ${period} }`,
+        '    symbols: [AAPLUSDT]',
+        '    interval: 1m',
+        '',
+      ].join('\n');
+    writeFileSync(dep, deployment(200_000));
+    const bad = await runCli(['validate', dep], {}, 30_000, elsewhere);
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(bad.stderr).toContain(
+      `${dep}:4:15 bots[0].strategy: its warm-up cannot be backfilled (declared): a warm-up of 200,000 candles of 1m takes a backfill of 200,000 1m candles per symbol: 2,021 history-candles requests, more than the 1,200 a bot's start may take`,
+    );
+    expect(bad.stderr).toContain('(bot slow, strategy my-ema)');
+    const run = await runCli(['run', '--config', dep], {}, 30_000, elsewhere);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('its warm-up cannot be backfilled');
+    writeFileSync(dep, deployment(200));
+    const ok = await runCli(['validate', dep], {}, 30_000, elsewhere);
+    expect(ok.code, ok.stderr).toBe(0);
+  }, 60_000);
+
   it('validate loads the strategy a file names and puts each problem at its file:line:col', async () => {
     const f = join(project, 'bad.backtest.yaml');
     writeFileSync(
