@@ -28,6 +28,7 @@ export { runBacktest, type BacktestOptions } from './backtest/engine.js';
 export { openDataset, listDatasets } from './data/datasets.js';
 export { loadConfig, ConfigError } from './config/index.js';
 // What strategies are written with, so a strategy folder needs no dependencies of its own: zod for the
-// parameters and the common trading-signals indicators (any other one: import it from 'trading-signals').
+// parameters. The common trading-signals indicators (ATR, BollingerBands, EMA, MACD, RSI, SMA) come with the
+// strategy API above, each answering null until it is stable (src/strategy/indicators.ts); wrap any other
+// one the same way: `nullUntilStable(WMA)` with WMA from 'trading-signals'.
 export { z } from 'zod';
-export { ATR, BollingerBands, EMA, MACD, RSI, SMA } from 'trading-signals';

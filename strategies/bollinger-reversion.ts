@@ -28,6 +28,8 @@ export default defineStrategy({
   intervals: CANDLE_INTERVALS,
   exits: { stopLoss: STOP_LOSS, takeProfit: '0.06' },
   protections: { cooldownAfterStop: 5 },
+  // The mean and the deviation are null until `period` closes were seen.
+  startupCandles: (p) => p.period,
   init: (ctx) => ({ mean: new RollingSMA(ctx.params.period), meanSq: new RollingSMA(ctx.params.period) }),
   onCandle(c, ctx, emit, st) {
     const mean = st.mean.update(c.close);

@@ -64,6 +64,8 @@ export default defineStrategy({
     'Fast/slow simple moving average crossover: buys quoteAmount on a golden cross, sells the whole position on a death cross.',
   params,
   intervals: CANDLE_INTERVALS,
+  // Both averages are null until the slow one has seen `slow` closes.
+  startupCandles: (p) => p.slow,
   init(ctx) {
     const bySymbol = new Map<string, SymbolState>();
     for (const s of ctx.symbols) bySymbol.set(s, fresh(ctx.params.fast, ctx.params.slow, ctx.params.retries));

@@ -38,6 +38,10 @@ export default defineStrategy({
   }),
   intervals: ['1m', '5m', '15m'],
   exits: { sessionEnd: ['regular'] },
+  // No indicator to warm up: the day's range comes from the session's own candles (kept in ctx.state across
+  // a restart). A bot started during the range backfills it: `rangeMinutes` candles reach back to the open
+  // on 1m (further on 5m and 15m).
+  startupCandles: (p) => p.rangeMinutes,
   init: (ctx) => ({ days: ctx.state.get<Record<string, Day>>() ?? {} }),
   onCandle(c, ctx, emit, st) {
     const s = ctx.session();

@@ -1,6 +1,8 @@
 // RSI mean reversion: buys a fixed quote amount when the RSI enters the oversold zone and sells the whole
 // position when it enters the overbought zone. Acting on zone ENTRY (not on every candle inside a zone)
-// keeps one signal from turning into a burst of orders while a fill is on its way.
+// keeps one signal from turning into a burst of orders while a fill is on its way. An entry needs a known
+// previous zone: the first RSI reading after the warm-up only sets it (a bot started while the RSI is low
+// did not see it enter the zone).
 import { CANDLE_INTERVALS, RSI, buyMarket, decimalParam, defineStrategy, sellMarket, z } from 'tradebot';
 
 const LOW = 0;
@@ -44,6 +46,8 @@ export default defineStrategy({
     'RSI mean reversion: buys quoteAmount when the RSI falls below oversold, sells the whole position when it rises above overbought.',
   params,
   intervals: CANDLE_INTERVALS,
+  // Wilder's RSI needs `period` price changes: it is null until it has seen period + 1 closes.
+  startupCandles: (p) => p.period + 1,
   init: () => new Map<string, SymbolState>(),
   onCandle(candle, ctx, emit, bySymbol) {
     let st = bySymbol.get(candle.symbol);
@@ -55,9 +59,10 @@ export default defineStrategy({
     if (r === null) return;
     ctx.expose('rsi', r); // checked by `tradebot lookahead`
     const zone = r < ctx.params.oversold ? LOW : r > ctx.params.overbought ? HIGH : MID;
-    if (zone === st.zone) return;
+    const was = st.zone;
+    if (zone === was) return;
     st.zone = zone;
-    if (zone === MID) return;
+    if (zone === MID || was === -1) return;
     const held = ctx.portfolio.position(candle.symbol).quantity;
     if (zone === LOW) {
       if (held.gt(0)) return; // one entry at a time

@@ -24,7 +24,7 @@ const params = z.object({
 
 interface PerSymbol {
   readonly ema: EMA;
-  /** Whether the last close was above the EMA; undefined until the EMA is ready. */
+  /** Whether the last close was above the EMA; undefined until the EMA is stable. */
   above: boolean | undefined;
 }
 
@@ -35,6 +35,11 @@ export default defineStrategy({
   params,
   // Candle intervals this strategy makes sense on; the bot config picks one of them.
   intervals: ['1m', '5m', '15m', '1H'],
+  // The warm-up: candles the strategy must see before its signals may trade. The EMA answers null until it
+  // has seen `period` closes, so the backtest sends no intent before that and a live bot backfills that many
+  // candles before it trades. Left out, it is derived from the largest parameter named ...period, ...slow or
+  // ...length (here the same); declare it when your indicators need something else.
+  startupCandles: (p) => p.period,
 
   // Per-run state: one indicator per symbol.
   init: (ctx) =>
@@ -45,8 +50,8 @@ export default defineStrategy({
   onCandle(candle, ctx, emit, bySymbol) {
     const st = bySymbol.get(candle.symbol);
     if (st === undefined) return; // not one of the bot's symbols
-    const ema = st.ema.update(candle.close, false);
-    if (ema === null) return; // still warming up
+    const ema = st.ema.update(candle.close);
+    if (ema === null) return; // still warming up: every indicator of 'tradebot' is null until stable
     const above = candle.close > ema;
     const was = st.above;
     st.above = above;

@@ -35,6 +35,7 @@ import type { OrderIntent } from '../strategy/intent.js';
 import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
+import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
 import { CandleFileError, type CandleSource } from '../data/format.js';
 import { mergeByTime, type LaneBatch } from '../data/merge-sources.js';
 import type {
@@ -66,7 +67,10 @@ export interface BacktestOptions {
   /** Only candles with openTime in [from, to]. */
   readonly from?: number | undefined;
   readonly to?: number | undefined;
-  /** Warm-up: candles before this time reach the strategy, but its intents are dropped before the gate. */
+  /**
+   * Warm-up (walk-forward's out-of-sample windows): candles before this time reach the strategy, but its
+   * intents are dropped before the gate, as those of the strategy's own warm-up (`Strategy.warmUp`) are.
+   */
   readonly tradeFrom?: number | undefined;
   /** Sample equity every N candles (default: about once a day). */
   readonly equityEvery?: number | undefined;
@@ -209,6 +213,8 @@ interface Lane {
   /** A daily stock candle is decided at the regular close (16:00 ET) of its date, others at their close. */
   readonly dailyStock: boolean;
   readonly informative: InformativeCandles | undefined;
+  /** The candles of the strategy's warm-up it has seen of this symbol: no intent is sent before it is over. */
+  readonly warmUp: WarmUpCounter;
   readonly chart: Downsampler;
   q: Quote;
   /** The candle the strategy has not decided on yet (it decides once the next candle's open is known). */
@@ -224,6 +230,7 @@ interface Lane {
 function lanesOf(
   o: BacktestOptions,
   sources: readonly CandleSource[],
+  warmUp: WarmUp,
 ): { lanes: Lane[]; interval: CandleInterval } {
   const first = sources[0];
   if (first === undefined) throw new CandleFileError('a backtest needs at least one dataset');
@@ -259,6 +266,7 @@ function lanesOf(
         o.strategy.informative.length > 0
           ? new InformativeCandles(symbol, interval, o.strategy.informative)
           : undefined,
+      warmUp: new WarmUpCounter(warmUp.candles, [interval, ...o.strategy.informative]),
       chart: new Downsampler(),
       // Replaced by the market state's record of the symbol (same shape: the field's type never changes).
       q: emptyQuote(),
@@ -415,6 +423,8 @@ class Replay {
   lastT = Number.NaN;
   /** Time steps from the first one that may trade, and those at whose close a position was open. */
   readonly inMarket = { steps: 0, held: 0 };
+  /** Intents the strategy emitted during its warm-up (or before `tradeFrom`): not sent. */
+  warmUpIntents = 0;
   private session: SessionState | undefined = undefined;
   private steps = 0;
   /** The time step being replayed (its open time); the lanes with a candle in it have cur.t === stepT. */
@@ -433,6 +443,13 @@ class Replay {
   private readonly clock: VirtualClock;
   private readonly market: MarketState;
   private readonly deliver = (c: Candle): void => this.candles$.next(c);
+  /** The lane whose candles `deliverWarming` counts (set before each push while its warm-up lasts). */
+  private warming: Lane | undefined = undefined;
+  private readonly deliverWarming = (c: Candle): void => {
+    (this.warming as Lane).warmUp.see(c);
+    this.candles$.next(c);
+  };
+  private readonly bySymbol: ReadonlyMap<string, Lane>;
   private readonly from: number;
   private readonly to: number;
   private readonly single: boolean;
@@ -460,6 +477,20 @@ class Replay {
     this.to = o.to ?? Infinity;
     this.single = lanes.length === 1;
     this.keepChart = o.chart !== false;
+    this.bySymbol = new Map(lanes.map((l) => [l.symbol, l]));
+  }
+
+  /**
+   * Whether an intent emitted now may trade: after `tradeFrom`, and after the warm-up of the symbol it is
+   * for and of the candle being decided. One that may not is counted and dropped before the gate.
+   */
+  mayTrade(symbol: string): boolean {
+    const ok =
+      !(this.clock.now() < this.tradeFrom) &&
+      this.bySymbol.get(symbol)?.warmUp.complete !== false &&
+      (this.deciding === undefined || this.bySymbol.get(this.deciding.symbol)?.warmUp.complete !== false);
+    if (!ok) this.warmUpIntents++;
+    return ok;
   }
 
   /** A daily stock candle is decided at the regular close (16:00 ET) of its date, others at their close. */
@@ -493,7 +524,12 @@ class Replay {
       if (due !== undefined) for (const x of due) void intents.exit(x, clock.now());
     }
     this.deciding = c;
-    if (lane.informative === undefined) this.candles$.next(c);
+    if (!lane.warmUp.complete) {
+      // The warm-up counts every candle handed to the strategy, informative ones included.
+      this.warming = lane;
+      if (lane.informative === undefined) this.deliverWarming(c);
+      else lane.informative.push(c, this.deliverWarming);
+    } else if (lane.informative === undefined) this.candles$.next(c);
     else lane.informative.push(c, this.deliver);
     if (this.failure !== undefined) throw this.failure;
     return intents.busy;
@@ -643,13 +679,14 @@ export function intentSignal(i: OrderIntent): string {
  */
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const sources: readonly CandleSource[] = Array.isArray(o.source) ? o.source : [o.source as CandleSource];
-  const { lanes, interval } = lanesOf(o, sources);
+  const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
+  const warmUp = o.strategy.warmUp(params);
+  const { lanes, interval } = lanesOf(o, sources, warmUp);
   const step = INTERVAL_MS[interval];
   const capital = o.capital ?? '10000';
   const feeRate = new Decimal(o.feeRate ?? '0.001');
   const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
   const fees = { maker: makerRate, taker: feeRate };
-  const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
 
   const pipeline = backtestPipeline(o, lanes, step, capital, fees);
   const { trader, portfolio, clock } = pipeline;
@@ -689,8 +726,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
             name: 'intent',
             value: intentSignal(i),
           });
-        // A warm-up (walk-forward's out-of-sample windows): the strategy sees the candles, nothing trades.
-        if (o.tradeFrom !== undefined && clock.now() < o.tradeFrom) return;
+        // The warm-up (the strategy's own, and walk-forward's before an out-of-sample window): the strategy
+        // sees the candles, nothing trades.
+        if (!replay.mayTrade(i.symbol)) return;
         void trader.submit(i, clock.now());
       },
       error: (e: unknown) => (replay.failure = e),
@@ -699,7 +737,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
   await replay.run(sources);
   sub.unsubscribe();
-  const { equity, n, first, lastT, inMarket } = replay;
+  const { equity, n, first, lastT, inMarket, warmUpIntents } = replay;
   const single = lanes.length === 1;
   const runMs = performance.now() - started;
 
@@ -727,6 +765,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     trades,
     equity,
     inMarket: { ...inMarket },
+    warmUp: { candles: warmUp.candles, source: warmUp.source, intents: warmUpIntents },
     intents,
     denials,
     firstDenials,

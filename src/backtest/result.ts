@@ -42,6 +42,18 @@ export interface TimeInMarket {
   readonly held: number;
 }
 
+/**
+ * The strategy's warm-up: the candles of each interval it reads that it must see first (per symbol), where
+ * that number comes from, and the intents it emitted before (not sent to the gate, so they never traded).
+ */
+export interface WarmUpSummary {
+  readonly candles: number;
+  /** `declared` (the strategy's startupCandles), `derived from "slow"`, or `none`. */
+  readonly source: string;
+  /** Intents emitted during the warm-up (and before a walk-forward window's start): not sent. */
+  readonly intents: number;
+}
+
 /** One chart bar (downsampled candles). */
 export interface ChartBar {
   readonly time: number;
@@ -111,6 +123,7 @@ export interface BacktestResult {
   readonly trades: readonly BacktestTrade[];
   readonly equity: readonly EquityCurvePoint[];
   readonly inMarket: TimeInMarket;
+  readonly warmUp: WarmUpSummary;
   readonly intents: readonly IntentOutcome[];
   readonly denials: Readonly<Record<string, number>>;
   /** The first refusal of each code in `denials`: when, on which symbol, and the gate's (or venue's) sentence. */

@@ -3,6 +3,9 @@
 // checked against the strategy's own schema, every problem at its file:line:col.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { liveClock } from '../feeds/clock.js';
+import { warmUpBackfillProblem } from '../feeds/closed-candles.js';
+import { StrategyDefinitionError, informativeProblems } from '../strategy/contract.js';
 import {
   DEFAULT_OWN_STRATEGIES_DIR,
   StrategyLoadError,
@@ -12,7 +15,7 @@ import {
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import type { BacktestConfig } from './backtest-schema.js';
 import { ConfigError, loadConfig, type ConfigProblem, type LoadedConfig } from './load.js';
-import type { Deployment } from './schema.js';
+import type { BotConfig, Deployment } from './schema.js';
 
 /**
  * Where the strategies of a file are looked up: names in its `strategiesDir` (relative to the file;
@@ -98,8 +101,51 @@ export async function strategyProblems(
 }
 
 /**
+ * What a bot's start would refuse of its strategy on its interval and symbols: informative intervals that
+ * cannot be resampled from the bot's, and a warm-up whose backfill the venue cannot serve a starting bot
+ * (see `warmUpBackfillProblem`). Run once the strategy and its parameters passed `strategyProblems`.
+ */
+async function botStartProblems(
+  loaded: Pick<LoadedConfig<unknown>, 'file' | 'locate'>,
+  i: number,
+  bot: BotConfig,
+  strategiesDir?: string,
+): Promise<ConfigProblem[]> {
+  const strategy = await loadStrategy(bot.strategy, strategyLookupFor(loaded.file, strategiesDir));
+  const at = ['bots', i, 'strategy'];
+  const problem = (message: string): ConfigProblem[] => [
+    {
+      file: loaded.file,
+      ...loaded.locate(at),
+      path: `bots[${i}].strategy`,
+      message: `${message} (bot ${bot.name}, strategy ${strategy.name})`,
+    },
+  ];
+  const informative = informativeProblems(strategy, bot.interval);
+  if (informative.length > 0) return problem(`on interval ${bot.interval}: ${informative.join('; ')}`);
+  let warmUp;
+  try {
+    warmUp = strategy.warmUp(parseStrategyParams(strategy, bot.params));
+  } catch (e) {
+    if (!(e instanceof StrategyDefinitionError)) throw e;
+    return problem(e.message);
+  }
+  const backfill = warmUpBackfillProblem({
+    candles: warmUp.candles,
+    interval: bot.interval,
+    informative: strategy.informative,
+    symbols: bot.symbols.length,
+    now: liveClock.now(),
+  });
+  return backfill === undefined
+    ? []
+    : problem(`its warm-up cannot be backfilled (${warmUp.source}): ${backfill}`);
+}
+
+/**
  * Loads a deployment file and checks everything a start would find wrong before trading: the schema,
- * each bot's strategy and its parameters. Throws `ConfigError` with every problem.
+ * each bot's strategy and its parameters, and what its start needs of the venue (the warm-up's
+ * backfill). Throws `ConfigError` with every problem.
  */
 export async function loadDeployment(
   file: string,
@@ -140,8 +186,10 @@ export async function loadDeployment(
   }
   const dir = loaded.config.strategiesDir;
   const problems: ConfigProblem[] = strategiesDirProblems(loaded, dir);
-  for (const [i, bot] of loaded.config.bots.entries())
-    problems.push(...(await strategyProblems(loaded, ['bots', i], bot, dir)));
+  for (const [i, bot] of loaded.config.bots.entries()) {
+    const found = await strategyProblems(loaded, ['bots', i], bot, dir);
+    problems.push(...(found.length > 0 ? found : await botStartProblems(loaded, i, bot, dir)));
+  }
   if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
   return loaded;
 }

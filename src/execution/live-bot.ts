@@ -18,7 +18,7 @@ import {
   type Observable,
   type Subscription,
 } from 'rxjs';
-import type { CandleInterval, DeliveryStatus, Ticker } from '../api/index.js';
+import { INTERVAL_MS, type CandleInterval, type DeliveryStatus, type Ticker } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
 import type { Fresh } from '../feeds/poll.js';
 import { closeTimeOf, type Candle } from '../market/candle.js';
@@ -33,6 +33,7 @@ import {
   type StrategyLogger,
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
+import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { TraderListener } from './trader-events.js';
 import type { Trader } from './trader.js';
@@ -122,6 +123,17 @@ export class LiveBot {
   private checkpointPending = false;
   /** Whether the last session seen lets the bot trade (undefined before the first). */
   private sessionOpen: boolean | undefined;
+  /** The strategy's warm-up with the bot's parameters: backfilled at the start, no intent sent before it. */
+  private readonly warmUp: WarmUp;
+  /** What the strategy has seen of each symbol's warm-up (a restart warms a new strategy up again). */
+  private readonly warming: ReadonlyMap<string, WarmUpCounter>;
+  /** Per symbol, the open time of the last candle the journal says was decided (a restart replays up to it). */
+  private readonly decided = new Map<string, number>();
+  /** The candle the strategy is deciding: its intents belong to it. */
+  private deciding: Candle | undefined;
+  /** Intents of the warm-up (and of candles decided before a restart): not sent. */
+  private warmUpIntents = 0;
+  private warmUpTold = false;
 
   constructor(private readonly o: LiveBotOptions) {
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
@@ -130,6 +142,9 @@ export class LiveBot {
       throw new StrategyDefinitionError(
         `bot ${o.name} (strategy "${o.strategy.name}"): ${problems.join('; ')}`,
       );
+    this.warmUp = o.strategy.warmUp(o.params);
+    const intervals = [o.interval, ...o.strategy.informative];
+    this.warming = new Map(o.symbols.map((s) => [s, new WarmUpCounter(this.warmUp.candles, intervals)]));
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
     if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.control.setPaused(true);
     o.trader.subscribe((e) => {
@@ -217,6 +232,40 @@ export class LiveBot {
     });
   }
 
+  /**
+   * Whether an intent emitted now may be sent: the strategy has seen the warm-up of the symbol it is for and
+   * of the candle it is deciding, and that candle was not decided before a restart (the journal's mark).
+   * One that may not is counted, not sent, as in a backtest.
+   */
+  private mayTrade(intent: OrderIntent): boolean {
+    const c = this.deciding;
+    const ok =
+      this.warming.get(intent.symbol)?.complete !== false &&
+      (c === undefined || (this.warming.get(c.symbol)?.complete !== false && !this.decidedBefore(c)));
+    if (!ok) this.warmUpIntents++;
+    return ok;
+  }
+
+  /** Whether the base candle that closes `c` was decided before a restart. */
+  private decidedBefore(c: Candle): boolean {
+    const mark = this.decided.get(c.symbol);
+    return mark !== undefined && closeTimeOf(c) - INTERVAL_MS[this.o.interval] <= mark;
+  }
+
+  /** Counts a candle into the warm-up; at the first candle that may trade, one line tells the warm-up. */
+  private noteWarmUp(c: Candle): void {
+    this.deciding = c;
+    this.warming.get(c.symbol)?.see(c);
+    if (this.warmUpTold || this.warmUp.candles === 0) return;
+    if ([...this.warming.values()].some((w) => !w.complete) || this.decidedBefore(c)) return;
+    this.warmUpTold = true;
+    const intervals = [this.o.interval, ...this.o.strategy.informative].join(', ');
+    this.o.logger.info('warm-up done', {
+      bot: this.o.name,
+      what: `the strategy has seen ${counted(this.warmUp.candles, 'candle')} of ${intervals} per symbol (${this.warmUp.source}); ${this.warmUpIntents === 0 ? 'no signal during it' : `${counted(this.warmUpIntents, 'signal')} during it not sent`}`,
+    });
+  }
+
   /** Whether the bot can trade in the session; when that changes, one line says so (and until when it waits). */
   private noteSession(s: SessionState): void {
     const { o } = this;
@@ -261,7 +310,9 @@ export class LiveBot {
       this.sessionNotes$(feeds),
       // The signal time (close of the candle the strategy saw) is taken when the intent is emitted.
       intents$.pipe(
-        tap((intent) => void this.submit(intent, this.lastTrigger)),
+        tap((intent) => {
+          if (this.mayTrade(intent)) void this.submit(intent, this.lastTrigger);
+        }),
         ignoreElements(),
       ),
     )
@@ -352,11 +403,24 @@ export class LiveBot {
       const v = o.store.meta.get(`candle:${o.name}:${s}:${o.interval}`);
       return v === undefined ? undefined : Number(v);
     };
+    for (const s of o.symbols) {
+      const mark = since(s);
+      if (mark !== undefined) this.decided.set(s, mark);
+    }
+    // The backfill covers the strategy's warm-up (of the base and the informative intervals), from before
+    // the journal's mark after a restart: the new strategy warms up on candles the journal says were decided.
     return ready$.pipe(
       concatMap(() =>
         merge(
           ...o.symbols.map((s) =>
-            o.hub.closedCandlesWithInformative$(SPOT, s, o.interval, o.strategy.informative, since(s)),
+            o.hub.closedCandlesWithInformative$(
+              SPOT,
+              s,
+              o.interval,
+              o.strategy.informative,
+              since(s),
+              this.warmUp.candles,
+            ),
           ),
         ),
       ),
@@ -366,12 +430,14 @@ export class LiveBot {
       // With nothing in flight there is nothing to wait for: the candle goes on in the same turn.
       concatMap((c) => (this.mustWait() ? from(this.beforeCandle().then(() => c)) : of(c))),
       tap((c) => {
+        this.noteWarmUp(c);
         // An informative candle closes with the base candle that follows it: the base one is the mark.
         if (c.interval !== o.interval) return;
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
         this.noteReplay({ symbol: c.symbol, closeTime: this.lastTrigger });
-        this.markCandle(c.symbol, c.openTime);
+        // A candle decided before a restart, replayed for the warm-up, keeps the mark where it is.
+        if (!this.decidedBefore(c)) this.markCandle(c.symbol, c.openTime);
       }),
       share(),
     );

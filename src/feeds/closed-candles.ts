@@ -1,8 +1,16 @@
-// Closed candles: each candle is emitted once, when it has closed, in order. A gap (after a restart or
-// an outage) is backfilled from history-candles, in windows of at most 100 candles, before new ones.
+// Closed candles: each candle is emitted once, when it has closed, in order. The strategy's warm-up and a
+// gap (after a restart or an outage) are backfilled from history-candles, in windows within the venue's
+// limits (planCandleWindows: 99 candles and 90 days at most), before new ones.
 import type { Observable } from 'rxjs';
-import { EMPTY, concatMap, defer, from, map, mergeMap, range, reduce, type SchedulerLike } from 'rxjs';
-import { INTERVAL_MS, type CandleInterval, type WireCandle } from '../api/index.js';
+import { EMPTY, concatMap, defer, from, map, mergeMap, reduce, type SchedulerLike } from 'rxjs';
+import {
+  ENDPOINTS,
+  HISTORY_CANDLES_PER_REQUEST,
+  INTERVAL_MS,
+  planCandleWindows,
+  type CandleInterval,
+  type WireCandle,
+} from '../api/index.js';
 import { candleFromWire, type Candle } from '../market/candle.js';
 import type { Clock } from './clock.js';
 import { poll } from './poll.js';
@@ -14,8 +22,14 @@ export interface ClosedCandleOptions {
   readonly interval: CandleInterval;
   /** Open time of the last candle already seen (e.g. from the journal): backfill starts after it. */
   readonly since?: number | undefined;
-  /** How far back to start when nothing was seen (default: 200 candles). */
-  readonly warmupCandles?: number | undefined;
+  /**
+   * The warm-up: candles of `interval` and of each `informative` interval (resampled from this stream)
+   * that must have closed before the first live candle. The backfill starts early enough for it, and
+   * before `since` if that is later (a restarted strategy warms up again). Default 0.
+   */
+  readonly warmUpCandles?: number | undefined;
+  /** Informative intervals the warm-up counts too (see `warmUpStart`). */
+  readonly informative?: readonly CandleInterval[] | undefined;
   /** Delay after the interval boundary before polling, so the venue has closed the candle (default 1500 ms). */
   readonly settleMs?: number | undefined;
   readonly scheduler: SchedulerLike;
@@ -23,14 +37,84 @@ export interface ClosedCandleOptions {
   readonly onError?: ((err: unknown) => void) | undefined;
 }
 
-const HISTORY_WINDOW = 100;
+/**
+ * The open time of the first `base` candle a stream started at `now` must backfill so that `candles` candles
+ * of `base` and of each informative interval (epoch-aligned buckets of base candles, src/market/resample.ts)
+ * have closed by then.
+ */
+export function warmUpStart(
+  now: number,
+  base: CandleInterval,
+  informative: readonly CandleInterval[],
+  candles: number,
+): number {
+  const step = INTERVAL_MS[base];
+  let start = Math.floor(now / step) * step - Math.max(0, candles) * step;
+  if (candles > 0)
+    for (const i of informative) {
+      const span = INTERVAL_MS[i];
+      start = Math.min(start, Math.floor(now / span) * span - candles * span);
+    }
+  return start;
+}
+
+/**
+ * What the warm-up backfill of one symbol can cost, at the worst alignment of `now` (just before a boundary
+ * of the longest informative interval): base candles, history-candles requests (planCandleWindows) and
+ * how far back it reaches.
+ */
+export function warmUpBackfill(
+  base: CandleInterval,
+  informative: readonly CandleInterval[],
+  candles: number,
+): { readonly candles: number; readonly requests: number; readonly spanMs: number } {
+  const step = INTERVAL_MS[base];
+  let n = Math.max(0, candles);
+  if (candles > 0)
+    for (const i of informative) {
+      const r = INTERVAL_MS[i] / step;
+      n = Math.max(n, candles * r + r - 1);
+    }
+  const requests = n === 0 ? 0 : planCandleWindows(0, (n - 1) * step, base).length;
+  return { candles: n, requests, spanMs: n * step };
+}
+
+/**
+ * The most history-candles requests a bot's start may spend on its warm-up, all symbols together: one
+ * minute of the venue's limit for the endpoint (20 a second, spec 8), 1,200 windows of up to 99 candles.
+ */
+export const MAX_WARM_UP_REQUESTS = ENDPOINTS.historyCandles.rateLimit.perSecond * 60;
+
+/**
+ * Why a bot's warm-up cannot be backfilled at its start, or undefined when it can: more history-candles
+ * requests than MAX_WARM_UP_REQUESTS, or history from before 1970 (the venue's times are Unix milliseconds).
+ */
+export function warmUpBackfillProblem(o: {
+  readonly candles: number;
+  readonly interval: CandleInterval;
+  readonly informative: readonly CandleInterval[];
+  readonly symbols: number;
+  readonly now: number;
+}): string | undefined {
+  const b = warmUpBackfill(o.interval, o.informative, o.candles);
+  const requests = b.requests * o.symbols;
+  const what = `a warm-up of ${fmt(o.candles)} candles of ${[o.interval, ...o.informative].join(', ')} takes a backfill of ${fmt(b.candles)} ${o.interval} candles per symbol`;
+  if (requests > MAX_WARM_UP_REQUESTS)
+    return `${what}: ${fmt(requests)} history-candles requests${o.symbols > 1 ? ` for ${o.symbols} symbols` : ''}, more than the ${fmt(MAX_WARM_UP_REQUESTS)} a bot's start may take (one minute of the venue's ${ENDPOINTS.historyCandles.rateLimit.perSecond} a second, ${HISTORY_CANDLES_PER_REQUEST - 1} candles each); declare a smaller startupCandles, use a longer interval${o.informative.length > 0 ? ' or a shorter informative one' : ''}${o.symbols > 1 ? ', or split the symbols over bots' : ''}`;
+  if (o.now - b.spanMs < 0)
+    return `${what}: history from before 1970, which no venue serves; declare a smaller startupCandles`;
+  return undefined;
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /** Closed candles of one symbol and interval. */
 export function closedCandles(source: MarketDataSource, o: ClosedCandleOptions): Observable<Candle> {
   const step = INTERVAL_MS[o.interval];
   return defer(() => {
     const now = o.clock.now();
-    let last = o.since ?? Math.floor(now / step) * step - (o.warmupCandles ?? 200) * step - step;
+    const warmFrom = warmUpStart(now, o.interval, o.informative ?? [], o.warmUpCandles ?? 0);
+    let last = Math.min(o.since ?? Infinity, warmFrom - step);
     const toCandles = (rows: readonly WireCandle[], upTo: number): Candle[] => {
       const out: Candle[] = [];
       for (const w of [...rows].sort((a, b) => Number(a[0]) - Number(b[0]))) {
@@ -45,22 +129,19 @@ export function closedCandles(source: MarketDataSource, o: ClosedCandleOptions):
       const firstMissing = last + step;
       const lastClosed = Math.floor(upTo / step) * step - step;
       if (lastClosed < firstMissing) return EMPTY;
-      const windows = Math.ceil((lastClosed - firstMissing + step) / (HISTORY_WINDOW * step));
-      return range(0, windows).pipe(
-        concatMap((i) => {
-          const s = firstMissing + i * HISTORY_WINDOW * step;
-          const e = Math.min(lastClosed, s + (HISTORY_WINDOW - 1) * step);
-          return from(
+      return from(planCandleWindows(firstMissing, lastClosed, o.interval)).pipe(
+        concatMap((w) =>
+          from(
             source.historyCandles({
               category: o.category,
               symbol: o.symbol,
               interval: o.interval,
-              startTime: String(s),
-              endTime: String(e),
-              limit: String(HISTORY_WINDOW),
+              startTime: String(w.startTime),
+              endTime: String(w.endTime),
+              limit: String(HISTORY_CANDLES_PER_REQUEST),
             }),
-          );
-        }),
+          ),
+        ),
         reduce((acc: WireCandle[], rows) => acc.concat(rows), []),
         mergeMap((rows) => from(toCandles(rows, upTo))),
       );

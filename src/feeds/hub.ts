@@ -196,21 +196,28 @@ export class FeedHub {
     );
   }
 
-  /** Closed candles, each once, backfilled after a gap. */
+  /**
+   * Closed candles, each once, backfilled after a gap and for a warm-up of `warmUp.candles` candles of
+   * `interval` and of each `warmUp.informative` interval (see `closedCandles`).
+   */
   closedCandles$(
     category: SpotOrFutures,
     symbol: string,
     interval: CandleInterval,
     since?: number,
+    warmUp: { readonly candles: number; readonly informative?: readonly CandleInterval[] } = { candles: 0 },
   ): Observable<Candle> {
+    const informative = warmUp.informative ?? [];
     return this.shared(
-      `candles:${category}:${symbol}:${interval}:${since ?? ''}`,
+      `candles:${category}:${symbol}:${interval}:${since ?? ''}:${warmUp.candles}:${informative.join(',')}`,
       () =>
         closedCandles(this.o.source, {
           category,
           symbol,
           interval,
           since,
+          warmUpCandles: warmUp.candles,
+          informative,
           scheduler: this.scheduler,
           clock: this.clock,
           onError: (e) => this.o.onError?.('candles', e),
@@ -222,7 +229,8 @@ export class FeedHub {
   /**
    * Closed candles of `base`, with the candles of each `informative` interval resampled from them (never
    * polled on their own): a higher candle comes once it has closed, just before the base candle that
-   * closes it. One shared poll of the base candles feeds both.
+   * closes it. One shared poll of the base candles feeds both; its backfill covers a warm-up of
+   * `warmUpCandles` candles of the base and of each informative interval.
    */
   closedCandlesWithInformative$(
     category: SpotOrFutures,
@@ -230,8 +238,9 @@ export class FeedHub {
     base: CandleInterval,
     informative: readonly CandleInterval[],
     since?: number,
+    warmUpCandles = 0,
   ): Observable<Candle> {
-    return this.closedCandles$(category, symbol, base, since).pipe(
+    return this.closedCandles$(category, symbol, base, since, { candles: warmUpCandles, informative }).pipe(
       withInformative(symbol, base, informative),
     );
   }

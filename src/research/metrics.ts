@@ -14,6 +14,7 @@ import { Decimal, formatAmount, formatPercent } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint, TimeInMarket } from '../backtest/result.js';
 import { wallClockIn } from '../market/sessions.js';
 import { formatDuration } from '../market/duration.js';
+import { counted } from '../market/spelling.js';
 
 /** The run against buying the instrument at the first open and holding it (fees not charged). */
 export interface BenchmarkMetrics {
@@ -227,6 +228,13 @@ export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquit
 const pct = (x: number) => formatPercent(x);
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : String(x));
 
+/** The warm-up row: its length, where it comes from, and the intents it kept from the gate. */
+function warmUpLine(w: BacktestResult['warmUp']): string {
+  if (w.candles === 0 && w.intents === 0) return 'none';
+  const sent = w.intents === 0 ? 'no intent before it' : `${counted(w.intents, 'intent')} before it not sent`;
+  return `${counted(w.candles, 'candle')} per symbol and interval (${w.source}); ${sent}`;
+}
+
 /** A terminal summary table. */
 export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quoteDp = 2): string {
   const money = (s: string) => formatAmount(s, quoteDp);
@@ -250,6 +258,7 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
     ['profit factor / expectancy', `${num(m.profitFactor)} / ${money(m.expectancy)}`],
     ['exposure', pct(m.exposure)],
     ['fees', money(m.fees)],
+    ['warm-up', warmUpLine(r.warmUp)],
     ...(b
       ? ([
           [

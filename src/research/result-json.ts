@@ -14,6 +14,7 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     fees: r.fees,
     metrics,
     inMarket: r.inMarket,
+    warmUp: r.warmUp,
     denials: r.denials,
     firstDenials: r.firstDenials,
     bySymbol: r.bySymbol,

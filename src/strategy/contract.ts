@@ -26,6 +26,7 @@ import { assertIntent } from './intent-builders.js';
 import type { ParamsSchema } from './params.js';
 import { paramsSchemaProblems } from './params.js';
 import type { StrategyState } from './state.js';
+import { derivedWarmUp, startupCandlesProblem, type StartupCandles, type WarmUp } from './warm-up.js';
 
 /** Structured fields of a log line. */
 export type LogFields = Readonly<Record<string, unknown>>;
@@ -184,6 +185,12 @@ export interface Strategy<S extends ParamsSchema = ParamsSchema> {
    */
   readonly informative: readonly CandleInterval[];
   /**
+   * The warm-up with these (parsed) parameters: candles of each interval the strategy reads it must see
+   * before its intents are sent. Declared by `startupCandles`, else derived (see `derivedWarmUp`).
+   * Throws a StrategyDefinitionError when a declared function answers something else than a count.
+   */
+  warmUp(params: z.output<S>): WarmUp;
+  /**
    * Starts the strategy for one bot. Cold: nothing happens until subscribed, and unsubscribing stops it.
    * Every intent it emits carries the bot's name and category.
    */
@@ -202,6 +209,8 @@ export interface StrategySpec<S extends ParamsSchema> {
   readonly exits?: ExitRulesInput | undefined;
   /** Protections, e.g. `{ cooldownAfterStop: 3 }` (see docs/strategies.md). */
   readonly protections?: ProtectionsInput | undefined;
+  /** Warm-up (see `CallbackStrategySpec.startupCandles`). */
+  readonly startupCandles?: StartupCandles<z.output<S>> | undefined;
   run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent>;
 }
 
@@ -246,6 +255,10 @@ export function strategyProblems(spec: unknown): string[] {
         }
       }
     }
+  }
+  if (s.startupCandles !== undefined && typeof s.startupCandles !== 'function') {
+    const p = startupCandlesProblem(s.startupCandles);
+    if (p !== undefined) problems.push(`startupCandles ${p} (or a function of the parameters)`);
   }
   if (typeof s.run !== 'function')
     problems.push('run(ctx, inputs) must be a function returning an Observable');
@@ -293,6 +306,7 @@ export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): S
       `strategy ${JSON.stringify(spec.name)} breaks the contract: ${(err as Error).message}`,
     );
   }
+  const startup = spec.startupCandles;
   return Object.freeze({
     [STRATEGY_BRAND]: true as const,
     name: spec.name,
@@ -302,6 +316,24 @@ export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): S
     informative: Object.freeze([...(spec.informative ?? [])]),
     ...(exits !== undefined ? { exits } : {}),
     ...(protections !== undefined ? { protections } : {}),
+    warmUp(params: z.output<S>): WarmUp {
+      if (startup === undefined) return derivedWarmUp(params);
+      if (typeof startup === 'number') return { candles: startup, source: 'declared' };
+      let n: unknown;
+      try {
+        n = startup(params);
+      } catch (err) {
+        throw new StrategyDefinitionError(
+          `strategy "${spec.name}": startupCandles(params) failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+      const problem = startupCandlesProblem(n);
+      if (problem !== undefined)
+        throw new StrategyDefinitionError(
+          `strategy "${spec.name}": startupCandles(params) ${problem}; it must answer the candles the strategy needs before it may trade`,
+        );
+      return { candles: n as number, source: 'declared' };
+    },
     run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent> {
       return new Observable<OrderIntent>((subscriber) => {
         const out = inner(ctx, inputs);
@@ -348,6 +380,13 @@ export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
   readonly exits?: ExitRulesInput | undefined;
   /** Protections, e.g. `{ cooldownAfterStop: 3 }` (see docs/strategies.md). */
   readonly protections?: ProtectionsInput | undefined;
+  /**
+   * Warm-up: the candles of each interval the strategy reads (its base interval and each informative one)
+   * it must see before its intents are sent, a number or a function of the parameters, e.g.
+   * `(p) => p.slow`. The backtest sends no intent before it; a live bot backfills it before trading.
+   * Default: the largest whole-number parameter named `...period`, `...slow` or `...length`, else 0.
+   */
+  readonly startupCandles?: StartupCandles<z.output<S>> | undefined;
   /**
    * Builds the per-run state (indicators per symbol ...) when a bot starts. Keep state here, not at module
    * level: two bots may run the same strategy at once.
@@ -422,6 +461,7 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
     informative: spec.informative,
     ...(spec.exits !== undefined ? { exits: spec.exits } : {}),
     ...(spec.protections !== undefined ? { protections: spec.protections } : {}),
+    ...(spec.startupCandles !== undefined ? { startupCandles: spec.startupCandles } : {}),
     run(ctx, inputs) {
       return new Observable<OrderIntent>((subscriber) => {
         const emit: Emit = (intent) => subscriber.next(intent);

@@ -9,3 +9,4 @@ export * from './indicators.js';
 export * from './catalogue.js';
 export * from './time-in-force.js';
 export * from './exits.js';
+export * from './warm-up.js';

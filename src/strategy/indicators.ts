@@ -1,7 +1,125 @@
-// Streaming indicators that trading-signals lacks in O(1) form. Its SMA re-sums the whole window on every
-// update (O(period)): at 50/200 that alone costs more than the backtester's per-candle budget. The API
-// mirrors trading-signals (`update(price, replace)` returns the result or null until the window is full),
-// so a strategy switches by changing its import.
+// The indicators a strategy gets from 'tradebot': trading-signals' number-based ones behind one wrapper
+// that answers null until the indicator is stable (some of the library's answer a number from the first
+// input: its EMA, DEMA, RMA), and streaming ones the library lacks in O(1) form. Its SMA re-sums the whole
+// window on every update (O(period)): at 50/200 that alone costs more than the backtester's per-candle
+// budget. The API mirrors trading-signals (`update(price, replace)` returns the result or null until the
+// indicator is stable), so a strategy switches by changing its import.
+import * as TS from 'trading-signals';
+
+/** What the wrapper needs of a trading-signals indicator (every one of them has it). */
+interface SignalsIndicator {
+  update(input: never, replace: boolean): unknown;
+  getResult(): unknown;
+  getResultOrThrow(): unknown;
+  getRequiredInputs(): number;
+  readonly isStable: boolean;
+}
+
+/** The input an indicator's `update` takes. */
+export type IndicatorInput<T> = T extends { update(input: infer I, replace: boolean): unknown } ? I : never;
+/** The result an indicator's `update` answers once stable (a number, or an object such as the bands). */
+export type IndicatorResult<T> = T extends { update(input: never, replace: boolean): infer R }
+  ? NonNullable<R>
+  : never;
+
+/**
+ * A trading-signals indicator that answers null until it is stable: `update`, `add`, `replace`, `updates`
+ * and `getResult` give null (never a number from too few inputs, never an object with nulls inside),
+ * `getResultOrThrow` throws trading-signals' NotEnoughDataError, and `isStable` says when that ends.
+ */
+export type NullUntilStable<T> = Omit<
+  T,
+  'update' | 'add' | 'replace' | 'updates' | 'getResult' | 'getResultOrThrow' | 'isStable'
+> & {
+  update(input: IndicatorInput<T>, replace?: boolean): IndicatorResult<T> | null;
+  add(input: IndicatorInput<T>): IndicatorResult<T> | null;
+  replace(input: IndicatorInput<T>): IndicatorResult<T> | null;
+  updates(inputs: readonly IndicatorInput<T>[], replace?: boolean): (IndicatorResult<T> | null)[];
+  getResult(): IndicatorResult<T> | null;
+  getResultOrThrow(): IndicatorResult<T>;
+  /** Whether the indicator and every indicator it is built of (MACD's averages) have seen enough inputs. */
+  readonly isStable: boolean;
+};
+
+/** Constructor arguments, where an indicator argument (MACD's averages) may also be a wrapped one. */
+type WrappedArgs<A extends unknown[]> = {
+  [K in keyof A]: A[K] extends SignalsIndicator ? A[K] | NullUntilStable<A[K]> : A[K];
+};
+
+const isIndicator = (v: unknown): v is SignalsIndicator =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as SignalsIndicator).update === 'function' &&
+  typeof (v as SignalsIndicator).isStable === 'boolean';
+
+/**
+ * Wraps a trading-signals indicator class so that its results are null until it is stable (see
+ * `NullUntilStable`). One wrapper for all of them: any other trading-signals indicator gets the same
+ * contract with `nullUntilStable(WMA)`.
+ *
+ * @example
+ * const WMA = nullUntilStable(TS.WMA);
+ * const wma = new WMA(20);
+ * if (wma.update(c.close) === null) return; // still warming up
+ */
+export function nullUntilStable<A extends unknown[], T extends SignalsIndicator>(
+  Base: new (...args: A) => T,
+): new (...args: WrappedArgs<A>) => NullUntilStable<T> {
+  const Signals = Base as unknown as new (...args: unknown[]) => SignalsIndicator;
+  class Stable extends Signals {
+    /** Indicators this one is built of (MACD's short, long and signal averages): stable only with them. */
+    private readonly parts: readonly SignalsIndicator[];
+    constructor(...args: unknown[]) {
+      super(...args);
+      this.parts = Object.values(this).filter(isIndicator);
+    }
+    // trading-signals' EMA answers isStable by calling getResultOrThrow: the override below must not ask
+    // isStable back (it would recurse), so each asks the library's own method and then the parts.
+    override get isStable(): boolean {
+      return super.isStable && this.partsStable();
+    }
+    override update(input: never, replace = false): unknown {
+      const r = super.update(input, replace);
+      return this.isStable ? r : null;
+    }
+    override getResult(): unknown {
+      return this.isStable ? super.getResult() : null;
+    }
+    override getResultOrThrow(): unknown {
+      const r = super.getResultOrThrow();
+      if (!this.partsStable()) throw new TS.NotEnoughDataError(this.getRequiredInputs());
+      return r;
+    }
+    private partsStable(): boolean {
+      for (const p of this.parts) if (!p.isStable) return false;
+      return true;
+    }
+  }
+  Object.defineProperty(Stable, 'name', { value: Base.name });
+  return Stable as unknown as new (...args: WrappedArgs<A>) => NullUntilStable<T>;
+}
+
+/** Exponential moving average; null until `interval` prices were seen (trading-signals' answers from the first). */
+export const EMA = nullUntilStable(TS.EMA);
+export type EMA = NullUntilStable<TS.EMA>;
+/** Simple moving average (O(period) per update: prefer `RollingSMA`); null until the window is full. */
+export const SMA = nullUntilStable(TS.SMA);
+export type SMA = NullUntilStable<TS.SMA>;
+/** Relative strength index (Wilder); null until `interval + 1` prices were seen. */
+export const RSI = nullUntilStable(TS.RSI);
+export type RSI = NullUntilStable<TS.RSI>;
+/** Average true range of `{ high, low, close }` candles; null until `interval` candles were seen. */
+export const ATR = nullUntilStable(TS.ATR);
+export type ATR = NullUntilStable<TS.ATR>;
+/** Bollinger bands `{ lower, middle, upper }`; null (not an object) until the window is full. */
+export const BollingerBands = nullUntilStable(TS.BollingerBands);
+export type BollingerBands = NullUntilStable<TS.BollingerBands>;
+/**
+ * MACD `{ macd, signal, histogram }` of three averages, e.g. `new MACD(new EMA(12), new EMA(26), new EMA(9))`;
+ * null until its signal average is stable too (26 + 9 - 1 prices), never an object with a null signal.
+ */
+export const MACD = nullUntilStable(TS.MACD);
+export type MACD = NullUntilStable<TS.MACD>;
 
 /**
  * Simple moving average in O(1) per update: a ring buffer and a running sum kept with Neumaier

@@ -91,6 +91,41 @@ describe('an own strategy outside the repository, with the built command and no 
     expect(closedTrades('by-name')).toBeGreaterThan(0);
   }, 120_000);
 
+  it('the template at period 200 makes no trade before candle 200 of synthetic-1m:3:5000 (its warm-up)', async () => {
+    const r = await runCli(
+      [
+        'backtest',
+        '--dataset',
+        'synthetic-1m:3:5000',
+        '--strategy',
+        'template',
+        '--params',
+        '{"period":200}',
+        '--name',
+        'template-200',
+        '--out',
+        out,
+      ],
+      {},
+      60_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const res = JSON.parse(readFileSync(join(out, 'template-200', 'result.json'), 'utf8')) as {
+      meta: { from: number };
+      fills: { ts: number }[];
+      warmUp: { candles: number; intents: number };
+    };
+    expect(res.fills.length).toBeGreaterThan(0);
+    // A fill is at the open of the candle after the one decided on: candle 201 at the earliest. (The EMA of
+    // trading-signals answered from the first close: the first trade came at candle 32.)
+    const firstFillCandle = (res.fills[0] as { ts: number }).ts - res.meta.from;
+    expect(firstFillCandle / 60_000 + 1).toBeGreaterThanOrEqual(201);
+    expect(res.warmUp).toMatchObject({ candles: 200, intents: 0 });
+    expect(r.stdout).toMatch(
+      /warm-up +200 candles per symbol and interval \(declared\); no intent before it/,
+    );
+  }, 60_000);
+
   it('backtest by .ts path, relative to the working directory and absolute', async () => {
     const rel = await runCli(
       [
@@ -325,6 +360,34 @@ describe("the author's tools", () => {
     expect(text.stdout).toMatch(
       /my-ema {2}\(yours: .*my-ema\.ts\)\n {2}Template strategy: .*\n {2}intervals: 1m, 5m, 15m, 1H\n {4}period {7}20 {4}EMA period, in candles/,
     );
+  }, 60_000);
+
+  it('validate and run refuse a bot whose warm-up the venue cannot backfill at its start', async () => {
+    const dep = join(project, 'slow-deploy.yaml');
+    const deployment = (period: number) =>
+      [
+        'venue: { kind: simulator, startTime: "2026-11-23T15:00:00Z" }',
+        'bots:',
+        '  - name: slow',
+        '    strategy: my-ema',
+        `    params: { period: ${period} }`,
+        '    symbols: [AAPLUSDT]',
+        '    interval: 1m',
+        '',
+      ].join('\n');
+    writeFileSync(dep, deployment(200_000));
+    const bad = await runCli(['validate', dep], {}, 30_000, elsewhere);
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(bad.stderr).toContain(
+      `${dep}:4:15 bots[0].strategy: its warm-up cannot be backfilled (declared): a warm-up of 200,000 candles of 1m takes a backfill of 200,000 1m candles per symbol: 2,021 history-candles requests, more than the 1,200 a bot's start may take`,
+    );
+    expect(bad.stderr).toContain('(bot slow, strategy my-ema)');
+    const run = await runCli(['run', '--config', dep], {}, 30_000, elsewhere);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('its warm-up cannot be backfilled');
+    writeFileSync(dep, deployment(200));
+    const ok = await runCli(['validate', dep], {}, 30_000, elsewhere);
+    expect(ok.code, ok.stderr).toBe(0);
   }, 60_000);
 
   it('validate loads the strategy a file names and puts each problem at its file:line:col', async () => {

@@ -34,6 +34,8 @@ describe('informative candles on the live feed path', () => {
       params: z.object({}),
       intervals: ['1m'],
       informative: ['5m'],
+      // Ten closed 5m candles before the first live one: the backfill reaches back for them.
+      startupCandles: 10,
       onCandle(candle, ctx) {
         seen.push({ candle, at: ctx.clock.now() });
       },
@@ -54,7 +56,10 @@ describe('informative candles on the live feed path', () => {
       await venue.close();
     }
     const higher = seen.filter((s) => s.candle.interval === '5m');
-    expect(higher.length).toBeGreaterThan(5);
+    // The warm-up's ten 5m candles, each closed when the bot started, then the live ones.
+    const backfilled = higher.filter((h) => h.candle.openTime + 5 * M <= (seen[0] as Seen).at);
+    expect(backfilled.length).toBeGreaterThanOrEqual(10);
+    expect(backfilled.length).toBeLessThanOrEqual(11); // a 5m boundary may pass before the backfill arrives
     for (const h of higher) {
       const c = h.candle;
       // Never before its close.

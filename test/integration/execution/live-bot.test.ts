@@ -1,8 +1,13 @@
 // A strategy against the simulator: the live pipeline places orders, receives fills, and the portfolio
-// equals the simulator's account to the last decimal; the candle an order comes from is journaled with it.
+// equals the simulator's account to the last decimal; the candle an order comes from is journaled with it;
+// the bot backfills exactly its strategy's warm-up and sends nothing before it, also after a restart.
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { TraderEvent } from '../../../src/execution/trader.js';
+import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
+import { buyMarket, defineStrategy } from '../../../src/strategy/index.js';
 import { MemoryLogger } from '../../../src/strategy/testing.js';
 import { startLiveVenue } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
@@ -43,9 +48,9 @@ describe('live bot against the simulator', () => {
     const atVenue = sim.engine.orders(CREDS.apiKey);
     expect(atVenue.length).toBe(journaled.filter((o) => o.state === 'acked').length);
     expect(new Set(atVenue.map((o) => o.clientOid)).size).toBe(atVenue.length);
-    // Backfilled history produced signals that were refused as stale, never traded.
+    // The flipper has no warm-up, so the bot backfilled no history; a signal that aged on its way (a slow
+    // machine) is refused as stale, never traded.
     const denials = store.denials.list({ bot: 'flip' });
-    expect(denials.length).toBeGreaterThan(0);
     expect(denials.map((d) => d.code)).toEqual(denials.map(() => 'STALE_SIGNAL'));
 
     const bal = sim.engine.balancesDecimal(CREDS.apiKey);
@@ -101,6 +106,78 @@ describe('live bot against the simulator', () => {
     reader.close();
     await venue.close();
   }, 40_000);
+
+  it('backfills exactly its warm-up, sends nothing before it, and warms up again after a restart without trading a decided candle', async () => {
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 5, speed: SPEED, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
+    });
+    const WARM = 5;
+    // Buys 10 USDT on every candle it sees, its open time as the reason: warmed up or not.
+    const eager = defineStrategy({
+      name: 'eager',
+      description: 'Buys on every candle, for tests.',
+      params: z.object({}),
+      intervals: ['1m'],
+      startupCandles: WARM,
+      onCandle(c, ctx, emit) {
+        runs.at(-1)?.push({ openTime: c.openTime, at: ctx.clock.now() });
+        emit(buyMarket(c.symbol, new Decimal('10'), 'eager', String(c.openTime)));
+      },
+    });
+    const runs: { openTime: number; at: number }[][] = [];
+    const sent: number[] = [];
+    const onEvent = (e: TraderEvent) => {
+      if (e.type === 'intent') sent.push(Number(e.intent.reason));
+    };
+    const spec = {
+      name: 'eager',
+      strategy: eager,
+      risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
+      fillPollMs: 200,
+      maxSignalAgeMs: 3 * 60_000,
+    };
+    const logger = new MemoryLogger();
+    const M = 60_000;
+
+    runs.push([]);
+    const first = await venue.createLiveBot(spec, { onEvent, logger });
+    first.bot.start();
+    await waitFor(() => sent.length >= 3, { timeoutMs: 20_000, what: 'three intents sent' });
+    await first.bot.stop();
+    const one = runs[0] as { openTime: number; at: number }[];
+    // The backfill: the WARM candles closed when the stream started (a minute may pass before they arrive).
+    const start = one[0] as { openTime: number; at: number };
+    expect([WARM * M, (WARM + 1) * M]).toContain(Math.floor(start.at / M) * M - start.openTime);
+    // Nothing sent before the strategy had seen WARM candles: the first intent is the WARM-th candle's.
+    expect(sent[0]).toBe(one[WARM - 1]?.openTime);
+    expect(sent).toEqual(one.slice(WARM - 1, WARM - 1 + sent.length).map((c) => c.openTime));
+    expect(logger.lines.some((l) => l.message === 'warm-up done')).toBe(true);
+    const mark = Number(venue.store.meta.get('candle:eager:AAPLUSDT:1m'));
+    expect(mark).toBe(one.at(-1)?.openTime);
+
+    // A restart: a new strategy, warmed up again on candles the journal says were decided, none traded again.
+    await venue.restart();
+    const before = sent.length;
+    runs.push([]);
+    const second = await venue.createLiveBot(spec, { onEvent });
+    second.bot.start();
+    await waitFor(() => sent.length >= before + 2, {
+      timeoutMs: 20_000,
+      what: 'two intents after the restart',
+    });
+    await second.bot.stop();
+    const two = runs[1] as { openTime: number; at: number }[];
+    expect((two[0] as { openTime: number }).openTime).toBeLessThanOrEqual(mark - (WARM - 1) * M);
+    expect(two.some((c) => c.openTime === mark)).toBe(true);
+    const again = sent.slice(before);
+    expect(Math.min(...again)).toBeGreaterThan(mark);
+    // Each order at the venue once: no candle was traded twice.
+    expect(new Set(sent).size).toBe(sent.length);
+    await venue.close();
+  }, 60_000);
 
   it('started on a Saturday, keeps running and says the market is closed and when its session opens', async () => {
     // Friday 2026-11-27 was the early close after Thanksgiving; Saturday 11:00 ET is 3 days before Monday's open.

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CANDLE_INTERVALS, INTERVAL_MS } from '../../../src/api/index.js';
-import { RestClient, historyCandlesRange, planCandleWindows } from '../../../src/client/index.js';
+import { planCandleWindows } from '../../../src/api/index.js';
+import { RestClient, historyCandlesRange } from '../../../src/client/index.js';
 import { VirtualClock } from '../../../src/feeds/clock.js';
 import { envelope, startRecordingServer } from '../../helpers/recording-server.js';
 

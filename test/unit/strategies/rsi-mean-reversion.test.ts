@@ -41,6 +41,18 @@ describe('rsi-mean-reversion', () => {
     expect(r.emittedAt[0]).toBe((firstLow + 1) * 60_000);
   });
 
+  it('takes no entry on its first reading after the warm-up: it did not see the RSI enter the zone', () => {
+    // Falling from the first close: the RSI is oversold from its first value (candle 4), a zone it did not
+    // see it enter (a bot started then, with exactly its warm-up backfilled). It enters it again at candle 12.
+    const closes = [50, 48, 46, 44, 42, 50, 55, 60, 50, 45, 40, 35];
+    const r = runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', closes, { start: 0 }), {
+      params,
+      fill: false,
+    });
+    expect(r.intents.map((i) => i.side)).toEqual(['buy']);
+    expect(r.emittedAt[0]).toBeGreaterThan(8 * 60_000);
+  });
+
   it('emits no sell in overbought while flat, and no buy in oversold while holding', () => {
     const rally = [50, 49, 50, 49, 52, 56, 60, 65];
     expect(runStrategy(rsiMeanReversion, candlesFromCloses('TSLAUSDT', rally), { params }).intents).toEqual(

@@ -1,10 +1,94 @@
-// RollingSMA: the O(1) moving average the bundled strategies use. It must agree with the exact mean of
-// the window (computed in Decimal) to within a few ulps, however long it runs.
+// The indicators of 'tradebot': every one answers null until it is stable (one wrapper over trading-signals),
+// and RollingSMA, the O(1) moving average the bundled strategies use, agrees with the exact mean of the
+// window (computed in Decimal) to within a few ulps, however long it runs.
 import fc from 'fast-check';
+import * as TS from 'trading-signals';
 import { SMA } from 'trading-signals';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as tradebot from '../../../src/index.js';
 import { Decimal } from '../../../src/market/decimal.js';
-import { RollingSMA } from '../../../src/strategy/indicators.js';
+import { RollingSMA, nullUntilStable } from '../../../src/strategy/indicators.js';
+
+/** Closes that wander, and candles around them (ATR reads high, low and close). */
+const closes = Array.from({ length: 80 }, (_, i) => 100 + 10 * Math.sin(i / 3) + i / 10);
+const hlc = closes.map((close) => ({ high: close + 1, low: close - 1, close }));
+
+describe("the indicators exported from 'tradebot'", () => {
+  it('EMA answers null until it has seen `interval` prices, then what trading-signals computes', () => {
+    const ours = new tradebot.EMA(5);
+    const theirs = new TS.EMA(5);
+    closes.forEach((c, i) => {
+      const a = ours.update(c, false);
+      const b = theirs.update(c, false);
+      // trading-signals' own EMA answers a number from the first price: a strategy that checks for null
+      // (as the template does) traded on four prices of a 5-period average.
+      expect(b).not.toBeNull();
+      if (i < 4) {
+        expect(a).toBeNull();
+        expect(ours.isStable).toBe(false);
+        expect(ours.getResult()).toBeNull();
+      } else expect(a).toBe(b);
+    });
+  });
+
+  const cases = [
+    ['EMA', () => new tradebot.EMA(20), closes, 20],
+    ['SMA', () => new tradebot.SMA(20), closes, 20],
+    ['RSI', () => new tradebot.RSI(14), closes, 15],
+    ['ATR', () => new tradebot.ATR(14), hlc, 14],
+    ['BollingerBands', () => new tradebot.BollingerBands(20, 2), closes, 21],
+    [
+      'MACD',
+      () => new tradebot.MACD(new tradebot.EMA(12), new tradebot.EMA(26), new tradebot.EMA(9)),
+      closes,
+      34,
+    ],
+  ] as const;
+
+  it.each(cases)(
+    '%s answers null until it is stable (input %#), never a value or an object with nulls inside before',
+    (_name, make, inputs, firstInput) => {
+      const ind = make() as { update(x: unknown, r?: boolean): unknown; readonly isStable: boolean };
+      inputs.forEach((x, i) => {
+        const r = ind.update(x, false);
+        expect(r === null, `input ${i + 1}`).toBe(i + 1 < firstInput);
+        expect(ind.isStable, `input ${i + 1}`).toBe(r !== null);
+        if (r !== null && typeof r === 'object')
+          for (const v of Object.values(r)) expect(typeof v, `input ${i + 1}`).toBe('number');
+      });
+    },
+  );
+
+  it('MACD of its own EMAs is the MACD of trading-signals once stable, and null before (not a null signal)', () => {
+    const ours = new tradebot.MACD(new tradebot.EMA(3), new tradebot.EMA(6), new tradebot.EMA(4));
+    const theirs = new TS.MACD(new TS.EMA(3), new TS.EMA(6), new TS.EMA(4));
+    closes.forEach((c, i) => {
+      const a = ours.update(c, false);
+      const b = theirs.update(c, false);
+      // Theirs answers from input 6 with a signal average of one value; ours waits for 6 + 4 - 1.
+      if (i + 1 < 9) expect(a).toBeNull();
+      else expect(a).toEqual(b);
+    });
+  });
+
+  it('bands read before the warm-up are null, so `bands.lower` cannot be read off an empty result', () => {
+    const bb = new tradebot.BollingerBands(20, 2);
+    expect(bb.update(100, false)).toBeNull();
+    expect(() => bb.getResultOrThrow()).toThrow(TS.NotEnoughDataError);
+    // The types say so: a strategy must check for null before it reads a band.
+    expectTypeOf(bb.update(100)).toEqualTypeOf<{ lower: number; middle: number; upper: number } | null>();
+    expectTypeOf(new tradebot.EMA(3).update(1)).toEqualTypeOf<number | null>();
+  });
+
+  it('wraps any other trading-signals indicator the same way', () => {
+    const DEMA = nullUntilStable(TS.DEMA);
+    const dema = new DEMA(5);
+    expect(new TS.DEMA(5).update(100, false)).not.toBeNull();
+    const out = closes.slice(0, 12).map((c) => dema.update(c));
+    expect(out.findIndex((v) => v !== null)).toBe(new TS.DEMA(5).getRequiredInputs() - 1);
+    expect(DEMA.name).toBe('DEMA');
+  });
+});
 
 /** Exact mean of the last n values, as a number (the reference). */
 const exactMean = (xs: readonly number[], n: number): number =>
