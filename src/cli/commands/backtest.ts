@@ -10,6 +10,7 @@ import { exchangeTimeZone, renderReport } from '../../research/report.js';
 import { resultJson } from '../../research/result-json.js';
 import { expandDatasetRef } from '../../data/datasets.js';
 import type { CandleSource } from '../../data/format.js';
+import type { BacktestResult } from '../../backtest/result.js';
 import {
   jobDatasetName,
   jobFromConfig,
@@ -80,84 +81,118 @@ export function register(program: Command): void {
       'after',
       `\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --config config/backtest.yaml --from 2008-01-01 --to 2012-12-31\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params '{"fast":20,"slow":100}'\n${EXIT_CODES_HELP}`,
     )
-    .action(async (raw: Record<string, unknown>) => {
-      const f = parseFlags(Flags, raw);
-      let cfg;
-      try {
-        cfg = f.config
-          ? loadYaml(BacktestConfigSchema, f.config).config
-          : BacktestConfigSchema.parse({
-              dataset: f.dataset,
-              strategy: f.strategy,
-              params: f.params ?? {},
-              ...(f.name ? { name: f.name } : {}),
-            });
-      } catch (e) {
-        if (e instanceof ConfigError) throw new FlagError(e.message);
-        if (e instanceof z.ZodError)
-          throw new FlagError(
-            `give --config FILE, or --dataset and --strategy (${e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`,
-          );
-        throw e;
-      }
-      // Names are looked up in the file's strategiesDir (or ./strategies without a file), then the bundled ones.
-      const base = jobFromConfig(
-        cfg,
-        f.config ? strategyLookupFor(f.config, cfg.strategiesDir) : strategyLookupHere(),
+    .action(runBacktestCommand);
+}
+
+type BacktestFlags = z.output<typeof Flags>;
+
+/** `tradebot backtest`: the flags into a job, the run with a progress bar, result.json and report.html, the summary. */
+async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
+  const f = parseFlags(Flags, raw);
+  const { job, name } = jobFromFlags(f);
+  checkRange(job.from, job.to);
+  // The results folder is checked before the run (a bad --out fails now, not after it) and made after it.
+  const dir = join(f.out, f.name ?? name);
+  const output: OutputPathOptions = { what: '--out', kind: 'folder', example: 'backtest/results' };
+  const problem = outputPathProblem(dir, output);
+  if (problem !== undefined) throw new FlagError(problem);
+  // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
+  const source = await asInput(() => openJobSources(job));
+  const result = await runWithProgress(job, source);
+  if (result.meta.candles === 0) throw noCandles({ ...job, dataset: jobDatasetName(job) });
+  const { instrument, metrics } = await writeResults(job, result, dir, output);
+  process.stdout.write(
+    `${formatSummary(result, metrics, quoteDecimals(instrument))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
+  );
+}
+
+/**
+ * The job of the backtest file (or of --dataset and --strategy without one), with the flags over it, and the
+ * run's name from the file.
+ */
+function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string } {
+  let cfg;
+  try {
+    cfg = f.config
+      ? loadYaml(BacktestConfigSchema, f.config).config
+      : BacktestConfigSchema.parse({
+          dataset: f.dataset,
+          strategy: f.strategy,
+          params: f.params ?? {},
+          ...(f.name ? { name: f.name } : {}),
+        });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new FlagError(e.message);
+    if (e instanceof z.ZodError)
+      throw new FlagError(
+        `give --config FILE, or --dataset and --strategy (${e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`,
       );
-      const flagged = f.dataset === undefined ? undefined : expandDatasetRef(f.dataset);
-      const job: BacktestJob = {
-        ...base,
-        dataset: flagged?.[0] ?? base.dataset,
-        datasets: flagged === undefined ? base.datasets : flagged.length > 1 ? flagged : undefined,
-        strategy: f.strategy ?? base.strategy,
-        params: { ...base.params, ...f.params },
-        from: f.from ?? base.from,
-        to: f.to ?? base.to,
-        instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
-      };
-      checkRange(job.from, job.to);
-      // The results folder is checked before the run (a bad --out fails now, not after it) and made after it.
-      const dir = join(f.out, f.name ?? cfg.name);
-      const output: OutputPathOptions = { what: '--out', kind: 'folder', example: 'backtest/results' };
-      const problem = outputPathProblem(dir, output);
-      if (problem !== undefined) throw new FlagError(problem);
-      // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
-      const source = await asInput(() => openJobSources(job));
-      const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
-      const t0 = Date.now();
-      bar?.start(0, 0, { speed: 0 });
-      const { result } = await runJob(
-        job,
-        (n) => {
-          bar?.setTotal(n);
-          bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
-        },
-        source,
-      );
-      bar?.stop();
-      if (result.meta.candles === 0) throw noCandles({ ...job, dataset: jobDatasetName(job) });
-      // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
-      const again = openJobSources(job);
-      const instrument = (Array.isArray(again) ? (again[0] as CandleSource) : again).meta.instrument;
-      const analysis = await analyseRuns(again, result);
-      const { zone } = exchangeTimeZone(instrument);
-      const full = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
-      prepareOutput(dir, output);
-      writeFileSync(
-        join(dir, 'result.json'),
-        JSON.stringify(resultJson(result, full, quoteDecimals(instrument)), null, 1),
-      );
-      writeFileSync(
-        join(dir, 'report.html'),
-        renderReport(result, full, {
-          instrument,
-          benchmark: analysis.benchmark,
-          excursions: analysis.excursions,
-        }),
-      );
-      process.stdout.write(
-        `${formatSummary(result, full, quoteDecimals(instrument))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
-      );
-    });
+    throw e;
+  }
+  // Names are looked up in the file's strategiesDir (or ./strategies without a file), then the bundled ones.
+  const base = jobFromConfig(
+    cfg,
+    f.config ? strategyLookupFor(f.config, cfg.strategiesDir) : strategyLookupHere(),
+  );
+  const flagged = f.dataset === undefined ? undefined : expandDatasetRef(f.dataset);
+  const job: BacktestJob = {
+    ...base,
+    dataset: flagged?.[0] ?? base.dataset,
+    datasets: flagged === undefined ? base.datasets : flagged.length > 1 ? flagged : undefined,
+    strategy: f.strategy ?? base.strategy,
+    params: { ...base.params, ...f.params },
+    from: f.from ?? base.from,
+    to: f.to ?? base.to,
+    instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
+  };
+  return { job, name: cfg.name };
+}
+
+/** The run on `source`, with a bar of the candles read and their speed. */
+async function runWithProgress(
+  job: BacktestJob,
+  source: CandleSource | CandleSource[],
+): Promise<BacktestResult> {
+  const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
+  const t0 = Date.now();
+  bar?.start(0, 0, { speed: 0 });
+  const { result } = await runJob(
+    job,
+    (n) => {
+      bar?.setTotal(n);
+      bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
+    },
+    source,
+  );
+  bar?.stop();
+  return result;
+}
+
+/** result.json and report.html in `dir` (made once the analysis is done), with their metrics and instrument. */
+async function writeResults(
+  job: BacktestJob,
+  result: BacktestResult,
+  dir: string,
+  output: OutputPathOptions,
+) {
+  // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
+  const again = openJobSources(job);
+  const instrument = (Array.isArray(again) ? (again[0] as CandleSource) : again).meta.instrument;
+  const analysis = await analyseRuns(again, result);
+  const { zone } = exchangeTimeZone(instrument);
+  const metrics = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
+  prepareOutput(dir, output);
+  writeFileSync(
+    join(dir, 'result.json'),
+    JSON.stringify(resultJson(result, metrics, quoteDecimals(instrument)), null, 1),
+  );
+  writeFileSync(
+    join(dir, 'report.html'),
+    renderReport(result, metrics, {
+      instrument,
+      benchmark: analysis.benchmark,
+      excursions: analysis.excursions,
+    }),
+  );
+  return { instrument, metrics };
 }

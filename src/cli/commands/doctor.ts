@@ -64,9 +64,184 @@ function authFailure(e: ApiError): { sentence: string; fix: string } {
   }
 }
 
-async function runChecks(t: Target): Promise<Check[]> {
+const credentialsOk: Check = {
+  name: 'credentials',
+  status: 'ok',
+  sentence: 'the key, secret and passphrase are accepted',
+};
+
+/** Reachability and latency, on a public endpoint that needs nothing; its SPOT instruments when it answered. */
+async function reachable(
+  client: RestClient,
+  baseUrl: string,
+): Promise<{ check: Check; spot?: readonly Instrument[] }> {
+  const started = performance.now();
+  try {
+    const spot = await client.instruments({ category: 'SPOT' });
+    return {
+      check: {
+        name: 'reachable',
+        status: 'ok',
+        sentence: `${baseUrl} answered in ${Math.round(performance.now() - started)} ms`,
+      },
+      spot,
+    };
+  } catch (e) {
+    return {
+      check: {
+        name: 'reachable',
+        status: 'fail',
+        sentence: `${baseUrl} did not answer: ${e instanceof Error ? e.message : String(e)}`,
+        fix: 'check the base URL (venue.baseUrl or --base-url), DNS, proxy and firewall',
+      },
+    };
+  }
+}
+
+/** Clock skew, from requestTime (the client learned the offset on the first answer). */
+function clockCheck(skew: number): Check {
+  const skewText = `this machine's clock is ${(Math.abs(skew) / 1000).toFixed(1)} s ${skew > 0 ? 'behind' : 'ahead of'} the venue`;
+  return Math.abs(skew) > SKEW_WARN_MS
+    ? {
+        name: 'clock',
+        status: 'fail',
+        sentence: `${skewText}${Math.abs(skew) > SKEW_FAIL_MS ? ', more than the 30 s a signature may be off' : ''}; tradebot corrects its own signatures from requestTime, but logs, schedules and other tools use this clock`,
+        fix: 'sync the clock with NTP (e.g. timedatectl set-ntp true, or chrony)',
+      }
+    : { name: 'clock', status: 'ok', sentence: `${skewText} (within ${SKEW_WARN_MS / 1000} s)` };
+}
+
+/**
+ * Credentials, trade-read and whitelist in one side-effect-free probe (reality-fills reads), then the
+ * permissions that cannot be probed without a side effect.
+ */
+async function credentialChecks(client: RestClient, t: Target): Promise<Check[]> {
+  if (!t.credentials)
+    return [
+      {
+        name: 'credentials',
+        status: 'fail',
+        sentence: 'no credentials were given, so nothing private can be checked',
+        fix: 'set TRADEBOT_API_KEY, TRADEBOT_API_SECRET and TRADEBOT_PASSPHRASE (or credentials in the deployment)',
+      },
+    ];
+  const probeSymbol = [...t.symbols.values()].flat()[0] ?? 'AAPLUSDT';
+  let probed: Check[];
+  try {
+    await client.realityFills({ symbol: probeSymbol, limit: '1' });
+    probed = [
+      credentialsOk,
+      { name: 'permission trade-read', status: 'ok', sentence: 'reality-fills answered' },
+      { name: 'whitelist', status: 'ok', sentence: 'the account has whitelist access (reality-fills)' },
+    ];
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    probed = refusedProbe(e, t);
+  }
+  const unprobed: Check[] = [
+    {
+      name: 'permission trade-read-write',
+      status: 'skip',
+      sentence: 'cannot be probed without placing an order; the first order will tell',
+    },
+  ];
+  if (t.needsManagement)
+    unprobed.push({
+      name: 'permission management',
+      status: 'skip',
+      sentence: 'set-leverage is configured, but cannot be probed without changing leverage',
+    });
+  return [...probed, ...unprobed];
+}
+
+/** What the venue's refusal of the reality-fills probe says of the credentials, the permission and the whitelist. */
+function refusedProbe(e: ApiError, t: Target): Check[] {
+  if (e.code === '40014')
+    return [
+      credentialsOk,
+      {
+        name: 'permission trade-read',
+        status: 'fail',
+        sentence: 'the API key lacks the trade-read permission (40014): the bots cannot read their fills',
+        fix: 'edit the API key at the venue and grant UTA trade (read and write)',
+      },
+    ];
+  if (e.code === '90068')
+    return [
+      credentialsOk,
+      { name: 'permission trade-read', status: 'ok', sentence: 'the key may read trades' },
+      t.fills === 'estimated'
+        ? {
+            name: 'whitelist',
+            status: 'ok',
+            sentence:
+              'the account has no whitelist access (90068), and the deployment books estimated fills (fills: estimated): market orders only, limit orders are refused',
+          }
+        : {
+            name: 'whitelist',
+            status: 'fail',
+            sentence: `the account has no whitelist access (90068)${t.whitelisted ? ', though the deployment says whitelisted: true' : ''}: reality-fills is refused, so fills cannot be synced and the daemon will not start`,
+            fix: 'apply for whitelist access through your business representative (then set whitelisted: true); until then, fills: estimated in the deployment trades market orders on fills estimated from the acknowledgement',
+          },
+    ];
+  if (e.kind === 'auth' || e.code === '90008')
+    return [{ name: 'credentials', status: 'fail', ...authFailure(e) }];
+  return [
+    {
+      name: 'credentials',
+      status: 'fail',
+      sentence: `the probe failed: ${e.message}`,
+      fix: 'run again; if it persists, check the venue status',
+    },
+  ];
+}
+
+/** Each configured symbol: an online instrument of its category (SPOT's already read by the reachability check). */
+async function symbolChecks(client: RestClient, t: Target, spot: readonly Instrument[]): Promise<Check[]> {
+  const instruments = new Map<string, readonly Instrument[]>([['SPOT', spot]]);
   const checks: Check[] = [];
-  const add = (c: Check) => checks.push(c);
+  for (const [category, symbols] of t.symbols) {
+    if (!instruments.has(category)) instruments.set(category, await client.instruments({ category }));
+    const list = instruments.get(category) ?? [];
+    for (const s of symbols) checks.push(symbolCheck(s, category, list));
+  }
+  return checks;
+}
+
+function symbolCheck(s: string, category: string, list: readonly Instrument[]): Check {
+  const i = list.find((x) => x.symbol === s);
+  if (!i)
+    return {
+      name: `symbol ${s}`,
+      status: 'fail',
+      sentence: `${s} is not an instrument of ${category} at this venue${didYouMean(
+        s,
+        list.map((x) => x.symbol),
+      )}`,
+      fix: `check bots[].symbols; Reality pairs look like AAPLUSDT (tradebot api instruments --category ${category})`,
+    };
+  if (i.status !== 'online')
+    return {
+      name: `symbol ${s}`,
+      status: 'fail',
+      sentence: `${s} is ${i.status}, not online: orders would be refused`,
+      fix: 'trade another symbol until the venue brings it online',
+    };
+  return { name: `symbol ${s}`, status: 'ok', sentence: `${s} is online in ${category}` };
+}
+
+/** The US session now and the next change, on the venue's clock. */
+function sessionCheck(clockOffsetMs: number): Check {
+  const s = usSessionAt(liveClock.now() + clockOffsetMs);
+  return {
+    name: 'session',
+    status: 'ok',
+    sentence: `the US market is ${s.session} (ET ${s.etDate}${s.closure ? `, ${s.closure}` : ''}) by the venue's clock; next change at ${formatZoned(s.nextChange, US_EASTERN)}`,
+  };
+}
+
+/** Every check in the checklist's order; an unreachable venue ends the list at its first line. */
+async function runChecks(t: Target): Promise<Check[]> {
   const client = new RestClient({
     baseUrl: t.baseUrl,
     ...(t.credentials ? { credentials: t.credentials } : {}),
@@ -75,149 +250,12 @@ async function runChecks(t: Target): Promise<Check[]> {
     retry: { maxAttempts: 2 },
   });
   try {
-    // Reachability and latency, on a public endpoint that needs nothing.
-    const instruments = new Map<string, readonly Instrument[]>();
-    const started = performance.now();
-    try {
-      instruments.set('SPOT', await client.instruments({ category: 'SPOT' }));
-      add({
-        name: 'reachable',
-        status: 'ok',
-        sentence: `${t.baseUrl} answered in ${Math.round(performance.now() - started)} ms`,
-      });
-    } catch (e) {
-      add({
-        name: 'reachable',
-        status: 'fail',
-        sentence: `${t.baseUrl} did not answer: ${e instanceof Error ? e.message : String(e)}`,
-        fix: 'check the base URL (venue.baseUrl or --base-url), DNS, proxy and firewall',
-      });
-      return checks;
-    }
-
-    // Clock skew, from requestTime (the client learned the offset on the first answer).
-    const skew = client.clockOffsetMs;
-    const skewText = `this machine's clock is ${(Math.abs(skew) / 1000).toFixed(1)} s ${skew > 0 ? 'behind' : 'ahead of'} the venue`;
-    add(
-      Math.abs(skew) > SKEW_WARN_MS
-        ? {
-            name: 'clock',
-            status: 'fail',
-            sentence: `${skewText}${Math.abs(skew) > SKEW_FAIL_MS ? ', more than the 30 s a signature may be off' : ''}; tradebot corrects its own signatures from requestTime, but logs, schedules and other tools use this clock`,
-            fix: 'sync the clock with NTP (e.g. timedatectl set-ntp true, or chrony)',
-          }
-        : { name: 'clock', status: 'ok', sentence: `${skewText} (within ${SKEW_WARN_MS / 1000} s)` },
-    );
-
-    // Credentials, trade-read and whitelist in one side-effect-free probe: reality-fills reads.
-    const probeSymbol = [...t.symbols.values()].flat()[0] ?? 'AAPLUSDT';
-    if (!t.credentials) {
-      add({
-        name: 'credentials',
-        status: 'fail',
-        sentence: 'no credentials were given, so nothing private can be checked',
-        fix: 'set TRADEBOT_API_KEY, TRADEBOT_API_SECRET and TRADEBOT_PASSPHRASE (or credentials in the deployment)',
-      });
-    } else {
-      try {
-        await client.realityFills({ symbol: probeSymbol, limit: '1' });
-        add({ name: 'credentials', status: 'ok', sentence: 'the key, secret and passphrase are accepted' });
-        add({ name: 'permission trade-read', status: 'ok', sentence: 'reality-fills answered' });
-        add({
-          name: 'whitelist',
-          status: 'ok',
-          sentence: 'the account has whitelist access (reality-fills)',
-        });
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        if (e.code === '40014') {
-          add({ name: 'credentials', status: 'ok', sentence: 'the key, secret and passphrase are accepted' });
-          add({
-            name: 'permission trade-read',
-            status: 'fail',
-            sentence: 'the API key lacks the trade-read permission (40014): the bots cannot read their fills',
-            fix: 'edit the API key at the venue and grant UTA trade (read and write)',
-          });
-        } else if (e.code === '90068') {
-          add({ name: 'credentials', status: 'ok', sentence: 'the key, secret and passphrase are accepted' });
-          add({ name: 'permission trade-read', status: 'ok', sentence: 'the key may read trades' });
-          add(
-            t.fills === 'estimated'
-              ? {
-                  name: 'whitelist',
-                  status: 'ok',
-                  sentence:
-                    'the account has no whitelist access (90068), and the deployment books estimated fills (fills: estimated): market orders only, limit orders are refused',
-                }
-              : {
-                  name: 'whitelist',
-                  status: 'fail',
-                  sentence: `the account has no whitelist access (90068)${t.whitelisted ? ', though the deployment says whitelisted: true' : ''}: reality-fills is refused, so fills cannot be synced and the daemon will not start`,
-                  fix: 'apply for whitelist access through your business representative (then set whitelisted: true); until then, fills: estimated in the deployment trades market orders on fills estimated from the acknowledgement',
-                },
-          );
-        } else if (e.kind === 'auth' || e.code === '90008') {
-          add({ name: 'credentials', status: 'fail', ...authFailure(e) });
-        } else {
-          add({
-            name: 'credentials',
-            status: 'fail',
-            sentence: `the probe failed: ${e.message}`,
-            fix: 'run again; if it persists, check the venue status',
-          });
-        }
-      }
-      add({
-        name: 'permission trade-read-write',
-        status: 'skip',
-        sentence: 'cannot be probed without placing an order; the first order will tell',
-      });
-      if (t.needsManagement)
-        add({
-          name: 'permission management',
-          status: 'skip',
-          sentence: 'set-leverage is configured, but cannot be probed without changing leverage',
-        });
-    }
-
-    // Each configured symbol: an online instrument of its category.
-    for (const [category, symbols] of t.symbols) {
-      if (!instruments.has(category)) instruments.set(category, await client.instruments({ category }));
-      const list = instruments.get(category) ?? [];
-      for (const s of symbols) {
-        const i = list.find((x) => x.symbol === s);
-        add(
-          !i
-            ? {
-                name: `symbol ${s}`,
-                status: 'fail',
-                sentence: `${s} is not an instrument of ${category} at this venue${didYouMean(
-                  s,
-                  list.map((x) => x.symbol),
-                )}`,
-                fix: `check bots[].symbols; Reality pairs look like AAPLUSDT (tradebot api instruments --category ${category})`,
-              }
-            : i.status !== 'online'
-              ? {
-                  name: `symbol ${s}`,
-                  status: 'fail',
-                  sentence: `${s} is ${i.status}, not online: orders would be refused`,
-                  fix: 'trade another symbol until the venue brings it online',
-                }
-              : { name: `symbol ${s}`, status: 'ok', sentence: `${s} is online in ${category}` },
-        );
-      }
-    }
-
-    // The US session now and the next change, on the venue's clock.
-    const now = liveClock.now() + client.clockOffsetMs;
-    const s = usSessionAt(now);
-    add({
-      name: 'session',
-      status: 'ok',
-      sentence: `the US market is ${s.session} (ET ${s.etDate}${s.closure ? `, ${s.closure}` : ''}) by the venue's clock; next change at ${formatZoned(s.nextChange, US_EASTERN)}`,
-    });
-    return checks;
+    const reach = await reachable(client, t.baseUrl);
+    if (reach.spot === undefined) return [reach.check];
+    const clock = clockCheck(client.clockOffsetMs);
+    const credentials = await credentialChecks(client, t);
+    const symbols = await symbolChecks(client, t, reach.spot);
+    return [reach.check, clock, ...credentials, ...symbols, sessionCheck(client.clockOffsetMs)];
   } finally {
     client.close();
   }

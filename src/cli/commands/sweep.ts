@@ -7,13 +7,14 @@ import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../research/sweep.js';
 import { QueueRunner } from '../../research/sweep-queue.js';
-import { walkForward, walkForwardJson } from '../../research/walk-forward.js';
+import { walkForward, walkForwardJson, type WalkForwardResult } from '../../research/walk-forward.js';
 import { renderSweepReport, renderWalkForwardReport } from '../../research/report.js';
 import { pickParams } from '../../strategy/params.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
-import { hasCandlesIn, jobFromConfig } from '../../backtest/run-config.js';
-import { checkGrid, formatSkipped } from '../../research/grid.js';
+import { hasCandlesIn, jobFromConfig, type BacktestJob } from '../../backtest/run-config.js';
+import { checkGrid, formatSkipped, type CheckedGrid, type Grid } from '../../research/grid.js';
 import { openDataset } from '../../data/datasets.js';
+import type { CandleSource } from '../../data/format.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, enumFlag, noCandles, numberFlag, parseFlags } from '../flags.js';
@@ -96,127 +97,181 @@ export function register(program: Command): void {
       'after',
       `\nExamples:\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --metric sharpe\n  tradebot sweep -c config/backtest.yaml --grid "fast=10..50:10 slow=100..300:50"\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --walk-forward --in-sample 1460d --out-of-sample 365d\nEvery grid value is checked against the strategy's parameters before any run; combinations that break a\nrule across parameters (e.g. slow must be above fast) are skipped and listed.\n${EXIT_CODES_HELP}`,
     )
-    .action(async (raw: Record<string, unknown>) => {
-      const f = parseFlags(Flags, raw);
-      if (f.metric !== undefined && f.sort !== undefined && f.metric !== f.sort)
-        throw new FlagError(`--metric ${f.metric} and --sort ${f.sort} disagree: give --metric only`);
-      const metric: SortKey = f.metric ?? f.sort ?? 'sharpe';
-      const wfLengths =
-        f.inSample !== undefined && f.outOfSample !== undefined
-          ? { inSampleMs: f.inSample, outOfSampleMs: f.outOfSample }
-          : undefined;
-      if (f.walkForward && wfLengths === undefined)
-        throw new FlagError(
-          '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
-        );
-      const { config } = loadYaml(BacktestConfigSchema, f.config);
-      const fromConfig = jobFromConfig(config, strategyLookupFor(f.config, config.strategiesDir));
-      if (fromConfig.datasets !== undefined)
-        throw new FlagError(
-          `sweeps and walk-forward take one dataset; ${f.config} names ${fromConfig.datasets.length} (${fromConfig.datasets.join(', ')}): run them with \`tradebot backtest\`, or sweep one dataset`,
-        );
-      const base = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
-      checkRange(base.from, base.to);
-      const grid = parseGrid(f.grid);
-      const strategy = await loadStrategy(base.strategy, base.strategyLookup);
-      // Before any worker starts: a value no run could use ends here with the parameter and its rule.
-      const checked = checkGrid(strategy, base.params, grid);
-      if (checked.skipped.length > 0) process.stderr.write(`${formatSkipped(checked.skipped)}\n`);
-      // A bad dataset or an empty range fails here, with a sentence, not in every worker.
-      const source = openDataset(base.dataset, { instrument: base.instrument });
-      const instrument = source.meta.instrument;
-      if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
-      const bar = progressBar('{task} {bar} {value}/{total}');
-      // The run's name, and its strategy when the name is not the strategy's.
-      const named = config.name === base.strategy ? config.name : `${config.name} (${base.strategy})`;
-      const dir = join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`);
-      prepareOutput(dir, { what: '--out', kind: 'folder', example: 'backtest/results' });
-      const t0 = Date.now();
-      // On a queue the runs go to `tradebot worker` processes; the table and files are the same as local.
-      const runner = f.queue ? await QueueRunner.open({ url: f.queue, dataset: base.dataset }) : undefined;
-      try {
-        if (f.walkForward && wfLengths !== undefined) {
-          bar?.start(1, 0, { task: 'walk-forward windows' });
-          // As a sweep's: the in-sample runs of every window are kept until the results are written.
-          const checkpoint = await SweepCheckpoint.open(join(dir, 'walk-forward.partial.jsonl'), base);
-          let resumed = 0;
-          const wf = await walkForward({
-            checkpoint,
-            onResume: (n) => (resumed += n),
-            base,
-            grid,
-            ...wfLengths,
-            warmupMs: f.warmUp,
-            sets: checked.sets,
-            sortBy: metric,
-            workers: f.workers,
-            onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
-            runner,
-          });
-          bar?.stop();
-          writeFileSync(
-            join(dir, 'walk-forward.json'),
-            JSON.stringify(walkForwardJson(wf, quoteDecimals(instrument)), null, 1),
-          );
-          writeFileSync(
-            join(dir, 'walk-forward.html'),
-            renderWalkForwardReport(wf, `walk-forward: ${named}`, instrument, Object.keys(grid)),
-          );
-          checkpoint.remove();
-          if (resumed > 0)
-            process.stderr.write(
-              `resumed: ${resumed} in-sample runs were finished by an earlier attempt (${checkpoint.path})\n`,
-            );
-          for (const s of wf.steps) {
-            process.stdout.write(
-              `${new Date(s.window.outOfSample.from).toISOString().slice(0, 10)}..${new Date(s.window.outOfSample.to).toISOString().slice(0, 10)}  best ${JSON.stringify(pickParams(s.best, Object.keys(grid)))}  in-sample ${s.inSample ? formatPercent(s.inSample.totalReturn) : '-'}  out-of-sample ${formatPercent(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${formatPercent(s.outOfSample.exposure)}\n`,
-            );
-          }
-          process.stdout.write(
-            `stitched out-of-sample: return ${formatPercent(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${formatPercent(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window), in the market ${formatPercent(wf.metrics.exposure)}\nwrote ${join(dir, 'walk-forward.json')} and ${join(dir, 'walk-forward.html')}\n`,
-          );
-          return;
-        }
-        // Each finished run is kept beside the results until the sweep completes: run again after a stop,
-        // the same command takes up where it left off.
-        const checkpoint = await SweepCheckpoint.open(join(dir, 'sweep.partial.jsonl'), base);
-        let barStarted = false;
-        const rows = await runSweep({
-          base,
-          grid,
-          sets: checked.sets,
-          sortBy: metric,
-          workers: f.workers,
-          checkpoint,
-          onResume: (resumed, total) =>
-            process.stderr.write(
-              `resuming: ${resumed} of ${total} runs were finished by an earlier attempt (${checkpoint.path}; delete it to run them again)\n`,
-            ),
-          onProgress: (d, t) => {
-            // Started at the first progress, after the resume line (a bar drawn first would be broken by it).
-            if (!barStarted) bar?.start(t, d, { task: 'parameter sets' });
-            barStarted = true;
-            bar?.setTotal(t);
-            bar?.update(d);
-            // Without a terminal, a queued sweep still shows progress: workers may be far away and slow.
-            if (!bar && runner) process.stderr.write(`${d}/${t} runs done\n`);
-          },
-          pool: runner,
-        });
-        bar?.stop();
-        if (rows.every((r) => r.metrics === undefined))
-          throw new Error(`every run of the sweep failed; the first: ${rows[0]?.error ?? 'no answer'}`);
-        writeFileSync(join(dir, 'sweep.json'), JSON.stringify(rows, null, 1));
-        writeFileSync(
-          join(dir, 'sweep.html'),
-          renderSweepReport(rows, metric, `sweep: ${named} on ${base.dataset}`),
-        );
-        checkpoint.remove();
-        process.stdout.write(
-          `${formatSweep(rows, metric)}\n${counted(rows.length, 'run')} on ${runner ? `the queue ${f.queue}` : counted(f.workers, 'worker')} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${join(dir, 'sweep.json')} and ${join(dir, 'sweep.html')}\n`,
-        );
-      } finally {
-        await runner?.close();
-      }
-    });
+    .action(runSweepCommand);
+}
+
+type SweepFlags = z.output<typeof Flags>;
+type Bar = ReturnType<typeof progressBar>;
+
+/** A sweep or a walk-forward checked and ready to run: every refusal of its flags, file, grid and data is behind it. */
+interface SweepPlan {
+  readonly f: SweepFlags;
+  readonly metric: SortKey;
+  /** The window lengths of a walk-forward; undefined for a sweep. */
+  readonly walkForward: { readonly inSampleMs: number; readonly outOfSampleMs: number } | undefined;
+  readonly base: BacktestJob;
+  readonly grid: Grid;
+  readonly checked: CheckedGrid;
+  readonly instrument: CandleSource['meta']['instrument'];
+  /** The run's name, and its strategy when the name is not the strategy's. */
+  readonly named: string;
+  readonly dir: string;
+}
+
+/** `tradebot sweep`: the flags checked into a plan, then the sweep or the walk-forward, locally or on a queue. */
+async function runSweepCommand(raw: Record<string, unknown>): Promise<void> {
+  const plan = await planSweep(parseFlags(Flags, raw));
+  const bar = progressBar('{task} {bar} {value}/{total}');
+  prepareOutput(plan.dir, { what: '--out', kind: 'folder', example: 'backtest/results' });
+  const t0 = Date.now();
+  // On a queue the runs go to `tradebot worker` processes; the table and files are the same as local.
+  const runner = plan.f.queue
+    ? await QueueRunner.open({ url: plan.f.queue, dataset: plan.base.dataset })
+    : undefined;
+  try {
+    if (plan.walkForward !== undefined) await walkForwardCommand(plan, plan.walkForward, runner, bar);
+    else await gridSweepCommand(plan, runner, bar, t0);
+  } finally {
+    await runner?.close();
+  }
+}
+
+/** The flags, the backtest file, the grid and the dataset checked, in that order, before any worker starts. */
+async function planSweep(f: SweepFlags): Promise<SweepPlan> {
+  if (f.metric !== undefined && f.sort !== undefined && f.metric !== f.sort)
+    throw new FlagError(`--metric ${f.metric} and --sort ${f.sort} disagree: give --metric only`);
+  const metric: SortKey = f.metric ?? f.sort ?? 'sharpe';
+  const wfLengths =
+    f.inSample !== undefined && f.outOfSample !== undefined
+      ? { inSampleMs: f.inSample, outOfSampleMs: f.outOfSample }
+      : undefined;
+  if (f.walkForward && wfLengths === undefined)
+    throw new FlagError(
+      '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
+    );
+  const { config } = loadYaml(BacktestConfigSchema, f.config);
+  const fromConfig = jobFromConfig(config, strategyLookupFor(f.config, config.strategiesDir));
+  if (fromConfig.datasets !== undefined)
+    throw new FlagError(
+      `sweeps and walk-forward take one dataset; ${f.config} names ${fromConfig.datasets.length} (${fromConfig.datasets.join(', ')}): run them with \`tradebot backtest\`, or sweep one dataset`,
+    );
+  const base = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
+  checkRange(base.from, base.to);
+  const grid = parseGrid(f.grid);
+  const strategy = await loadStrategy(base.strategy, base.strategyLookup);
+  // Before any worker starts: a value no run could use ends here with the parameter and its rule.
+  const checked = checkGrid(strategy, base.params, grid);
+  if (checked.skipped.length > 0) process.stderr.write(`${formatSkipped(checked.skipped)}\n`);
+  // A bad dataset or an empty range fails here, with a sentence, not in every worker.
+  const source = openDataset(base.dataset, { instrument: base.instrument });
+  if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
+  return {
+    f,
+    metric,
+    walkForward: f.walkForward ? wfLengths : undefined,
+    base,
+    grid,
+    checked,
+    instrument: source.meta.instrument,
+    named: config.name === base.strategy ? config.name : `${config.name} (${base.strategy})`,
+    dir: join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`),
+  };
+}
+
+/** The walk-forward: its windows run, walk-forward.json and .html written, a line per window and the stitched total. */
+async function walkForwardCommand(
+  plan: SweepPlan,
+  lengths: { readonly inSampleMs: number; readonly outOfSampleMs: number },
+  runner: QueueRunner | undefined,
+  bar: Bar,
+): Promise<void> {
+  const { f, base, grid, dir } = plan;
+  bar?.start(1, 0, { task: 'walk-forward windows' });
+  // As a sweep's: the in-sample runs of every window are kept until the results are written.
+  const checkpoint = await SweepCheckpoint.open(join(dir, 'walk-forward.partial.jsonl'), base);
+  let resumed = 0;
+  const wf = await walkForward({
+    checkpoint,
+    onResume: (n) => (resumed += n),
+    base,
+    grid,
+    ...lengths,
+    warmupMs: f.warmUp,
+    sets: plan.checked.sets,
+    sortBy: plan.metric,
+    workers: f.workers,
+    onStep: (d, t) => (bar?.setTotal(t), bar?.update(d)),
+    runner,
+  });
+  bar?.stop();
+  const json = join(dir, 'walk-forward.json');
+  const html = join(dir, 'walk-forward.html');
+  writeFileSync(json, JSON.stringify(walkForwardJson(wf, quoteDecimals(plan.instrument)), null, 1));
+  writeFileSync(
+    html,
+    renderWalkForwardReport(wf, `walk-forward: ${plan.named}`, plan.instrument, Object.keys(grid)),
+  );
+  checkpoint.remove();
+  if (resumed > 0)
+    process.stderr.write(
+      `resumed: ${resumed} in-sample runs were finished by an earlier attempt (${checkpoint.path})\n`,
+    );
+  process.stdout.write(`${formatWalkForward(wf, Object.keys(grid))}\nwrote ${json} and ${html}\n`);
+}
+
+/** A line per window (its best parameters, in-sample and out-of-sample), then the stitched out-of-sample total. */
+function formatWalkForward(wf: WalkForwardResult, keys: readonly string[]): string {
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  const steps = wf.steps.map(
+    (s) =>
+      `${day(s.window.outOfSample.from)}..${day(s.window.outOfSample.to)}  best ${JSON.stringify(pickParams(s.best, keys))}  in-sample ${s.inSample ? formatPercent(s.inSample.totalReturn) : '-'}  out-of-sample ${formatPercent(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${formatPercent(s.outOfSample.exposure)}\n`,
+  );
+  return `${steps.join('')}stitched out-of-sample: return ${formatPercent(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${formatPercent(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window), in the market ${formatPercent(wf.metrics.exposure)}`;
+}
+
+/** The sweep: its runs (resumed from a checkpoint), sweep.json and .html written, the ranked table printed. */
+async function gridSweepCommand(
+  plan: SweepPlan,
+  runner: QueueRunner | undefined,
+  bar: Bar,
+  t0: number,
+): Promise<void> {
+  const { f, base, metric, dir } = plan;
+  // Each finished run is kept beside the results until the sweep completes: run again after a stop,
+  // the same command takes up where it left off.
+  const checkpoint = await SweepCheckpoint.open(join(dir, 'sweep.partial.jsonl'), base);
+  let barStarted = false;
+  const rows = await runSweep({
+    base,
+    grid: plan.grid,
+    sets: plan.checked.sets,
+    sortBy: metric,
+    workers: f.workers,
+    checkpoint,
+    onResume: (resumed, total) =>
+      process.stderr.write(
+        `resuming: ${resumed} of ${total} runs were finished by an earlier attempt (${checkpoint.path}; delete it to run them again)\n`,
+      ),
+    onProgress: (d, t) => {
+      // Started at the first progress, after the resume line (a bar drawn first would be broken by it).
+      if (!barStarted) bar?.start(t, d, { task: 'parameter sets' });
+      barStarted = true;
+      bar?.setTotal(t);
+      bar?.update(d);
+      // Without a terminal, a queued sweep still shows progress: workers may be far away and slow.
+      if (!bar && runner) process.stderr.write(`${d}/${t} runs done\n`);
+    },
+    pool: runner,
+  });
+  bar?.stop();
+  if (rows.every((r) => r.metrics === undefined))
+    throw new Error(`every run of the sweep failed; the first: ${rows[0]?.error ?? 'no answer'}`);
+  const json = join(dir, 'sweep.json');
+  const html = join(dir, 'sweep.html');
+  writeFileSync(json, JSON.stringify(rows, null, 1));
+  writeFileSync(html, renderSweepReport(rows, metric, `sweep: ${plan.named} on ${base.dataset}`));
+  checkpoint.remove();
+  process.stdout.write(
+    `${formatSweep(rows, metric)}\n${counted(rows.length, 'run')} on ${runner ? `the queue ${f.queue}` : counted(f.workers, 'worker')} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${json} and ${html}\n`,
+  );
 }
