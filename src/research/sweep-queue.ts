@@ -47,6 +47,21 @@ export function parseQueueUrl(url: string): {
   return { host: u.hostname, port: u.port === '' ? 6379 : Number(u.port), db, maxRetriesPerRequest: null };
 }
 
+/** Closes BullMQ connections, or cuts them after `ms` (a close waits on a Redis that never answered). */
+async function closeWithin(
+  ms: number,
+  ...xs: { close(): Promise<void>; disconnect(): Promise<void> }[]
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    Promise.allSettled(xs.map((x) => x.close())).then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  // disconnect() too can wait on a connection that is still being retried: it is asked, not awaited.
+  if (!closed) for (const x of xs) x.disconnect().catch(() => undefined);
+}
+
 /** Runs jobs on the queue: the sweep side. Same interface as a SweepPool, so sweeps and walk-forward use either. */
 export class QueueRunner implements JobRunner {
   readonly shared = undefined;
@@ -75,7 +90,8 @@ export class QueueRunner implements JobRunner {
         }),
       ]);
     } catch (e) {
-      await Promise.allSettled([queue.close(), events.close()]);
+      // A queue that never connected may never finish closing (ioredis keeps reconnecting): disconnect instead.
+      await closeWithin(2_000, queue, events);
       throw new Error(
         `no Redis at ${o.url} (${e instanceof Error ? e.message : String(e)}); start one or fix --queue`,
       );
