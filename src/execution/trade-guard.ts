@@ -12,7 +12,7 @@ import type { MarketState } from './market-state.js';
 import { ProtectionBook, type ProtectionLock } from './protections.js';
 import type { TraderFill } from './trader-events.js';
 
-/** What a backtest's replay loop asks of the exits per candle (src/backtest/engine.ts). */
+/** What a backtest's replay loop asks of the exits per candle (src/backtest/replay.ts). */
 export interface ExitHooks {
   /** Whether an exit may trigger (a trade is open and exits are set). */
   readonly armed: boolean;

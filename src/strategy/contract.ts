@@ -1,7 +1,7 @@
 // The strategy contract (DESIGN principle 6): a strategy declares its name, parameters (zod, defaults and
 // descriptions), candle intervals and `run(ctx, inputs) => Observable<OrderIntent>`. The same module runs
 // in the daemon and in the backtester. `defineStrategy` is the callback style that compiles to it.
-import { Observable, noop, type Observer } from 'rxjs';
+import { Observable, noop, type Observer, type Subscriber } from 'rxjs';
 import type { z } from 'zod';
 import type { CandleInterval, Ticker } from '../api/index.js';
 import { CANDLE_INTERVALS } from '../api/index.js';
@@ -447,12 +447,10 @@ export class StrategyRuntimeError extends Error {
 export function defineStrategy<S extends ParamsSchema, T = undefined>(
   spec: CallbackStrategySpec<S, T>,
 ): Strategy<S> {
-  if (typeof spec.onCandle !== 'function') {
-    throw new StrategyDefinitionError(
-      `strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`,
-    );
-  }
-  const { onCandle, onSession, onTicker, onDenied, onOrder, onFill, init, name } = spec;
+  checkOnCandle(spec);
+  // The hooks as declared now: the strategy runs these, whatever becomes of the spec object later.
+  const hooks = hooksOf(spec);
+  const { name } = spec;
   return createStrategy<S>({
     name,
     description: spec.description,
@@ -463,80 +461,118 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
     ...(spec.protections !== undefined ? { protections: spec.protections } : {}),
     ...(spec.startupCandles !== undefined ? { startupCandles: spec.startupCandles } : {}),
     run(ctx, inputs) {
-      return new Observable<OrderIntent>((subscriber) => {
-        const emit: Emit = (intent) => subscriber.next(intent);
-        let state: T;
-        try {
-          state = (init === undefined ? undefined : init(ctx)) as T;
-        } catch (err) {
-          subscriber.error(new StrategyRuntimeError(name, 'init', err));
-          return undefined;
-        }
-        // Each input feeds one hook; a throw in it ends the run with a StrategyRuntimeError naming the hook.
-        // A synchronous source keeps pushing until its subscribe() returns: nothing reaches a hook after an error.
-        const feed = <V>(
-          hook: (v: V) => string,
-          call: (v: V) => void,
-          complete: () => void = noop,
-        ): Partial<Observer<V>> => ({
-          next: (v: V) => {
-            if (subscriber.closed) return;
-            try {
-              call(v);
-            } catch (err) {
-              subscriber.error(new StrategyRuntimeError(name, hook(v), err));
-            }
-          },
-          error: (err: unknown) => subscriber.error(err),
-          complete,
-        });
-        if (onSession !== undefined)
-          subscriber.add(
-            inputs.session$.subscribe(
-              feed<SessionState>(
-                () => 'onSession',
-                (s) => onSession(s, ctx, emit, state),
-              ),
-            ),
-          );
-        if (onTicker !== undefined && inputs.tickers$ !== undefined)
-          subscriber.add(
-            inputs.tickers$.subscribe(
-              feed<Ticker>(
-                () => 'onTicker',
-                (t) => onTicker(t, ctx, emit, state),
-              ),
-            ),
-          );
-        if (
-          (onDenied !== undefined || onOrder !== undefined || onFill !== undefined) &&
-          inputs.orders$ !== undefined
-        )
-          subscriber.add(
-            inputs.orders$.subscribe(
-              feed<OrderFeedback>(
-                (e) => (e.type === 'denied' ? 'onDenied' : e.type === 'fill' ? 'onFill' : 'onOrder'),
-                (e) => {
-                  if (e.type === 'denied') onDenied?.(e, ctx, emit, state);
-                  else if (e.type === 'fill') onFill?.(e.fill, ctx, emit, state);
-                  else onOrder?.(e, ctx, emit, state);
-                },
-              ),
-            ),
-          );
-        // The run completes with its candles: a backtest ends when its data ends.
-        subscriber.add(
-          inputs.candles$.subscribe(
-            feed<Candle>(
-              () => 'onCandle',
-              (c) => onCandle(c, ctx, emit, state),
-              () => subscriber.complete(),
-            ),
-          ),
-        );
-        return undefined;
-      });
+      return runHooks(name, hooks, ctx, inputs);
     },
+  });
+}
+
+/** `onCandle` is the one hook a callback strategy must declare. */
+function checkOnCandle(spec: CallbackStrategySpec<ParamsSchema, unknown>): void {
+  if (typeof spec.onCandle !== 'function') {
+    throw new StrategyDefinitionError(
+      `strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`,
+    );
+  }
+}
+
+type HookName = 'init' | 'onCandle' | 'onSession' | 'onTicker' | 'onDenied' | 'onOrder' | 'onFill';
+/** A callback strategy's hooks, each undefined when not declared. */
+type Hooks<S extends ParamsSchema, T> = { readonly [K in HookName]: CallbackStrategySpec<S, T>[K] };
+
+function hooksOf<S extends ParamsSchema, T>(spec: CallbackStrategySpec<S, T>): Hooks<S, T> {
+  const { init, onCandle, onSession, onTicker, onDenied, onOrder, onFill } = spec;
+  return { init, onCandle, onSession, onTicker, onDenied, onOrder, onFill };
+}
+
+/**
+ * A callback strategy's run: `init`, then each input fed to its hook (session changes before candles); it
+ * completes with its candles.
+ */
+function runHooks<S extends ParamsSchema, T>(
+  name: string,
+  hooks: Hooks<S, T>,
+  ctx: StrategyContext<z.output<S>>,
+  inputs: StrategyInputs,
+): Observable<OrderIntent> {
+  const { onCandle, onSession, onTicker, onDenied, onOrder, onFill, init } = hooks;
+  return new Observable<OrderIntent>((subscriber) => {
+    const emit: Emit = (intent) => subscriber.next(intent);
+    let state: T;
+    try {
+      state = (init === undefined ? undefined : init(ctx)) as T;
+    } catch (err) {
+      subscriber.error(new StrategyRuntimeError(name, 'init', err));
+      return undefined;
+    }
+    const feed = hookFeeder(name, subscriber);
+    if (onSession !== undefined)
+      subscriber.add(
+        inputs.session$.subscribe(
+          feed<SessionState>(
+            () => 'onSession',
+            (s) => onSession(s, ctx, emit, state),
+          ),
+        ),
+      );
+    if (onTicker !== undefined && inputs.tickers$ !== undefined)
+      subscriber.add(
+        inputs.tickers$.subscribe(
+          feed<Ticker>(
+            () => 'onTicker',
+            (t) => onTicker(t, ctx, emit, state),
+          ),
+        ),
+      );
+    if (
+      (onDenied !== undefined || onOrder !== undefined || onFill !== undefined) &&
+      inputs.orders$ !== undefined
+    )
+      subscriber.add(
+        inputs.orders$.subscribe(
+          feed<OrderFeedback>(
+            (e) => (e.type === 'denied' ? 'onDenied' : e.type === 'fill' ? 'onFill' : 'onOrder'),
+            (e) => {
+              if (e.type === 'denied') onDenied?.(e, ctx, emit, state);
+              else if (e.type === 'fill') onFill?.(e.fill, ctx, emit, state);
+              else onOrder?.(e, ctx, emit, state);
+            },
+          ),
+        ),
+      );
+    // The run completes with its candles: a backtest ends when its data ends.
+    subscriber.add(
+      inputs.candles$.subscribe(
+        feed<Candle>(
+          () => 'onCandle',
+          (c) => onCandle(c, ctx, emit, state),
+          () => subscriber.complete(),
+        ),
+      ),
+    );
+    return undefined;
+  });
+}
+
+/**
+ * Each input feeds one hook; a throw in it ends the run with a StrategyRuntimeError naming the hook. A
+ * synchronous source keeps pushing until its subscribe() returns: nothing reaches a hook after an error.
+ */
+function hookFeeder(name: string, subscriber: Subscriber<OrderIntent>) {
+  return <V>(
+    hook: (v: V) => string,
+    call: (v: V) => void,
+    complete: () => void = noop,
+  ): Partial<Observer<V>> => ({
+    next: (v: V) => {
+      if (subscriber.closed) return;
+      try {
+        call(v);
+      } catch (err) {
+        subscriber.error(new StrategyRuntimeError(name, hook(v), err));
+      }
+    },
+    error: (err: unknown) => subscriber.error(err),
+    complete,
   });
 }
 

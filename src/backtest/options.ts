@@ -1,0 +1,70 @@
+// What a backtest is given: the candles, the strategy and its parameters, the money, the risk limits, and
+// the callbacks a caller (the CLI, walk-forward, the lookahead check) listens on.
+import { Decimal } from '../market/decimal.js';
+import type { FeeRates } from '../portfolio/fees.js';
+import type { TraderListener } from '../execution/trader-events.js';
+import type { RiskLimits } from '../risk/limits.js';
+import type { Strategy, StrategyLogger } from '../strategy/contract.js';
+import type { ExitRules, Protections } from '../strategy/exits.js';
+import type { CandleSource } from '../data/format.js';
+
+export interface BacktestOptions {
+  /**
+   * The candles: one source per symbol. Several sources (one symbol each, one interval, one quote coin)
+   * are merged in time order, ties in the order given, into one run: one pipeline, one portfolio, one
+   * capital, as a live bot with several symbols.
+   */
+  readonly source: CandleSource | readonly CandleSource[];
+  readonly dataset: string;
+  readonly strategy: Strategy;
+  readonly params?: Record<string, unknown> | undefined;
+  readonly capital?: string | undefined;
+  readonly feeRate?: string | undefined;
+  readonly makerFeeRate?: string | undefined;
+  readonly slippageBps?: number | undefined;
+  readonly risk: RiskLimits;
+  /** Only candles with openTime in [from, to]. */
+  readonly from?: number | undefined;
+  readonly to?: number | undefined;
+  /**
+   * Warm-up (walk-forward's out-of-sample windows): candles before this time reach the strategy, but its
+   * intents are dropped before the gate, as those of the strategy's own warm-up (`Strategy.warmUp`) are.
+   */
+  readonly tradeFrom?: number | undefined;
+  /** Sample equity every N candles (default: about once a day). */
+  readonly equityEvery?: number | undefined;
+  /** Keep downsampled bars for the HTML report (default true). */
+  readonly chart?: boolean | undefined;
+  readonly logger?: StrategyLogger | undefined;
+  /** Name of the bot (it enters the client order ids, as live); default "backtest". */
+  readonly bot?: string | undefined;
+  /** Every event of the trading pipeline, as a live bot's subscribers see them. */
+  readonly onEvent?: TraderListener | undefined;
+  /** Whether a symbol is suspended at an instant (recorded suspensions); default never. */
+  readonly suspended?: ((symbol: string, t: number) => boolean) | undefined;
+  /** Called every batch with the number of candles done. */
+  readonly onProgress?: ((candles: number) => void) | undefined;
+  /** Exits from the backtest's YAML; each field overrides the strategy's declaration. */
+  readonly exits?: ExitRules | undefined;
+  /** Protections from the backtest's YAML; each field overrides the strategy's declaration. */
+  readonly protections?: Protections | undefined;
+  /** Each intent and exposed indicator value of the strategy, with its candle (the lookahead check). */
+  readonly onSignal?: ((signal: StrategySignal) => void) | undefined;
+}
+
+/** A value the strategy produced on a candle: an intent (name "intent") or an exposed indicator. */
+export interface StrategySignal {
+  readonly symbol: string;
+  /** Open time of the candle the value belongs to. */
+  readonly openTime: number;
+  readonly name: string;
+  readonly value: number | string;
+}
+
+/** The run's money: the capital and the fee rates (taker, and maker when given), their defaults applied. */
+export function runMoney(o: BacktestOptions): { capital: string; feeRate: Decimal; fees: FeeRates } {
+  const capital = o.capital ?? '10000';
+  const feeRate = new Decimal(o.feeRate ?? '0.001');
+  const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
+  return { capital, feeRate, fees: { maker: makerRate, taker: feeRate } };
+}

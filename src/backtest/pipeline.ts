@@ -1,0 +1,82 @@
+// The trading pipeline of a backtest: the one Trader on the in-process venue, which fills against each
+// lane's current candle by the simulator's candle fill model.
+import { InProcessVenue } from '../execution/in-process-venue.js';
+import { MemoryJournal } from '../execution/journal.js';
+import { MarketState } from '../execution/market-state.js';
+import { Trader } from '../execution/trader.js';
+import { VirtualClock } from '../feeds/clock.js';
+import { Decimal } from '../market/decimal.js';
+import type { FeeRates } from '../portfolio/fees.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import { RiskGate } from '../risk/gate.js';
+import { TradingStateMachine } from '../risk/trading-state.js';
+import { CandleFillModel } from '../sim/candle-fills.js';
+import { mergeExitRules, mergeProtections } from '../strategy/exits.js';
+import type { Lane } from './lanes.js';
+import type { BacktestOptions } from './options.js';
+
+/** The pipeline's parts the replay and the result read. */
+export interface BacktestPipeline {
+  readonly trader: Trader;
+  readonly venue: InProcessVenue;
+  readonly portfolio: Portfolio;
+  readonly clock: VirtualClock;
+  readonly market: MarketState;
+}
+
+/**
+ * Step 1: the trading pipeline of a backtest: the one Trader, on the in-process venue (the matching core
+ * over each symbol's current candle, by the shared candle fill model), a memory journal and a virtual clock.
+ */
+export function backtestPipeline(
+  o: BacktestOptions,
+  lanes: readonly Lane[],
+  step: number,
+  capital: string,
+  fees: FeeRates,
+): BacktestPipeline {
+  const quote = (lanes[0] as Lane).rules.quoteCoin;
+  const bySymbol = new Map(lanes.map((l) => [l.symbol, l]));
+  const venue = new InProcessVenue({
+    market: new CandleFillModel({
+      slippageBps: o.slippageBps,
+      intervalMs: step,
+      pricePrecision: (s) => bySymbol.get(s)?.rules.pricePrecision ?? 8,
+      barAt: (s, t) => {
+        const cur = bySymbol.get(s)?.cur;
+        return cur !== undefined && cur.known && t >= cur.t && t < cur.t + step ? cur : undefined;
+      },
+    }),
+    pairs: lanes.map((l) => ({
+      symbol: l.symbol,
+      baseCoin: l.rules.baseCoin,
+      quoteCoin: quote,
+      quantityPrecision: l.rules.quantityPrecision,
+    })),
+    balances: { [quote]: new Decimal(capital) },
+    fees,
+  });
+  const clock = new VirtualClock(0);
+  const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
+  const market = new MarketState();
+  for (const l of lanes) market.setRules(l.symbol, l.rules);
+  const trader = new Trader({
+    bot: o.bot ?? 'backtest',
+    pairs: lanes.map((l) => ({ symbol: l.symbol, baseCoin: l.rules.baseCoin, quoteCoin: quote })),
+    venue,
+    journal: new MemoryJournal(),
+    clock,
+    gate: new RiskGate(o.risk),
+    tradingState: new TradingStateMachine(o.risk),
+    portfolio,
+    market,
+    fees,
+    maxAttempts: 1,
+    exits: mergeExitRules(o.strategy.exits, o.exits),
+    protections: mergeProtections(o.strategy.protections, o.protections),
+    intervalMs: step,
+  });
+  if (o.onEvent) trader.subscribe(o.onEvent);
+  for (const l of lanes) l.q = market.quote(l.symbol);
+  return { trader, venue, portfolio, clock, market };
+}

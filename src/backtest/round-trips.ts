@@ -1,0 +1,98 @@
+// Round trips from flat to flat, counted as the pipeline books each fill.
+import { ZERO, aboveZero, type Decimal } from '../market/decimal.js';
+import type { BacktestTrade } from './result.js';
+
+/** A side's average price, to 8 places: the one fill's price, or value / quantity over several fills. */
+function averagePrice(only: Decimal | undefined, value: Decimal, qty: Decimal): string {
+  return (only ?? value.div(qty)).toDecimalPlaces(8).toFixed();
+}
+
+/** What a round trip needs of a fill: the pipeline's fill, amounts in Decimal. */
+interface TripFill {
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: Decimal;
+  readonly size: Decimal;
+  /** price x size */
+  readonly notional: Decimal;
+  readonly fee: Decimal;
+  readonly ts: number;
+}
+
+/**
+ * Round trips from flat to flat, per symbol, with average prices and PnL after fees, in the order they
+ * closed: fed each fill as the pipeline books it (its Decimals, not their strings read back).
+ */
+export class RoundTrips {
+  readonly trades: BacktestTrade[] = [];
+  /** Symbols with a position open now (for the time in the market). */
+  holding = 0;
+  private readonly open = new Map<
+    string,
+    {
+      qty: Decimal;
+      buyQty: Decimal;
+      buyCost: Decimal;
+      sellQty: Decimal;
+      sellValue: Decimal;
+      fees: Decimal;
+      entry: number;
+      /** The price of the trade's only buy (sell) fill so far; undefined once it has several. */
+      buyPrice: Decimal | undefined;
+      sellPrice: Decimal | undefined;
+    }
+  >();
+
+  add(f: TripFill): void {
+    let o = this.open.get(f.symbol);
+    if (o === undefined) {
+      o = {
+        qty: ZERO,
+        buyQty: ZERO,
+        buyCost: ZERO,
+        sellQty: ZERO,
+        sellValue: ZERO,
+        fees: ZERO,
+        entry: 0,
+        buyPrice: undefined,
+        sellPrice: undefined,
+      };
+      this.open.set(f.symbol, o);
+    }
+    const value = f.notional;
+    const wasFlat = o.qty.isZero();
+    if (wasFlat) {
+      o.entry = f.ts;
+      o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
+    }
+    o.fees = o.fees.plus(f.fee);
+    if (f.side === 'buy') {
+      // The side's first fill is the one that finds its quantity still zero.
+      o.buyPrice = o.buyQty.isZero() ? f.price : undefined;
+      o.qty = o.qty.plus(f.size);
+      o.buyQty = o.buyQty.plus(f.size);
+      o.buyCost = o.buyCost.plus(value);
+    } else {
+      o.sellPrice = o.sellQty.isZero() ? f.price : undefined;
+      o.qty = o.qty.minus(f.size);
+      o.sellQty = o.sellQty.plus(f.size);
+      o.sellValue = o.sellValue.plus(value);
+    }
+    const flat = o.qty.isZero();
+    if (flat !== wasFlat) this.holding += flat ? -1 : 1;
+    if (flat && aboveZero(o.buyQty)) {
+      this.trades.push({
+        symbol: f.symbol,
+        side: 'long',
+        entryTime: o.entry,
+        exitTime: f.ts,
+        // A side of one fill averages to that fill's price (its value is price x size, exactly): no division.
+        entryPrice: averagePrice(o.buyPrice, o.buyCost, o.buyQty),
+        exitPrice: averagePrice(o.sellPrice, o.sellValue, o.sellQty),
+        quantity: o.buyQty.toFixed(),
+        pnl: o.sellValue.minus(o.buyCost).minus(o.fees).toFixed(),
+        fees: o.fees.toFixed(),
+      });
+    }
+  }
+}
