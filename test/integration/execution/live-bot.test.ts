@@ -181,27 +181,7 @@ describe('live bot against the simulator', () => {
 
   it('started on a Saturday, keeps running and says the market is closed and when its session opens', async () => {
     // Friday 2026-11-27 was the early close after Thanksgiving; Saturday 11:00 ET is 3 days before Monday's open.
-    const saturday = Date.UTC(2026, 10, 28, 16, 0);
-    const venue = await startLiveVenue({
-      credentials: CREDS,
-      account: { whitelisted: true, balances: { USDT: '10000' } },
-      sim: { seed: 5, speed: 1, startTime: saturday },
-      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
-    });
-    const logger = new MemoryLogger();
-    const { bot } = await venue.createLiveBot(
-      {
-        name: 'weekend',
-        strategy: flipper,
-        risk: RiskLimitsSchema.parse({
-          allowedSessions: ['regular'],
-          whitelisted: true,
-          maxDataAgeMs: 60_000,
-        }),
-        fillPollMs: 200,
-      },
-      { logger },
-    );
+    const { venue, bot, logger } = await regularSessionBot('weekend', Date.UTC(2026, 10, 28, 16, 0), 1);
     bot.start();
     const closed = await waitFor(() => logger.lines.find((l) => l.message === 'market closed for the bot'), {
       timeoutMs: 15_000,
@@ -215,26 +195,7 @@ describe('live bot against the simulator', () => {
   }, 40_000);
 
   it('started before the open, says once that it waits and once that the market opened', async () => {
-    const venue = await startLiveVenue({
-      credentials: CREDS,
-      account: { whitelisted: true, balances: { USDT: '10000' } },
-      sim: { seed: 5, speed: 60, startTime: Date.UTC(2026, 10, 30, 14, 29) }, // Monday 09:29 ET
-      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
-    });
-    const logger = new MemoryLogger();
-    const { bot } = await venue.createLiveBot(
-      {
-        name: 'opening',
-        strategy: flipper,
-        risk: RiskLimitsSchema.parse({
-          allowedSessions: ['regular'],
-          whitelisted: true,
-          maxDataAgeMs: 60_000,
-        }),
-        fillPollMs: 200,
-      },
-      { logger },
-    );
+    const { venue, bot, logger } = await regularSessionBot('opening', Date.UTC(2026, 10, 30, 14, 29), 60); // Mon 09:29 ET
     bot.start();
     await waitFor(() => logger.lines.some((l) => l.message === 'market open for the bot'), {
       timeoutMs: 15_000,
@@ -246,5 +207,27 @@ describe('live bot against the simulator', () => {
       /^the US market is in its pre_market session, which the bot does not trade; the bot trades in regular: regular opens at 2026-11-30 09:30:00 EST \(in [01]m\); it waits$/,
     );
     expect(notes[1]?.fields?.session).toBe('regular');
+    await venue.close();
   }, 40_000);
 });
+
+/** A bot that trades the regular session only, on a simulator started at `startTime`, logging to memory. */
+async function regularSessionBot(name: string, startTime: number, speed: number) {
+  const venue = await startLiveVenue({
+    credentials: CREDS,
+    account: { whitelisted: true, balances: { USDT: '10000' } },
+    sim: { seed: 5, speed, startTime },
+    runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
+  });
+  const logger = new MemoryLogger();
+  const { bot } = await venue.createLiveBot(
+    {
+      name,
+      strategy: flipper,
+      risk: RiskLimitsSchema.parse({ allowedSessions: ['regular'], whitelisted: true, maxDataAgeMs: 60_000 }),
+      fillPollMs: 200,
+    },
+    { logger },
+  );
+  return { venue, bot, logger };
+}

@@ -4,34 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  CandleFileMetaSchema,
-  CandleFileWriter,
-  candlesOf,
-  openCandleFile,
-  resumePoint,
-} from '../../../src/data/format.js';
-import { SYNTHETIC_INSTRUMENT } from '../../../src/data/synthetic.js';
+import { CandleFileWriter, candlesOf, openCandleFile, resumePoint } from '../../../src/data/format.js';
+import { HOUR, T0, headOf, metaOf, rowsOf } from '../../helpers/candle-text.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-resume-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const T0 = Date.UTC(2026, 0, 1);
-const HOUR = 3_600_000;
-const metaOf = (symbol: string, interval: string, category = 'SPOT') =>
-  CandleFileMetaSchema.parse({
-    format: 'tradebot-candles',
-    version: 1,
-    symbol,
-    category,
-    interval,
-    instrument: { ...SYNTHETIC_INSTRUMENT(symbol, 2), category },
-  });
-const headOf = (symbol: string, interval: string) =>
-  `# tradebot-candles v1 ${JSON.stringify(metaOf(symbol, interval))}\nopenTime,open,high,low,close,volume,turnover\n`;
-/** `n` candles `stepMs` apart from T0, as CSV lines. */
-const rowsOf = (n: number, stepMs: number) =>
-  Array.from({ length: n }, (_, i) => `${T0 + i * stepMs},100.5,101,100,100.75,12.5,1259.4\n`).join('');
 const btc1h = { symbol: 'BTCUSDT', category: 'SPOT', interval: '1H' } as const;
 
 const file = (name: string, text: string) => {
