@@ -7,6 +7,7 @@
 //   npm run test:dates -- --all              every date, the whole suite (slow: about 10 min a date)
 //   npm run test:dates -- --date saturday    one date (see DATES for the names)
 //   npm run test:dates -- --list             the dates and the selected test files, nothing run
+//   npm run test:dates -- --except FILE...   leave the named test files out
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -98,10 +99,11 @@ async function main(): Promise<void> {
     .description('runs the clock-touching tests under faketime on dates that break date-dependent code')
     .option('--all', 'the whole suite instead of the clock-touching tests')
     .option('--date <name...>', `only these dates (${DATES.map((d) => d.name).join(', ')})`)
+    .option('--except <file...>', 'leave these test files out (e.g. the slowest, when time is short)')
     .option('--list', 'print the dates and the selected files, run nothing')
     .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : 2))
     .parse(process.argv)
-    .opts<{ all?: boolean; date?: string[]; list?: boolean }>();
+    .opts<{ all?: boolean; date?: string[]; except?: string[]; list?: boolean }>();
   const unknown = (f.date ?? []).filter((n) => !DATES.some((d) => d.name === n));
   if (unknown.length > 0) {
     process.stderr.write(
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
   }
   const dates = f.date === undefined ? DATES : DATES.filter((d) => f.date?.includes(d.name));
   const root = process.cwd();
-  const files = f.all ? [] : clockTests(root);
+  const files = f.all ? [] : clockTests(root).filter((x) => !(f.except ?? []).includes(x));
   if (f.list) {
     for (const d of dates) process.stdout.write(`${d.name.padEnd(24)} @${d.at} UTC  ${d.why}\n`);
     process.stdout.write(
