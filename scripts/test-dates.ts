@@ -62,11 +62,14 @@ export function clockTests(root: string): string[] {
 const FAKETIME_MISSING =
   'faketime not found: install it (Debian/Ubuntu: apt-get install -y faketime; macOS: brew install libfaketime), then run npm run test:dates again';
 
+/** Text without terminal colours (vitest colours its output even into a pipe). */
+// eslint-disable-next-line no-control-regex
+const plain = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
+
 function summaryOf(output: string): { files: string; tests: string; ok: boolean } {
-  // eslint-disable-next-line no-control-regex
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
-  const files = /Test Files\s+(.+)/.exec(plain)?.[1]?.trim() ?? 'no summary';
-  const tests = /\n\s+Tests\s+(.+)/.exec(plain)?.[1]?.trim() ?? 'no summary';
+  const text = plain(output);
+  const files = /Test Files\s+(.+)/.exec(text)?.[1]?.trim() ?? 'no summary';
+  const tests = /\n\s+Tests\s+(.+)/.exec(text)?.[1]?.trim() ?? 'no summary';
   return { files, tests, ok: !/failed/.test(files) && !/failed/.test(tests) && files !== 'no summary' };
 }
 
@@ -79,7 +82,7 @@ async function runOn(
   return new Promise((resolve) => {
     const child = spawn('faketime', ['-f', `@${at}`, 'npx', 'vitest', 'run', ...files], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0' },
+      env: { ...process.env, NO_COLOR: '1' },
     });
     let output = '';
     let partial = '';
@@ -87,7 +90,8 @@ async function runOn(
       output += d.toString();
       const lines = (partial + d.toString()).split('\n');
       partial = lines.pop() ?? '';
-      for (const l of lines) if (/^ (✓|❯|×) test\//.test(l)) process.stdout.write(`  ${name}: ${l.trim()}\n`);
+      for (const l of lines.map(plain))
+        if (/^ (✓|❯|×) test\//.test(l)) process.stdout.write(`  ${name}: ${l.trim()}\n`);
     });
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
