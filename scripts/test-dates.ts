@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Command } from 'commander';
 
-/** Each date as faketime's absolute start ("@" + UTC time): the clock starts there and ticks. */
+/** Each date as the UTC time the clock reads when the date's run starts (then it ticks). */
 export const DATES: readonly { name: string; at: string; why: string }[] = [
   { name: 'saturday', at: '2026-11-28 16:00:00', why: 'Saturday 11:00 ET: weekly closure' },
   {
@@ -80,10 +80,17 @@ async function runOn(
   files: readonly string[],
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('faketime', ['-f', `@${at}`, 'npx', 'vitest', 'run', ...files], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    // An offset, not an absolute start ("@..."): with "@" every process a test spawns starts its clock at that
+    // instant again, so a daemon and the test that spawned it would disagree by the test's age.
+    const offset = Math.round((Date.parse(`${at.replace(' ', 'T')}Z`) - Date.now()) / 1000);
+    const child = spawn(
+      'faketime',
+      ['-f', `${offset >= 0 ? '+' : ''}${offset}`, 'npx', 'vitest', 'run', ...files],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
     let output = '';
     let partial = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -125,7 +132,7 @@ async function main(): Promise<void> {
     );
     return;
   }
-  if (spawnSync('faketime', ['-f', '@2026-01-01 00:00:00', 'true']).status !== 0) {
+  if (spawnSync('faketime', ['-f', '+0', 'true']).status !== 0) {
     process.stderr.write(`${FAKETIME_MISSING}\n`);
     process.exit(2);
   }

@@ -1,7 +1,7 @@
 // The remembered hash of a dataset (src/data/candle-cache.ts): a warm read of a file that did not change
 // skips hashing it, in this process and the next; any change to the file, or a hash taken while it was still
 // being written, is never trusted.
-import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,8 @@ describe('the remembered hash of a file', () => {
   it('is not remembered when taken within 2 s of the last write (a second write in the same tick would not show)', async () => {
     const f = join(dir, 'fresh.csv');
     writeFileSync(f, 'x\n');
-    const now = hashRecall(f, cache, Date.now(), new Map());
+    // Taken at the moment of the write, by the file system's clock (the one its mtime comes from).
+    const now = hashRecall(f, cache, statSync(f).mtimeMs, new Map());
     now.remember(await fileSha256(f));
     expect(hashRecall(f, cache, later(), new Map()).sha256).toBeUndefined();
   });
