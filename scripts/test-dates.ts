@@ -52,9 +52,19 @@ function testFiles(dir: string): string[] {
   return out;
 }
 
+/**
+ * Test files that fail under libfaketime at any offset, +0 (today) included: the harness, not the date. Each is
+ * left out with its reason, which `--list` prints.
+ */
+export const FAILS_UNDER_FAKETIME: Readonly<Record<string, string>> = {
+  'test/e2e/status-tty.test.ts':
+    'util-linux `script` runs the daemon in a pseudo-terminal; under libfaketime the daemon there exits 1 on Ctrl-C even at offset +0, so it says nothing about dates',
+};
+
 export function clockTests(root: string): string[] {
   return testFiles(join(root, 'test'))
     .filter((f) => TOUCHES_A_CLOCK.test(readFileSync(f, 'utf8')))
+    .filter((f) => FAILS_UNDER_FAKETIME[relative(root, f)] === undefined)
     .map((f) => relative(root, f))
     .sort();
 }
@@ -130,6 +140,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${f.all ? 'the whole suite' : `${files.length} test files:\n  ${files.join('\n  ')}`}\n`,
     );
+    for (const [file, why] of Object.entries(FAILS_UNDER_FAKETIME))
+      process.stdout.write(`left out: ${file}: ${why}\n`);
     return;
   }
   if (spawnSync('faketime', ['-f', '+0', 'true']).status !== 0) {
