@@ -10,8 +10,15 @@ import { fileSha256, hashRecall, type HashMemo } from '../../../src/data/candle-
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-hash-memo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cache = join(dir, 'cache');
-/** A later moment: the file's last change is older than the racy window (2 s). */
-const later = () => Date.now() + 3000;
+/**
+ * A later moment: the file's last change is older than the racy window (2 s). Read from the file system's clock
+ * (a probe file's mtime), the one the files' mtimes come from: the process clock may differ (faketime).
+ */
+const later = () => {
+  const probe = join(dir, '.now');
+  writeFileSync(probe, '');
+  return statSync(probe).mtimeMs + 3000;
+};
 
 describe('the remembered hash of a file', () => {
   it('is recalled by a new process while the file stays the same, and forgotten the moment it changes', async () => {
