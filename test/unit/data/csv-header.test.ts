@@ -4,24 +4,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { candlesOf, openCandleFile } from '../../../src/data/format.js';
+import { openCandleFile } from '../../../src/data/format.js';
 import { openDataset } from '../../../src/data/datasets.js';
-import { HOUR, T0, headOf, rowsOf } from '../../helpers/candle-text.js';
+import { HOUR, T0, fileWriterIn, headOf, readCandles, rowsOf } from '../../helpers/candle-text.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-csv-header-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const file = (name: string, text: string) => {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-};
-
-async function read(path: string) {
-  const out = [];
-  for await (const c of candlesOf(openCandleFile(path))) out.push(c);
-  return out;
-}
+const file = fileWriterIn(dir);
+const read = readCandles;
 
 describe('a CSV header read by name', () => {
   const first = headOf('BTCUSDT', '1H').split('\n')[0] as string;

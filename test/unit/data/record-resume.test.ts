@@ -1,28 +1,19 @@
 // What a recording resumes onto: only a file of its own symbol, category and interval whose last candles read as
 // such (anything else is refused with what the file holds); a new, empty or header-only file starts anew.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CandleFileWriter, candlesOf, openCandleFile, resumePoint } from '../../../src/data/format.js';
-import { HOUR, T0, headOf, metaOf, rowsOf } from '../../helpers/candle-text.js';
+import { CandleFileWriter, resumePoint } from '../../../src/data/format.js';
+import { HOUR, T0, fileWriterIn, headOf, metaOf, readCandles, rowsOf } from '../../helpers/candle-text.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-resume-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const btc1h = { symbol: 'BTCUSDT', category: 'SPOT', interval: '1H' } as const;
 
-const file = (name: string, text: string) => {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-};
-
-async function read(path: string) {
-  const out = [];
-  for await (const c of candlesOf(openCandleFile(path))) out.push(c);
-  return out;
-}
+const file = fileWriterIn(dir);
+const read = readCandles;
 
 describe('resumePoint: a recording resumes only onto its own series', () => {
   it('resumes after the last candle of a file of the same symbol, category and interval (CSV and JSONL)', async () => {
