@@ -148,6 +148,13 @@ async function main(): Promise<void> {
     process.stderr.write(`${FAKETIME_MISSING}\n`);
     process.exit(2);
   }
+  // The e2e tests spawn the built CLI (dist/) when it exists: a stale or missing build would test other code, or
+  // compile every spawned CLI through tsx and time out. Build first, as `npm test` does.
+  process.stdout.write('building dist/ (npm run build): the e2e tests run the built CLI\n');
+  if (spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' }).status !== 0) {
+    process.stderr.write('npm run build failed: fix the build, then run npm run test:dates again\n');
+    process.exit(1);
+  }
   process.stdout.write(
     `${dates.length} dates, ${f.all ? 'the whole suite' : `${files.length} clock-touching test files (--list names them)`}\n`,
   );

@@ -304,20 +304,9 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
 describe('one daemon per journal', () => {
   it('refuses a second daemon on the same journal, and takes over a lock left by a dead process', async () => {
     const { startCli } = await import('../helpers/cli.js');
-    const { parse, stringify } = await import('yaml');
-    const { readFileSync } = await import('node:fs');
-    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-      store: { path: string };
-      metrics: { port: number };
-      dashboard: { port: number };
-    };
-    cfg.store.path = join(dir, 'locked.db');
-    cfg.metrics.port = 0;
-    // The demo's dashboard port too: test files run in parallel.
-    cfg.dashboard.port = 0;
-    const f = join(dir, 'locked.yaml');
-    writeFileSync(f, stringify(cfg));
-    writeFileSync(`${cfg.store.path}.lock`, '999999'); // a dead pid: a stale lock
+    const { demoConfigFile } = await import('../helpers/demo-config.js');
+    const f = demoConfigFile(dir, 'locked');
+    writeFileSync(join(dir, 'locked.db.lock'), '999999'); // a dead pid: a stale lock
     const first = startCli(['run', '--config', f]);
     await first.waitFor(/"message":"running"/, 20_000);
     const second = await runCli(['run', '--config', f]);

@@ -1,10 +1,10 @@
 // A bot that throws is isolated and restarted with backoff; the other bots keep trading.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { startCli } from '../helpers/cli.js';
+import { demoConfigFile } from '../helpers/demo-config.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-isolation-'));
@@ -12,29 +12,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bot isolation', () => {
   it('restarts a failing bot with backoff while the others keep trading', async () => {
-    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-      store: { path: string };
-      metrics: { port: number };
-      dashboard: { port: number };
-      bots: Record<string, unknown>[];
-    };
-    demo.store.path = join(dir, 'iso.db');
-    demo.metrics.port = 0;
-    // The demo's dashboard port too: test files run in parallel.
-    demo.dashboard.port = 0;
-    demo.bots = [
-      demo.bots[0] as Record<string, unknown>,
-      {
+    const f = demoConfigFile(dir, 'iso', (demo) => {
+      const crasher = {
         name: 'crasher',
         strategy: join(import.meta.dirname, 'fixtures', 'crashing-strategy.mjs'),
         symbols: ['TSLAUSDT'],
         interval: '1m',
         capital: '1000',
         maxSignalAgeMs: 0,
-      },
-    ];
-    const f = join(dir, 'iso.yaml');
-    writeFileSync(f, stringify(demo));
+      };
+      demo.bots = [demo.bots[0]!, crasher];
+    });
     const d = startCli(['run', '--config', f]);
     await d.waitFor(
       /"bot":"crasher".*"message":"bot failed; restarting it, the others keep trading"|"message":"bot failed; restarting it, the others keep trading".*"bot":"crasher"/,

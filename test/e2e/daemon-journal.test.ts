@@ -16,10 +16,11 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { startSimulator } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli, startCli } from '../helpers/cli.js';
+import { demoConfig } from '../helpers/demo-config.js';
 import { fillDisk, mountTmpfs } from '../helpers/tmpfs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-journal-e2e-'));
@@ -30,15 +31,7 @@ const STACK = /^\s+at .+:\d+:\d+\)?$/m;
 
 /** The demo deployment (embedded simulator) with its journal at `storePath`. */
 function demoAt(name: string, storePath: string): string {
-  const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-    store: { path: string };
-    metrics: { port: number };
-    dashboard: { port: number };
-  };
-  demo.store.path = storePath;
-  demo.metrics.port = 0;
-  // The demo's dashboard port too: test files run in parallel.
-  demo.dashboard.port = 0;
+  const demo = demoConfig(storePath);
   const f = join(dir, `${name}.yaml`);
   writeFileSync(f, stringify(demo));
   return f;

@@ -1,15 +1,16 @@
 // The daemon from the outside, through the real CLI: the demo trades; SIGTERM exits 0 with the journal
 // flushed; kill -9 at random moments and restarts never double an order nor lose a fill; secrets never
 // reach the logs; under fault injection it stays up, keeps trading when the faults stop, never doubles.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../../src/store/index.js';
 import { startCli } from '../helpers/cli.js';
+import { demoConfig } from '../helpers/demo-config.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-e2e-'));
@@ -81,16 +82,7 @@ const startSim = (faults?: Record<string, unknown>) =>
 
 describe('the demo', () => {
   it('starts from the README command line, trades on the embedded simulator, answers /healthz, and exits 0 on SIGTERM with the journal flushed', async () => {
-    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-      store: { path: string };
-      metrics: { port: number };
-      dashboard: { port: number };
-      bots: { name: string; symbols: string[] }[];
-    };
-    demo.store.path = join(dir, 'demo.db');
-    demo.metrics.port = 0;
-    // The demo's dashboard port too: test files run in parallel.
-    demo.dashboard.port = 0;
+    const demo = demoConfig(join(dir, 'demo.db'));
     const f = join(dir, 'demo.yaml');
     writeFileSync(f, stringify(demo));
     const d = startCli(['run', '--config', f]);

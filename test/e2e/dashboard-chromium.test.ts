@@ -3,15 +3,15 @@
 // locale. It sees a position and a fill appear, pauses a bot through the page and sees no new entry
 // while paused (PAUSED denials instead), flattens it to zero, and is refused every control call
 // without the token. Screenshots land in test-output/dashboard/<locale>/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { CONTROL_ACTIONS } from '../../src/store/index.js';
 import { afterPaint, drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
 import { startCli, type Running } from '../helpers/cli.js';
+import { demoConfigFile, type DemoConfig } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-dashboard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,25 +29,12 @@ interface ApiBot {
   denials: { code: string }[];
 }
 
-interface Demo {
-  venue: { account: Record<string, unknown> };
-  store: { path: string };
-  metrics: { port: number };
-  dashboard: { port: number; enabled: boolean };
-  fills?: string;
-}
-
-/** The demo deployment as `npm start` runs it, with its files in the test's folder and free ports. */
-function demoConfig(name: string, change: (d: Demo) => void = () => undefined): string {
-  const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as Demo;
-  expect(demo.dashboard.enabled).toBe(true);
-  demo.store.path = join(dir, `${name}.db`);
-  demo.metrics.port = 0;
-  demo.dashboard.port = 0;
-  change(demo);
-  const f = join(dir, `${name}.yaml`);
-  writeFileSync(f, stringify(demo));
-  return f;
+/** The demo deployment as `npm start` runs it (its dashboard on), with its files in the test's folder and free ports. */
+function demoConfig(name: string, change: (d: DemoConfig) => void = () => undefined): string {
+  return demoConfigFile(dir, name, (demo) => {
+    expect(demo.dashboard.enabled).toBe(true);
+    change(demo);
+  });
 }
 
 /** The colour of the equity line (#2962ff, src/web/page.ts). */
@@ -220,7 +207,7 @@ describe.each([
   it('read-only (no token configured): shows the bots and draws their equity curves by polling; estimated fills are marked', async () => {
     // An account without whitelist access, trading on estimated fills (fills: estimated).
     const config = demoConfig(`ro-${lang.replace(/\W/g, '-')}`, (demo) => {
-      demo.venue.account.whitelisted = false;
+      (demo.venue.account as Record<string, unknown>).whitelisted = false;
       demo.fills = 'estimated';
     });
     const d = startCli(['run', '--config', config, '--fresh'], {

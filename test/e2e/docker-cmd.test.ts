@@ -1,11 +1,11 @@
 // No Docker engine runs here, so this checks what can be checked: the built output starts with the
 // container's command line (ENTRYPOINT + CMD of the Dockerfile) and answers the HEALTHCHECK's /healthz.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { startCli } from '../helpers/cli.js';
+import { demoConfigFile } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-docker-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,17 +21,7 @@ describe('the container command line', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/HEALTHCHECK .*\/healthz/s);
     // /config/bot.yaml, mounted in the container, is a file of ours here.
-    const cfg = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-      store: { path: string };
-      metrics: { port: number };
-      dashboard: { port: number };
-    };
-    cfg.store.path = join(dir, 'bot.db');
-    cfg.metrics.port = 0;
-    // The demo's dashboard port too: test files run in parallel.
-    cfg.dashboard.port = 0;
-    const bot = join(dir, 'bot.yaml');
-    writeFileSync(bot, stringify(cfg));
+    const bot = demoConfigFile(dir, 'bot');
     const d = startCli(cmd.map((a) => (a === '/config/bot.yaml' ? bot : a)));
     const [, url] = await d.waitFor(/"health and metrics listening".*?"url":"([^"]+)"/, 20_000);
     const res = await fetch(`${url}/healthz`);

@@ -2,12 +2,13 @@
 // in for a webhook and for the Telegram Bot API (its base URL configured): messages arrive; a receiver
 // that hangs (no answer for 10 s) does not slow trading, and its outage is logged once, its recovery
 // once with what was dropped; no secret appears in any message or log line.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { startCli } from '../helpers/cli.js';
+import { demoConfig } from '../helpers/demo-config.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -35,13 +36,7 @@ describe('notifications', () => {
     servers.push(hook, tg);
     hook.fallback = () => ({ body: 'ok' });
     tg.fallback = () => ({ body: { ok: true, result: {} } });
-    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as Record<string, unknown> & {
-      store: { path: string };
-      metrics: { port: number };
-      logging: { format: string };
-    };
-    demo.store.path = join(dir, 'notify.db');
-    demo.metrics.port = 0;
+    const demo = demoConfig(join(dir, 'notify.db'));
     demo.logging.format = 'json';
     demo.notify = {
       webhook: { url: `${hook.baseUrl}/services/\${E2E_HOOK_KEY}` },

@@ -1,12 +1,13 @@
 // The demo deployment with five bots for 30 simulated minutes at speed 60, through the real CLI: the
 // embedded simulator (which enforces the spec's limits, the reality group shared) answers not one 429,
 // counted at the simulator itself, while every bot's candles and the venue polls stay fresh.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { startCli } from '../helpers/cli.js';
+import { demoConfig } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-budget-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,19 +23,8 @@ interface ReadyDetail {
 
 describe('one rate limiter per venue', () => {
   it('runs the five-bot demo for 30 simulated minutes at speed 60 with zero 429 at the simulator and fresh feeds', async () => {
-    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-      venue: { speed: number };
-      store: { path: string };
-      metrics: { port: number };
-      dashboard: { port: number };
-      logging: { format: string; level: string };
-      bots: { name: string; symbols: string[]; schedules?: unknown }[];
-    };
+    const demo = demoConfig(join(dir, 'demo.db'));
     expect(demo.venue.speed).toBe(60);
-    demo.store.path = join(dir, 'demo.db');
-    demo.metrics.port = 0;
-    // The demo's dashboard port too: test files run in parallel.
-    demo.dashboard.port = 0;
     demo.logging = { format: 'json', level: 'info' };
     const template = demo.bots[0]!;
     for (const [name, sym] of [

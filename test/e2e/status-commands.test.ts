@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { runCli, startCli } from '../helpers/cli.js';
+import { demoConfig } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-status-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,19 +31,12 @@ let orders: Record<string, number> = {};
 let denials: { bot: string; code: string; message: string; ts: number }[] = [];
 
 beforeAll(async () => {
-  const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-    store: { path: string };
-    metrics: { port: number };
-    logging: { format: string };
-    bots: { name: string; risk: { maxOrderNotional: string } }[];
-  };
-  demo.store.path = journal;
-  demo.metrics.port = 0;
+  const demo = demoConfig(journal);
   demo.logging.format = 'json';
   // aapl-ma's entries of 2000 USDT are denied MAX_NOTIONAL_ORDER and retried with 1000: denials to count. (A bot
   // backfills only its warm-up, whose signals are not sent: the start replays nothing the gate would refuse.)
   const aapl = demo.bots.find((b) => b.name === 'aapl-ma');
-  if (aapl) aapl.risk.maxOrderNotional = '1000';
+  if (aapl?.risk) aapl.risk.maxOrderNotional = '1000';
   writeFileSync(cfgFile, stringify(demo));
   const d = startCli(['run', '--config', cfgFile]);
   // Two fills of aapl-ma or tsla-rsi (a buy, then usually more), one of them aapl-ma's, then a clean stop.

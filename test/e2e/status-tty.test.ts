@@ -4,12 +4,12 @@
 // stops it cleanly, the daemon's own line last. The raw bytes are replayed
 // through a small terminal model (cursor, carriage return, line feed, erase, cursor up, auto-wrap).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { cliCommand } from '../helpers/cli.js';
+import { demoConfigFile } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-tty-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,14 +69,7 @@ describe.skipIf(!hasScript)('the status block in a pseudo-terminal', () => {
     [0, 80],
   ] as const) {
     it(`fits ${width} columns${cols === 0 ? ' when the terminal reports 0' : ''}, shows the bots in venue time, and log lines start at column 0`, async () => {
-      const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as {
-        store: { path: string };
-        metrics: { port: number };
-      };
-      demo.store.path = join(dir, `tty${cols}.db`);
-      demo.metrics.port = 0;
-      const f = join(dir, `tty${cols}.yaml`);
-      writeFileSync(f, stringify(demo));
+      const f = demoConfigFile(dir, `tty${cols}`);
       const cmd = [process.execPath, ...cliCommand(), 'run', '--config', f].map((a) => `'${a}'`).join(' ');
       // `exec`: the daemon replaces the shell `script` starts, so Ctrl-C reaches the daemon alone. Without it a
       // shell that dies of SIGINT while it waits (dash, the /bin/sh `script` runs when SHELL is unset) reports
