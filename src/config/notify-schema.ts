@@ -18,6 +18,7 @@ export const NOTIFY_EVENTS = [
   'denials',
   'trading-state',
   'restart',
+  'feed-health',
   'daily-summary',
 ] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];

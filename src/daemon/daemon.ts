@@ -11,12 +11,13 @@ import {
   type Deployment,
   type LoadedConfig,
 } from '../config/index.js';
+import { INTERVAL_MS } from '../api/index.js';
 import { coinsBySuffix } from '../execution/describe.js';
+import { feedLimits } from '../execution/feed-watch.js';
 import { createLiveBot, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
 import type { TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
-import type { ClockCron } from '../feeds/cron.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
 import type { Simulator } from '../sim/index.js';
@@ -24,6 +25,7 @@ import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
+import { watchFeedHealth } from './feed-alarm.js';
 import { readiness, serveHealth } from './health.js';
 import { openDeploymentJournal } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
@@ -108,7 +110,8 @@ class DaemonRun {
   private runtime: VenueRuntime | undefined;
   private http: { port: number; close(): Promise<void> } | undefined;
   private readonly slots: BotSlot[] = [];
-  private readonly jobs: ClockCron[] = [];
+  /** What runs on timers (cron tasks, the feed alarm): stopped first at shutdown. */
+  private readonly jobs: { stop(): void }[] = [];
   private speed = 1;
   private status: StatusLine | undefined;
   private lastPollOk = 0;
@@ -176,6 +179,7 @@ class DaemonRun {
     await this.serveHealth();
     await this.startBots(venue);
     this.startSchedules();
+    this.watchFeeds();
     this.startStatusLine();
     await this.startServices();
     this.o.onReady?.({ metricsPort: this.http?.port, venueUrl: venue.baseUrl });
@@ -315,6 +319,12 @@ class DaemonRun {
         capital: b.capital,
         feeRate: venue.feeRate,
         fillPollMs: b.poll.fillsMs / venue.speed,
+        // The limits are on the venue's clock, as the poll settings are.
+        feedLimits: feedLimits({
+          intervalMs: INTERVAL_MS[b.interval],
+          maxDataAgeMs: b.risk.maxDataAgeMs,
+          fillsPollMs: b.poll.fillsMs,
+        }),
         maxSignalAgeMs: b.maxSignalAgeMs,
         fills: this.cfg.fills,
         exits: b.exits === undefined ? undefined : parseExitRules(b.exits, `bots.${b.name}.exits`),
@@ -407,6 +417,18 @@ class DaemonRun {
     } catch (e) {
       void this.restart(slot, e, venue);
     }
+  }
+
+  /** Silence is an alarm: a bot whose feed starves is DEGRADED, said once, and its recovery too. */
+  private watchFeeds(): void {
+    const alarm = watchFeedHealth({
+      bots: () => this.slots.map((s) => ({ name: s.cfg.name, bot: s.bot })),
+      clock: this.clock,
+      logger: this.logger,
+      metrics: this.metrics,
+      emit: (e) => this.events.emit(e),
+    });
+    this.jobs.push(alarm);
   }
 
   /** The bots' cron tasks, on the venue's clock (see scheduleBotTasks). */

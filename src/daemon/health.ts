@@ -1,5 +1,6 @@
-// The daemon's health: when it is ready (every bot running, not all of them halted, the venue answering a poll
-// within the last minute), served with /healthz and /metrics when the deployment enables them.
+// The daemon's health: when it is ready (every bot running, none DEGRADED by a starving feed, not all of them
+// halted, the venue answering a poll within the last minute), served with /healthz and /metrics when the
+// deployment enables them.
 import type { Deployment } from '../config/index.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import { startHttp, type Readiness } from './http.js';
@@ -21,7 +22,14 @@ export function readiness(
   const running = bots.every((b) => b?.running === true);
   const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
   const venue = now - lastPollOk < VENUE_REACHABLE_MS;
-  return { ready: running && !halted && venue, detail: { bots, venueReachable: venue } };
+  // A bot that gets no data is not ready, whatever else it does: /readyz says which and why.
+  const degraded = bots.flatMap((b) =>
+    b?.health.state === 'DEGRADED' ? [`${b.name}: ${b.health.problems.join('; ')}`] : [],
+  );
+  return {
+    ready: running && !halted && venue && degraded.length === 0,
+    detail: { bots, venueReachable: venue, ...(degraded.length > 0 ? { degraded } : {}) },
+  };
 }
 
 /** /healthz, /readyz and /metrics, when enabled (undefined when not). */

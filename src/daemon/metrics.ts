@@ -64,6 +64,18 @@ export class DaemonMetrics {
     labelNames: ['bot', 'state'],
     registers: [this.registry],
   });
+  readonly degraded = new Gauge({
+    name: 'tradebot_bot_degraded',
+    help: '1 while a bot is DEGRADED: one of its feeds (candles, tickers, fill sync) is older than its limit',
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
+  readonly feedAge = new Gauge({
+    name: 'tradebot_feed_age_seconds',
+    help: "Age of a bot's feed: time since its last candle, price or fill sync (venue clock)",
+    labelNames: ['bot', 'feed'],
+    registers: [this.registry],
+  });
   readonly botRestarts = new Counter({
     name: 'tradebot_bot_restarts_total',
     help: 'Bots restarted after a failure',

@@ -18,11 +18,9 @@ import {
   type Observable,
   type Subscription,
 } from 'rxjs';
-import { INTERVAL_MS, type CandleInterval, type DeliveryStatus, type Ticker } from '../api/index.js';
+import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
-import type { Fresh } from '../feeds/poll.js';
 import { closeTimeOf, type Candle } from '../market/candle.js';
-import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
 import type { ControlInput, Store } from '../store/index.js';
@@ -34,6 +32,8 @@ import {
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
+import { FeedWatch, feedLimits, type FeedHealth, type FeedLimits } from './feed-watch.js';
+import { marketFeeds, type MarketFeeds } from './live-feeds.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { TraderListener } from './trader-events.js';
 import type { Trader } from './trader.js';
@@ -55,6 +55,8 @@ export interface LiveBotOptions {
   readonly trader: Trader;
   /** Fill polling cadence (default 2 s). */
   readonly fillPollMs?: number | undefined;
+  /** How old each feed may get before the bot is DEGRADED (default: `feedLimits` of the interval, 15 s, the fill poll). */
+  readonly feedLimits?: FeedLimits | undefined;
   /** The sessions the bot trades (its risk.allowedSessions): outside them it says that it waits, and until when. */
   readonly allowedSessions?: readonly SessionOrClosed[] | undefined;
   /**
@@ -82,6 +84,8 @@ export interface LiveBotStatus {
   readonly orders: number;
   readonly fills: number;
   readonly tradingState: string;
+  /** DEGRADED when a feed is older than its limit (see FeedWatch), with a sentence per starving feed. */
+  readonly health: FeedHealth;
   readonly equity: string;
   /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
   readonly protections?:
@@ -94,14 +98,6 @@ export interface LiveBotStatus {
   readonly fees: string;
   /** Open positions (size not zero). */
   readonly positions: readonly LiveBotPosition[];
-}
-
-/** The live feeds a bot keeps its market state with (see `LiveBot.marketFeeds`). */
-interface MarketFeeds {
-  readonly instruments$: Observable<unknown>;
-  readonly tickers$: Observable<Fresh<Ticker>>;
-  readonly session$: Observable<SessionState>;
-  readonly suspensions$: Observable<unknown>;
 }
 
 const SPOT = 'SPOT' as const;
@@ -134,6 +130,8 @@ export class LiveBot {
   /** Intents of the warm-up (and of candles decided before a restart): not sent. */
   private warmUpIntents = 0;
   private warmUpTold = false;
+  /** The age of each feed: silence makes the bot DEGRADED. */
+  private readonly feeds: FeedWatch;
 
   constructor(private readonly o: LiveBotOptions) {
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
@@ -143,6 +141,12 @@ export class LiveBot {
         `bot ${o.name} (strategy "${o.strategy.name}"): ${problems.join('; ')}`,
       );
     this.warmUp = o.strategy.warmUp(o.params);
+    const limits = {
+      intervalMs: INTERVAL_MS[o.interval],
+      maxDataAgeMs: 15_000,
+      fillsPollMs: o.fillPollMs ?? 2000,
+    };
+    this.feeds = new FeedWatch(o.feedLimits ?? feedLimits(limits), o.trader.clockNow());
     const intervals = [o.interval, ...o.strategy.informative];
     this.warming = new Map(o.symbols.map((s) => [s, new WarmUpCounter(this.warmUp.candles, intervals)]));
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
@@ -177,6 +181,7 @@ export class LiveBot {
       lastCandle: this.lastCandle,
       ...this.counts,
       tradingState: this.o.trader.tradingState,
+      health: this.feedHealth(),
       equity: p.equity().toFixed(2),
       ...this.locks(),
       quoteCoin: p.quoteCoin,
@@ -194,6 +199,11 @@ export class LiveBot {
           unrealisedPnl: x.unrealisedPnl.toFixed(),
         })),
     };
+  }
+
+  /** The bot's feeds now: DEGRADED when one is older than its limit. */
+  feedHealth(): FeedHealth {
+    return this.feeds.health(this.o.trader.clockNow());
   }
 
   private locks(): Pick<LiveBotStatus, 'protections'> {
@@ -270,12 +280,14 @@ export class LiveBot {
   private noteSession(s: SessionState): void {
     const { o } = this;
     const allowed = o.allowedSessions;
-    if (allowed === undefined || !o.symbols.some((sym) => o.trader.market.rules(sym)?.isReality === true))
-      return;
+    const now = o.trader.clockNow();
+    const reality = o.symbols.some((sym) => o.trader.market.rules(sym)?.isReality === true);
+    // A Reality pair makes no candle while the US market is closed: its silence then is no alarm.
+    this.feeds.expectCandles(!reality || s.session !== 'closed', now);
+    if (allowed === undefined || !reality) return;
     const open = s.session !== 'closed' && allowed.includes(s.session);
     if (open === this.sessionOpen) return;
     this.sessionOpen = open;
-    const now = o.trader.clockNow();
     if (open) o.logger.info('market open for the bot', { bot: o.name, session: s.session });
     else
       o.logger.info('market closed for the bot', {
@@ -288,7 +300,7 @@ export class LiveBot {
   start(): void {
     const { o } = this;
     const { trader } = o;
-    const feeds = this.marketFeeds();
+    const feeds = marketFeeds(o, (at) => this.feeds.saw('tickers', at));
     const ctx = trader.strategyContext({
       params: o.params,
       logger: o.logger,
@@ -334,54 +346,6 @@ export class LiveBot {
       }),
       ignoreElements(),
     );
-  }
-
-  /**
-   * The feeds that keep the pipeline's market state: the rules, each price (which also marks the
-   * portfolio and runs the exits), the session and the suspensions of the bot's pairs.
-   */
-  private marketFeeds(): MarketFeeds {
-    const { o } = this;
-    const { hub, trader } = o;
-    const market = trader.market;
-    const instruments$ = hub.instruments$(o.category).pipe(
-      tap((f) => {
-        for (const s of o.symbols) {
-          const r = f.value.get(s);
-          if (r) market.setRules(s, r);
-        }
-      }),
-      share(),
-    );
-    const tickers$ = merge(
-      ...o.symbols.map((s) =>
-        hub.tickers$(SPOT, s).pipe(
-          tap((f) => {
-            const t = f.value;
-            const q = market.quote(s);
-            q.last = t.lastPrice;
-            q.bid = t.bid1Price;
-            q.ask = t.ask1Price;
-            // The poll's time: the gate measures the data's age from it.
-            q.ts = f.at;
-            q.deliveryStatus = t.deliveryStatus as DeliveryStatus | undefined;
-            const p = new Decimal(t.lastPrice);
-            if (p.gt(0)) trader.mark(s, p, f.at);
-          }),
-        ),
-      ),
-    ).pipe(share());
-    const session$ = hub.session$().pipe(
-      tap((s) => market.setSession(s)),
-      share(),
-    );
-    // A Reality pair's suspension is asked by its company code (the gate reads it for Reality pairs only).
-    const suspensions$ = merge(
-      ...[...o.realityCodes].map(([s, code]) =>
-        hub.suspension$(code).pipe(tap((f) => market.setSuspended(s, f.value.suspended))),
-      ),
-    );
-    return { instruments$, tickers$, session$, suspensions$ };
   }
 
   /**
@@ -435,6 +399,7 @@ export class LiveBot {
         if (c.interval !== o.interval) return;
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
+        this.feeds.saw('candles', this.lastTrigger);
         this.noteReplay({ symbol: c.symbol, closeTime: this.lastTrigger });
         // A candle decided before a restart, replayed for the warm-up, keeps the mark where it is.
         if (!this.decidedBefore(c)) this.markCandle(c.symbol, c.openTime);
@@ -518,6 +483,7 @@ export class LiveBot {
   async syncFills(): Promise<void> {
     try {
       await this.o.trader.syncFills();
+      this.feeds.saw('fills', this.o.trader.clockNow());
       this.o.trader.sampleEquity(this.o.trader.clockNow());
     } catch (err) {
       this.o.logger.warn('fill sync failed, will retry', {

@@ -19,6 +19,7 @@ import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
 import type { TradeCategory } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
+import { feedLimits, type FeedLimits } from './feed-watch.js';
 import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
 import { storeJournal } from './journal.js';
 import { LiveBot } from './live-bot.js';
@@ -122,6 +123,8 @@ export interface BotSpec {
   readonly feeRate: string;
   readonly makerFeeRate?: string | undefined;
   readonly fillPollMs?: number | undefined;
+  /** How old each feed may get before the bot is DEGRADED (see `feedLimits`). */
+  readonly feedLimits?: FeedLimits | undefined;
   readonly maxSignalAgeMs?: number | undefined;
   /** `estimated` without whitelist access (see `TraderOptions.fillsMode`); default `venue`. */
   readonly fills?: FillsMode | undefined;
@@ -203,6 +206,13 @@ export async function createLiveBot(args: {
     logger,
     trader,
     fillPollMs: spec.fillPollMs,
+    feedLimits:
+      spec.feedLimits ??
+      feedLimits({
+        intervalMs: INTERVAL_MS[spec.interval],
+        maxDataAgeMs: spec.risk.maxDataAgeMs,
+        fillsPollMs: spec.fillPollMs ?? 2000,
+      }),
     maxSignalAgeMs: spec.maxSignalAgeMs,
     allowedSessions: spec.risk.allowedSessions,
   });

@@ -1,4 +1,5 @@
 // The text of each notification: one or two short lines a person reads on a phone, money with its coin.
+import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderFill } from '../execution/trader.js';
 import { describeFill, exitReasonOf } from '../execution/describe.js';
@@ -27,6 +28,13 @@ export function burstText(bot: string, codes: readonly string[], windowMs: numbe
 
 export function restartText(bot: string, restarts: number, error: string): string {
   return `${bot} failed and is restarted (restart ${restarts}): ${error}`;
+}
+
+/** A bot DEGRADED by a starving feed, or OK again. */
+export function feedHealthText(e: FeedHealthEvent): string {
+  return e.state === 'DEGRADED'
+    ? `${e.bot} DEGRADED: ${e.problems.join('; ')}`
+    : `${e.bot} recovered: feeds fresh again after ${formatDuration(e.degradedForMs ?? 0)} DEGRADED`;
 }
 
 export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: string): string {

@@ -3,6 +3,7 @@
 // clock, to a webhook and/or Telegram. Trading never waits on it: events are turned into text and
 // queued synchronously; each target sends from its own queue (see Dispatcher).
 import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
+import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderEvent } from '../execution/trader.js';
 import type { Clock } from '../feeds/clock.js';
@@ -11,7 +12,7 @@ import { liveClock } from '../feeds/clock.js';
 import { telegramChannel, webhookChannel } from './channels.js';
 import { Dispatcher, type Channel, type NotifyLogger } from './dispatcher.js';
 import { exitReasonOf } from '../execution/describe.js';
-import { burstText, fillText, restartText, stateText, summaryText } from './format.js';
+import { burstText, feedHealthText, fillText, restartText, stateText, summaryText } from './format.js';
 
 /** An event of the daemon itself, beside the pipeline's. */
 export type BotRestartedEvent = {
@@ -21,7 +22,7 @@ export type BotRestartedEvent = {
   readonly restarts: number;
   readonly error: string;
 };
-export type NotifiableEvent = TraderEvent | BotRestartedEvent;
+export type NotifiableEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent;
 
 /** What the notifier needs of the daemon it runs in. */
 export interface NotifyHost {
@@ -115,6 +116,9 @@ export class Notifier {
           break;
         case 'bot-restarted':
           if (w.has('restart')) this.send(restartText(e.bot, e.restarts, e.error));
+          break;
+        case 'feed-health':
+          if (w.has('feed-health')) this.send(feedHealthText(e));
           break;
         default:
           break;

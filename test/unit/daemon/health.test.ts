@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readiness, VENUE_REACHABLE_MS } from '../../../src/daemon/health.js';
 import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
+import { degradedHealth, OK_HEALTH } from '../../helpers/feed-health.js';
 
 const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => ({
   name,
@@ -12,6 +13,7 @@ const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => 
   orders: 0,
   fills: 0,
   tradingState: 'ACTIVE',
+  health: OK_HEALTH,
   equity: '10000',
   quoteCoin: 'USDT',
   realisedPnl: '0',
@@ -38,6 +40,16 @@ describe('readiness', () => {
     const halted = { tradingState: 'HALTED' };
     expect(readiness([bot('a', halted), bot('b', halted)], polled, now).ready).toBe(false);
     expect(readiness([bot('a', halted), bot('b')], polled, now).ready).toBe(true);
+  });
+
+  it('is not ready while a bot is DEGRADED (a starving feed), and says which bot and why', () => {
+    const starving = degradedHealth('no new candle for 3m (limit 2m): the strategy decides on nothing new');
+    const r = readiness([bot('a'), bot('b', { health: starving })], polled, now);
+    expect(r.ready).toBe(false);
+    expect(r.detail.degraded).toEqual([
+      'b: no new candle for 3m (limit 2m): the strategy decides on nothing new',
+    ]);
+    expect(readiness([bot('a'), bot('b')], polled, now).detail).not.toHaveProperty('degraded');
   });
 
   it('is not ready, and says the venue is unreachable, a minute after the last answered poll', () => {

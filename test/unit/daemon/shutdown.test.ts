@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { botSummary, drainBots } from '../../../src/daemon/shutdown.js';
 import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
+import { OK_HEALTH } from '../../helpers/feed-health.js';
 
 const status: LiveBotStatus = {
   name: 'momentum',
@@ -11,6 +12,7 @@ const status: LiveBotStatus = {
   orders: 3,
   fills: 1,
   tradingState: 'ACTIVE',
+  health: OK_HEALTH,
   equity: '10010.504321',
   quoteCoin: 'USDT',
   realisedPnl: '12.005',

@@ -10,6 +10,7 @@ import { NotifySchema } from '../../../src/config/index.js';
 import { Notifier, webhookChannel, type NotifiableEvent } from '../../../src/notify/index.js';
 import { startRecordingServer } from '../../helpers/recording-server.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { OK_HEALTH } from '../../helpers/feed-health.js';
 
 function harness(
   config: Record<string, unknown>,
@@ -140,6 +141,7 @@ describe('Notifier', () => {
       orders: 2,
       fills: 2,
       tradingState: 'ACTIVE',
+      health: OK_HEALTH,
       equity: '10010.504321',
       quoteCoin: 'USDT',
       realisedPnl: '12',

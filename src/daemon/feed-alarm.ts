@@ -1,0 +1,58 @@
+// Silence raises an alarm: the daemon reads each bot's feed health (LiveBot.feedHealth) on a short timer, and
+// when a bot turns DEGRADED (a feed older than its limit) or recovers, it says so once: a log line, the metrics,
+// and a daemon event the notifications and the dashboard hear. /readyz and the status views read the same
+// health from the bot's status, so every surface agrees.
+import type { LiveBot } from '../execution/live-bot.js';
+import { FEEDS, type FeedHealthEvent } from '../execution/feed-watch.js';
+import type { Clock } from '../feeds/clock.js';
+import { formatDuration } from '../market/duration.js';
+import type { Logger } from './logger.js';
+import type { DaemonMetrics } from './metrics.js';
+
+/** How often (wall ms) the health of every bot is read: well within any limit, cheap for 200 bots. */
+export const FEED_CHECK_MS = 500;
+
+export function watchFeedHealth(o: {
+  readonly bots: () => readonly { readonly name: string; readonly bot: LiveBot | undefined }[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: DaemonMetrics;
+  readonly emit: (e: FeedHealthEvent) => void;
+  readonly everyMs?: number | undefined;
+}): { stop(): void } {
+  /** Since when each DEGRADED bot is (clock time). */
+  const degradedSince = new Map<string, number>();
+  const check = (): void => {
+    const now = o.clock.now();
+    for (const { name, bot } of o.bots()) {
+      if (bot === undefined) continue;
+      const h = bot.feedHealth();
+      for (const feed of FEEDS) {
+        const age = h.ages[feed];
+        if (age !== undefined) o.metrics.feedAge.set({ bot: name, feed }, age / 1000);
+      }
+      o.metrics.degraded.set({ bot: name }, h.state === 'DEGRADED' ? 1 : 0);
+      const since = degradedSince.get(name);
+      if (h.state === 'DEGRADED' && since === undefined) {
+        degradedSince.set(name, now);
+        o.logger.warn('bot degraded', { bot: name, what: `DEGRADED: ${h.problems.join('; ')}` });
+        o.emit({ type: 'feed-health', bot: name, ts: now, state: 'DEGRADED', problems: h.problems });
+      } else if (h.state === 'OK' && since !== undefined) {
+        degradedSince.delete(name);
+        const what = `feeds fresh again after ${formatDuration(now - since)} DEGRADED`;
+        o.logger.info('bot recovered', { bot: name, what });
+        o.emit({
+          type: 'feed-health',
+          bot: name,
+          ts: now,
+          state: 'OK',
+          problems: [],
+          degradedForMs: now - since,
+        });
+      }
+    }
+  };
+  const timer = setInterval(check, o.everyMs ?? FEED_CHECK_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

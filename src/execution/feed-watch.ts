@@ -1,0 +1,109 @@
+// Silence is an alarm: a live bot's feeds (candles, tickers, the fill sync) each have an age, the time since
+// they last brought something, on the pipeline's clock (the venue's). A feed older than its limit makes the bot
+// DEGRADED, a state every surface shows (status, /readyz, the dashboard, metrics, notifications), with a
+// sentence per starving feed; it is OK again once every feed is fresh.
+import { formatDuration } from '../market/duration.js';
+
+export type FeedName = 'candles' | 'tickers' | 'fills';
+export const FEEDS: readonly FeedName[] = ['candles', 'tickers', 'fills'];
+
+/** How old each feed may get (ms, clock time) before the bot is DEGRADED. */
+export type FeedLimits = Readonly<Record<FeedName, number>>;
+
+/** A bot's feeds as every surface shows them. */
+export interface FeedHealth {
+  readonly state: 'OK' | 'DEGRADED';
+  /** Each feed's age (ms, clock time): since its last arrival, or since it was expected when none came yet. */
+  readonly ages: Readonly<Partial<Record<FeedName, number>>>;
+  readonly limits: FeedLimits;
+  /** One sentence per starving feed ("no candle for 4m 10s (limit 2m) ..."), empty when OK. */
+  readonly problems: readonly string[];
+}
+
+/** A bot turned DEGRADED (a feed starving) or OK again: the daemon says it once (see daemon/feed-alarm.ts). */
+export interface FeedHealthEvent {
+  readonly type: 'feed-health';
+  readonly bot: string;
+  readonly ts: number;
+  readonly state: FeedHealth['state'];
+  /** The sentences of the starving feeds (DEGRADED); empty when OK. */
+  readonly problems: readonly string[];
+  /** When OK again: how long the bot was DEGRADED (clock time). */
+  readonly degradedForMs?: number | undefined;
+}
+
+/**
+ * The limits a bot's settings imply:
+ * - candles: a candle of `intervalMs` closes every interval and is read shortly after; two intervals without
+ *   one (at least one interval and 30 s) is a feed that stopped, not a slow poll;
+ * - tickers: `maxDataAgeMs`, the age past which the gate refuses to trade on a price (STALE_DATA);
+ * - fills: ten fill polls (`fillsPollMs`, clock time), at least a minute.
+ */
+export function feedLimits(o: {
+  readonly intervalMs: number;
+  readonly maxDataAgeMs: number;
+  readonly fillsPollMs: number;
+}): FeedLimits {
+  return {
+    candles: Math.max(2 * o.intervalMs, o.intervalMs + 30_000),
+    tickers: o.maxDataAgeMs,
+    fills: Math.max(10 * o.fillsPollMs, 60_000),
+  };
+}
+
+const WHAT: Record<FeedName, string> = {
+  candles: 'no new candle',
+  tickers: 'no fresh price',
+  fills: 'no fill sync',
+};
+
+const WHY: Record<FeedName, string> = {
+  candles: 'the strategy decides on nothing new',
+  tickers: 'the gate refuses orders on stale prices (STALE_DATA)',
+  fills: 'fills and positions may be behind the venue',
+};
+
+/** Each feed's last arrival; candles only count while a session lets the bot trade (none come otherwise). */
+export class FeedWatch {
+  private readonly last = new Map<FeedName, number>();
+  /** Since when candles are expected (the start, or the session's opening); undefined while none are. */
+  private candlesSince: number | undefined;
+
+  constructor(
+    readonly limits: FeedLimits,
+    /** When the bot started: a feed that never brought anything is as old as the bot. */
+    private readonly start: number,
+  ) {
+    this.candlesSince = start;
+  }
+
+  /** A feed brought something at `at` (a candle's close time, a poll's time, a fill sync's end). */
+  saw(feed: FeedName, at: number): void {
+    if (at > (this.last.get(feed) ?? -Infinity)) this.last.set(feed, at);
+  }
+
+  /** Whether candles are expected from `now` on: a closed session (weekend, holiday) brings none. */
+  expectCandles(expected: boolean, now: number): void {
+    if (!expected) this.candlesSince = undefined;
+    else if (this.candlesSince === undefined) this.candlesSince = now;
+  }
+
+  health(now: number): FeedHealth {
+    const ages: Partial<Record<FeedName, number>> = {};
+    const problems: string[] = [];
+    for (const feed of FEEDS) {
+      const since = feed === 'candles' ? this.candlesSince : this.start;
+      const last = this.last.get(feed);
+      // Candles not expected (a closed session): their age is shown, never an alarm.
+      const from = since === undefined ? last : Math.max(last ?? -Infinity, since);
+      if (from === undefined) continue;
+      const age = Math.max(0, now - from);
+      ages[feed] = age;
+      if (since !== undefined && age > this.limits[feed])
+        problems.push(
+          `${WHAT[feed]} for ${formatDuration(age)} (limit ${formatDuration(this.limits[feed])}): ${WHY[feed]}`,
+        );
+    }
+    return { state: problems.length > 0 ? 'DEGRADED' : 'OK', ages, limits: this.limits, problems };
+  }
+}
