@@ -14,6 +14,7 @@ import type { Candle } from '../../../src/market/candle.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { formatSummary } from '../../../src/research/metrics.js';
 import { runJob } from '../../../src/research/run-job.js';
+import { lookahead } from '../../../src/research/lookahead.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { StrategyDefinitionError } from '../../../src/strategy/contract.js';
 import { buyMarket, defineStrategy, sellMarket } from '../../../src/strategy/index.js';
@@ -32,10 +33,11 @@ const recording = (seen: Candle[], intervals: CandleInterval[], informative: Can
     params: z.object({}),
     intervals,
     informative,
-    onCandle(c, ctx, emit) {
+    init: () => ({ base: 0 }),
+    onCandle(c, ctx, emit, state) {
       seen.push(c);
       if (!informative.includes(c.interval)) {
-        const n = seen.filter((s) => s.interval === c.interval).length;
+        const n = ++state.base;
         if (n === 3) emit(buyMarket(c.symbol, new Decimal(100), 'in', 'third candle'));
         const held = ctx.portfolio.position(c.symbol).quantity;
         if (n === 6 && held.gt(0)) emit(sellMarket(c.symbol, held, 'out', 'sixth candle'));
@@ -145,6 +147,22 @@ describe('the run configuration', () => {
     });
     const { result } = await runJob(jobFromConfig(cfg));
     expect(result.meta).toMatchObject({ interval: '5m', resampledFrom: '1m', candles: 600 });
+  });
+});
+
+describe('the lookahead check', () => {
+  it('replays and cuts the candles the run is at: a 5m strategy on 1m data is checked on its 5m candles', async () => {
+    const dataset = 'synthetic-1m:3:1000';
+    const report = await lookahead({
+      source: openDataset(dataset),
+      dataset,
+      strategy: recording([], ['5m']),
+      risk: ALL,
+      cuts: 4,
+    });
+    expect(report.steps).toBe(200);
+    expect(report.cuts.every((t) => t % (5 * M) === 0)).toBe(true);
+    expect(report.findings).toEqual([]);
   });
 });
 
