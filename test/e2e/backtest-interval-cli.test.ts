@@ -68,4 +68,16 @@ describe('tradebot backtest with interval: in the file', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/interval.*interval must be one of 1m, 3m, 5m, 15m, 30m, 1H, 4H, 6H, 12H, 1D/);
   });
+
+  it('validate refuses what backtest refuses, at the interval line, and passes what it runs', async () => {
+    const bad = yaml('check-one', file5m, '1m');
+    const refused = await runCli(['validate', bad], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `${bad}:3:11 interval: dataset ${file5m} holds 5m candles and the run's interval is 1m`,
+    );
+    const good = await runCli(['validate', yaml('check-five', 'synthetic-1m:3:3000', '5m')], env);
+    expect(good.stderr).toBe('');
+    expect(good.stdout).toMatch(/: ok \(backtest\)/);
+  });
 });
