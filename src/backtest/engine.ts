@@ -23,6 +23,7 @@ import { lanesOf, type Lane } from './lanes.js';
 import { runMoney, type BacktestOptions } from './options.js';
 import { backtestPipeline } from './pipeline.js';
 import { Replay } from './replay.js';
+import { atRunInterval } from './run-interval.js';
 import type { BacktestResult } from './result.js';
 
 export type { BacktestOptions, StrategySignal } from './options.js';
@@ -57,7 +58,9 @@ export function intentSignal(i: OrderIntent): string {
  *           the open plus slippage, limit orders when traded through), prices are marked, equity sampled.
  */
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
-  const sources: readonly CandleSource[] = Array.isArray(o.source) ? o.source : [o.source as CandleSource];
+  const data: readonly CandleSource[] = Array.isArray(o.source) ? o.source : [o.source as CandleSource];
+  // The run's interval, as a live bot's: finer data is resampled to it, other data refused.
+  const { sources, resampledFrom } = atRunInterval(o, data);
   const params = parseStrategyParams(o.strategy, o.params ?? {}) as Record<string, unknown>;
   const warmUp = o.strategy.warmUp(params);
   const { lanes, interval } = lanesOf(o, sources, warmUp);
@@ -91,6 +94,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       symbol: symbols.join(','),
       ...(single ? {} : { symbols }),
       interval,
+      ...(resampledFrom !== undefined ? { resampledFrom } : {}),
       ...(o.strategy.informative.length > 0 ? { informative: [...o.strategy.informative] } : {}),
       from: first,
       to: lastT,

@@ -1,5 +1,6 @@
 // What a backtest is given: the candles, the strategy and its parameters, the money, the risk limits, and
 // the callbacks a caller (the CLI, walk-forward, the lookahead check) listens on.
+import type { CandleInterval } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import type { TraderListener } from '../execution/trader-events.js';
@@ -17,6 +18,11 @@ export interface BacktestOptions {
   readonly source: CandleSource | readonly CandleSource[];
   readonly dataset: string;
   readonly strategy: Strategy;
+  /**
+   * The interval the run is at, as a live bot's configured one (default: the data's when the strategy declares
+   * it, else the strategy's first). Finer data that divides it is resampled; other data is refused.
+   */
+  readonly interval?: CandleInterval | undefined;
   readonly params?: Record<string, unknown> | undefined;
   readonly capital?: string | undefined;
   readonly feeRate?: string | undefined;

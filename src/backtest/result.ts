@@ -105,6 +105,8 @@ export interface BacktestMeta {
   /** The symbols of a run over several, in the order of their datasets. */
   readonly symbols?: readonly string[] | undefined;
   readonly interval: string;
+  /** The data's interval when the candles were resampled to `interval` (a 5m run on 1m data); else absent. */
+  readonly resampledFrom?: string | undefined;
   /** Informative intervals the strategy declared (resampled from `interval`). */
   readonly informative?: readonly string[] | undefined;
   readonly from: number;

@@ -1,4 +1,5 @@
 // One backtest job as plain data: what the CLI, the sweep workers and walk-forward pass around.
+import type { CandleInterval } from '../api/index.js';
 import type { BacktestConfig } from '../config/backtest-schema.js';
 import { RiskLimitsSchema, riskLimitsToInput, type RiskLimitsInput } from '../risk/limits.js';
 import type { Strategy } from '../strategy/contract.js';
@@ -13,6 +14,7 @@ import { expandDatasetRef, openDataset, openDatasets } from '../data/datasets.js
 import type { BacktestOptions } from './engine.js';
 import type { InstrumentOverride } from '../data/columnar.js';
 import type { CandleSource } from '../data/format.js';
+import { resampledSource } from '../data/resampled-source.js';
 
 export interface BacktestJob {
   /** The dataset; in a run over several symbols, the first of `datasets`. */
@@ -20,6 +22,8 @@ export interface BacktestJob {
   /** The datasets of a run over several symbols (one per symbol, merged in time order); else undefined. */
   readonly datasets?: readonly string[] | undefined;
   readonly strategy: string;
+  /** The interval the run is at (the backtest file's `interval`); default see `BacktestOptions.interval`. */
+  readonly interval?: CandleInterval | undefined;
   /** Where `strategy` is looked up (absolute folders: the same in every worker); default the bundled ones. */
   readonly strategyLookup?: StrategyLookup | undefined;
   readonly params: Record<string, unknown>;
@@ -50,6 +54,7 @@ export function jobFromConfig(c: BacktestConfig, strategyLookup?: StrategyLookup
     dataset: refs[0] as string,
     datasets: refs.length > 1 ? refs : undefined,
     strategy: c.strategy,
+    ...(c.interval !== undefined ? { interval: c.interval } : {}),
     strategyLookup,
     params: c.params,
     capital: c.capital,
@@ -97,6 +102,7 @@ export function backtestOptionsOf(
     source,
     dataset: jobDatasetName(job),
     strategy,
+    interval: job.interval,
     params: coerceParams(strategy, job.params),
     capital: job.capital,
     feeRate: job.feeRate,
@@ -110,11 +116,15 @@ export function backtestOptionsOf(
   };
 }
 
-/** The candle sources of a job: its dataset, or one per symbol of a run over several. */
-export function openJobSources(job: BacktestJob): CandleSource | CandleSource[] {
+/**
+ * The candle sources of a job: its dataset, or one per symbol of a run over several. With `interval` (a run's
+ * `meta.interval`, for a second pass over its candles), resampled to it as the run's were.
+ */
+export function openJobSources(job: BacktestJob, interval?: CandleInterval): CandleSource | CandleSource[] {
+  const at = (s: CandleSource): CandleSource => (interval === undefined ? s : resampledSource(s, interval));
   return job.datasets === undefined
-    ? openDataset(job.dataset, { instrument: job.instrument })
-    : openDatasets(job.datasets, { instrument: job.instrument });
+    ? at(openDataset(job.dataset, { instrument: job.instrument }))
+    : openDatasets(job.datasets, { instrument: job.instrument }).map(at);
 }
 
 /** How a job's data is named in results and reports. */

@@ -28,7 +28,7 @@ export const BacktestConfigSchema = z
         error: 'dataset must be a dataset reference, or a list of them (one per symbol)',
       })
       .describe(
-        'a recorded candle file (CSV/JSONL, .gz allowed; Feather/Arrow; Parquet) or a bundled dataset: sp500-daily, synthetic-1m:<seed>:<count>[:<SYMBOL>,<SYMBOL>...]; a list of them (one symbol each, one interval) runs one backtest over several symbols with one capital',
+        'a recorded candle file (CSV/JSONL, .gz allowed; Feather/Arrow; Parquet) or a bundled dataset: sp500-daily, synthetic-<interval>:<seed>:<count>[:<SYMBOL>,<SYMBOL>...] (e.g. synthetic-1m:42:5000); a list of them (one symbol each, one interval) runs one backtest over several symbols with one capital',
       ),
     strategy: z
       .string()
@@ -39,9 +39,13 @@ export const BacktestConfigSchema = z
     strategiesDir: strategiesDirField,
     params: z.record(z.string(), z.unknown()).default({}).describe('strategy parameters'),
     interval: z
-      .enum(CANDLE_INTERVALS)
+      .enum(CANDLE_INTERVALS, {
+        error: `interval must be one of ${CANDLE_INTERVALS.join(', ')}: the interval the bot runs at`,
+      })
       .optional()
-      .describe('interval of the dataset (default: from its metadata)'),
+      .describe(
+        "interval the bot runs at, as a live bot's (default: the data's when the strategy declares it, else the strategy's first interval); data at a finer interval that divides it is resampled, other data is refused",
+      ),
     instrument: InstrumentSchema.partial()
       .optional()
       .describe(

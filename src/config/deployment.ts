@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { liveClock } from '../feeds/clock.js';
 import { warmUpBackfillProblem } from '../feeds/closed-candles.js';
-import { StrategyDefinitionError, informativeProblems } from '../strategy/contract.js';
+import { StrategyDefinitionError, acceptsInterval, informativeProblems } from '../strategy/contract.js';
 import {
   DEFAULT_OWN_STRATEGIES_DIR,
   StrategyLoadError,
@@ -121,6 +121,11 @@ async function botStartProblems(
       message: `${message} (bot ${bot.name}, strategy ${strategy.name})`,
     },
   ];
+  // The strategy's intervals hold live as in a backtest (src/backtest/run-interval.ts): none other is fed to it.
+  if (!acceptsInterval(strategy, bot.interval))
+    return problem(
+      `declares the intervals ${strategy.intervals.join(', ')}, and the bot's interval is ${bot.interval}: set interval to one of them`,
+    );
   const informative = informativeProblems(strategy, bot.interval);
   if (informative.length > 0) return problem(`on interval ${bot.interval}: ${informative.join('; ')}`);
   let warmUp;

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Instrument } from '../api/index.js';
+import { CANDLE_INTERVALS, type Instrument } from '../api/index.js';
 import { etToUtc } from '../market/sessions.js';
 import {
   appendCandle,
@@ -39,10 +39,14 @@ export const SPX_INSTRUMENT: Instrument = {
   sellLimitPriceRatio: '0.05',
 };
 
+/** `synthetic-<interval>:<seed>:<count>[:<SYMBOL>]`: the interval as written (checked against the list). */
+const SYNTHETIC_RE = /^synthetic-(\w+):(\d+):(\d+)(?::([A-Z0-9]+))?$/;
+
 export const DATASETS = {
   'sp500-daily':
     'the S&P 500 daily series 2000-2020 (vega-datasets, BSD-3-Clause) as the Reality token SPXUSDT',
   'synthetic-1m:<seed>:<count>': 'a seeded synthetic one-minute series of <count> candles',
+  'synthetic-<interval>:<seed>:<count>': `the same at another interval (${CANDLE_INTERVALS.join(', ')}), e.g. synthetic-5m:3:5000`,
   'synthetic-1m:<seed>:<count>:<SYMBOL>,<SYMBOL>...':
     'one seeded synthetic series per symbol (seeds <seed>, <seed>+1 ...), for a backtest over several symbols',
 } as const;
@@ -113,11 +117,13 @@ export interface DatasetOptions extends ColumnarOptions {
  */
 export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleCacheDir() }): CandleSource {
   if (ref === 'sp500-daily') return sp500Source();
-  const m = /^synthetic-1m:(\d+):(\d+)(?::([A-Z0-9]+))?$/.exec(ref);
-  if (m) return syntheticSource({ seed: Number(m[1]), count: Number(m[2]), symbol: m[3] });
+  const m = SYNTHETIC_RE.exec(ref);
+  const interval = CANDLE_INTERVALS.find((i) => i === m?.[1]);
+  if (m && interval !== undefined)
+    return syntheticSource({ interval, seed: Number(m[2]), count: Number(m[3]), symbol: m[4] });
   if (ref.startsWith('synthetic'))
     throw new CandleFileError(
-      `dataset ${ref}: write synthetic-1m:<seed>:<count>, e.g. synthetic-1m:42:1000000, or synthetic-1m:<seed>:<count>:BTCUSDT,ETHUSDT for several symbols`,
+      `dataset ${ref}: write synthetic-<interval>:<seed>:<count> with an interval of ${CANDLE_INTERVALS.join(', ')}, e.g. synthetic-1m:42:1000000 or synthetic-5m:42:5000, or synthetic-1m:<seed>:<count>:BTCUSDT,ETHUSDT for several symbols`,
     );
   // Every file reader below may assume a readable regular file at `ref`.
   if (columnarKind(ref) !== undefined) {
@@ -132,10 +138,12 @@ export function openDataset(ref: string, o: DatasetOptions = { cacheDir: candleC
 
 /** The references a dataset reference stands for: a multi-symbol synthetic is one series per symbol. */
 export function expandDatasetRef(ref: string): string[] {
-  const m = /^synthetic-1m:(\d+):(\d+):([A-Z0-9]+(?:,[A-Z0-9]+)+)$/.exec(ref);
+  const m = /^synthetic-(\w+):(\d+):(\d+):([A-Z0-9]+(?:,[A-Z0-9]+)+)$/.exec(ref);
   if (!m) return [ref];
-  const seed = Number(m[1]);
-  return (m[3] as string).split(',').map((symbol, k) => `synthetic-1m:${seed + k}:${m[2]}:${symbol}`);
+  const seed = Number(m[2]);
+  return (m[4] as string)
+    .split(',')
+    .map((symbol, k) => `synthetic-${m[1] as string}:${seed + k}:${m[3] as string}:${symbol}`);
 }
 
 /**

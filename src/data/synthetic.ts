@@ -1,6 +1,6 @@
-// Seeded synthetic one-minute series of any length, streamed in batches: a geometric random walk with
-// volatility regimes and consistent OHLC and volume. Same seed, same series, byte for byte.
-import type { Instrument } from '../api/index.js';
+// Seeded synthetic series of any interval and length, streamed in batches: a geometric random walk with
+// volatility regimes and consistent OHLC and volume. Same seed and interval, same series, byte for byte.
+import { INTERVAL_MS, type CandleInterval, type Instrument } from '../api/index.js';
 import {
   FORMAT_NAME,
   FORMAT_VERSION,
@@ -25,6 +25,11 @@ export function mulberry32(seed: number): () => number {
 export interface SyntheticOptions {
   readonly seed: number;
   readonly count: number;
+  /**
+   * The candles' interval (default 1m). A candle's moves scale with the square root of its length, so a 5m
+   * series looks like 5m candles of the same market, not 1m candles spaced out.
+   */
+  readonly interval?: CandleInterval | undefined;
   /** Open time of the first candle (default 2025-01-06T00:00Z, a Monday). */
   readonly start?: number | undefined;
   readonly startPrice?: number | undefined;
@@ -58,7 +63,7 @@ export function syntheticSource(o: SyntheticOptions): CandleSource {
       version: FORMAT_VERSION,
       symbol,
       category: 'SPOT',
-      interval: '1m',
+      interval: o.interval ?? '1m',
       instrument: SYNTHETIC_INSTRUMENT(symbol, dp),
       source: `synthetic seed ${o.seed}`,
     },
@@ -73,6 +78,10 @@ async function* generate(o: SyntheticOptions, dp: number): AsyncGenerator<Candle
   let t = o.start ?? Date.UTC(2025, 0, 6);
   let price = o.startPrice ?? 100;
   let vol = 0.0008;
+  const step = INTERVAL_MS[o.interval ?? '1m'];
+  // 1 at 1m: the one-minute series stays what it was, byte for byte.
+  const minutes = step / 60_000;
+  const scaleVol = Math.sqrt(minutes);
   // Box-Muller pairs.
   let spare = Number.NaN;
   const gauss = () => {
@@ -99,7 +108,7 @@ async function* generate(o: SyntheticOptions, dp: number): AsyncGenerator<Candle
       let lo = open;
       let p = price;
       for (let k = 0; k < 3; k++) {
-        p *= Math.exp(vol * gauss() * 0.577);
+        p *= Math.exp(vol * scaleVol * gauss() * 0.577);
         if (p > hi) hi = p;
         if (p < lo) lo = p;
       }
@@ -107,7 +116,7 @@ async function* generate(o: SyntheticOptions, dp: number): AsyncGenerator<Candle
       const close = round(price);
       const high = Math.max(round(hi), open, close);
       const low = Math.min(round(lo), open, close);
-      const volume = Math.round((5 + rnd() * 50) * (1 + vol * 500) * 1000) / 1000;
+      const volume = Math.round((5 + rnd() * 50) * (1 + vol * 500) * minutes * 1000) / 1000;
       b.openTime[i] = t;
       b.open[i] = open;
       b.high[i] = high;
@@ -115,7 +124,7 @@ async function* generate(o: SyntheticOptions, dp: number): AsyncGenerator<Candle
       b.close[i] = close;
       b.volume[i] = volume;
       b.turnover[i] = Math.round(volume * close * 100) / 100;
-      t += 60_000;
+      t += step;
     }
     b.length = n;
     left -= n;

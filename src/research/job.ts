@@ -40,7 +40,7 @@ export interface DatasetIdentity {
   readonly sha256?: string | undefined;
 }
 
-const isFile = (ref: string) => !/^(sp500-daily|synthetic-1m:)/.test(ref);
+const isFile = (ref: string) => !/^(sp500-daily|synthetic-\w+:)/.test(ref);
 
 /**
  * The identity of a dataset: bundled ones are their name (generated or shipped identically); files their hash

@@ -5,6 +5,7 @@
 // A cut keeps the open of the candle after it (as a candle that never moved from its open): the strategy
 // decides on the cut's candle at that open in both runs, so fills at that instant are the same.
 import { runBacktest, type BacktestOptions, type StrategySignal } from '../backtest/engine.js';
+import { atRunInterval } from '../backtest/run-interval.js';
 import { mergeByTime } from '../data/merge-sources.js';
 import { newBatch, type CandleSource } from '../data/format.js';
 
@@ -123,7 +124,9 @@ const spread = <T>(xs: readonly T[], n: number): T[] => {
  * Replays the backtest once in full and once per cut point with the data ending at the cut, and reports
  * every signal of a candle up to the cut whose value differs from the full run's.
  */
-export async function lookahead(o: LookaheadOptions): Promise<LookaheadReport> {
+export async function lookahead(given: LookaheadOptions): Promise<LookaheadReport> {
+  // Cut the candles the run is at: data resampled to the run's interval first (a 5m run on 1m data cuts 5m candles).
+  const o = { ...given, source: atRunInterval(given, sourcesOf(given)).sources };
   const times = await stepTimes(o);
   const n = o.cuts ?? 20;
   const full = await replay(o, undefined);

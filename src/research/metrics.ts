@@ -245,6 +245,12 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
       'dataset',
       `${r.meta.dataset} (${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles)`,
     ],
+    ...(r.meta.resampledFrom === undefined
+      ? []
+      : ([['interval', `${r.meta.interval} (resampled from ${r.meta.resampledFrom})`]] as [
+          string,
+          string,
+        ][])),
     [
       'period',
       `${new Date(r.meta.from).toISOString().slice(0, 10)} to ${new Date(r.meta.to).toISOString().slice(0, 10)}`,

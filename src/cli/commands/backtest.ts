@@ -9,6 +9,7 @@ import { formatSummary, metricsOf } from '../../research/metrics.js';
 import { exchangeTimeZone, renderReport } from '../../research/report.js';
 import { resultJson } from '../../research/result-json.js';
 import { expandDatasetRef } from '../../data/datasets.js';
+import type { CandleInterval } from '../../api/index.js';
 import type { CandleSource } from '../../data/format.js';
 import type { BacktestResult } from '../../backtest/result.js';
 import {
@@ -176,7 +177,8 @@ async function writeResults(
   output: OutputPathOptions,
 ) {
   // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
-  const again = openJobSources(job);
+  // At the run's interval: a resampled run's benchmark and excursions come from the candles it ran on.
+  const again = openJobSources(job, result.meta.interval as CandleInterval);
   const instrument = (Array.isArray(again) ? (again[0] as CandleSource) : again).meta.instrument;
   const analysis = await analyseRuns(again, result);
   const { zone } = exchangeTimeZone(instrument);

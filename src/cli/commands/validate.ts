@@ -2,9 +2,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
-import { openDataset } from '../../data/datasets.js';
+import { openDataset, openDatasets } from '../../data/datasets.js';
 import { CandleFileError } from '../../data/format.js';
-import { jobFromConfig } from '../../backtest/run-config.js';
+import { jobDatasetName, jobFromConfig } from '../../backtest/run-config.js';
+import { atRunInterval } from '../../backtest/run-interval.js';
+import { StrategyDefinitionError } from '../../strategy/contract.js';
+import { loadStrategy } from '../../strategy/loader.js';
 import { counted } from '../../market/spelling.js';
 import {
   BacktestConfigSchema,
@@ -12,6 +15,7 @@ import {
   checkBacktestStrategy,
   loadDeployment,
   loadYaml,
+  strategyLookupFor,
   type BacktestConfig,
   type ConfigProblem,
   type LoadedConfig,
@@ -42,6 +46,7 @@ export function register(program: Command): void {
             problems.push(...e.problems);
           }
           problems.push(...datasetProblems(loaded));
+          if (problems.length === 0) problems.push(...(await intervalProblems(loaded)));
           if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
@@ -74,6 +79,28 @@ function datasetProblems(loaded: LoadedConfig<BacktestConfig>): ConfigProblem[] 
     }
   });
   return problems;
+}
+
+/**
+ * The interval the backtest would run at, refused as `tradebot backtest` refuses it: one its strategy does not
+ * declare, or one its data cannot make (see atRunInterval). Asked once the strategy and the datasets passed.
+ */
+async function intervalProblems(loaded: LoadedConfig<BacktestConfig>): Promise<ConfigProblem[]> {
+  const c = loaded.config;
+  const job = jobFromConfig(c);
+  const strategy = await loadStrategy(c.strategy, strategyLookupFor(loaded.file, c.strategiesDir));
+  const sources = openDatasets(job.datasets ?? [job.dataset], {
+    instrument: job.instrument,
+    cacheDir: undefined,
+  });
+  try {
+    atRunInterval({ strategy, interval: c.interval, dataset: jobDatasetName(job) }, sources);
+    return [];
+  } catch (e) {
+    if (!(e instanceof CandleFileError || e instanceof StrategyDefinitionError)) throw e;
+    const path = c.interval === undefined ? ['dataset'] : ['interval'];
+    return [{ file: loaded.file, ...loaded.locate(path), path: path.join('.'), message: e.message }];
+  }
 }
 
 /** A file with a top-level `dataset` and no `bots` is a backtest definition; anything unreadable is not. */

@@ -146,6 +146,14 @@ bots:
     expect(ps.map((p) => p.path)).toEqual(['bots[0].capital', 'bots[0].params.fast']);
   });
 
+  it('a bot interval its strategy does not declare, as a backtest refuses it (reality-session at 1H)', async () => {
+    const p = await only(write(deployment(`strategy: reality-session\ninterval: 1H`)));
+    expect(p).toMatchObject({ line: 6, path: 'bots[0].strategy' });
+    expect(p.message).toBe(
+      "declares the intervals 1m, 5m, 15m, and the bot's interval is 1H: set interval to one of them (bot one, strategy reality-session)",
+    );
+  });
+
   it('validate --backtest checks the strategy of a backtest definition too', async () => {
     const f = write(`dataset: synthetic-1m:1:100\nstrategy: ma-crossover\nparams: { fast: 10, slow: 5 }\n`);
     await expect(checkBacktestStrategy(loadYaml(BacktestConfigSchema, f, {}))).rejects.toThrow(
