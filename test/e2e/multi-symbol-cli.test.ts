@@ -50,10 +50,36 @@ describe('tradebot backtest over several symbols', () => {
     expect(html).toMatch(new RegExp(`4,000 bars for 4,000 candles; \\d+ markers for ${aaa?.fills} fills`));
     // Times in UTC, said once.
     expect(html).toContain('Times in UTC; money in USDT');
-    // A sweep takes one dataset, and says so.
-    const sweep = await runCli(['sweep', '-c', f, '--grid', 'fast=5,10', '--out', dir]);
-    expect(sweep.code).toBe(2);
-    expect(sweep.stderr).toMatch(/sweeps and walk-forward take one dataset/);
+  });
+
+  it('sweeps both symbols in one account, ranks on it and shows each symbol, with an exit in the grid', async () => {
+    const f = yaml(
+      'swept',
+      `name: swept\ndataset: synthetic-1m:7:4000:AAAUSDT,BBBUSDT\nstrategy: ma-crossover\nparams: { fast: 10, slow: 40, quoteAmount: '1000' }\n${RISK}`,
+    );
+    const grid = 'fast=5,10 exits.stopLoss=0.002,0.05';
+    const sweep = await runCli(['sweep', '-c', f, '--grid', grid, '--workers', '2', '--out', dir]);
+    expect(sweep.stderr).toBe('');
+    expect(sweep.code).toBe(0);
+    expect(sweep.stdout).toMatch(/sorted by sharpe \(2 symbols in one account/);
+    expect(sweep.stdout).toMatch(/fast +exits\.stopLoss +sharpe .* pnl AAAUSDT +pnl BBBUSDT/);
+    const rows = JSON.parse(readFileSync(join(dir, 'swept-sweep', 'sweep.json'), 'utf8')) as {
+      params: Record<string, unknown>;
+      metrics: { trades: number; sharpe: number };
+      bySymbol: Record<string, { trades: number; pnl: string }>;
+    }[];
+    expect(rows).toHaveLength(4);
+    // Ranked on the account's figure, best first.
+    const sharpes = rows.map((r) => r.metrics.sharpe);
+    expect(sharpes).toEqual([...sharpes].sort((a, b) => b - a));
+    for (const r of rows) {
+      expect(Object.keys(r.bySymbol)).toEqual(['AAAUSDT', 'BBBUSDT']);
+      // The account's round trips are those of its symbols.
+      expect(r.metrics.trades).toBe(r.bySymbol.AAAUSDT!.trades + r.bySymbol.BBBUSDT!.trades);
+    }
+    const html = readFileSync(join(dir, 'swept-sweep', 'sweep.html'), 'utf8');
+    expect(html).toContain('<th data-sort>pnl BBBUSDT</th>');
+    expect(html).toContain('<th data-sort>exits.stopLoss</th>');
   });
 });
 
