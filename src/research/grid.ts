@@ -175,8 +175,6 @@ export function checkGrid(
   grid: Grid,
   job: JobRules = {},
 ): CheckedGrid {
-  const infos = new Map(describeParams(strategy.params).map((p) => [p.name, p]));
-  const shape = strategy.params.shape as Record<string, z.ZodType>;
   const problems: string[] = [];
   const rules = rulesFor(
     strategy,
@@ -185,47 +183,12 @@ export function checkGrid(
   );
   /** Rule values as their schema takes them, by key and value as written. */
   const typed = new Map<string, unknown>();
-  for (const [name, values] of Object.entries(grid)) {
-    if (isRuleKey(name)) {
-      problems.push(...checkRuleValues(rules, name, values, typed));
-      continue;
-    }
-    const info = infos.get(name);
-    const field = shape[name];
-    if (info === undefined || field === undefined) {
-      problems.push(
-        `"${name}" is not a parameter of ${strategy.name}${didYouMean(name, [...infos.keys(), ...ruleKeys()])}; its parameters are ${[...infos.keys()].join(', ') || '(none)'}, and exits and protections are set with ${ruleKeys()
-          .map((k) => k.split('.')[0])
-          .filter((k, i, a) => a.indexOf(k) === i)
-          .map((k) => `${k}.NAME`)
-          .join(' or ')} (e.g. exits.stopLoss=0.02..0.06:0.01)`,
-      );
-      continue;
-    }
-    const seen = new Set<string>();
-    for (const v of values) {
-      if (seen.has(String(v))) problems.push(`${show(name, v)} is listed twice; give each value once`);
-      seen.add(String(v));
-      if (v === '') {
-        problems.push(`${name} has an empty value; write e.g. ${name}=10,20`);
-        continue;
-      }
-      let r = field.safeParse(coerceParams(strategy, { [name]: v })[name], { error: plainIssue });
-      // A number-like value the number rule refused (10.5 for a whole number, -1 below a minimum): report
-      // that rule, not "must be a number".
-      const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-      if (!r.success && Number.isFinite(n)) {
-        const asNumber = field.safeParse(n, { error: plainIssue });
-        const wantsString = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && i.expected === 'string';
-        if (!asNumber.success && !asNumber.error.issues.some(wantsString)) r = asNumber;
-      }
-      if (!r.success) {
-        const rule = r.error.issues.map((i) => i.message).join('; ');
-        const dflt = info.hasDefault ? `; default ${JSON.stringify(info.default)}` : '';
-        problems.push(`${show(name, v)} is not valid: ${rule} (${info.description ?? name}${dflt})`);
-      }
-    }
-  }
+  for (const [name, values] of Object.entries(grid))
+    problems.push(
+      ...(isRuleKey(name)
+        ? checkRuleValues(rules, name, values, typed)
+        : checkParamValues(strategy, name, values)),
+    );
   if (problems.length > 0)
     throw new GridError(`the grid does not fit ${strategy.name}:\n  - ${problems.join('\n  - ')}`);
 
@@ -266,6 +229,42 @@ export function checkGrid(
     );
   }
   return { sets, skipped, rules };
+}
+
+/** The problems of one parameter's values: an unknown name (with a did-you-mean), a value its rule refuses. */
+function checkParamValues(strategy: Strategy, name: string, values: readonly unknown[]): string[] {
+  const infos = new Map(describeParams(strategy.params).map((p) => [p.name, p]));
+  const info = infos.get(name);
+  const field = (strategy.params.shape as Record<string, z.ZodType>)[name];
+  if (info === undefined || field === undefined)
+    return [
+      `"${name}" is not a parameter of ${strategy.name}${didYouMean(name, [...infos.keys(), ...ruleKeys()])}; its parameters are ${[...infos.keys()].join(', ') || '(none)'}, and exits and protections are set with exits.NAME or protections.NAME (e.g. exits.stopLoss=0.02..0.06:0.01)`,
+    ];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (seen.has(String(v))) problems.push(`${show(name, v)} is listed twice; give each value once`);
+    seen.add(String(v));
+    if (v === '') {
+      problems.push(`${name} has an empty value; write e.g. ${name}=10,20`);
+      continue;
+    }
+    let r = field.safeParse(coerceParams(strategy, { [name]: v })[name], { error: plainIssue });
+    // A number-like value the number rule refused (10.5 for a whole number, -1 below a minimum): report
+    // that rule, not "must be a number".
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    if (!r.success && Number.isFinite(n)) {
+      const asNumber = field.safeParse(n, { error: plainIssue });
+      const wantsString = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && i.expected === 'string';
+      if (!asNumber.success && !asNumber.error.issues.some(wantsString)) r = asNumber;
+    }
+    if (!r.success) {
+      const rule = r.error.issues.map((i) => i.message).join('; ');
+      const dflt = info.hasDefault ? `; default ${JSON.stringify(info.default)}` : '';
+      problems.push(`${show(name, v)} is not valid: ${rule} (${info.description ?? name}${dflt})`);
+    }
+  }
+  return problems;
 }
 
 /** The problems of one rule key's values (an unknown key gets a did-you-mean); each value typed into `typed`. */
