@@ -106,6 +106,42 @@ describe('tradebot lookahead', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no lookahead');
     expect(r.stdout).toMatch(/signals \(intent, sma-fast, sma-slow\)/);
+    // Every symbol's candles are counted: 2 x 600, in 600 time steps.
+    expect(r.stdout).toMatch(/, 1,200 candles \(2 symbols, 600 time steps\), \d+ cuts/);
+    // Its warm-up (slow) is long enough for its SMAs: the same signals with 2 and 4 times as much history.
+    expect(r.stdout).toMatch(
+      /recursive: warm-up 20 candles \([^)]+\); the start \S+ replayed with 20, 40 and 80 candles of history/,
+    );
+    expect(r.stdout).toContain('warm-up long enough');
+  });
+
+  const emaRun = async (startup: number) => {
+    const f = yaml(
+      `ema-${startup}`,
+      `dataset: synthetic-1m:3:2000:AAAUSDT,BBBUSDT\nstrategy: ${join(import.meta.dirname, 'fixtures', 'ema-warm-up.mjs')}\nparams: { period: 50, startup: ${startup} }\n${RISK}`,
+    );
+    return runCli(['lookahead', '--config', f, '--cuts', '3']);
+  };
+
+  it('exits 1 when the declared warm-up is too short for the strategy (an EMA of 50 with startupCandles 5)', async () => {
+    const r = await emaRun(5);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('no lookahead');
+    expect(r.stdout).toMatch(/replayed with 5, 10 and 20 candles of history/);
+    expect(r.stdout).toMatch(
+      /WARM-UP TOO SHORT: intents and indicators differ at \S+ with more history .*declare a larger startupCandles/,
+    );
+    expect(r.stdout).toMatch(
+      / {2}ema on AAAUSDT candle \S+: \(none\) with 5 candles, \(none\) with 10 candles, [\d.]+ with 20 candles/,
+    );
+  });
+
+  it('exits 0 when the declared warm-up is several times the EMA period', async () => {
+    const r = await emaRun(300);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/replayed with 300, 600 and 1200 candles of history/);
+    expect(r.stdout).toContain('warm-up long enough');
   });
 
   it('exits 2 on bad input', async () => {
