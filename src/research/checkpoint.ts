@@ -68,7 +68,11 @@ export class SweepCheckpoint {
   static async open(path: string, base: BacktestJob): Promise<SweepCheckpoint> {
     const identity = stableJson({
       version: TRADEBOT_VERSION,
-      dataset: await datasetIdentity(base.dataset),
+      // Over several symbols, every dataset's bytes (one dataset: as before, so its checkpoints still resume).
+      dataset:
+        base.datasets === undefined
+          ? await datasetIdentity(base.dataset)
+          : await Promise.all(base.datasets.map((d) => datasetIdentity(d))),
       strategy: strategySourceHash(base),
     });
     return new SweepCheckpoint(path, identity);

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { BacktestJob } from '../backtest/run-config.js';
-import type { EquityCurvePoint } from '../backtest/result.js';
+import type { EquityCurvePoint, SymbolResult } from '../backtest/result.js';
 import { rememberedSha256 } from '../data/candle-cache.js';
 import type { SharedCandles } from '../data/shared-candles.js';
 import type { Metrics } from './metrics.js';
@@ -17,6 +17,8 @@ export interface JobOutcome {
   readonly equity?: EquityCurvePoint[] | undefined;
   readonly finalEquity?: string | undefined;
   readonly candles?: number | undefined;
+  /** A run over several symbols: each one's figures in the account they share. */
+  readonly bySymbol?: Readonly<Record<string, SymbolResult>> | undefined;
 }
 
 /** Runs backtest jobs of one dataset somewhere (worker threads here, or workers on a queue) in job order. */

@@ -30,8 +30,12 @@ export interface LookaheadFinding {
 }
 
 export interface LookaheadReport {
-  /** Time steps of the data (candles, per symbol). */
+  /** Time steps of the data (distinct open times: each symbol's candle of one time is one step). */
   readonly steps: number;
+  /** Candles of the data, every symbol's (2 symbols of 8,928 candles each are 17,856). */
+  readonly candles: number;
+  /** Symbols of the data. */
+  readonly symbols: number;
   /** Open times of the last candle of each replay. */
   readonly cuts: readonly number[];
   /** Signals of the full run. */
@@ -99,19 +103,22 @@ async function replay(o: LookaheadOptions, cut: number | undefined): Promise<Sig
   return out;
 }
 
-/** Distinct candle open times of the run's data in [from, to], in order. */
-async function stepTimes(o: LookaheadOptions): Promise<number[]> {
+/** Distinct candle open times of the run's data in [from, to], in order, and its candles (every symbol's). */
+async function stepTimes(o: LookaheadOptions): Promise<{ times: number[]; candles: number }> {
   const sources = sourcesOf(o);
   const from = o.from ?? -Infinity;
   const to = o.to ?? Infinity;
   const times: number[] = [];
+  let candles = 0;
   for await (const b of mergeByTime(sources)) {
     for (let i = 0; i < b.length; i++) {
       const t = b.openTime[i] as number;
-      if (t >= from && t <= to && t !== times[times.length - 1]) times.push(t);
+      if (!(t >= from && t <= to)) continue;
+      candles++;
+      if (t !== times[times.length - 1]) times.push(t);
     }
   }
-  return times;
+  return { times, candles };
 }
 
 /** Up to `n` elements of `xs`, evenly spread, the last one included. */
@@ -127,7 +134,7 @@ const spread = <T>(xs: readonly T[], n: number): T[] => {
 export async function lookahead(given: LookaheadOptions): Promise<LookaheadReport> {
   // Cut the candles the run is at: data resampled to the run's interval first (a 5m run on 1m data cuts 5m candles).
   const o = { ...given, source: atRunInterval(given, sourcesOf(given)).sources };
-  const times = await stepTimes(o);
+  const { times, candles } = await stepTimes(o);
   const n = o.cuts ?? 20;
   const full = await replay(o, undefined);
   // Cuts: evenly over the data (not at its very end: that is the full run), and at candles with intents.
@@ -172,6 +179,8 @@ export async function lookahead(given: LookaheadOptions): Promise<LookaheadRepor
   }
   return {
     steps: times.length,
+    candles,
+    symbols: sourcesOf(o).length,
     cuts,
     signals: full.size,
     names: [...new Set([...full.values()].map((x) => x.s.name))].sort(),

@@ -23,6 +23,8 @@ interface QueueJobData {
   readonly index: number;
   readonly job: BacktestJob;
   readonly dataset: DatasetIdentity;
+  /** Each dataset of a job over several symbols (the first is `dataset`). */
+  readonly datasets?: readonly DatasetIdentity[] | undefined;
 }
 
 /** `redis://HOST:PORT` (optionally `/DB`) as an ioredis connection for BullMQ; refuses anything else. */
@@ -70,11 +72,19 @@ export class QueueRunner implements JobRunner {
     private readonly identity: DatasetIdentity,
     private readonly queue: Queue,
     private readonly events: QueueEvents,
+    private readonly identities: readonly DatasetIdentity[] | undefined,
   ) {}
 
-  static async open(o: { url: string; dataset: string }): Promise<QueueRunner> {
+  static async open(o: {
+    url: string;
+    dataset: string;
+    /** The datasets of jobs over several symbols: each is named, with its hash, in every job. */
+    datasets?: readonly string[] | undefined;
+  }): Promise<QueueRunner> {
     const connection = parseQueueUrl(o.url);
     const identity = await datasetIdentity(o.dataset);
+    const identities =
+      o.datasets === undefined ? undefined : await Promise.all(o.datasets.map((d) => datasetIdentity(d)));
     const queue = new Queue(QUEUE_NAME, { connection });
     const events = new QueueEvents(QUEUE_NAME, { connection });
     // ioredis reconnects forever; its errors are reported here, and an unreachable Redis ends in a sentence.
@@ -98,7 +108,7 @@ export class QueueRunner implements JobRunner {
     } finally {
       clearTimeout(timer);
     }
-    return new QueueRunner(o.dataset, identity, queue, events);
+    return new QueueRunner(o.dataset, identity, queue, events, identities);
   }
 
   async run(
@@ -118,6 +128,7 @@ export class QueueRunner implements JobRunner {
           index,
           job: { ...job, chart: false },
           dataset: this.identity,
+          ...(this.identities !== undefined ? { datasets: this.identities } : {}),
         } satisfies QueueJobData,
         opts: { jobId: `${sweepId}-${index}`, attempts: 3, removeOnComplete: false, removeOnFail: false },
       })),
@@ -172,21 +183,31 @@ export async function startSweepWorker(o: {
     async (job: Job<QueueJobData, JobOutcome>) => {
       o.onEvent?.(`started job ${job.id ?? ''} (attempt ${job.attemptsMade + 1})`);
       let path: string;
+      let paths: string[] | undefined;
       try {
         path = await resolveDataset(job.data.dataset, o.dataDir);
+        paths =
+          job.data.datasets === undefined
+            ? undefined
+            : await Promise.all(job.data.datasets.map((d) => resolveDataset(d, o.dataDir)));
       } catch (e) {
         o.onEvent?.(`refused job ${job.id ?? ''}: ${(e as Error).message}`);
         throw new UnrecoverableError((e as Error).message);
       }
-      const key = `${path}\0${job.data.dataset.sha256 ?? ''}\0${JSON.stringify(job.data.job.instrument ?? {})}`;
+      const key = `${path}\0${JSON.stringify(job.data.datasets ?? job.data.dataset)}\0${JSON.stringify(job.data.job.instrument ?? {})}`;
       if (pool?.key !== key) {
         await pool?.pool.close();
         pool = {
           key,
-          pool: await SweepPool.open({ dataset: path, workers: 1, instrument: job.data.job.instrument }),
+          pool: await SweepPool.open({
+            dataset: path,
+            datasets: paths,
+            workers: 1,
+            instrument: job.data.job.instrument,
+          }),
         };
       }
-      const [out] = await pool.pool.run([{ ...job.data.job, dataset: path }]);
+      const [out] = await pool.pool.run([{ ...job.data.job, dataset: path, datasets: paths }]);
       if (!out) throw new Error('the sweep pool answered nothing');
       o.onEvent?.(`finished job ${job.id ?? ''}`);
       return out;

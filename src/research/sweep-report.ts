@@ -2,7 +2,7 @@
 // metric.
 import { counted } from '../market/spelling.js';
 import { esc, num, page, pct } from './report-page.js';
-import type { SortKey, SweepRow } from './sweep.js';
+import { sweepSymbols, type SortKey, type SweepRow } from './sweep.js';
 
 /** The metric columns of the runs table: name, how to read it from a run, how to show it. */
 const COLUMNS: readonly (readonly [string, (r: SweepRow) => number | undefined, (x: number) => string])[] = [
@@ -18,15 +18,20 @@ const COLUMNS: readonly (readonly [string, (r: SweepRow) => number | undefined, 
 ];
 
 /** A run a row: its parameters, then its metrics (each cell keeps its value in data-v for sorting). */
-function runRows(rows: readonly SweepRow[], keys: readonly string[]): string {
+function runRows(rows: readonly SweepRow[], keys: readonly string[], symbols: readonly string[]): string {
   const td = (v: number | undefined, f: (x: number) => string) =>
     v === undefined
       ? '<td data-v="">error</td>'
       : `<td data-v="${Number.isFinite(v) ? v : v > 0 ? 1e308 : -1e308}">${f(v)}</td>`;
+  // Each symbol's realised PnL, a decimal string as the run wrote it.
+  const pnl = (r: SweepRow, s: string) => {
+    const v = r.bySymbol?.[s]?.pnl ?? '';
+    return `<td data-v="${esc(v)}">${esc(v)}</td>`;
+  };
   return rows
     .map(
       (r) =>
-        `<tr>${keys.map((k) => `<td data-v="${esc(String(r.params[k]))}">${esc(String(r.params[k]))}</td>`).join('')}${COLUMNS.map(([, get, f]) => td(get(r), f)).join('')}</tr>`,
+        `<tr>${keys.map((k) => `<td data-v="${esc(String(r.params[k]))}">${esc(String(r.params[k]))}</td>`).join('')}${COLUMNS.map(([, get, f]) => td(get(r), f)).join('')}${symbols.map((s) => pnl(r, s)).join('')}</tr>`,
     )
     .join('\n');
 }
@@ -97,12 +102,17 @@ document.body.dataset.rendered = 'ok';
 /** A sortable table of the sweep's runs and, for two parameters, a heatmap of the chosen metric. */
 export function renderSweepReport(rows: readonly SweepRow[], metric: SortKey, title: string): string {
   const keys = Object.keys(rows[0]?.params ?? {});
+  const symbols = sweepSymbols(rows);
+  const over =
+    symbols.length > 1
+      ? ` Each run trades ${symbols.map(esc).join(', ')} in one account (as a backtest of several symbols): the metrics are the account's, then each symbol's realised PnL.`
+      : '';
   const html = `<h1>${esc(title)}</h1>
-<p>${counted(rows.length, 'run')}, ranked by ${esc(metric)}. Click a column to sort.</p>
+<p>${counted(rows.length, 'run')}, ranked by ${esc(metric)}.${over} Click a column to sort.</p>
 ${keys.length === 2 ? heatmap(rows, keys[0] as string, keys[1] as string, metric) : ''}
 <h2>Runs</h2>
-<table id="runs"><thead><tr>${[...keys, ...COLUMNS.map(([n]) => n)].map((h) => `<th data-sort>${esc(h)}</th>`).join('')}</tr></thead><tbody>
-${runRows(rows, keys)}
+<table id="runs"><thead><tr>${[...keys, ...COLUMNS.map(([n]) => n), ...symbols.map((s) => `pnl ${s}`)].map((h) => `<th data-sort>${esc(h)}</th>`).join('')}</tr></thead><tbody>
+${runRows(rows, keys, symbols)}
 </tbody></table>
 ${SORT_SCRIPT}`;
   return page(title, '', html);

@@ -6,7 +6,9 @@ import { runJob } from './run-job.js';
 import { sharedCandleSource, type SharedCandles } from '../data/shared-candles.js';
 
 parentPort?.on('message', (msg: { id: number; job: BacktestJob; shared?: SharedCandles }) => {
-  runJob({ ...msg.job, chart: false }, undefined, msg.shared ? sharedCandleSource(msg.shared) : undefined)
+  // A job over several symbols reads its datasets itself: the shared memory holds one.
+  const shared = msg.job.datasets === undefined ? msg.shared : undefined;
+  runJob({ ...msg.job, chart: false }, undefined, shared ? sharedCandleSource(shared) : undefined)
     .then(({ result, metrics }) =>
       parentPort?.postMessage({
         id: msg.id,
@@ -15,6 +17,7 @@ parentPort?.on('message', (msg: { id: number; job: BacktestJob; shared?: SharedC
         tradeHash: result.meta.tradeHash,
         finalEquity: result.finalEquity,
         candles: result.meta.candles,
+        ...(msg.job.datasets !== undefined ? { bySymbol: result.bySymbol } : {}),
         equity: result.equity,
         from: result.meta.from,
         to: result.meta.to,

@@ -6,7 +6,7 @@ import type { EquityCurvePoint } from '../backtest/result.js';
 import type { InstrumentOverride } from '../data/columnar.js';
 import type { BacktestJob } from '../backtest/run-config.js';
 import { openDataset } from '../data/datasets.js';
-import { GridError, type Grid } from './grid.js';
+import { GridError, jobWithSet, type Grid } from './grid.js';
 import type { JobOutcome, JobRunner } from './job.js';
 import { SIGNED_DECIMAL_RE } from '../api/params.js';
 import { Decimal, formatPercent } from '../market/decimal.js';
@@ -52,14 +52,17 @@ function gridValues(name: string, item: string): string[] {
 /**
  * Parses `fast=5,10,20 slow=50,100` (or ranges, `fast=5..50:5`, mixed with values: `fast=5,10..30:10`) into a
  * grid of strings; each value is given to the strategy as a number or a string, whichever its parameter
- * schema accepts (see `coerceParams`).
+ * schema accepts (see `coerceParams`). A key `exits.NAME` or `protections.NAME` (`exits.stopLoss=0.02,0.04`,
+ * `exits.trailingStop.distance=0.01..0.03:0.01`) sets an exit or a protection instead (see `checkGrid`).
  */
 export function parseGrid(spec: string): Grid {
   const grid: Record<string, string[]> = {};
   for (const part of spec.trim().split(/\s+/).filter(Boolean)) {
-    const m = /^([A-Za-z_][\w]*)=(.+)$/.exec(part);
+    const m = /^([A-Za-z_]\w*(?:\.\w+)*)=(.+)$/.exec(part);
     if (!m)
-      throw new GridError(`grid entry ${JSON.stringify(part)} must look like name=1,2,3 or name=5..50:5`);
+      throw new GridError(
+        `grid entry ${JSON.stringify(part)} must look like name=1,2,3 or name=5..50:5 (an exit or protection: exits.stopLoss=0.02..0.06:0.01)`,
+      );
     const name = m[1] as string;
     if (name in grid)
       throw new GridError(`${name} appears twice in the grid; list its values once, e.g. ${name}=10,20`);
@@ -88,8 +91,12 @@ export function expandGrid(grid: Grid): Record<string, unknown>[] {
 }
 
 export interface SweepRow {
+  /** The grid's keys and their values in this run (exits and protections as `exits.stopLoss`, ...). */
   readonly params: Record<string, unknown>;
+  /** Of the whole run: over several symbols, the one account they share (as a multi-symbol backtest). */
   readonly metrics?: Metrics | undefined;
+  /** Over several symbols, each one's figures in that account (its round trips, PnL and fees). */
+  readonly bySymbol?: JobOutcome['bySymbol'];
   readonly error?: string | undefined;
   readonly tradeHash?: string | undefined;
   readonly equity?: readonly EquityCurvePoint[] | undefined;
@@ -137,16 +144,18 @@ export class SweepPool implements JobRunner {
 
   static async open(o: {
     dataset: string;
+    /** The datasets of jobs over several symbols: each job then reads them itself (nothing is shared). */
+    datasets?: readonly string[] | undefined;
     workers?: number | undefined;
     sharedLimitBytes?: number | undefined;
     /** Instrument rules for a dataset file that carries none (the jobs' `instrument`). */
     instrument?: InstrumentOverride | undefined;
   }): Promise<SweepPool> {
     const n = Math.max(1, o.workers ?? availableParallelism());
-    const shared = await shareCandles(
-      openDataset(o.dataset, { instrument: o.instrument }),
-      o.sharedLimitBytes,
-    );
+    const shared =
+      o.datasets === undefined
+        ? await shareCandles(openDataset(o.dataset, { instrument: o.instrument }), o.sharedLimitBytes)
+        : undefined;
     return new SweepPool(o.dataset, Array.from({ length: n }, newWorker), shared);
   }
 
@@ -229,7 +238,7 @@ export async function runSweep(o: {
   onResume?: ((resumed: number, total: number) => void) | undefined;
 }): Promise<SweepRow[]> {
   const sets = o.sets ?? expandGrid(o.grid);
-  const jobs = sets.map((p) => ({ ...o.base, params: { ...o.base.params, ...p } }));
+  const jobs = sets.map((p) => jobWithSet(o.base, p));
   const cp = o.checkpoint;
   const outcomes: (JobOutcome | undefined)[] = jobs.map((j) => cp?.get(j));
   const todo = jobs.flatMap((j, i) => (outcomes[i] === undefined ? [i] : []));
@@ -240,6 +249,7 @@ export async function runSweep(o: {
       o.pool ??
       (await SweepPool.open({
         dataset: o.base.dataset,
+        datasets: o.base.datasets,
         workers: Math.min(o.workers ?? availableParallelism(), todo.length),
         instrument: o.base.instrument,
       }));
@@ -259,6 +269,7 @@ export async function runSweep(o: {
     metrics: m.metrics,
     error: m.error,
     tradeHash: m.tradeHash,
+    ...(m.bySymbol !== undefined ? { bySymbol: m.bySymbol } : {}),
     ...(o.keepEquity ? { equity: m.equity } : {}),
   }));
   const key = o.sortBy ?? 'sharpe';
@@ -269,10 +280,18 @@ export async function runSweep(o: {
   return rows.sort((a, b) => score(b) - score(a));
 }
 
-/** A results table for the terminal. */
+/** The symbols of a sweep over several, from its rows (empty for one symbol). */
+export const sweepSymbols = (rows: readonly SweepRow[]): string[] =>
+  Object.keys(rows.find((r) => r.bySymbol !== undefined)?.bySymbol ?? {});
+
+/**
+ * A results table for the terminal. Over several symbols the metrics are those of the account the symbols
+ * share (ranked on them), followed by each symbol's realised PnL in it.
+ */
 export function formatSweep(rows: readonly SweepRow[], sortBy: SortKey, limit = 20): string {
   const keys = Object.keys(rows[0]?.params ?? {});
-  const head = [...keys, 'sharpe', 'return', 'maxDD', 'trades', 'winRate'];
+  const symbols = sweepSymbols(rows);
+  const head = [...keys, 'sharpe', 'return', 'maxDD', 'trades', 'winRate', ...symbols.map((s) => `pnl ${s}`)];
   const lines = rows.slice(0, limit).map((r) => {
     const m = r.metrics;
     return [
@@ -282,9 +301,14 @@ export function formatSweep(rows: readonly SweepRow[], sortBy: SortKey, limit = 
       m ? formatPercent(m.maxDrawdown) : '',
       m ? String(m.trades) : '',
       m ? formatPercent(m.winRate, 1) : '',
+      ...symbols.map((s) => r.bySymbol?.[s]?.pnl ?? ''),
     ];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i] as number)).join('  ');
-  return [`sorted by ${sortBy}`, fmt(head), ...lines.map(fmt)].join('\n');
+  const over =
+    symbols.length > 1
+      ? ` (${symbols.length} symbols in one account, as a backtest of several symbols: the metrics are the account's)`
+      : '';
+  return [`sorted by ${sortBy}${over}`, fmt(head), ...lines.map(fmt)].join('\n');
 }

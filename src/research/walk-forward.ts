@@ -8,9 +8,9 @@ import { Decimal } from '../market/decimal.js';
 import { openDataset } from '../data/datasets.js';
 import { computeMetrics, type Metrics } from './metrics.js';
 import type { CandleSource } from '../data/format.js';
-import { BacktestInputError } from './grid.js';
-import type { BacktestResult, BacktestTrade, EquityCurvePoint } from '../backtest/result.js';
-import { type BacktestJob } from '../backtest/run-config.js';
+import { BacktestInputError, jobWithSet } from './grid.js';
+import type { BacktestResult, BacktestTrade, EquityCurvePoint, SymbolResult } from '../backtest/result.js';
+import { openJobSources, type BacktestJob } from '../backtest/run-config.js';
 import { runJob } from './run-job.js';
 import { sharedCandleSource } from '../data/shared-candles.js';
 import { SweepPool, expandGrid, runSweep, type SortKey, type SweepRow } from './sweep.js';
@@ -57,6 +57,8 @@ export interface WalkForwardStep {
   /** Equity of the window's run at its end (decimal string), from `capital`. */
   readonly finalEquity: string;
   readonly tradeHash: string;
+  /** Over several symbols, each one's figures in the window's shared account. */
+  readonly bySymbol?: Readonly<Record<string, SymbolResult>> | undefined;
 }
 
 export interface WalkForwardResult {
@@ -70,15 +72,18 @@ export interface WalkForwardResult {
   readonly metrics: Metrics;
 }
 
-/** First and last open time of a candle source (one pass). */
-export async function datasetSpan(source: CandleSource): Promise<{ from: number; to: number }> {
+/** First and last open time of a candle source, or of several together (one pass each). */
+export async function datasetSpan(
+  source: CandleSource | readonly CandleSource[],
+): Promise<{ from: number; to: number }> {
   let from = Number.NaN;
   let to = Number.NaN;
-  for await (const b of source.batches()) {
-    if (b.length === 0) continue;
-    if (Number.isNaN(from)) from = b.openTime[0] as number;
-    to = b.openTime[b.length - 1] as number;
-  }
+  for (const src of Array.isArray(source) ? source : [source as CandleSource])
+    for await (const b of src.batches()) {
+      if (b.length === 0) continue;
+      if (!(from <= (b.openTime[0] as number))) from = b.openTime[0] as number;
+      if (!(to >= (b.openTime[b.length - 1] as number))) to = b.openTime[b.length - 1] as number;
+    }
   return { from, to };
 }
 
@@ -118,13 +123,17 @@ export async function walkForward(o: WalkForwardOptions): Promise<WalkForwardRes
     o.runner ??
     (await SweepPool.open({
       dataset: o.base.dataset,
+      datasets: o.base.datasets,
       workers: Math.min(o.workers ?? availableParallelism(), (o.sets ?? expandGrid(o.grid)).length),
       instrument: o.base.instrument,
     }));
-  const source = () =>
-    pool.shared
-      ? sharedCandleSource(pool.shared)
-      : openDataset(o.base.dataset, { instrument: o.base.instrument });
+  // Over several symbols, every symbol's candles: the windows span them all, and each run trades them all.
+  const source = (): CandleSource | CandleSource[] =>
+    o.base.datasets !== undefined
+      ? openJobSources(o.base)
+      : pool.shared
+        ? sharedCandleSource(pool.shared)
+        : openDataset(o.base.dataset, { instrument: o.base.instrument });
   try {
     const span = await datasetSpan(source());
     const windows = walkForwardWindows(
@@ -136,7 +145,7 @@ export async function walkForward(o: WalkForwardOptions): Promise<WalkForwardRes
     for (const w of windows) {
       const best = await bestInSample(o, w, pool);
       const params = { ...o.base.params, ...best.params };
-      const run = await outOfSample(o.base, params, w, warmupMs, source());
+      const run = await outOfSample(jobWithSet(o.base, best.params), w, warmupMs, source());
       // A window with no candles (a trailing weekend or holiday) has nothing to evaluate.
       if (run === undefined) continue;
       stitch.add(run);
@@ -148,6 +157,7 @@ export async function walkForward(o: WalkForwardOptions): Promise<WalkForwardRes
         trades: run.result.trades,
         finalEquity: run.result.finalEquity,
         tradeHash: run.result.meta.tradeHash,
+        ...(o.base.datasets !== undefined ? { bySymbol: run.result.bySymbol } : {}),
       });
       o.onStep?.(steps.length, windows.length);
     }
@@ -191,20 +201,19 @@ interface WindowRun {
 }
 
 /**
- * Runs the chosen parameters out-of-sample in this thread (one run per window): the strategy sees the warm-up
- * candles before the window, and trades only inside it. Undefined when the window has no candles.
+ * Runs the chosen job (the parameters, exits and protections chosen in-sample) out-of-sample in this thread
+ * (one run per window): the strategy sees the warm-up candles before the window, and trades only inside it.
+ * Undefined when the window has no candles.
  */
 async function outOfSample(
   base: BacktestJob,
-  params: Record<string, unknown>,
   w: WalkForwardWindow,
   warmupMs: number,
-  source: CandleSource,
+  source: CandleSource | CandleSource[],
 ): Promise<WindowRun | undefined> {
   const { result } = await runJob(
     {
       ...base,
-      params,
       from: w.outOfSample.from - warmupMs,
       to: w.outOfSample.to,
       tradeFrom: w.outOfSample.from,

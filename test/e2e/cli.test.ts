@@ -205,6 +205,16 @@ describe('exit codes: invalid input exits 2 with a sentence, for every command',
       /"bogus" is not a parameter of ma-crossover/,
     ],
     [
+      'sweep with an exit written as a parameter (as backtest/README.md once showed it)',
+      [...sweep, '--grid', 'stopLoss=0.01..0.05:0.01'],
+      /"stopLoss" is not a parameter of ma-crossover \(did you mean "exits\.stopLoss"\?\)/,
+    ],
+    [
+      'sweep with a misspelt exit',
+      [...sweep, '--grid', 'exits.stoploss=0.01'],
+      /"exits\.stoploss" is not an exit or a protection \(did you mean "exits\.stopLoss"\?\)/,
+    ],
+    [
       'sweep with a parameter given twice',
       [...sweep, '--grid', 'fast=10 fast=20'],
       /fast appears twice in the grid/,

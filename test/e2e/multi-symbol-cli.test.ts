@@ -50,10 +50,36 @@ describe('tradebot backtest over several symbols', () => {
     expect(html).toMatch(new RegExp(`4,000 bars for 4,000 candles; \\d+ markers for ${aaa?.fills} fills`));
     // Times in UTC, said once.
     expect(html).toContain('Times in UTC; money in USDT');
-    // A sweep takes one dataset, and says so.
-    const sweep = await runCli(['sweep', '-c', f, '--grid', 'fast=5,10', '--out', dir]);
-    expect(sweep.code).toBe(2);
-    expect(sweep.stderr).toMatch(/sweeps and walk-forward take one dataset/);
+  });
+
+  it('sweeps both symbols in one account, ranks on it and shows each symbol, with an exit in the grid', async () => {
+    const f = yaml(
+      'swept',
+      `name: swept\ndataset: synthetic-1m:7:4000:AAAUSDT,BBBUSDT\nstrategy: ma-crossover\nparams: { fast: 10, slow: 40, quoteAmount: '1000' }\n${RISK}`,
+    );
+    const grid = 'fast=5,10 exits.stopLoss=0.002,0.05';
+    const sweep = await runCli(['sweep', '-c', f, '--grid', grid, '--workers', '2', '--out', dir]);
+    expect(sweep.stderr).toBe('');
+    expect(sweep.code).toBe(0);
+    expect(sweep.stdout).toMatch(/sorted by sharpe \(2 symbols in one account/);
+    expect(sweep.stdout).toMatch(/fast +exits\.stopLoss +sharpe .* pnl AAAUSDT +pnl BBBUSDT/);
+    const rows = JSON.parse(readFileSync(join(dir, 'swept-sweep', 'sweep.json'), 'utf8')) as {
+      params: Record<string, unknown>;
+      metrics: { trades: number; sharpe: number };
+      bySymbol: Record<string, { trades: number; pnl: string }>;
+    }[];
+    expect(rows).toHaveLength(4);
+    // Ranked on the account's figure, best first.
+    const sharpes = rows.map((r) => r.metrics.sharpe);
+    expect(sharpes).toEqual([...sharpes].sort((a, b) => b - a));
+    for (const r of rows) {
+      expect(Object.keys(r.bySymbol)).toEqual(['AAAUSDT', 'BBBUSDT']);
+      // The account's round trips are those of its symbols.
+      expect(r.metrics.trades).toBe(r.bySymbol.AAAUSDT!.trades + r.bySymbol.BBBUSDT!.trades);
+    }
+    const html = readFileSync(join(dir, 'swept-sweep', 'sweep.html'), 'utf8');
+    expect(html).toContain('<th data-sort>pnl BBBUSDT</th>');
+    expect(html).toContain('<th data-sort>exits.stopLoss</th>');
   });
 });
 
@@ -80,6 +106,42 @@ describe('tradebot lookahead', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no lookahead');
     expect(r.stdout).toMatch(/signals \(intent, sma-fast, sma-slow\)/);
+    // Every symbol's candles are counted: 2 x 600, in 600 time steps.
+    expect(r.stdout).toMatch(/, 1,200 candles \(2 symbols, 600 time steps\), \d+ cuts/);
+    // Its warm-up (slow) is long enough for its SMAs: the same signals with 2 and 4 times as much history.
+    expect(r.stdout).toMatch(
+      /recursive: warm-up 20 candles \([^)]+\); the start \S+ replayed with 20, 40 and 80 candles of history/,
+    );
+    expect(r.stdout).toContain('warm-up long enough');
+  });
+
+  const emaRun = async (startup: number) => {
+    const f = yaml(
+      `ema-${startup}`,
+      `dataset: synthetic-1m:3:2000:AAAUSDT,BBBUSDT\nstrategy: ${join(import.meta.dirname, 'fixtures', 'ema-warm-up.mjs')}\nparams: { period: 50, startup: ${startup} }\n${RISK}`,
+    );
+    return runCli(['lookahead', '--config', f, '--cuts', '3']);
+  };
+
+  it('exits 1 when the declared warm-up is too short for the strategy (an EMA of 50 with startupCandles 5)', async () => {
+    const r = await emaRun(5);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('no lookahead');
+    expect(r.stdout).toMatch(/replayed with 5, 10 and 20 candles of history/);
+    expect(r.stdout).toMatch(
+      /WARM-UP TOO SHORT: intents and indicators differ at \S+ with more history .*declare a larger startupCandles/,
+    );
+    expect(r.stdout).toMatch(
+      / {2}ema on AAAUSDT candle \S+: \(none\) with 5 candles, \(none\) with 10 candles, [\d.]+ with 20 candles/,
+    );
+  });
+
+  it('exits 0 when the declared warm-up is several times the EMA period', async () => {
+    const r = await emaRun(300);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/replayed with 300, 600 and 1200 candles of history/);
+    expect(r.stdout).toContain('warm-up long enough');
   });
 
   it('exits 2 on bad input', async () => {

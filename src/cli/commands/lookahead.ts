@@ -1,10 +1,17 @@
 // `tradebot lookahead --config <backtest.yaml>`: replays the backtest with its data cut off at many
 // points and reports every signal (intent or exposed indicator) that changes when future candles are
-// removed. Exit 0 clean, 1 lookahead found, 2 invalid input.
+// removed; then the recursive check: the start replayed with N, 2N and 4N candles of history (N the
+// strategy's warm-up), every signal from it on the same. Exit 0 clean, 1 lookahead or a warm-up too short,
+// 2 invalid input.
 import { progressBar } from '../progress.js';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { lookahead, type LookaheadFinding } from '../../research/lookahead.js';
+import {
+  recursiveCheck,
+  type RecursiveFinding,
+  type RecursiveReport,
+} from '../../research/lookahead-recursive.js';
 import {
   backtestOptionsOf,
   jobDatasetName,
@@ -32,6 +39,12 @@ const Flags = z.strictObject({
   ).default(20),
   from: dateFlag('--from'),
   to: dateFlag('--to'),
+  tolerance: numberFlag(
+    z
+      .number({ error: '--tolerance must be a number such as 0.0001' })
+      .min(0, '--tolerance must be 0 or more, such as 0.0001 (0.01%)')
+      .max(1, '--tolerance must be at most 1 (100%), such as 0.0001'),
+  ).default(0.0001),
 });
 
 const when = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
@@ -40,6 +53,36 @@ const show = (v: number | string | undefined) => (v === undefined ? '(none)' : S
 /** One line per finding: which signal, on which candle, its two values. */
 export function formatFinding(f: LookaheadFinding): string {
   return `  ${f.name} on ${f.symbol} candle ${when(f.openTime)}: ${show(f.full)} with all the data, ${show(f.truncated)} with the data cut after ${when(f.cut)}`;
+}
+
+/** One line per recursive finding: which signal, on which candle, its value with each history. */
+export function formatRecursiveFinding(f: RecursiveFinding, histories: readonly number[]): string {
+  const apart = f.apart === undefined ? '' : ` (${(f.apart * 100).toPrecision(2)}% apart)`;
+  return `  ${f.name} on ${f.symbol} candle ${when(f.openTime)}: ${f.values.map((v, k) => `${show(v)} with ${counted(histories[k] ?? 0, 'candle')}`).join(', ')}${apart}`;
+}
+
+/** The recursive check's lines, and whether it found the warm-up too short. */
+function recursiveLines(r: RecursiveReport): { text: string; short: boolean } {
+  const [n, n2, n4] = r.histories;
+  const what = `warm-up ${counted(r.warmUp.candles, 'candle')} (${r.warmUp.source})`;
+  if (r.start === undefined)
+    return {
+      text: `recursive check not run: ${what}; comparing it with ${n4} candles of history needs ${r.needs.toLocaleString('en-US')} candles, the data has ${r.has.toLocaleString('en-US')}: widen --from/--to\n`,
+      short: false,
+    };
+  const head = `recursive: ${what}; the start ${when(r.start)} replayed with ${n}, ${n2} and ${n4} candles of history, ${r.signals.toLocaleString('en-US')} signals from it on`;
+  if (r.findings.length === 0)
+    return {
+      text: `${head}\nwarm-up long enough: every signal is the same with more history\n`,
+      short: false,
+    };
+  const kinds = new Set<string>(r.findings.map((f) => (f.name === 'intent' ? 'intents' : 'indicators')));
+  const names = ['intents', 'indicators'].filter((k) => kinds.has(k));
+  const first = r.findings[0] as RecursiveFinding;
+  return {
+    text: `${head}\nWARM-UP TOO SHORT: ${names.join(' and ')} differ at ${when(first.openTime)} with more history (first candle of each signal); declare a larger startupCandles:\n${r.findings.map((f) => formatRecursiveFinding(f, r.histories)).join('\n')}\n`,
+    short: true,
+  };
 }
 
 export function register(program: Command): void {
@@ -53,9 +96,14 @@ export function register(program: Command): void {
     .option('--cuts <n>', 'cut points spread over the data, as many more at candles with intents', '20')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC)')
     .option('--to <date>', 'last candle time (inclusive)')
+    .option(
+      '--tolerance <ratio>',
+      'recursive check: indicator values closer than this (relative) are the same, e.g. 0.0001 (0.01%)',
+      '0.0001',
+    )
     .addHelpText(
       'after',
-      `\nExamples:\n  tradebot lookahead --config config/backtest.yaml\n  tradebot lookahead --config config/backtest.yaml --cuts 50\nExit codes: 0 no lookahead, 1 lookahead found, 2 invalid input.\n(${EXIT_CODES_HELP})`,
+      `\nExamples:\n  tradebot lookahead --config config/backtest.yaml\n  tradebot lookahead --config config/backtest.yaml --cuts 50\nThen the recursive check (freqtrade's recursive-analysis): the start replayed with N, 2N and 4N candles of\nhistory before it (N the strategy's warm-up, startupCandles); any signal that differs means the warm-up is too short.\nExit codes: 0 no lookahead and the warm-up long enough, 1 lookahead found or the warm-up too short, 2 invalid input.\n(${EXIT_CODES_HELP})`,
     )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(Flags, raw);
@@ -75,24 +123,39 @@ export function register(program: Command): void {
         throw noCandles({ ...job, dataset: jobDatasetName(job) });
       const bar = progressBar('lookahead {bar} {value}/{total} replays');
       bar?.start(1, 0);
+      const options = backtestOptionsOf(job, strategy, source);
+      // The recursive check's three replays follow the lookahead's on the same bar.
+      let replays = 0;
       const report = await lookahead({
-        ...backtestOptionsOf(job, strategy, source),
+        ...options,
         cuts: f.cuts,
         onProgress: (done, total) => {
-          bar?.setTotal(total);
+          replays = total;
+          bar?.setTotal(total + 3);
           bar?.update(done);
         },
       });
+      const recursive = await recursiveCheck({
+        ...options,
+        tolerance: f.tolerance,
+        onProgress: (done) => bar?.update(replays + done),
+      });
       bar?.stop();
-      const head = `lookahead: ${strategy.name} on ${jobDatasetName(job)}, ${report.steps.toLocaleString('en-US')} candles, ${report.cuts.length} cuts, ${report.signals.toLocaleString('en-US')} signals (${report.names.join(', ') || 'none'})`;
+      const perSymbol =
+        report.symbols > 1
+          ? ` (${report.symbols} symbols, ${report.steps.toLocaleString('en-US')} time steps)`
+          : '';
+      const head = `lookahead: ${strategy.name} on ${jobDatasetName(job)}, ${report.candles.toLocaleString('en-US')} candles${perSymbol}, ${report.cuts.length} cuts, ${report.signals.toLocaleString('en-US')} signals (${report.names.join(', ') || 'none'})`;
+      const rec = recursiveLines(recursive);
       if (report.findings.length === 0) {
         process.stdout.write(
-          `${head}\nno lookahead: every signal is the same with the future candles removed\n`,
+          `${head}\nno lookahead: every signal is the same with the future candles removed\n${rec.text}`,
         );
+        if (rec.short) process.exitCode = 1;
         return;
       }
       process.stdout.write(
-        `${head}\nLOOKAHEAD: ${counted(report.findings.length, 'signal')} ${report.findings.length === 1 ? 'changes' : 'change'} when future candles are removed (first candle of each):\n${report.findings.map(formatFinding).join('\n')}\n`,
+        `${head}\nLOOKAHEAD: ${counted(report.findings.length, 'signal')} ${report.findings.length === 1 ? 'changes' : 'change'} when future candles are removed (first candle of each):\n${report.findings.map(formatFinding).join('\n')}\n${rec.text}`,
       );
       process.exitCode = 1;
     });

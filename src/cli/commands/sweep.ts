@@ -11,9 +11,14 @@ import { walkForward, walkForwardJson, type WalkForwardResult } from '../../rese
 import { renderSweepReport, renderWalkForwardReport } from '../../research/report.js';
 import { pickParams } from '../../strategy/params.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
-import { hasCandlesIn, jobFromConfig, type BacktestJob } from '../../backtest/run-config.js';
+import {
+  hasCandlesIn,
+  jobDatasetName,
+  jobFromConfig,
+  openJobSources,
+  type BacktestJob,
+} from '../../backtest/run-config.js';
 import { checkGrid, formatSkipped, type CheckedGrid, type Grid } from '../../research/grid.js';
-import { openDataset } from '../../data/datasets.js';
 import type { CandleSource } from '../../data/format.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
@@ -74,7 +79,7 @@ export function register(program: Command): void {
     .requiredOption('-c, --config <file>', 'backtest definition (dataset, strategy, fees, risk)')
     .requiredOption(
       '--grid <spec>',
-      'parameter grid, e.g. "fast=5,10,20 slow=50,100"; a range from..to:step, e.g. "fast=5..50:5"',
+      'parameter grid, e.g. "fast=5,10,20 slow=50,100"; a range from..to:step, e.g. "fast=5..50:5"; exits and protections by their place in the file, e.g. "exits.stopLoss=0.02..0.06:0.01"',
     )
     .option('--metric <name>', `metric to rank by and to colour the heatmap (${SORT_KEYS.join(', ')})`)
     .addOption(new Option('--sort <name>', 'former name of --metric').hideHelp())
@@ -95,7 +100,7 @@ export function register(program: Command): void {
     )
     .addHelpText(
       'after',
-      `\nExamples:\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --metric sharpe\n  tradebot sweep -c config/backtest.yaml --grid "fast=10..50:10 slow=100..300:50"\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --walk-forward --in-sample 1460d --out-of-sample 365d\nEvery grid value is checked against the strategy's parameters before any run; combinations that break a\nrule across parameters (e.g. slow must be above fast) are skipped and listed.\n${EXIT_CODES_HELP}`,
+      `\nExamples:\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --metric sharpe\n  tradebot sweep -c config/backtest.yaml --grid "fast=10..50:10 slow=100..300:50"\n  tradebot sweep -c config/backtest.yaml --grid "exits.stopLoss=0.02..0.06:0.01 protections.cooldownAfterStop=2,5"\n  tradebot sweep -c config/backtest.yaml --grid "fast=10,20,50 slow=100,200" --walk-forward --in-sample 1460d --out-of-sample 365d\nEvery grid value is checked against the strategy's parameters before any run; combinations that break a\nrule across parameters (e.g. slow must be above fast) are skipped and listed. A dataset of several symbols is\nswept as one account trading them all (as tradebot backtest runs it), with each symbol's PnL beside.\n${EXIT_CODES_HELP}`,
     )
     .action(runSweepCommand);
 }
@@ -126,7 +131,7 @@ async function runSweepCommand(raw: Record<string, unknown>): Promise<void> {
   const t0 = Date.now();
   // On a queue the runs go to `tradebot worker` processes; the table and files are the same as local.
   const runner = plan.f.queue
-    ? await QueueRunner.open({ url: plan.f.queue, dataset: plan.base.dataset })
+    ? await QueueRunner.open({ url: plan.f.queue, dataset: plan.base.dataset, datasets: plan.base.datasets })
     : undefined;
   try {
     if (plan.walkForward !== undefined) await walkForwardCommand(plan, plan.walkForward, runner, bar);
@@ -151,20 +156,22 @@ async function planSweep(f: SweepFlags): Promise<SweepPlan> {
     );
   const { config } = loadYaml(BacktestConfigSchema, f.config);
   const fromConfig = jobFromConfig(config, strategyLookupFor(f.config, config.strategiesDir));
-  if (fromConfig.datasets !== undefined)
-    throw new FlagError(
-      `sweeps and walk-forward take one dataset; ${f.config} names ${fromConfig.datasets.length} (${fromConfig.datasets.join(', ')}): run them with \`tradebot backtest\`, or sweep one dataset`,
-    );
-  const base = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
-  checkRange(base.from, base.to);
+  const ranged = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
+  checkRange(ranged.from, ranged.to);
   const grid = parseGrid(f.grid);
-  const strategy = await loadStrategy(base.strategy, base.strategyLookup);
-  // Before any worker starts: a value no run could use ends here with the parameter and its rule.
-  const checked = checkGrid(strategy, base.params, grid);
+  const strategy = await loadStrategy(ranged.strategy, ranged.strategyLookup);
+  // Before any worker starts: a value no run could use ends here with the parameter (or exit) and its rule.
+  const checked = checkGrid(strategy, ranged.params, grid, ranged);
   if (checked.skipped.length > 0) process.stderr.write(`${formatSkipped(checked.skipped)}\n`);
-  // A bad dataset or an empty range fails here, with a sentence, not in every worker.
-  const source = openDataset(base.dataset, { instrument: base.instrument });
-  if (!(await hasCandlesIn(source, base.from, base.to))) throw noCandles(base);
+  const base: BacktestJob = { ...ranged, ...checked.rules };
+  // A bad dataset or an empty range fails here, with a sentence, not in every worker. Over several symbols,
+  // each dataset is opened, and the range must hold candles of one of them at least.
+  const sources = openJobSources(base);
+  const list = Array.isArray(sources) ? sources : [sources];
+  const source = list[0] as CandleSource;
+  let any = false;
+  for (const s of list) any ||= await hasCandlesIn(s, base.from, base.to);
+  if (!any) throw noCandles({ ...base, dataset: jobDatasetName(base) });
   return {
     f,
     metric,
@@ -222,9 +229,16 @@ async function walkForwardCommand(
 /** A line per window (its best parameters, in-sample and out-of-sample), then the stitched out-of-sample total. */
 function formatWalkForward(wf: WalkForwardResult, keys: readonly string[]): string {
   const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  // Over several symbols: each symbol's realised PnL in the window's shared account.
+  const perSymbol = (s: WalkForwardResult['steps'][number]) =>
+    s.bySymbol === undefined
+      ? ''
+      : `  (${Object.entries(s.bySymbol)
+          .map(([sym, r]) => `${sym} ${r.pnl} over ${counted(r.trades, 'trade')}`)
+          .join(', ')})`;
   const steps = wf.steps.map(
     (s) =>
-      `${day(s.window.outOfSample.from)}..${day(s.window.outOfSample.to)}  best ${JSON.stringify(pickParams(s.best, keys))}  in-sample ${s.inSample ? formatPercent(s.inSample.totalReturn) : '-'}  out-of-sample ${formatPercent(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${formatPercent(s.outOfSample.exposure)}\n`,
+      `${day(s.window.outOfSample.from)}..${day(s.window.outOfSample.to)}  best ${JSON.stringify(pickParams(s.best, keys))}  in-sample ${s.inSample ? formatPercent(s.inSample.totalReturn) : '-'}  out-of-sample ${formatPercent(s.outOfSample.totalReturn)}, ${s.outOfSample.trades} closed trades, in the market ${formatPercent(s.outOfSample.exposure)}${perSymbol(s)}\n`,
   );
   return `${steps.join('')}stitched out-of-sample: return ${formatPercent(wf.metrics.totalReturn)}, Sharpe ${wf.metrics.sharpe.toFixed(2)}, max drawdown ${formatPercent(wf.metrics.maxDrawdown)}, trades ${wf.metrics.trades} (closed round trips of every window), in the market ${formatPercent(wf.metrics.exposure)}`;
 }
@@ -269,7 +283,7 @@ async function gridSweepCommand(
   const json = join(dir, 'sweep.json');
   const html = join(dir, 'sweep.html');
   writeFileSync(json, JSON.stringify(rows, null, 1));
-  writeFileSync(html, renderSweepReport(rows, metric, `sweep: ${plan.named} on ${base.dataset}`));
+  writeFileSync(html, renderSweepReport(rows, metric, `sweep: ${plan.named} on ${jobDatasetName(base)}`));
   checkpoint.remove();
   process.stdout.write(
     `${formatSweep(rows, metric)}\n${counted(rows.length, 'run')} on ${runner ? `the queue ${f.queue}` : counted(f.workers, 'worker')} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${json} and ${html}\n`,

@@ -169,4 +169,31 @@ suite(title, () => {
     );
     expect(queued.metrics).toEqual(local.metrics);
   }, 120_000);
+
+  it('a sweep over two symbol files with an exit in the grid runs on the queue as it runs locally', async () => {
+    const datasets = [join(dir, 'data', 'aaa.csv'), join(dir, 'data', 'bbb.csv')];
+    await writeCandles(datasets[0]!, syntheticSource({ seed: 21, count: 3000, symbol: 'AAAUSDT' }));
+    await writeCandles(datasets[1]!, syntheticSource({ seed: 22, count: 3000, symbol: 'BBBUSDT' }));
+    const w = worker();
+    await w.waitFor(/worker ready/, 30_000);
+    const { config } = loadYaml(BacktestConfigSchema, join(dir, 'bt.yaml'));
+    const base = { ...jobFromConfig(config), dataset: datasets[0]!, datasets };
+    const grid = parseGrid('fast=5 slow=40 exits.stopLoss=0.002,0.05');
+    const { sets } = checkGrid(await loadStrategy(base.strategy), base.params, grid);
+    const local = await runSweep({ base, grid, sets, workers: 2 });
+    const { QueueRunner } = await import('../../../src/research/sweep-queue.js');
+    const runner = await QueueRunner.open({ url: redis?.url ?? '', dataset: base.dataset, datasets });
+    let queued: SweepRow[];
+    try {
+      queued = await runSweep({ base, grid, sets, pool: runner });
+    } finally {
+      await runner.close();
+    }
+    // Each job carried both files and the stop: the same rows, per-symbol figures included.
+    expect(queued).toEqual(local);
+    expect(new Set(queued.map((r) => r.tradeHash)).size).toBe(2);
+    for (const r of queued) expect(Object.keys(r.bySymbol ?? {})).toEqual(['AAAUSDT', 'BBBUSDT']);
+    expect(w.stdout).toMatch(/finished job/);
+    w.proc.kill('SIGKILL');
+  }, 120_000);
 });
