@@ -7,6 +7,7 @@ import type { SessionState } from '../market/sessions.js';
 import type { PortfolioView } from '../portfolio/view.js';
 import type { OpenOrderView, StrategyContext, StrategyLogger } from './contract.js';
 import type { TradeCategory } from './intent.js';
+import { checkPlot, type PlotPoint } from './plot.js';
 import type { StrategyState } from './state.js';
 
 /** Everything a strategy context is made of. */
@@ -23,6 +24,8 @@ export interface StrategyContextParts<P> {
   readonly state: StrategyState;
   /** Where exposed indicator values go (the lookahead check); default: nowhere. */
   readonly expose?: StrategyContext<P>['expose'] | undefined;
+  /** Where the strategy's checked ctx.plot points go (the backtest's series); default: checked, then dropped. */
+  readonly plot?: ((point: PlotPoint) => void) | undefined;
   /** Default: the quote coin of the first symbol's rules, else "USDT". */
   readonly quoteCoin?: string | undefined;
   /** Default: none (a harness without a venue). */
@@ -36,6 +39,13 @@ export interface StrategyContextParts<P> {
 const ignore = (): void => undefined;
 
 const NO_ORDERS: readonly OpenOrderView[] = Object.freeze([]);
+
+/** ctx.plot: every call checked the same way (a mistake shows in a backtest and live alike), then recorded or dropped. */
+function plotInto(sink: ((point: PlotPoint) => void) | undefined): StrategyContext['plot'] {
+  return sink === undefined
+    ? (name, value, options) => void checkPlot(name, value, options)
+    : (name, value, options) => sink(checkPlot(name, value, options));
+}
 
 /** The context a strategy's `run` receives. */
 export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyContext<P> {
@@ -53,6 +63,7 @@ export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyCon
     session: p.session,
     state: p.state,
     expose: p.expose ?? ignore,
+    plot: plotInto(p.plot),
     quoteCoin,
     openOrders: p.openOrders ?? (() => NO_ORDERS),
     freeCash: p.freeCash ?? (() => p.portfolio.cash(quoteCoin)),
