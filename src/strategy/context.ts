@@ -7,7 +7,7 @@ import type { SessionState } from '../market/sessions.js';
 import type { PortfolioView } from '../portfolio/view.js';
 import type { OpenOrderView, StrategyContext, StrategyLogger } from './contract.js';
 import type { TradeCategory } from './intent.js';
-import { checkPlot, type PlotPoint } from './plot.js';
+import { checkPlot, plotPaneMoved, type PlotPoint } from './plot.js';
 import type { StrategyState } from './state.js';
 
 /** Everything a strategy context is made of. */
@@ -42,9 +42,14 @@ const NO_ORDERS: readonly OpenOrderView[] = Object.freeze([]);
 
 /** ctx.plot: every call checked the same way (a mistake shows in a backtest and live alike), then recorded or dropped. */
 function plotInto(sink: ((point: PlotPoint) => void) | undefined): StrategyContext['plot'] {
-  return sink === undefined
-    ? (name, value, options) => void checkPlot(name, value, options)
-    : (name, value, options) => sink(checkPlot(name, value, options));
+  const panes = new Map<string, PlotPoint['pane']>();
+  return (name, value, options) => {
+    const p = checkPlot(name, value, options);
+    const pane = panes.get(p.name);
+    if (pane === undefined) panes.set(p.name, p.pane);
+    else if (pane !== p.pane) throw plotPaneMoved(p, pane);
+    sink?.(p);
+  };
 }
 
 /** The context a strategy's `run` receives. */

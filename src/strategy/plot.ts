@@ -71,6 +71,13 @@ export function checkPlot(name: unknown, value: unknown, options?: unknown): Plo
   return { name, value: toWire(d), pane };
 }
 
+/** A series plotted in one pane and then in another: the first call decides, so the second is a mistake. */
+export function plotPaneMoved(p: PlotPoint, first: PlotPane): PlotError {
+  return new PlotError(
+    `ctx.plot("${p.name}"): the series is drawn ${first === 'price' ? 'over the price' : 'in its own panel'} (its first call said so), this call says ${p.pane === 'price' ? "{ pane: 'price' }" : 'its own panel'}: give every call of a name the same pane, or plot the other under another name`,
+  );
+}
+
 function paneOf(name: string, options: unknown): PlotPane {
   if (options === undefined) return 'own';
   if (typeof options !== 'object' || options === null)

@@ -109,9 +109,9 @@ describe('the strategies in docs/', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it.each(found.map((e, i) => [e.where, e.name, files[i] as string]))(
+  it.each(found.map((e, i) => [e.where, e.name, files[i] as string, e.code]))(
     '%s (%s) backtests through the built command',
-    async (_where, name, file) => {
+    async (_where, name, file, code) => {
       const r = await runCli([
         'backtest',
         '--dataset',
@@ -126,9 +126,14 @@ describe('the strategies in docs/', () => {
       expect(r.code, r.stderr).toBe(0);
       const result = JSON.parse(readFileSync(join(home, 'results', name, 'result.json'), 'utf8')) as {
         meta: { strategy: string; candles: number };
+        plots?: Record<string, Record<string, { value: (string | null)[] }>>;
       };
       expect(result.meta.strategy).toBe(name);
       expect(result.meta.candles).toBeGreaterThan(0);
+      // An example that plots has its series in result.json, with values.
+      if (code.includes('ctx.plot('))
+        for (const series of Object.values(result.plots ?? { none: {} }))
+          expect(Object.values(series).some((s) => s.value.some((v) => v !== null))).toBe(true);
     },
     60_000,
   );

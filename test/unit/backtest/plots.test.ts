@@ -68,6 +68,15 @@ describe('ctx.plot', () => {
     expect(() => ctx.plot('ema', 1.5 as never)).toThrow(PlotError);
   });
 
+  it('refuses a series moved to another pane after its first call (the first call decides)', () => {
+    const ctx = createTestContext({ params: {} });
+    ctx.plot('ema', '1.5', { pane: 'price' });
+    ctx.plot('ema', null, { pane: 'price' });
+    expect(() => ctx.plot('ema', '1.6')).toThrow(
+      /ctx.plot\("ema"\): the series is drawn over the price \(its first call said so\), this call says its own panel: give every call of a name the same pane/,
+    );
+  });
+
   it('runStrategy hands back each point with its symbol and candle', async () => {
     const candles = [];
     for (const [i, close] of [10, 11, 12, 13, 14, 15].entries())
