@@ -21,7 +21,13 @@ export default defineStrategy({
   description:
     'Bollinger mean reversion: buys a close under the lower band, sells a close over the mean; stop-loss 3%, take-profit 6%, sized to risk 1% of equity per trade.',
   params: z.object({
-    period: z.number().int().min(2).default(20).describe('candles of the moving average and the deviation'),
+    period: z
+      .number()
+      .int()
+      .min(2)
+      .max(1000)
+      .default(20)
+      .describe('candles of the moving average and the deviation'),
     stdDevs: z.number().positive().default(2).describe('band width in standard deviations'),
     riskPerTrade: decimalParam('0.01', 'share of the equity lost if the stop-loss is hit, e.g. "0.01" (1%)'),
   }),

@@ -33,8 +33,14 @@ const SIZE_DENIALS: ReadonlySet<string> = new Set([
 
 const params = z
   .object({
-    fast: z.number().int().min(1).default(12).describe('fast SMA period, in candles'),
-    slow: z.number().int().min(2).default(26).describe('slow SMA period, in candles; must be above fast'),
+    fast: z.number().int().min(1).max(999).default(12).describe('fast SMA period, in candles'),
+    slow: z
+      .number()
+      .int()
+      .min(2)
+      .max(1000)
+      .default(26)
+      .describe('slow SMA period, in candles; must be above fast'),
     quoteAmount: decimalParam(
       '100',
       'quote coin spent on each golden-cross entry, a decimal string such as "100"',

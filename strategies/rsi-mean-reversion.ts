@@ -17,7 +17,7 @@ interface SymbolState {
 
 const params = z
   .object({
-    period: z.number().int().min(2).default(14).describe('RSI period, in candles'),
+    period: z.number().int().min(2).max(1000).default(14).describe('RSI period, in candles'),
     oversold: z
       .number()
       .gt(0)

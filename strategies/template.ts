@@ -18,7 +18,7 @@ import { EMA, buyMarket, decimalParam, defineStrategy, sellMarket, z } from 'tra
 
 // The parameters: each with a default and a description (shown by `--help` and in error messages).
 const params = z.object({
-  period: z.number().int().min(2).default(20).describe('EMA period, in candles'),
+  period: z.number().int().min(2).max(1000).default(20).describe('EMA period, in candles'),
   quoteAmount: decimalParam('50', 'quote coin spent per entry, a decimal string such as "50"'),
 });
 

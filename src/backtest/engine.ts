@@ -14,6 +14,7 @@ import type { VirtualClock } from '../feeds/clock.js';
 import { Decimal } from '../market/decimal.js';
 import type { StrategyLogger } from '../strategy/contract.js';
 import type { OrderIntent } from '../strategy/intent.js';
+import type { PlotPoint } from '../strategy/plot.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import type { CandleSource } from '../data/format.js';
@@ -22,6 +23,7 @@ import { collectResult } from './collect-result.js';
 import { lanesOf, type Lane } from './lanes.js';
 import { runMoney, type BacktestOptions } from './options.js';
 import { backtestPipeline } from './pipeline.js';
+import { PlotRecorder, plotSink } from './plots.js';
 import { Replay } from './replay.js';
 import { atRunInterval } from './run-interval.js';
 import type { BacktestResult } from './result.js';
@@ -74,7 +76,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const { trades } = trips;
   const replay = new Replay(o, lanes, interval, pipeline, trips);
 
-  const sub = subscribeStrategy(o, trader, replay, params, clock);
+  const plots = new PlotRecorder();
+  const plot = o.chart === false ? undefined : plotSink(plots, lanes, () => replay.deciding);
+  const sub = subscribeStrategy(o, trader, replay, params, clock, plot);
 
   const started = performance.now();
   await replay.run(sources);
@@ -116,10 +120,18 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     fees: portfolio.fees().toFixed(),
     chart: (lanes[0] as Lane).chart.bars,
     ...(single ? {} : { charts: Object.fromEntries(lanes.map((l) => [l.symbol, l.chart.bars])) }),
+    ...optionalPlots(plots, lanes),
     bySymbol: symbolResults(lanes, fills, trades, portfolio),
     portfolio: finalHoldings(portfolio),
     timing: { runMs },
   };
+}
+
+/** The plotted series on the lanes' chart bars, when the strategy plotted any. */
+function optionalPlots(plots: PlotRecorder, lanes: readonly Lane[]): Pick<BacktestResult, 'plots'> {
+  const bars = new Map(lanes.map((l) => [l.symbol, l.chart.bars]));
+  const series = plots.series((s) => bars.get(s) ?? []);
+  return series === undefined ? {} : { plots: series };
 }
 
 /**
@@ -132,6 +144,7 @@ function subscribeStrategy(
   replay: Replay,
   params: Record<string, unknown>,
   clock: VirtualClock,
+  plot: ((p: PlotPoint) => void) | undefined,
 ): Subscription {
   const onSignal = o.onSignal;
   const ctx = trader.strategyContext({
@@ -139,6 +152,7 @@ function subscribeStrategy(
     logger: o.logger ?? silent,
     state: new MemoryStrategyState(),
     category: 'SPOT',
+    plot,
     expose:
       onSignal === undefined
         ? undefined

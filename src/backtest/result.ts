@@ -63,6 +63,18 @@ export interface ChartBar {
   readonly close: number;
 }
 
+/**
+ * A series the strategy plotted (ctx.plot) on one symbol, at the chart's resolution: one point per chart
+ * bar (the last value the strategy plotted in it), times the bars' open times, values decimal strings and
+ * null for a gap.
+ */
+export interface PlotSeries {
+  /** `price` over the candles, `own` in a panel below. */
+  readonly pane: 'price' | 'own';
+  readonly time: readonly number[];
+  readonly value: readonly (string | null)[];
+}
+
 /** A refusal as the gate or the venue said it. */
 export interface FirstDenial {
   readonly ts: number;
@@ -141,6 +153,8 @@ export interface BacktestResult {
   readonly chart: readonly ChartBar[];
   /** Downsampled candles per symbol, in a run over several symbols. */
   readonly charts?: Readonly<Record<string, readonly ChartBar[]>> | undefined;
+  /** The strategy's ctx.plot series by symbol, then by name (absent when it plotted nothing). */
+  readonly plots?: Readonly<Record<string, Readonly<Record<string, PlotSeries>>>> | undefined;
   /** Per-symbol figures (in the order of the datasets). */
   readonly bySymbol: Readonly<Record<string, SymbolResult>>;
   /** Wall-clock timings of the run, ms. */

@@ -11,7 +11,7 @@ import type { FeeRates } from '../portfolio/fees.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskContext, RiskGate } from '../risk/gate.js';
 import type { TradingState, TradingStateMachine } from '../risk/trading-state.js';
-import { buildStrategyContext } from '../strategy/context.js';
+import { buildStrategyContext, type StrategyContextParts } from '../strategy/context.js';
 import type { OrderFeedback, StrategyContext, StrategyLogger } from '../strategy/contract.js';
 import { isExitReason, type ExitRules, type Protections } from '../strategy/exits.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
@@ -211,6 +211,8 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     category: TradeCategory;
     /** Where the strategy's exposed indicator values go (the backtester's lookahead check). */
     expose?: StrategyContext<P>['expose'] | undefined;
+    /** Where the strategy's ctx.plot points go (the backtest's series); a live bot drops them. */
+    plot?: StrategyContextParts<P>['plot'];
   }): StrategyContext<P> {
     const { o } = this;
     return buildStrategyContext({
@@ -225,6 +227,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       session: () => o.market.session(),
       state: p.state,
       expose: p.expose,
+      plot: p.plot,
       quoteCoin: o.portfolio.quoteCoin,
       openOrders: (s) => this.orders.openOrders(s),
       freeCash: () => this.freeCash(),

@@ -1,6 +1,6 @@
 // The tearsheet's charts: price with entry and exit markers (a view per symbol), equity against buy & hold, and
 // drawdown; their series in the exchange's time zone, their panels, and the script that draws them.
-import type { BacktestFill, BacktestResult, ChartBar } from '../backtest/result.js';
+import type { BacktestFill, BacktestResult, ChartBar, PlotSeries } from '../backtest/result.js';
 import { ascending, esc, safeJson, type ZoneClock } from './report-page.js';
 
 /** The most markers the price chart draws (documented in backtest/README.md). */
@@ -69,12 +69,42 @@ interface Point {
   readonly value: number;
 }
 
-/** The price chart of one symbol: its bars, its fills as markers, and a caption of what it shows. */
+/** A series the strategy plotted (ctx.plot), in chart time; a point without a value is a gap. */
+interface PlotView {
+  readonly name: string;
+  readonly pane: PlotSeries['pane'];
+  readonly color: string;
+  readonly points: readonly { readonly time: number; readonly value?: number }[];
+}
+
+/** The colours of plotted series, in the order the strategy first plotted them (then again from the first). */
+const PLOT_COLORS = ['#ef6c00', '#6a1b9a', '#00897b', '#3949ab', '#6d4c41', '#d81b60', '#7cb342'];
+
+/** The price chart of one symbol: its bars, its fills as markers, its plotted series and a caption. */
 interface PriceView {
   /** Bars in chart time. */
   readonly bars: readonly ChartBar[];
   readonly markers: readonly Marker[];
+  readonly plots: readonly PlotView[];
   readonly caption: string;
+}
+
+/** The plotted series of one symbol, in chart time (display only: the exact values are in result.json). */
+function plotViews(
+  series: Readonly<Record<string, PlotSeries>> | undefined,
+  t: (ms: number) => number,
+): PlotView[] {
+  return Object.entries(series ?? {}).map(([name, s], i) => ({
+    name,
+    pane: s.pane,
+    color: PLOT_COLORS[i % PLOT_COLORS.length] as string,
+    points: ascending(
+      s.time.map((ms, k) => {
+        const v = s.value[k];
+        return v === null || v === undefined ? { time: t(ms) } : { time: t(ms), value: Number(v) };
+      }),
+    ),
+  }));
 }
 
 /** The series of the tearsheet's charts, in chart time (the zone's wall clock drawn as UTC). */
@@ -100,8 +130,9 @@ function priceView(r: BacktestResult, symbol: string | undefined, t: (ms: number
     chart.map((b) => ({ time: t(b.time), open: b.open, high: b.high, low: b.low, close: b.close })),
   );
   const markers = chartMarkers(chart, fills, t);
+  const plots = plotViews(r.plots?.[symbol ?? r.meta.symbol], t);
   const caption = `${bars.length.toLocaleString('en-US')} bars for ${candles.toLocaleString('en-US')} candles${chart.length > 0 && candles > chart.length ? ` (each bar merges ${Math.round(candles / chart.length)} candles)` : ''}; ${markers.length} markers for ${fills.length} fills (at most ${MAX_MARKERS}: fills on neighbouring bars merge into one marker that shows their count; ${markers.length > LABELLED_MARKERS ? `past ${LABELLED_MARKERS} markers the chart shows no reasons; ` : ''}the reasons are in the tables below).`;
-  return { bars, markers, caption };
+  return { bars, markers, plots, caption };
 }
 
 export function reportCharts(
@@ -137,8 +168,19 @@ export function chartPanels(c: ReportCharts): string {
   return `<h2>Price, entries and exits${c.views === undefined ? '' : ` of <select id="symbol">${c.symbols.map((s) => `<option>${esc(s)}</option>`).join('')}</select> (one of ${c.symbols.length} symbols)`}</h2>
 <p id="chart-caption">${esc(c.shown.caption)}</p>
 <div id="candles" data-chart class="chart"></div>
+<p id="plot-legend">${plotLegend(c.shown.plots)}</p>
 <h2>Equity${c.bench.length > 0 ? ' against buy &amp; hold' : ''}</h2><div id="equity" data-chart class="chart small"></div>
 <h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>`;
+}
+
+/** The names of the plotted series in their colours, and where each is drawn (the script redraws it per symbol). */
+function plotLegend(plots: readonly PlotView[]): string {
+  return plots
+    .map(
+      (p) =>
+        `<span style="color:${p.color}">&#9644; ${esc(p.name)}</span> (${p.pane === 'price' ? 'over the price' : 'own panel'})`,
+    )
+    .join(' &nbsp; ');
 }
 
 /** The script that draws the panels (after the chart library's script). */
@@ -156,8 +198,30 @@ try {
   var candles = c1.addSeries(LC.CandlestickSeries, {});
   // Several symbols: a view per symbol (the first shown), and the select shows another's bars and fills.
   var views = ${safeJson(views ?? null)};
-  var shown = views ? views[${safeJson(symbols[0] ?? '')}] : ${views === undefined ? safeJson({ bars, markers }) : 'null'};
+  var shown = views ? views[${safeJson(symbols[0] ?? '')}] : ${views === undefined ? safeJson({ bars, markers, plots: c.shown.plots }) : 'null'};
   candles.setData(shown.bars);
+  // The strategy's own series (ctx.plot): over the candles, or each in a pane of its own below them.
+  var plotted = [];
+  function drawPlots(plots) {
+    plotted.forEach(function (s) { c1.removeSeries(s); });
+    while (c1.panes().length > 1) c1.removePane(c1.panes().length - 1);
+    var own = 0;
+    plotted = plots.map(function (p) {
+      var pane = p.pane === 'price' ? 0 : ++own;
+      var s = c1.addSeries(LC.LineSeries, { color: p.color, lineWidth: 1, title: p.name, priceLineVisible: false, lastValueVisible: false }, pane);
+      s.setData(p.points);
+      return s;
+    });
+    document.getElementById('candles').style.height = (360 + 140 * own) + 'px';
+    document.getElementById('plot-legend').innerHTML = plots.map(function (p) {
+      var span = document.createElement('span');
+      span.style.color = p.color;
+      span.textContent = '\u25ac ' + p.name;
+      return span.outerHTML + (p.pane === 'price' ? ' (over the price)' : ' (own panel)');
+    }).join(' \u00a0 ');
+    document.body.dataset.plots = plots.length;
+  }
+  drawPlots(shown.plots);
   // Markers never stretch the price axis (thousands of them once pushed it to -250).
   var marks = LC.createSeriesMarkers(candles, shown.markers, { autoScale: false });
   c1.timeScale().fitContent();
@@ -165,6 +229,7 @@ try {
     var v = views[e.target.value];
     candles.setData(v.bars);
     marks.setMarkers(v.markers);
+    drawPlots(v.plots);
     document.getElementById('chart-caption').textContent = v.caption;
     document.body.dataset.markers = v.markers.length;
     document.body.dataset.symbol = e.target.value;

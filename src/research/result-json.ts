@@ -20,6 +20,8 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     bySymbol: r.bySymbol,
     trades: r.trades,
     fills: r.fills,
+    // The strategy's ctx.plot series: per symbol and name, arrays of times and of decimal strings.
+    ...(r.plots === undefined ? {} : { plots: r.plots }),
     equity: r.equity.map((p) => ({
       ts: p.ts,
       equity: new Decimal(p.equity).toDecimalPlaces(quoteDp).toFixed(),

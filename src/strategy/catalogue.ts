@@ -1,6 +1,7 @@
 // The strategies a user can run, as `tradebot strategies` shows them (freqtrade's list-strategies): their
 // own folders first, then the bundled ones, each loaded and described from its own declaration.
-import { describeParams } from './params.js';
+import { describeParams, parseStrategyParams } from './params.js';
+import type { WarmUp } from './warm-up.js';
 import {
   StrategyLoadError,
   listStrategies,
@@ -34,6 +35,11 @@ export interface StrategyEntry {
   /** Its built-in exits and protections as data (ratios as decimal strings); a bot's YAML overrides each. */
   readonly exits?: Readonly<Record<string, unknown>> | undefined;
   readonly protections?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Its warm-up at the default parameters: candles it must see before it may trade, and whether its
+   * `startupCandles` declares them or they are derived from a parameter. Undefined when a parameter has no default.
+   */
+  readonly warmUp?: WarmUp | undefined;
   /** Why the module did not load (then description, intervals and params are missing). */
   readonly error?: string | undefined;
 }
@@ -69,6 +75,7 @@ export async function strategyCatalogue(lookup: StrategyLookup = {}): Promise<St
           ...(s.protections !== undefined && Object.keys(s.protections).length > 0
             ? { protections: asData(s.protections) }
             : {}),
+          ...warmUpAtDefaults(s),
           params: describeParams(s.params).map((p) => ({
             name: p.name,
             default: p.default,
@@ -81,6 +88,17 @@ export async function strategyCatalogue(lookup: StrategyLookup = {}): Promise<St
     }
   }
   return out;
+}
+
+/** The warm-up with the schema's defaults, or nothing when the defaults are not a whole set of parameters. */
+function warmUpAtDefaults(s: Awaited<ReturnType<typeof loadStrategy>>): { warmUp?: WarmUp } {
+  let params: unknown;
+  try {
+    params = parseStrategyParams(s, {});
+  } catch {
+    return {};
+  }
+  return { warmUp: s.warmUp(params as never) };
 }
 
 /** Decimals as their strings, as a YAML file spells them. */

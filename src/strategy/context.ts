@@ -7,6 +7,7 @@ import type { SessionState } from '../market/sessions.js';
 import type { PortfolioView } from '../portfolio/view.js';
 import type { OpenOrderView, StrategyContext, StrategyLogger } from './contract.js';
 import type { TradeCategory } from './intent.js';
+import { checkPlot, plotPaneMoved, type PlotPoint } from './plot.js';
 import type { StrategyState } from './state.js';
 
 /** Everything a strategy context is made of. */
@@ -23,6 +24,8 @@ export interface StrategyContextParts<P> {
   readonly state: StrategyState;
   /** Where exposed indicator values go (the lookahead check); default: nowhere. */
   readonly expose?: StrategyContext<P>['expose'] | undefined;
+  /** Where the strategy's checked ctx.plot points go (the backtest's series); default: checked, then dropped. */
+  readonly plot?: ((point: PlotPoint) => void) | undefined;
   /** Default: the quote coin of the first symbol's rules, else "USDT". */
   readonly quoteCoin?: string | undefined;
   /** Default: none (a harness without a venue). */
@@ -36,6 +39,18 @@ export interface StrategyContextParts<P> {
 const ignore = (): void => undefined;
 
 const NO_ORDERS: readonly OpenOrderView[] = Object.freeze([]);
+
+/** ctx.plot: every call checked the same way (a mistake shows in a backtest and live alike), then recorded or dropped. */
+function plotInto(sink: ((point: PlotPoint) => void) | undefined): StrategyContext['plot'] {
+  const panes = new Map<string, PlotPoint['pane']>();
+  return (name, value, options) => {
+    const p = checkPlot(name, value, options);
+    const pane = panes.get(p.name);
+    if (pane === undefined) panes.set(p.name, p.pane);
+    else if (pane !== p.pane) throw plotPaneMoved(p, pane);
+    sink?.(p);
+  };
+}
 
 /** The context a strategy's `run` receives. */
 export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyContext<P> {
@@ -53,6 +68,7 @@ export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyCon
     session: p.session,
     state: p.state,
     expose: p.expose ?? ignore,
+    plot: plotInto(p.plot),
     quoteCoin,
     openOrders: p.openOrders ?? (() => NO_ORDERS),
     freeCash: p.freeCash ?? (() => p.portfolio.cash(quoteCoin)),

@@ -24,6 +24,7 @@ import {
 import type { OrderIntent, Side, TradeCategory } from './intent.js';
 import { assertIntent } from './intent-builders.js';
 import type { ParamsSchema } from './params.js';
+import type { StrategyPlot } from './plot.js';
 import { paramsSchemaProblems } from './params.js';
 import type { StrategyState } from './state.js';
 import { derivedWarmUp, startupCandlesProblem, type StartupCandles, type WarmUp } from './warm-up.js';
@@ -43,7 +44,7 @@ export interface StrategyLogger {
  * The one context object a strategy gets. New fields are only ever added (optional for the runner), so
  * old strategies keep working.
  */
-export interface StrategyContext<P = unknown> {
+export interface StrategyContext<P = unknown> extends StrategyPlot {
   /** Name of the bot running the strategy. */
   readonly bot: string;
   /** The parsed parameters (defaults applied; money parameters are Decimals). */

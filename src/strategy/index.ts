@@ -10,3 +10,4 @@ export * from './catalogue.js';
 export * from './time-in-force.js';
 export * from './exits.js';
 export * from './warm-up.js';
+export * from './plot.js';

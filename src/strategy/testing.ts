@@ -18,6 +18,7 @@ import { buildStrategyContext } from './context.js';
 import type { OrderIntent, TradeCategory } from './intent.js';
 import type { ParamsSchema } from './params.js';
 import { parseStrategyParams } from './params.js';
+import type { PlotPoint } from './plot.js';
 import type { StrategyState } from './state.js';
 import { MemoryStrategyState } from './state.js';
 
@@ -121,6 +122,8 @@ export interface TestContextOptions<P> {
   readonly rules?: (symbol: string) => InstrumentRules | undefined;
   readonly session?: () => SessionState | undefined;
   readonly state?: StrategyState;
+  /** Where ctx.plot's checked points go; default: checked, then dropped. */
+  readonly plot?: ((point: PlotPoint) => void) | undefined;
 }
 
 /** A context for tests and tools: in-memory portfolio and state, virtual clock, silent logger. */
@@ -136,6 +139,7 @@ export function createTestContext<P>(opts: TestContextOptions<P>): StrategyConte
     portfolio: opts.portfolio ?? new MemoryPortfolio(),
     session: opts.session ?? (() => undefined),
     state: opts.state ?? new MemoryStrategyState(),
+    plot: opts.plot,
   });
 }
 
@@ -162,6 +166,8 @@ export interface RunStrategyResult {
   readonly intents: OrderIntent[];
   /** Close time (unix ms) of the candle during which each intent was emitted. */
   readonly emittedAt: number[];
+  /** The ctx.plot points, each with the symbol and open time of the candle being delivered. */
+  readonly plots: (PlotPoint & { readonly symbol: string; readonly openTime: number })[];
   readonly portfolio: MemoryPortfolio;
   readonly clock: VirtualClock;
 }
@@ -181,7 +187,11 @@ export function runStrategy<S extends ParamsSchema>(
   const sessions = opts.sessions ?? [];
   const symbols = opts.symbols ?? [...new Set(candles.map((c) => c.symbol))];
   let current: Candle | undefined;
+  const plots: RunStrategyResult['plots'] = [];
   const ctx = createTestContext({
+    plot: (p) => {
+      if (current !== undefined) plots.push({ ...p, symbol: current.symbol, openTime: current.openTime });
+    },
     params,
     symbols,
     clock,
@@ -238,5 +248,5 @@ export function runStrategy<S extends ParamsSchema>(
       },
     });
   if (failure !== undefined) throw failure;
-  return { intents, emittedAt, portfolio, clock };
+  return { intents, emittedAt, plots, portfolio, clock };
 }

@@ -358,7 +358,7 @@ describe("the author's tools", () => {
     ]);
     const text = await runCli(['strategies', '--dir', join(project, 'strategies')], {}, 30_000, elsewhere);
     expect(text.stdout).toMatch(
-      /my-ema {2}\(yours: .*my-ema\.ts\)\n {2}Template strategy: .*\n {2}intervals: 1m, 5m, 15m, 1H\n {4}period {7}20 {4}EMA period, in candles/,
+      /my-ema {2}\(yours: .*my-ema\.ts\)\n {2}Template strategy: .*\n {2}intervals: 1m, 5m, 15m, 1H\n {2}warm-up: 20 candles \(declared\) at the defaults\n {4}period {7}20 {4}EMA period, in candles/,
     );
   }, 60_000);
 

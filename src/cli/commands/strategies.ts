@@ -27,6 +27,7 @@ export function formatCatalogue(entries: readonly StrategyEntry[]): string {
     }
     lines.push(`  ${e.description ?? ''}`, `  intervals: ${(e.intervals ?? []).join(', ')}`);
     if (e.informative !== undefined) lines.push(`  informative: ${e.informative.join(', ')}`);
+    lines.push(`  warm-up: ${warmUpText(e)}`);
     // Built in, evaluated by the pipeline; a bot's or a backtest's YAML overrides each field.
     for (const [what, o] of [
       ['exits', e.exits],
@@ -46,6 +47,14 @@ export function formatCatalogue(entries: readonly StrategyEntry[]): string {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** "26 candles (declared) at the defaults", per interval it reads when it reads informative ones. */
+function warmUpText(e: StrategyEntry): string {
+  if (e.warmUp === undefined) return 'depends on parameters without a default';
+  const { candles, source } = e.warmUp;
+  const each = e.informative === undefined ? '' : ' of each interval';
+  return `${candles} candle${candles === 1 ? '' : 's'}${each} (${source}) at the defaults`;
 }
 
 export function register(program: Command): void {

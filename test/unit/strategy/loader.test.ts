@@ -151,6 +151,25 @@ describe('own strategy folders', () => {
       '  exits: stopLoss "0.03", takeProfit "0.06"\n  protections: cooldownAfterStop 5\n',
     );
   });
+
+  it("the catalogue says each strategy's warm-up at its defaults and where it comes from", async () => {
+    // Without startupCandles the warm-up is derived from the largest period-like parameter.
+    const derived = named('undeclared').replace(/\n\s*startupCandles: \(p\) => p\.period,/, '');
+    writeFileSync(join(own, 'undeclared.ts'), derived);
+    try {
+      const list = await strategyCatalogue({ dirs: [own] });
+      const of = (name: string) => list.find((e) => e.name === name && e.source === 'own')?.warmUp;
+      expect(of('mine')).toEqual({ candles: 20, source: 'declared' });
+      expect(of('undeclared')).toEqual({ candles: 20, source: 'derived from "period"' });
+      const rsi = list.find((e) => e.name === 'rsi-mean-reversion');
+      expect(rsi?.warmUp).toEqual({ candles: 15, source: 'declared' });
+      const text = formatCatalogue(list);
+      expect(text).toContain('  warm-up: 15 candles (declared) at the defaults\n');
+      expect(text).toContain('  warm-up: 20 candles (derived from "period") at the defaults\n');
+    } finally {
+      rmSync(join(own, 'undeclared.ts'));
+    }
+  });
 });
 
 describe('parseStrategyParams', () => {
