@@ -61,3 +61,23 @@ export function openDeploymentJournal(o: {
     throw e;
   }
 }
+
+/** How the journal's previous run ended: there was none, it stopped cleanly, or it did not (killed, crashed). */
+export type PreviousRun = 'first' | 'clean' | 'unclean';
+
+const RUN_MARKER = 'daemon:run';
+
+/**
+ * Marks the journal as in use by a running daemon and answers how the previous run ended: a clean stop
+ * writes its marker last (`markCleanStop`), so a run that finds the marker of a running one was killed.
+ */
+export function markRunStarted(store: Store, ts: number): PreviousRun {
+  const before = store.meta.get(RUN_MARKER);
+  store.meta.set(RUN_MARKER, 'running', ts);
+  return before === undefined ? 'first' : before === 'stopped' ? 'clean' : 'unclean';
+}
+
+/** The clean-stop marker: the daemon stopped on its own, everything journaled. */
+export function markCleanStop(store: Store, ts: number): void {
+  store.meta.set(RUN_MARKER, 'stopped', ts);
+}
