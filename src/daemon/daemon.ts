@@ -223,6 +223,7 @@ class DaemonRun {
       this.logger.info('started a fresh journal; the previous one is kept', {
         journal: journal.store.path,
         previous: journal.keptAt,
+        ...(journal.notificationsCarried ? { notificationsCarried: journal.notificationsCarried } : {}),
       });
   }
 

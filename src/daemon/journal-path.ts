@@ -18,6 +18,8 @@ export interface DeploymentJournal {
   readonly unlock: () => void;
   /** Where the previous journal is kept, when `fresh` set one aside. */
   readonly keptAt?: string | undefined;
+  /** Notifications still waiting in the kept journal, now in the new one's outbox. */
+  readonly notificationsCarried?: number | undefined;
 }
 
 /**
@@ -55,10 +57,22 @@ export function openDeploymentJournal(o: {
         true,
       );
     }
-    return { store: openStore(file, o.clock === undefined ? {} : { clock: o.clock }), unlock, keptAt };
+    const store = openStore(file, o.clock === undefined ? {} : { clock: o.clock });
+    // The notifications the previous run could not send go out from the new journal (a fresh start loses none).
+    const notificationsCarried = keptAt === undefined ? undefined : carryOver(store, keptAt);
+    return { store, unlock, keptAt, notificationsCarried };
   } catch (e) {
     unlock();
     throw e;
+  }
+}
+
+function carryOver(store: Store, keptAt: string): number {
+  try {
+    return store.outbox.carryOverFrom(keptAt);
+  } catch (e) {
+    store.close();
+    throw describeJournalFault(e, keptAt) ?? e;
   }
 }
 

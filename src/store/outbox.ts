@@ -122,6 +122,31 @@ export class OutboxRepository {
     return this.waitingStmt.get(target)?.n ?? 0;
   }
 
+  /**
+   * Copies the messages still waiting in another journal file (the one a fresh start kept aside) into this
+   * outbox, so they are sent by this run; answers how many. A file without an outbox (older) gives none.
+   */
+  carryOverFrom(file: string): number {
+    this.db.prepare(`ATTACH DATABASE ? AS kept`).run(file);
+    try {
+      const has = this.db
+        .prepare(`SELECT 1 FROM kept.sqlite_master WHERE type = 'table' AND name = 'notify_outbox'`)
+        .get();
+      if (has === undefined) return 0;
+      const r = this.db
+        .prepare(
+          `INSERT INTO notify_outbox (target, msg_key, priority, text, due_ts, created_ts, attempts)
+           SELECT target, msg_key, priority, text, due_ts, created_ts, attempts FROM kept.notify_outbox
+           WHERE ${WAITING} ORDER BY id
+           ON CONFLICT (target, msg_key) DO NOTHING`,
+        )
+        .run();
+      return r.changes;
+    } finally {
+      this.db.prepare(`DETACH DATABASE kept`).run();
+    }
+  }
+
   /** Every waiting message due now (a stop sends what it can at once). */
   dueNow(now: number): void {
     this.dueNowStmt.run(tsColumn(now), now);

@@ -1,0 +1,103 @@
+// A stop with a notification backlog, through the real CLI: the webhook is down for the whole first run, so
+// its messages (the start, fills, the stop) wait in the journal's outbox; the stop says how many are carried
+// over; the next start (the demo's embedded simulator needs --fresh, which keeps the old journal aside) sends
+// every one of them, each once by its idempotency key, to a receiver that is back.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startCli } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/recording-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-carry-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const logLines = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('notifications across a stop', () => {
+  it('a backlog at stop is carried over and delivered by the next start, each message once', async () => {
+    const hook = await startRecordingServer();
+    const kept = new Map<string, string>();
+    let up = false;
+    hook.fallback = (req) => {
+      if (!up) return { status: 503, body: 'down' };
+      const key = String(req.headers['idempotency-key']);
+      if (!kept.has(key)) kept.set(key, (JSON.parse(req.body) as { text: string }).text);
+      return { body: 'ok' };
+    };
+    const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as Record<string, unknown> & {
+      store: { path: string };
+      metrics: { port: number };
+      logging: { format: string };
+      dashboard: { enabled: boolean };
+    };
+    const journal = join(dir, 'carry.db');
+    demo.store.path = journal;
+    demo.metrics.port = 0;
+    demo.dashboard.enabled = false;
+    demo.logging.format = 'json';
+    demo.notify = {
+      webhook: { url: `${hook.baseUrl}/hook` },
+      events: ['fill', 'exit', 'trading-state', 'lifecycle', 'control'],
+      perMinute: 600,
+      timeoutMs: 1000,
+      fillWindowMs: 0,
+      stopFlushMs: 500,
+    };
+    const f = join(dir, 'carry.yaml');
+    writeFileSync(f, stringify(demo));
+
+    const first = startCli(['run', '--config', f]);
+    try {
+      await waitFor(() => logLines(first.stderr).some((l) => l.message === 'fill'), {
+        what: 'a fill in the first run',
+        timeoutMs: 90_000,
+        detail: () => first.stderr.slice(-2000),
+      });
+    } finally {
+      first.proc.kill('SIGTERM');
+      await first.exited;
+    }
+    const carried = logLines(first.stderr).find((l) => l.message === 'notifications carried over');
+    const count = carried?.count as number;
+    expect(count).toBeGreaterThanOrEqual(3); // the start, a fill, the stop
+    expect(carried?.what).toBe(
+      `${count} notifications carried over to the next start (kept in the journal's outbox)`,
+    );
+    expect(kept.size).toBe(0);
+    const db = new BetterSqlite3(journal, { readonly: true });
+    const waiting = db
+      .prepare(`SELECT msg_key AS key, text FROM notify_outbox WHERE sent_ts IS NULL AND dropped_ts IS NULL`)
+      .all() as { key: string; text: string }[];
+    db.close();
+    expect(waiting).toHaveLength(count);
+
+    up = true;
+    const second = startCli(['run', '--config', f, '--fresh']);
+    try {
+      await waitFor(() => waiting.every((w) => kept.has(w.key)), {
+        what: 'every carried-over message delivered',
+        timeoutMs: 60_000,
+        detail: () => second.stderr.slice(-2000),
+      });
+    } finally {
+      second.proc.kill('SIGTERM');
+      await second.exited;
+      await hook.close();
+    }
+    for (const w of waiting) expect(kept.get(w.key)).toBe(w.text);
+    expect(waiting.map((w) => w.text)).toContain('tradebot stopping');
+    // The new journal took the backlog over from the one kept aside.
+    const started = logLines(second.stderr).find(
+      (l) => l.message === 'started a fresh journal; the previous one is kept',
+    );
+    expect(started?.notificationsCarried).toBe(count);
+  }, 240_000);
+});
