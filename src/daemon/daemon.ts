@@ -213,7 +213,10 @@ class DaemonRun {
     });
     this.store = journal.store;
     this.unlock = journal.unlock;
-    this.previousRun = markRunStarted(journal.store, this.clock.now());
+    this.previousRun =
+      journal.keptAt === undefined
+        ? markRunStarted(journal.store, this.clock.now())
+        : markRunStarted(journal.store, this.clock.now(), journal.keptRunMarker);
     if (this.previousRun === 'unclean')
       this.logger.warn('the previous run did not end cleanly', {
         journal: journal.store.path,

@@ -1,7 +1,8 @@
 // A stop with a notification backlog, through the real CLI: the webhook is down for the whole first run, so
 // its messages (the start, fills, the stop) wait in the journal's outbox; the stop says how many are carried
 // over; the next start (the demo's embedded simulator needs --fresh, which keeps the old journal aside) sends
-// every one of them, each once by its idempotency key, to a receiver that is back.
+// every one of them, each once by its idempotency key, to a receiver that is back. That run is killed (kill -9):
+// the start after it says the previous run did not end cleanly.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ const logLines = (stderr: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('notifications across a stop', () => {
-  it('a backlog at stop is carried over and delivered by the next start, each message once', async () => {
+  it('a backlog at stop is carried over and delivered by the next start, each message once; a start after a kill says so', async () => {
     const hook = await startRecordingServer();
     const kept = new Map<string, string>();
     let up = false;
@@ -88,9 +89,9 @@ describe('notifications across a stop', () => {
         detail: () => second.stderr.slice(-2000),
       });
     } finally {
-      second.proc.kill('SIGTERM');
+      // Killed: this run leaves no clean-stop marker behind.
+      second.proc.kill('SIGKILL');
       await second.exited;
-      await hook.close();
     }
     for (const w of waiting) expect(kept.get(w.key)).toBe(w.text);
     expect(waiting.map((w) => w.text)).toContain('tradebot stopping');
@@ -99,5 +100,27 @@ describe('notifications across a stop', () => {
       (l) => l.message === 'started a fresh journal; the previous one is kept',
     );
     expect(started?.notificationsCarried).toBe(count);
+
+    // The next start says the run before it did not end cleanly: in its log and in its start message.
+    const third = startCli(['run', '--config', f, '--fresh']);
+    try {
+      await waitFor(() => [...kept.values()].some((t) => t.includes('did not end cleanly')), {
+        what: 'the start after a kill told',
+        timeoutMs: 60_000,
+        detail: () => third.stderr.slice(-2000),
+      });
+    } finally {
+      third.proc.kill('SIGTERM');
+      await third.exited;
+      await hook.close();
+    }
+    expect([...kept.values()].filter((t) => t.startsWith('tradebot started'))).toEqual([
+      'tradebot started on simulator: 3 bots (aapl-ma, tsla-rsi, nvda-session)',
+      'tradebot started on simulator: 3 bots (aapl-ma, tsla-rsi, nvda-session)',
+      'tradebot started on simulator: 3 bots (aapl-ma, tsla-rsi, nvda-session). The previous run did not end cleanly (no clean stop in the journal): orders and fills were reconciled with the venue at start',
+    ]);
+    expect(logLines(third.stderr).some((l) => l.message === 'the previous run did not end cleanly')).toBe(
+      true,
+    );
   }, 240_000);
 });
