@@ -121,11 +121,12 @@ export class Dispatcher {
     const m = this.o.outbox.dropOne(this.name, this.o.now());
     if (m === undefined) return;
     this.counts.dropped++;
-    this.droppedInOutage++;
-    this.o.logger.warn('notification dropped', {
-      target: this.name,
-      what: `notifications to ${this.name}: more than ${this.o.queue} waiting, the oldest of the lowest priority dropped: ${this.o.scrub(m.text.slice(0, 80))}`,
-    });
+    // The first drop of a backlog is logged with what went; the rest are counted in the recovery line.
+    if (this.droppedInOutage++ === 0)
+      this.o.logger.warn('notification dropped', {
+        target: this.name,
+        what: `notifications to ${this.name}: more than ${this.o.queue} waiting, the oldest of the lowest priority dropped (${this.o.scrub(m.text.slice(0, 80))}); further drops are counted in the recovery line`,
+      });
   }
 
   private sleep(ms: number, onPush: boolean): Promise<void> {
