@@ -4,7 +4,14 @@
 // answers; a command is run once, even when the commands are started again on the same journal.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { TelegramCommands, type CommandedBot } from '../../../src/notify/index.js';
+import { NotifySchema } from '../../../src/config/index.js';
+import type { TraderEvent } from '../../../src/execution/trader.js';
+import {
+  notifyService,
+  TelegramCommands,
+  type CommandedBot,
+  type NotifiableEvent,
+} from '../../../src/notify/index.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { defineStrategy } from '../../../src/strategy/index.js';
 import { startFakeTelegram } from '../../helpers/fake-telegram.js';
@@ -90,5 +97,72 @@ describe('Telegram commands', () => {
     ]);
     expect(logs.join('\n')).toMatch(/Telegram command \/pause from chat 666 refused/);
     expect(logs.join('\n')).not.toContain(TOKEN);
+  }, 60_000);
+
+  it('as the daemon runs them: /halt from the notify chat halts the bot, and the halt and the action are told there', async () => {
+    const venue = await startLiveVenue({
+      credentials: { apiKey: 'tg-key', apiSecret: 'tg-secret', passphrase: 'tg-pass' },
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 4, speed: 60, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
+    });
+    const listeners: ((e: NotifiableEvent) => void)[] = [];
+    const { bot } = await venue.createLiveBot(
+      {
+        name: 'tg',
+        strategy: idle,
+        risk: RiskLimitsSchema.parse({
+          allowedSessions: ['regular'],
+          whitelisted: true,
+          maxDataAgeMs: 60_000,
+        }),
+      },
+      { onEvent: (e: TraderEvent) => listeners.forEach((l) => l(e)) },
+    );
+    bot.start();
+    const tg = await startFakeTelegram(TOKEN);
+    onTestFinished(() => tg.close());
+    const quiet = { info: () => undefined, warn: () => undefined };
+    const service = await notifyService({
+      config: {
+        notify: NotifySchema.parse({
+          telegram: {
+            botToken: TOKEN,
+            chatId: ALLOWED,
+            apiBaseUrl: tg.baseUrl,
+            commands: { control: true, pollTimeoutS: 1 },
+          },
+          perMinute: 600,
+        }),
+      },
+      bots: () => [{ config: { name: 'tg' }, bot }],
+      store: venue.store,
+      logger: quiet,
+      venue: { kind: 'simulator', speed: 60 },
+      clock: venue.clock,
+      previousRun: 'clean',
+      subscribe: (l) => {
+        listeners.push(l);
+        return () => listeners.splice(listeners.indexOf(l), 1);
+      },
+    });
+    onTestFinished(() => service?.close());
+    tg.say(STRANGER, '/halt');
+    tg.say(ALLOWED, '/halt drill');
+    await waitFor(() => bot.trader.tradingState === 'HALTED', { what: 'the bot halted', timeoutMs: 20_000 });
+    const told = () => tg.sent.filter((m) => m.chat_id === String(ALLOWED)).map((m) => m.text);
+    await waitFor(() => told().length >= 4, { what: 'four messages in the chat', timeoutMs: 20_000 });
+    expect(told()).toEqual(
+      expect.arrayContaining([
+        'tradebot started on simulator: 1 bot (tg)',
+        'tg: halt done',
+        `tg halted (nothing is placed until re-armed) by telegram:${ALLOWED}: drill`,
+        expect.stringMatching(/^tg trading state ACTIVE → HALTED: drill \(halt by telegram:4242\)/),
+      ]),
+    );
+    expect(tg.sent.filter((m) => m.chat_id === String(STRANGER)).map((m) => m.text)).toEqual([
+      `This chat (${STRANGER}) may not command this bot: add it to notify.telegram.commands.allowedChatIds.`,
+    ]);
+    await service?.close();
   }, 60_000);
 });
