@@ -20,8 +20,54 @@ export const NOTIFY_EVENTS = [
   'restart',
   'feed-health',
   'daily-summary',
+  'lifecycle',
+  'control',
 ] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
+
+const chatId = (field: string) =>
+  z
+    .union([z.string().min(1), z.number().int()], {
+      error: `${field} must be a chat id such as "123456789" or "-1001234567890"`,
+    })
+    .transform(String);
+
+/**
+ * Commands the bot answers in its chats (long polling of getUpdates). Like the control API without a
+ * token, it is read-only (/status) unless `control` is true: /pause, /resume, /flatten and /halt act on
+ * the bots, and only ever from a chat of `allowedChatIds`.
+ */
+const TelegramCommandsSchema = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe('answer commands (/status, /pause, /resume, /flatten, /halt)'),
+    allowedChatIds: z
+      .array(chatId('notify.telegram.commands.allowedChatIds[]'))
+      .min(
+        1,
+        'notify.telegram.commands.allowedChatIds needs at least one chat id (or leave it out: the notify chat)',
+      )
+      .optional()
+      .describe(
+        'the chats whose commands are answered (default: the chat notifications go to); others are refused',
+      ),
+    control: z
+      .boolean()
+      .default(false)
+      .describe(
+        'allow /pause, /resume, /flatten and /halt from the allowed chats; without it only /status answers',
+      ),
+    pollTimeoutS: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .default(25)
+      .describe('seconds a getUpdates long poll may wait for a command'),
+  })
+  .describe("Telegram commands, with the control API's rules: allowed chats only, read-only unless control");
 
 export const NotifySchema = z
   .strictObject({
@@ -58,6 +104,7 @@ export const NotifySchema = z
           })
           .default('https://api.telegram.org')
           .describe('the Bot API base URL (a local server in tests)'),
+        commands: TelegramCommandsSchema.optional(),
       })
       .optional()
       .describe('a Telegram bot (Bot API sendMessage)'),
@@ -98,9 +145,25 @@ export const NotifySchema = z
       .min(1)
       .max(10_000)
       .default(200)
-      .describe('messages waiting per target; past it the oldest are dropped (and counted)'),
+      .describe(
+        'messages waiting per target; past it the oldest of the lowest priority (fills first) are dropped, counted and logged',
+      ),
     timeoutMs: ms('notify.timeoutMs', 100, 5000),
-    retries: z.number().int().min(0).max(10).default(4).describe('resends of a failed message, with backoff'),
+    retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(4)
+      .describe(
+        'doublings of the wait between resends of a failed message (from 500 ms, at most 30 s); the message is kept until delivered',
+      ),
+    fillWindowMs: ms('notify.fillWindowMs', 0, 3000).describe(
+      'fills of one order within this many milliseconds (real time) are told in one message',
+    ),
+    stopFlushMs: ms('notify.stopFlushMs', 0, 3000).describe(
+      'how long a stop waits for the backlog to go out; what remains is sent at the next start',
+    ),
   })
   .refine((n) => n.webhook !== undefined || n.telegram !== undefined, {
     message: 'notify needs a target: webhook, telegram or both',

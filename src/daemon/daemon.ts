@@ -27,7 +27,7 @@ import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { watchFeedHealth } from './feed-alarm.js';
 import { readiness, serveHealth } from './health.js';
-import { openDeploymentJournal } from './journal-path.js';
+import { markCleanStop, markRunStarted, openDeploymentJournal, type PreviousRun } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
 import { pipelineEvents } from './pipeline-events.js';
@@ -119,6 +119,8 @@ class DaemonRun {
   private failJournal: () => void = () => undefined;
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
   private readonly services: { close(): Promise<void> }[] = [];
+  /** How the journal's previous run ended, read when it is opened. */
+  private previousRun: PreviousRun = 'first';
   /** Until the start completed or the shutdown began: a stop asked now waits for the start. */
   private starting = true;
 
@@ -215,10 +217,20 @@ class DaemonRun {
     });
     this.store = journal.store;
     this.unlock = journal.unlock;
+    this.previousRun =
+      journal.keptAt === undefined
+        ? markRunStarted(journal.store, this.clock.now())
+        : markRunStarted(journal.store, this.clock.now(), journal.keptRunMarker);
+    if (this.previousRun === 'unclean')
+      this.logger.warn('the previous run did not end cleanly', {
+        journal: journal.store.path,
+        what: 'the previous run of this journal did not end cleanly (killed or crashed: no clean stop was journaled); orders and fills are reconciled with the venue before trading',
+      });
     if (journal.keptAt !== undefined)
       this.logger.info('started a fresh journal; the previous one is kept', {
         journal: journal.store.path,
         previous: journal.keptAt,
+        ...(journal.notificationsCarried ? { notificationsCarried: journal.notificationsCarried } : {}),
       });
   }
 
@@ -374,6 +386,7 @@ class DaemonRun {
       logger: this.logger,
       venue: { kind: this.cfg.venue.kind, speed: this.speed },
       clock: this.clock,
+      previousRun: this.previousRun,
       subscribe: (l) => this.events.subscribe(l),
     };
     for (const start of this.o.services ?? []) {
@@ -481,6 +494,12 @@ class DaemonRun {
     for (const svc of this.services) await svc.close().catch(() => undefined);
     this.runtime?.close();
     await this.http?.close();
+    // Last write of the run: its presence at the next start says this one ended on its own.
+    try {
+      if (this.store !== undefined) markCleanStop(this.store, this.clock.now());
+    } catch {
+      // A journal that cannot be written was said already; the next start finds no marker and says so.
+    }
     this.store?.close();
     this.unlock?.();
     await this.sim?.stop();

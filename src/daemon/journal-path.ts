@@ -18,6 +18,10 @@ export interface DeploymentJournal {
   readonly unlock: () => void;
   /** Where the previous journal is kept, when `fresh` set one aside. */
   readonly keptAt?: string | undefined;
+  /** Notifications still waiting in the kept journal, now in the new one's outbox. */
+  readonly notificationsCarried?: number | undefined;
+  /** The run marker of the kept journal (how the run before this fresh one ended), if it had one. */
+  readonly keptRunMarker?: string | undefined;
 }
 
 /**
@@ -55,9 +59,64 @@ export function openDeploymentJournal(o: {
         true,
       );
     }
-    return { store: openStore(file, o.clock === undefined ? {} : { clock: o.clock }), unlock, keptAt };
+    const store = openStore(file, o.clock === undefined ? {} : { clock: o.clock });
+    // The notifications the previous run could not send go out from the new journal (a fresh start loses none).
+    if (keptAt === undefined) return { store, unlock };
+    const { notificationsCarried, keptRunMarker } = takeOver(store, keptAt);
+    return { store, unlock, keptAt, notificationsCarried, keptRunMarker };
   } catch (e) {
     unlock();
     throw e;
   }
+}
+
+/** What a fresh journal takes from the one kept aside: its waiting notifications, and how its run ended. */
+function takeOver(
+  store: Store,
+  keptAt: string,
+): { notificationsCarried: number; keptRunMarker: string | undefined } {
+  try {
+    const notificationsCarried = store.outbox.carryOverFrom(keptAt);
+    store.db.prepare(`ATTACH DATABASE ? AS kept`).run(keptAt);
+    try {
+      const hasMeta = store.db
+        .prepare(`SELECT 1 FROM kept.sqlite_master WHERE type = 'table' AND name = 'meta'`)
+        .get();
+      const row =
+        hasMeta === undefined
+          ? undefined
+          : (store.db.prepare(`SELECT value FROM kept.meta WHERE key = ?`).get(RUN_MARKER) as
+              { value: string } | undefined);
+      return { notificationsCarried, keptRunMarker: row?.value };
+    } finally {
+      store.db.prepare(`DETACH DATABASE kept`).run();
+    }
+  } catch (e) {
+    store.close();
+    throw describeJournalFault(e, keptAt) ?? e;
+  }
+}
+
+/** How the journal's previous run ended: there was none, it stopped cleanly, or it did not (killed, crashed). */
+export type PreviousRun = 'first' | 'clean' | 'unclean';
+
+const RUN_MARKER = 'daemon:run';
+
+/**
+ * Marks the journal as in use by a running daemon and answers how the previous run ended: a clean stop
+ * writes its marker last (`markCleanStop`), so a run that finds the marker of a running one was killed.
+ * `before` is the marker to judge by (a fresh journal's: the one kept aside).
+ */
+export function markRunStarted(
+  store: Store,
+  ts: number,
+  before: string | undefined = store.meta.get(RUN_MARKER),
+): PreviousRun {
+  store.meta.set(RUN_MARKER, 'running', ts);
+  return before === undefined ? 'first' : before === 'stopped' ? 'clean' : 'unclean';
+}
+
+/** The clean-stop marker: the daemon stopped on its own, everything journaled. */
+export function markCleanStop(store: Store, ts: number): void {
+  store.meta.set(RUN_MARKER, 'stopped', ts);
 }

@@ -6,6 +6,7 @@ import type { LiveBot } from '../execution/live-bot.js';
 import type { TraderEvent } from '../execution/trader.js';
 import type { Clock } from '../feeds/clock.js';
 import type { Store } from '../store/index.js';
+import type { PreviousRun } from './journal-path.js';
 import type { Logger } from './logger.js';
 
 /** An event of the daemon itself, beside the pipeline's. */
@@ -28,6 +29,8 @@ export interface DaemonServiceContext {
   readonly venue: { readonly kind: string; readonly speed: number };
   /** The venue's clock (simulated for an accelerated simulator; `venue.speed` times real time). */
   readonly clock: Clock;
+  /** How the journal's previous run ended (a run killed or crashed leaves no clean-stop marker). */
+  readonly previousRun: PreviousRun;
   /** Every bot's pipeline events and the daemon's own; a listener that throws is logged, never felt by trading. */
   subscribe(listener: (e: DaemonEvent) => void): () => void;
 }

@@ -15,6 +15,62 @@ export function fillText(bot: string, f: TraderFill): string {
   return `${bot} ${reason === undefined ? '' : `exit (${reason}): `}${describeFill(f)}`;
 }
 
+/**
+ * The fills of one order as one message: one fill as `fillText`; several with their total size, the
+ * average price (weighted by size) and the fees.
+ */
+export function orderFillsText(bot: string, fills: readonly TraderFill[]): string {
+  const [first] = fills;
+  if (first === undefined) return '';
+  if (fills.length === 1) return fillText(bot, first);
+  const reason = exitReasonOf(first);
+  const size = fills.reduce((a, f) => a.plus(f.size), new Decimal(0));
+  const notional = fills.reduce((a, f) => a.plus(f.price.times(f.size)), new Decimal(0));
+  const avg = size.isZero() ? new Decimal(0) : notional.div(size);
+  const sameFeeCoin = fills.every((f) => f.feeCoin === first.feeCoin);
+  const fees = sameFeeCoin
+    ? `${fills.reduce((a, f) => a.plus(f.fee), new Decimal(0)).toFixed()} ${first.feeCoin}`
+    : fills.map((f) => `${f.fee.toFixed()} ${f.feeCoin}`).join(' + ');
+  const verb = first.side === 'buy' ? 'bought' : 'sold';
+  return (
+    `${bot} ${reason === undefined ? '' : `exit (${reason}): `}${verb} ${size.toFixed()} ${first.baseCoin} ` +
+    `at avg ${avg.toDecimalPlaces(8).toFixed()} ${first.quoteCoin} in ${fills.length} fills (fees ${fees})`
+  );
+}
+
+/** An operator's action on a bot, as the control journal has it. */
+export function controlText(
+  bot: string,
+  c: { action: string; who: string; reason: string; symbol?: string | undefined },
+): string {
+  const done: Record<string, string> = {
+    pause: 'paused (no new entries)',
+    resume: 'resumed (entries allowed again)',
+    flatten: `flattened${c.symbol === undefined ? '' : ` (${c.symbol})`}`,
+    halt: 'halted (nothing is placed until re-armed)',
+    rearm: 're-armed',
+  };
+  return `${bot} ${done[c.action] ?? c.action} by ${c.who}: ${c.reason}`;
+}
+
+/** The deployment started; after an unclean end of the previous run it says so. */
+export function startText(bots: readonly string[], venue: string, previousRun: PreviousRun): string {
+  const head = `tradebot started on ${venue}: ${counted(bots.length, 'bot')} (${bots.join(', ')})`;
+  return previousRun === 'unclean'
+    ? `${head}. The previous run did not end cleanly (no clean stop in the journal): orders and fills were reconciled with the venue at start`
+    : head;
+}
+
+/** The deployment stops. */
+export function stopText(carried: number): string {
+  return carried > 0
+    ? `tradebot stopping; ${counted(carried, 'notification')} left to send at the next start`
+    : 'tradebot stopping';
+}
+
+/** How the previous run of a journal ended: none before, a clean stop, or not (a crash, a kill). */
+export type PreviousRun = 'first' | 'clean' | 'unclean';
+
 export function stateText(bot: string, from: string, to: string, reason: string): string {
   return `${bot} trading state ${from} → ${to}: ${reason}`;
 }
@@ -38,10 +94,12 @@ export function feedHealthText(e: FeedHealthEvent): string {
 }
 
 export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: string): string {
-  const lines = bots.map((b) => {
-    const net = new Decimal(b.realisedPnl).plus(b.unrealisedPnl).minus(b.fees);
-    const held = b.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ') || 'flat';
-    return `${b.name} ${b.tradingState}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
-  });
-  return [`tradebot daily summary, ${formatZoned(now, zone)}`, ...lines].join('\n');
+  return [`tradebot daily summary, ${formatZoned(now, zone)}`, ...bots.map(botLine)].join('\n');
+}
+
+/** One bot in a line: state, counts, PnL net of fees, equity, holdings. */
+export function botLine(b: LiveBotStatus): string {
+  const net = new Decimal(b.realisedPnl).plus(b.unrealisedPnl).minus(b.fees);
+  const held = b.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ') || 'flat';
+  return `${b.name} ${b.tradingState}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
 }

@@ -3,3 +3,4 @@ export * from './channels.js';
 export * from './dispatcher.js';
 export * from './format.js';
 export * from './notifier.js';
+export * from './telegram-commands.js';

@@ -1,18 +1,34 @@
 // Notifications of a running deployment: the pipeline's events (fills, exits with their reason, denial
-// bursts, trading-state changes), the daemon's (a bot restarted) and a daily summary on the venue's
-// clock, to a webhook and/or Telegram. Trading never waits on it: events are turned into text and
-// queued synchronously; each target sends from its own queue (see Dispatcher).
+// bursts, trading-state changes, operator actions), the daemon's (start, stop, an unclean previous end, a
+// bot restarted) and a daily summary on the venue's clock, to a webhook and/or Telegram. Trading never
+// waits on it: an event becomes a row of the journal's outbox at once (fills of one order coalescing into
+// one message), and each target sends from the outbox by priority (see Dispatcher).
+import { randomUUID } from 'node:crypto';
 import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
-import type { TraderEvent } from '../execution/trader.js';
+import type { TraderEvent, TraderFill } from '../execution/trader.js';
 import type { Clock } from '../feeds/clock.js';
 import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { liveClock } from '../feeds/clock.js';
+import type { OutboxRepository } from '../store/index.js';
+import { counted } from '../market/spelling.js';
 import { telegramChannel, webhookChannel } from './channels.js';
 import { Dispatcher, type Channel, type NotifyLogger } from './dispatcher.js';
+import { TelegramCommands, type CommandedBot } from './telegram-commands.js';
 import { exitReasonOf } from '../execution/describe.js';
-import { burstText, feedHealthText, fillText, restartText, stateText, summaryText } from './format.js';
+import {
+  burstText,
+  controlText,
+  feedHealthText,
+  orderFillsText,
+  restartText,
+  startText,
+  stateText,
+  stopText,
+  summaryText,
+  type PreviousRun,
+} from './format.js';
 
 /** An event of the daemon itself, beside the pipeline's. */
 export type BotRestartedEvent = {
@@ -37,8 +53,14 @@ export interface NotifyHost {
 export interface NotifierOptions {
   readonly config: NotifyConfig;
   readonly host: NotifyHost;
+  /** The journal's outbox: every message is written there before it is sent. */
+  readonly outbox: OutboxRepository;
   /** Channels instead of those of the config (tests). */
   readonly channels?: readonly Channel[] | undefined;
+  /** Wall-clock time (default the live clock): the rate limit, the fill window, the timeouts. */
+  readonly now?: (() => number) | undefined;
+  /** The first backoff of a resend (default 500 ms). */
+  readonly backoffMs?: number | undefined;
 }
 
 /** Replaces every secret in a text. */
@@ -48,17 +70,38 @@ const scrubber = (secrets: readonly string[]) => (s: string) => {
   return out;
 };
 
+/** Which messages go first when the rate limit or an outage holds them back: lower first. */
+export const PRIORITY = {
+  /** Trading state, operator actions, errors, start and stop. */
+  urgent: 0,
+  /** Denial bursts, the daily summary. */
+  normal: 1,
+  fill: 2,
+} as const;
+
+/** The fills of one order told so far, in one message while it waits. */
+interface FillGroup {
+  readonly key: string;
+  readonly fills: TraderFill[];
+  readonly firstAt: number;
+}
+
 export class Notifier {
   readonly dispatchers: readonly Dispatcher[];
   private readonly wanted: ReadonlySet<NotifyEventKind>;
   private readonly denials = new Map<string, { ts: number; code: string }[]>();
+  private readonly fillGroups = new Map<string, FillGroup>();
   private readonly unsubscribe: () => void;
   private readonly summary: ClockCron | undefined;
+  private readonly scrub: (s: string) => string;
+  private readonly now: () => number;
+  private stopped = false;
 
   constructor(private readonly o: NotifierOptions) {
     const c = o.config;
     const secrets = [c.telegram?.botToken ?? '', c.webhook?.url ?? ''];
-    const scrub = scrubber(secrets);
+    this.scrub = scrubber(secrets);
+    this.now = o.now ?? (() => liveClock.now());
     const channels = o.channels ?? [
       ...(c.webhook ? [webhookChannel(c.webhook.url)] : []),
       ...(c.telegram ? [telegramChannel(c.telegram)] : []),
@@ -67,13 +110,15 @@ export class Notifier {
       (channel) =>
         new Dispatcher({
           channel,
+          outbox: o.outbox,
           logger: o.host.logger,
           perMinute: c.perMinute,
           queue: c.queue,
           timeoutMs: c.timeoutMs,
           retries: c.retries,
-          scrub,
-          now: () => liveClock.now(),
+          scrub: this.scrub,
+          now: this.now,
+          backoffMs: o.backoffMs,
         }),
     );
     this.wanted = new Set(c.events);
@@ -84,17 +129,49 @@ export class Notifier {
           timeZone: c.dailySummary.timezone,
           clock: o.host.clock,
           speed: o.host.speed,
-          run: (at) => this.send(summaryText(o.host.bots(), at, c.dailySummary.timezone)),
+          run: (at) =>
+            void this.send(summaryText(o.host.bots(), at, c.dailySummary.timezone), PRIORITY.normal),
+          onError: (e) =>
+            o.host.logger.warn('daily summary not sent', {
+              error: this.scrub(e instanceof Error ? e.message : String(e)),
+            }),
         })
       : undefined;
+    const backlog = this.dispatchers.reduce((n, d) => n + d.waiting, 0);
     o.host.logger.info('notifications on', {
-      what: `notifications to ${channels.map((x) => x.name).join(' and ')}: ${c.events.join(', ')}`,
+      what:
+        `notifications to ${channels.map((x) => x.name).join(' and ')}: ${c.events.join(', ')}` +
+        (backlog > 0
+          ? `; ${counted(backlog, 'notification')} carried over from the last run are sent first`
+          : ''),
     });
+    // The backlog of the last run goes out now, by priority.
+    for (const d of this.dispatchers) d.start();
   }
 
-  /** Queues a text for every target. */
-  send(text: string): void {
-    for (const d of this.dispatchers) d.push(text);
+  /**
+   * Queues a text for every target in the outbox (durable before this returns); answers its idempotency
+   * key. `delayMs` holds it back that long (real time), during which `retext` may still change it.
+   */
+  send(text: string, priority: number = PRIORITY.urgent, delayMs = 0): string {
+    const key = randomUUID();
+    if (this.stopped) return key;
+    const now = this.now();
+    this.o.outbox.add({
+      targets: this.dispatchers.map((d) => d.name),
+      key,
+      priority,
+      text: this.scrub(text),
+      dueTs: now + delayMs,
+      ts: now,
+    });
+    for (const d of this.dispatchers) d.pushed();
+    return key;
+  }
+
+  /** Tells the start (and an unclean end of the previous run), when lifecycle messages are wanted. */
+  started(o: { bots: readonly string[]; venue: string; previousRun: PreviousRun }): void {
+    if (this.wanted.has('lifecycle')) this.send(startText(o.bots, o.venue, o.previousRun));
   }
 
   /** A pipeline or daemon event: turned into text (or counted) at once, never awaited. */
@@ -104,7 +181,7 @@ export class Notifier {
       switch (e.type) {
         case 'fill': {
           const exit = exitReasonOf(e.fill) !== undefined;
-          if (exit ? w.has('exit') : w.has('fill')) this.send(fillText(e.bot, e.fill));
+          if (exit ? w.has('exit') : w.has('fill')) this.fill(e.bot, e.fill);
           break;
         }
         case 'denied':
@@ -113,6 +190,9 @@ export class Notifier {
           break;
         case 'trading-state':
           if (w.has('trading-state')) this.send(stateText(e.bot, e.from, e.to, e.reason));
+          break;
+        case 'control':
+          if (w.has('control')) this.send(controlText(e.bot, e.control));
           break;
         case 'bot-restarted':
           if (w.has('restart')) this.send(restartText(e.bot, e.restarts, e.error));
@@ -126,9 +206,28 @@ export class Notifier {
     } catch (err) {
       // A notification must never break the pipeline that emitted the event.
       this.o.host.logger.warn('notification not built', {
-        error: err instanceof Error ? err.message : String(err),
+        error: this.scrub(err instanceof Error ? err.message : String(err)),
       });
     }
+  }
+
+  /**
+   * A fill: the fills of one order make one message while it waits (the first holds it back
+   * `fillWindowMs`), with their total size, average price and fees.
+   */
+  private fill(bot: string, f: TraderFill): void {
+    const now = this.now();
+    const window = this.o.config.fillWindowMs;
+    for (const [k, g] of this.fillGroups)
+      if (now - g.firstAt > Math.max(window, 60_000)) this.fillGroups.delete(k);
+    const order = `${bot}|${f.orderId ?? f.clientOid ?? f.execId}`;
+    const g = this.fillGroups.get(order);
+    if (g !== undefined && this.o.outbox.retext(g.key, this.scrub(orderFillsText(bot, [...g.fills, f])))) {
+      g.fills.push(f);
+      return;
+    }
+    const key = this.send(orderFillsText(bot, [f]), PRIORITY.fill, window);
+    this.fillGroups.set(order, { key, fills: [f], firstAt: now });
   }
 
   /** N denials of a bot within the window (venue time) make one message; the count starts again after it. */
@@ -143,46 +242,97 @@ export class Notifier {
           recent.map((d) => d.code),
           windowMs,
         ),
+        PRIORITY.normal,
       );
       this.denials.set(bot, []);
     } else this.denials.set(bot, recent);
   }
 
-  /** Stops listening; waits a little (`ms`) for the queues to drain, then stops the targets. */
-  async stop(ms = 2000): Promise<void> {
+  /**
+   * Stops listening, tells the stop, and gives the backlog `ms` (default `stopFlushMs`) to go out; what
+   * is left stays in the outbox for the next start, and the log says how much. Answers that count.
+   */
+  async stop(ms: number = this.o.config.stopFlushMs): Promise<number> {
     this.unsubscribe();
     this.summary?.stop();
-    await Promise.all(this.dispatchers.map((d) => d.flush(ms)));
-    for (const d of this.dispatchers) d.stop();
+    if (this.wanted.has('lifecycle')) this.send(stopText(0));
+    this.stopped = true;
+    // Fills still in their window go now.
+    this.o.outbox.dueNow(this.now());
+    await Promise.all(this.dispatchers.map((d) => d.drain(ms)));
+    await Promise.all(this.dispatchers.map((d) => d.stop()));
+    const left = this.dispatchers.reduce((n, d) => n + d.waiting, 0);
+    if (left > 0)
+      this.o.host.logger.warn('notifications carried over', {
+        what: `${counted(left, 'notification')} carried over to the next start (kept in the journal's outbox)`,
+        count: left,
+        targets: this.dispatchers.filter((d) => d.waiting > 0).map((d) => d.name),
+      });
+    return left;
   }
-}
-
-/** The notifier of a deployment with a `notify:` block, or undefined. */
-export function notifierFor(
-  config: { notify?: NotifyConfig | undefined },
-  host: NotifyHost,
-): Notifier | undefined {
-  return config.notify === undefined ? undefined : new Notifier({ config: config.notify, host });
 }
 
 /** What the daemon gives a service (structurally: notify does not import the daemon, one layer). */
 export interface NotifyServiceContext {
   readonly config: { notify?: NotifyConfig | undefined };
-  readonly bots: () => readonly { readonly bot: { status(): LiveBotStatus } | undefined }[];
+  readonly bots: () => readonly CommandedBot[];
+  /** The journal: its outbox holds the messages, its meta the Telegram update offset. */
+  readonly store: {
+    readonly outbox: OutboxRepository;
+    readonly meta: { get(key: string): string | undefined; set(key: string, value: string): void };
+  };
   readonly logger: NotifyLogger;
-  readonly venue: { readonly speed: number };
+  readonly venue: { readonly kind: string; readonly speed: number };
   readonly clock: Clock;
+  /** How the journal's previous run ended. */
+  readonly previousRun?: PreviousRun | undefined;
   subscribe(listener: (e: NotifiableEvent) => void): () => void;
 }
 
-/** Notifications as a daemon service: started with the bots, closed (queues flushed briefly) at stop. */
+/**
+ * Notifications as a daemon service: started with the bots (the backlog of the last run sent first, the
+ * start told), Telegram commands read when configured; at stop the backlog gets `stopFlushMs`, the rest is
+ * carried over in the outbox.
+ */
 export function notifyService(ctx: NotifyServiceContext): Promise<{ close(): Promise<void> } | undefined> {
-  const n = notifierFor(ctx.config, {
-    logger: ctx.logger,
-    clock: ctx.clock,
-    speed: ctx.venue.speed,
-    bots: () => ctx.bots().flatMap((b) => (b.bot === undefined ? [] : [b.bot.status()])),
-    subscribe: (l) => ctx.subscribe(l),
+  const config = ctx.config.notify;
+  if (config === undefined) return Promise.resolve(undefined);
+  const n = new Notifier({
+    config,
+    outbox: ctx.store.outbox,
+    host: {
+      logger: ctx.logger,
+      clock: ctx.clock,
+      speed: ctx.venue.speed,
+      bots: () => ctx.bots().flatMap((b) => (b.bot === undefined ? [] : [b.bot.status()])),
+      subscribe: (l) => ctx.subscribe(l),
+    },
   });
-  return Promise.resolve(n === undefined ? undefined : { close: () => n.stop() });
+  n.started({
+    bots: ctx.bots().map((b) => b.config.name),
+    venue: ctx.venue.kind,
+    previousRun: ctx.previousRun ?? 'first',
+  });
+  const tg = config.telegram;
+  const commands =
+    tg?.commands?.enabled === true
+      ? new TelegramCommands({
+          botToken: tg.botToken,
+          apiBaseUrl: tg.apiBaseUrl,
+          allowedChatIds: tg.commands.allowedChatIds ?? [tg.chatId],
+          control: tg.commands.control,
+          pollTimeoutS: tg.commands.pollTimeoutS,
+          bots: ctx.bots,
+          logger: ctx.logger,
+          meta: ctx.store.meta,
+          scrub: scrubber([tg.botToken, config.webhook?.url ?? '']),
+        })
+      : undefined;
+  commands?.start();
+  return Promise.resolve({
+    close: async () => {
+      await commands?.stop();
+      await n.stop();
+    },
+  });
 }

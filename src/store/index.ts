@@ -50,6 +50,7 @@ export {
   type TradingStateRecord,
   type EquityPoint,
 } from './runtime-state.js';
+export { OutboxRepository, type OutboxMessage, type OutboxInput } from './outbox.js';
 export {
   ControlRepository,
   CONTROL_ACTIONS,

@@ -119,6 +119,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX control_actions_bot ON control_actions (bot, seq)`,
     ],
   },
+  {
+    version: 4,
+    name: 'notification outbox: each message per target until its receiver acknowledged it',
+    sql: [
+      `CREATE TABLE notify_outbox (
+        id INTEGER PRIMARY KEY,
+        target TEXT NOT NULL,
+        msg_key TEXT NOT NULL,
+        priority INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        due_ts INTEGER NOT NULL,
+        created_ts INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        sent_ts INTEGER,
+        dropped_ts INTEGER,
+        UNIQUE (target, msg_key)
+      )`,
+      `CREATE INDEX notify_outbox_waiting ON notify_outbox (target, priority, id)
+        WHERE sent_ts IS NULL AND dropped_ts IS NULL`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

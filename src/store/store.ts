@@ -10,6 +10,7 @@ import { DenialRepository, IntentRepository } from './intents.js';
 import { checkJournalPath, describeJournalFault, ensureJournalFolder } from './journal-file.js';
 import { migrate } from './migrations.js';
 import { OrderRepository } from './orders.js';
+import { OutboxRepository } from './outbox.js';
 import {
   EquityRepository,
   MetaRepository,
@@ -54,6 +55,8 @@ export interface Store {
   readonly meta: MetaRepository;
   /** Operator actions (pause, flatten, halt, ...) with who and why. */
   readonly control: ControlRepository;
+  /** Notifications waiting for their receivers (see OutboxRepository). */
+  readonly outbox: OutboxRepository;
   /**
    * Runs `fn` in one transaction: all of its writes commit together or none do. `fn` must be synchronous
    * (an awaited write would escape the transaction). Nested calls become savepoints.
@@ -185,6 +188,7 @@ function storeOver(
     strategyState: new StrategyStateRepository(db, clock),
     meta,
     control: new ControlRepository(db),
+    outbox: new OutboxRepository(db),
     transaction<T>(fn: () => T): T {
       return tx.commit(fn) as T;
     },

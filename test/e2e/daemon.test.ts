@@ -168,6 +168,8 @@ describe('against a simulator in another process', () => {
     );
     last.proc.kill('SIGTERM');
     expect((await last.exited).code).toBe(0);
+    // The run after a kill says so (the journal holds no clean-stop marker of the killed run).
+    expect(last.stderr).toContain('"message":"the previous run did not end cleanly"');
     logs += last.stderr;
 
     const orders = sim.engine.orders(SECRET.apiKey);

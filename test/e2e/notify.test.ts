@@ -1,7 +1,7 @@
 // Notifications from a running demo deployment, through the real CLI, to local HTTP receivers standing
 // in for a webhook and for the Telegram Bot API (its base URL configured): messages arrive; a receiver
 // that hangs (no answer for 10 s) does not slow trading, and its outage is logged once, its recovery
-// once with what was dropped; no secret appears in any message or log line.
+// once with what was dropped; the start and the stop are told; no secret appears in any message or log line.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,13 @@ describe('notifications', () => {
         detail: () => d.stderr.slice(-2000),
       });
       expect(hook.requests[0]?.path).toBe(`/services/${HOOK_KEY}`);
+      // The start is told first (lifecycle), a fresh journal: no word of an unclean end.
+      expect(texts(hook)[0]).toBe('tradebot started on simulator: 3 bots (aapl-ma, tsla-rsi, nvda-session)');
+      // Every message carries its idempotency key, in the header and the body.
+      for (const r of hook.requests)
+        expect(r.headers['idempotency-key']).toBe(
+          (JSON.parse(r.body) as { idempotencyKey: string }).idempotencyKey,
+        );
       expect(hook.requests[0]?.headers['content-type']).toBe('application/json');
       await waitFor(() => tg.requests.length > 0, { what: 'a Telegram message', timeoutMs: 10_000 });
       expect(tg.requests[0]?.path).toBe(`/bot${TOKEN}/sendMessage`);
@@ -74,8 +81,11 @@ describe('notifications', () => {
           detail: () => d.stderr.slice(-2000),
         },
       );
-      // The webhook was tried during the outage (a message hung on it) ...
-      expect(hook.requests.length).toBeGreaterThan(hungAt);
+      // The webhook was tried during the outage (a message hung on it; a fill waits fillWindowMs first) ...
+      await waitFor(() => hook.requests.length > hungAt, {
+        what: 'a message tried on the hanging webhook',
+        timeoutMs: 30_000,
+      });
       // ... and every order placed meanwhile was answered within seconds of its signal (venue time at 60x:
       // one real second is 60 s; a wait on the webhook would show as 600 s).
       const during = logLines(d.stderr)
@@ -100,6 +110,8 @@ describe('notifications', () => {
       d.proc.kill('SIGTERM');
       await d.exited;
     }
+    // The stop is told too (it outranks the fills still waiting).
+    expect(texts(hook)).toContain('tradebot stopping');
     const lines = logLines(d.stderr);
     const failing = lines.filter((l) => l.message === 'notifications failing');
     expect(failing).toHaveLength(1);

@@ -56,4 +56,26 @@ describe('notify: in a deployment', () => {
       'notify needs a target: webhook, telegram or both',
     );
   });
+
+  it('takes Telegram commands read-only by default, answering the notify chat, and names a bad field with its fix', () => {
+    const loaded = loadConfig(file({ telegram: { botToken: '${TG}', chatId: 4242, commands: {} } }), {
+      TG: '123:from-env-token',
+    });
+    expect(loaded.config.notify?.telegram?.commands).toEqual({
+      enabled: true,
+      control: false,
+      pollTimeoutS: 25,
+    });
+    const msg = problems(
+      file({
+        telegram: { botToken: '${TG}', chatId: 1, commands: { allowedChatIds: [true], control: 'yes' } },
+      }),
+      { TG: '123:from-env-token' },
+    );
+    expect(msg).toMatch(
+      /notify\.telegram\.commands\.allowedChatIds\[0\]: .*must be a chat id such as "123456789" or "-1001234567890" — got true/,
+    );
+    expect(msg).toContain('notify.telegram.commands.control: must be true or false');
+    expect(msg).not.toContain('from-env-token');
+  });
 });

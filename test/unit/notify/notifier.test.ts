@@ -1,13 +1,17 @@
 // The notifier between the pipeline's events and a real local receiver: which events make a message
 // (a burst of denials is one, the warm-up's stale signals none, an exit names its reason), and a target
 // whose receiver is down loses only the oldest messages beyond its queue, logged once per outage.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
 import type { TraderFill } from '../../../src/execution/trader.js';
 import { VirtualClock, type Clock } from '../../../src/feeds/clock.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { NotifySchema } from '../../../src/config/index.js';
 import { Notifier, webhookChannel, type NotifiableEvent } from '../../../src/notify/index.js';
+import { openStore } from '../../../src/store/index.js';
 import { startRecordingServer } from '../../helpers/recording-server.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { OK_HEALTH } from '../../helpers/feed-health.js';
@@ -25,6 +29,12 @@ function harness(
     warn: (message: string, fields?: Record<string, unknown>) =>
       logs.push({ level: 'warn', message, fields }),
   };
+  const dir = mkdtempSync(join(tmpdir(), 'tradebot-notifier-'));
+  const store = openStore(join(dir, 'journal.db'));
+  onTestFinished(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   const cfg = NotifySchema.parse({
     webhook: { url },
     events: ['fill', 'exit', 'denials', 'trading-state', 'restart'],
@@ -32,6 +42,7 @@ function harness(
   });
   const n = new Notifier({
     config: cfg,
+    outbox: store.outbox,
     host: {
       logger,
       clock: host.clock ?? new VirtualClock(0),
@@ -73,15 +84,20 @@ const denied = (ts: number, code: string): NotifiableEvent =>
   ({ type: 'denied', bot: 'a', ts, code, message: 'no', intent: {} }) as unknown as NotifiableEvent;
 
 describe('Notifier', () => {
-  it('sends a fill with units, an exit with its reason, one message per burst of denials, none for stale signals', async () => {
+  it('sends a fill with units, an exit with its reason, one message per burst of denials (before the fills waiting), none for stale signals', async () => {
     const rx = await startRecordingServer();
     rx.fallback = () => ({ body: 'ok' });
     const { n, emit } = harness(
-      { denialBurst: { count: 3, windowMs: 60_000 }, perMinute: 600 },
+      { denialBurst: { count: 3, windowMs: 60_000 }, perMinute: 600, fillWindowMs: 0 },
       `${rx.baseUrl}/hook`,
     );
     emit({ type: 'fill', bot: 'a', ts: 1, fill: fill() });
-    emit({ type: 'fill', bot: 'a', ts: 2, fill: fill({ exitReason: 'stop-loss' }) });
+    emit({
+      type: 'fill',
+      bot: 'a',
+      ts: 2,
+      fill: fill({ exitReason: 'stop-loss', orderId: '2', clientOid: 'c2', execId: 'x2' }),
+    });
     for (let i = 0; i < 10; i++) emit(denied(1000 + i, 'STALE_SIGNAL'));
     emit(denied(1000, 'MAX_POSITION'));
     emit(denied(2000, 'MAX_POSITION'));
@@ -91,10 +107,11 @@ describe('Notifier', () => {
     await waitFor(() => rx.requests.length >= 3, { what: 'three messages', timeoutMs: 10_000 });
     await n.stop();
     const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+    // Queued together: the burst outranks the fills, which keep their order.
     expect(texts).toEqual([
+      'a: 3 intents denied within 1 min (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
       'a sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
       'a exit (stop-loss): sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
-      'a: 3 intents denied within 1 min (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
     ]);
     await rx.close();
   });
@@ -131,8 +148,11 @@ describe('Notifier', () => {
     rx.fallback = () => ({ body: 'ok' });
     const speed = 60;
     const start = Date.UTC(2026, 10, 23, 21, 4, 58); // 16:04:58 ET, two venue seconds before 16:05
-    const t0 = performance.now();
-    const clock: Clock = { now: () => Math.floor(start + (performance.now() - t0) * speed) };
+    // The venue's clock starts when the notifier first reads it (after the journal is open).
+    let t0: number | undefined;
+    const clock: Clock = {
+      now: () => Math.floor(start + (performance.now() - (t0 ??= performance.now())) * speed),
+    };
     const bot: LiveBotStatus = {
       name: 'a',
       running: true,
@@ -157,7 +177,10 @@ describe('Notifier', () => {
       { clock, speed, bots: () => [bot, { ...bot, name: 'b', orders: 1, fills: 1, positions: [] }] },
     );
     emit({ type: 'bot-restarted', bot: 'a', ts: 1, restarts: 2, error: 'strategy threw' });
-    await waitFor(() => rx.requests.length >= 2, { what: 'the restart and the summary', timeoutMs: 10_000 });
+    await waitFor(() => rx.requests.length >= 2, {
+      what: 'the restart and the summary',
+      timeoutMs: 10_000,
+    });
     await n.stop();
     const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
     expect(texts).toEqual([

@@ -108,6 +108,7 @@ describe('openStore: migrations and pragmas', () => {
         'fills',
         'intents',
         'meta',
+        'notify_outbox',
         'orders',
         'schema_migrations',
         'strategy_state',
