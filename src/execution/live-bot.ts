@@ -25,7 +25,7 @@ import { closeTimeOf, type Candle } from '../market/candle.js';
 import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
-import type { ControlInput, Store } from '../store/index.js';
+import { pausedKey, type ControlInput, type Store } from '../store/index.js';
 import {
   informativeProblems,
   StrategyDefinitionError,
@@ -82,6 +82,8 @@ export interface LiveBotStatus {
   readonly orders: number;
   readonly fills: number;
   readonly tradingState: string;
+  /** Paused by the operator (pause or flatten): no new entries until resumed. */
+  readonly paused?: boolean | undefined;
   readonly equity: string;
   /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
   readonly protections?:
@@ -177,6 +179,7 @@ export class LiveBot {
       lastCandle: this.lastCandle,
       ...this.counts,
       tradingState: this.o.trader.tradingState,
+      paused: this.o.trader.control.paused,
       equity: p.equity().toFixed(2),
       ...this.locks(),
       quoteCoin: p.quoteCoin,
@@ -557,17 +560,20 @@ export class LiveBot {
 
   /**
    * An operator's action (dashboard or control API): journaled with who and why and emitted first, then
-   * applied. Pause and resume persist across a restart; flatten goes through the gate like any exit.
+   * applied. Pause and resume persist across a restart; flatten pauses entries (a strategy that still sees
+   * its signal would buy the position back at its next candle) and sells through the gate like any exit.
    */
   async control(c: Omit<ControlInput, 'bot'>): Promise<void> {
     const { trader, store, name } = this.o;
     trader.control.record(c);
     const why = `${c.reason} (${c.action} by ${c.who})`;
+    if (c.action !== 'halt' && c.action !== 'rearm') {
+      trader.control.setPaused(c.action !== 'resume');
+      store.meta.set(pausedKey(name), String(c.action !== 'resume'));
+    }
     switch (c.action) {
       case 'pause':
       case 'resume':
-        trader.control.setPaused(c.action === 'pause');
-        store.meta.set(pausedKey(name), String(c.action === 'pause'));
         return;
       case 'halt':
         trader.control.halt(why);
@@ -576,8 +582,7 @@ export class LiveBot {
         trader.control.rearm(why);
         return;
       case 'flatten':
-        // The order's reason travels with the intent to the venue's journal and the dashboard's
-        // redacted view: who asked stays in the control journal.
+        // The order's reason goes with the intent (journal, redacted view); who asked stays in the control's.
         await this.flatten(`${c.reason} (flatten by the operator)`, c.symbol);
         return;
     }
@@ -591,5 +596,3 @@ export class LiveBot {
     this.o.store.flushDeferred();
   }
 }
-
-const pausedKey = (bot: string): string => `paused:${bot}`;

@@ -53,6 +53,7 @@ export {
 export {
   ControlRepository,
   CONTROL_ACTIONS,
+  pausedKey,
   type ControlActionName,
   type ControlInput,
   type ControlRecord,
