@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { loadJournalSettings } from '../config/index.js';
 import { Decimal, formatMoney } from '../market/decimal.js';
 import { Portfolio } from '../portfolio/portfolio.js';
-import { openStore, type Store, type StoredFill } from '../store/index.js';
+import { stateWord } from '../daemon/status.js';
+import { openStore, pausedKey, type Store, type StoredFill } from '../store/index.js';
 import { FlagError } from './flags.js';
 
 /** A bot as the journal (and the deployment file, when given) knows it. */
@@ -145,7 +146,7 @@ export function botReports(src: JournalSource): BotReport[] {
     const { p, quoteCoin, capital } = portfolioOf(src, bot, fills, prices);
     return {
       bot,
-      state: s.meta.get(`trading-state:${bot}`) ?? 'ACTIVE',
+      state: stateWord(s.meta.get(`trading-state:${bot}`) ?? 'ACTIVE', s.meta.get(pausedKey(bot)) === 'true'),
       quoteCoin,
       intents: count(s, 'intents', bot),
       denials: count(s, 'denials', bot),

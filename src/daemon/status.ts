@@ -14,7 +14,9 @@ import { formatZoned } from '../market/zoned-time.js';
 export const STATUS_LEGEND = `Status lines (on a terminal, pinned below the log; times in the venue's zone, US Eastern):
   tradebot <date time zone>  <n> bots  orders <o> fills <f>
   <bot> <state> <position> pnl <net> eq <equity>
-    state     ACTIVE (trading), REDUCING (exits only), HALTED (no orders; re-arm by hand)
+    state     ACTIVE (trading), PAUSED (paused by the operator: no new entries, exits run; resume to lift),
+              REDUCING (exits only), HALTED (no orders; re-arm by hand); HALTED+PAUSED: both;
+              +DEGRADED: a feed (candles, prices, fill sync) is older than its limit (the log says which)
     position  the size held and its coin (flat: none; "<n> positions" for several symbols)
     pnl       realised + unrealised - fees, in the quote coin
     eq        equity: cash + positions at their last price, in the quote coin
@@ -37,6 +39,19 @@ const amount = (s: string, places = 2): string => {
   return `${new Decimal(shown).gt(0) ? '+' : ''}${shown}`;
 };
 
+/**
+ * A bot's state in one word, as the terminal and `tradebot status` show it: the trading state, with the
+ * operator's pause (ACTIVE and paused reads PAUSED; another state and paused, e.g. HALTED+PAUSED).
+ */
+export function stateWord(tradingState: string, paused: boolean, degraded = false): string {
+  const word = !paused ? tradingState : tradingState === 'ACTIVE' ? 'PAUSED' : `${tradingState}+PAUSED`;
+  return degraded ? `${word}+DEGRADED` : word;
+}
+
+/** A running bot's state word, its feeds' health included. */
+const botStateWord = (b: LiveBotStatus): string =>
+  stateWord(b.tradingState, b.paused === true, b.health.state === 'DEGRADED');
+
 function positionText(b: LiveBotStatus): string {
   const [first, ...rest] = b.positions;
   if (first === undefined) return 'flat';
@@ -50,12 +65,12 @@ export function statusLines(bots: readonly LiveBotStatus[], now: number, zone = 
   const fills = bots.reduce((a, b) => a + b.fills, 0);
   const head = `tradebot ${formatZoned(now, zone)}  ${counted(bots.length, 'bot')}  orders ${orders} fills ${fills}`;
   const nameWidth = Math.max(0, ...bots.map((b) => b.name.length));
-  const stateWidth = Math.max(0, ...bots.map((b) => b.tradingState.length));
+  const stateWidth = Math.max(0, ...bots.map((b) => botStateWord(b).length));
   const rows = bots.map((b) => {
     const net = new Decimal(b.realisedPnl).plus(b.unrealisedPnl).minus(b.fees).toFixed();
     return [
       b.name.padEnd(nameWidth),
-      b.tradingState.padEnd(stateWidth),
+      botStateWord(b).padEnd(stateWidth),
       positionText(b),
       `pnl ${amount(net)} ${b.quoteCoin}`,
       `eq ${b.equity} ${b.quoteCoin}`,

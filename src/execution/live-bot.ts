@@ -23,7 +23,7 @@ import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf, type Candle } from '../market/candle.js';
 import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
-import type { ControlInput, Store } from '../store/index.js';
+import { pausedKey, type ControlInput, type Store } from '../store/index.js';
 import {
   informativeProblems,
   StrategyDefinitionError,
@@ -86,6 +86,8 @@ export interface LiveBotStatus {
   readonly tradingState: string;
   /** DEGRADED when a feed is older than its limit (see FeedWatch), with a sentence per starving feed. */
   readonly health: FeedHealth;
+  /** Paused by the operator (pause or flatten): no new entries until resumed. */
+  readonly paused?: boolean | undefined;
   readonly equity: string;
   /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
   readonly protections?:
@@ -182,6 +184,7 @@ export class LiveBot {
       ...this.counts,
       tradingState: this.o.trader.tradingState,
       health: this.feedHealth(),
+      paused: this.o.trader.control.paused,
       equity: p.equity().toFixed(2),
       ...this.locks(),
       quoteCoin: p.quoteCoin,
@@ -523,17 +526,20 @@ export class LiveBot {
 
   /**
    * An operator's action (dashboard or control API): journaled with who and why and emitted first, then
-   * applied. Pause and resume persist across a restart; flatten goes through the gate like any exit.
+   * applied. Pause and resume persist across a restart; flatten pauses entries (a strategy that still sees
+   * its signal would buy the position back at its next candle) and sells through the gate like any exit.
    */
   async control(c: Omit<ControlInput, 'bot'>): Promise<void> {
     const { trader, store, name } = this.o;
     trader.control.record(c);
     const why = `${c.reason} (${c.action} by ${c.who})`;
+    if (c.action !== 'halt' && c.action !== 'rearm') {
+      trader.control.setPaused(c.action !== 'resume');
+      store.meta.set(pausedKey(name), String(c.action !== 'resume'));
+    }
     switch (c.action) {
       case 'pause':
       case 'resume':
-        trader.control.setPaused(c.action === 'pause');
-        store.meta.set(pausedKey(name), String(c.action === 'pause'));
         return;
       case 'halt':
         trader.control.halt(why);
@@ -542,8 +548,7 @@ export class LiveBot {
         trader.control.rearm(why);
         return;
       case 'flatten':
-        // The order's reason travels with the intent to the venue's journal and the dashboard's
-        // redacted view: who asked stays in the control journal.
+        // The order's reason goes with the intent (journal, redacted view); who asked stays in the control's.
         await this.flatten(`${c.reason} (flatten by the operator)`, c.symbol);
         return;
     }
@@ -557,5 +562,3 @@ export class LiveBot {
     this.o.store.flushDeferred();
   }
 }
-
-const pausedKey = (bot: string): string => `paused:${bot}`;

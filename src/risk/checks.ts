@@ -69,7 +69,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
       f.ctx.tradingState === 'HALTED'
         ? deny(
             'TRADING_HALTED',
-            'trading is halted (kill switch or daily loss limit); resume the bot to trade again',
+            "trading is halted: nothing is placed until the bot is re-armed (the dashboard's Re-arm, or POST /api/bots/<name>/rearm; a daily loss limit's halt also ends with the next UTC day); resume does not lift a halt",
           )
         : undefined,
   },

@@ -6,6 +6,9 @@ import { StoreError, textColumn, tsColumn } from './columns.js';
 export const CONTROL_ACTIONS = ['pause', 'resume', 'flatten', 'halt', 'rearm'] as const;
 export type ControlActionName = (typeof CONTROL_ACTIONS)[number];
 
+/** The meta key holding whether the operator paused a bot ("true"/"false"): the bot and the CLI read it. */
+export const pausedKey = (bot: string): string => `paused:${bot}`;
+
 /** What an operator asked for. */
 export interface ControlInput {
   readonly bot: string;

@@ -54,6 +54,7 @@ export { OutboxRepository, type OutboxMessage, type OutboxInput } from './outbox
 export {
   ControlRepository,
   CONTROL_ACTIONS,
+  pausedKey,
   type ControlActionName,
   type ControlInput,
   type ControlRecord,

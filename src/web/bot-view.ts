@@ -11,7 +11,10 @@ import type { Store } from '../store/index.js';
 
 /** How many rows of each recent list a bot keeps. */
 export const RECENT = 50;
-/** How many equity points a bot keeps (one per venue second at most). */
+/**
+ * How many equity points a bot keeps (one per venue second at most): past it, every other point is dropped
+ * (the first and the newest kept), so the curve spans the whole run at a coarser step.
+ */
 export const EQUITY_POINTS = 2000;
 /** How many log lines the tail keeps (all bots). */
 export const LOG_LINES = 200;
@@ -23,11 +26,8 @@ const sizeOf = (i: OrderIntent): { qty: string; unit: 'quote' | 'base' } =>
   'quoteAmount' in i ? { qty: s(i.quoteAmount), unit: 'quote' } : { qty: s(i.quantity), unit: 'base' };
 
 export interface OrderRow {
-  /**
-   * Venue time of the venue's answer; undefined for an order read back from the journal, which dates
-   * orders on the local clock (not the venue's, which an accelerated simulator runs ahead or behind).
-   */
-  readonly ts: number | undefined;
+  /** Venue time of the venue's answer (the journal stamps orders on the venue's clock too). */
+  readonly ts: number;
   readonly symbol: string;
   readonly side: string;
   readonly type: string;
@@ -41,6 +41,19 @@ export interface OrderRow {
   /** The venue's refusal, when it refused. */
   readonly message?: string | undefined;
 }
+/**
+ * An order as the API shows it: its size with its coin (`unit`), what has filled (in the base coin) at what
+ * average price, and its status with the fills: `filled` once the venue has nothing left open of it,
+ * `partially filled` while it has.
+ */
+export interface ShownOrder extends Omit<OrderRow, 'clientOid'> {
+  readonly clientOid?: string | undefined;
+  readonly unit: string;
+  readonly baseCoin: string;
+  readonly filled: string;
+  readonly avgPrice: string | undefined;
+}
+
 export interface FillRow {
   readonly ts: number;
   readonly symbol: string;
@@ -48,6 +61,7 @@ export interface FillRow {
   readonly price: string;
   readonly size: string;
   readonly fee: string;
+  readonly baseCoin: string;
   readonly liquidity?: string | undefined;
   readonly tag?: string | undefined;
   /** Booked from the acknowledgement (`fills: estimated`), not read from the venue. */
@@ -101,6 +115,8 @@ export class BotView {
   readonly denials: DenialRow[] = [];
   readonly controls: ControlRow[] = [];
   readonly equity: EquityPoint[] = [];
+  /** What each order of the list has filled so far, by client order id: size and price x size. */
+  private readonly filled = new Map<string, { size: Decimal; notional: Decimal }>();
   private bot: LiveBot | undefined;
   private unsubscribe: (() => void) | undefined;
 
@@ -139,10 +155,11 @@ export class BotView {
     const name = this.config.name;
     const orders = this.store.orders.list({ bot: name }).slice(-RECENT);
     this.orders.length = 0;
+    this.filled.clear();
     for (const o of orders) {
       const i = o.intent;
       this.orders.push({
-        ts: undefined,
+        ts: o.state === 'pending' ? o.createdTs : o.updatedTs,
         symbol: o.order.symbol,
         side: o.order.side,
         type: o.order.orderType,
@@ -157,7 +174,11 @@ export class BotView {
       });
     }
     this.fills.length = 0;
-    for (const f of this.store.fills.list({ bot: name }).slice(-RECENT))
+    const all = this.store.fills.list({ bot: name });
+    const listed = new Set(this.orders.map((o) => o.clientOid));
+    for (const f of all)
+      if (f.clientOid !== undefined && listed.has(f.clientOid)) this.addFilled(f.clientOid, f);
+    for (const f of all.slice(-RECENT))
       this.fills.push({
         ts: f.ts,
         symbol: f.symbol,
@@ -165,6 +186,7 @@ export class BotView {
         price: s(f.price),
         size: s(f.size),
         fee: s(f.fee),
+        baseCoin: f.baseCoin,
         ...(isEstimatedFill(f.execId) ? { estimated: true } : {}),
       });
     this.denials.length = 0;
@@ -180,6 +202,15 @@ export class BotView {
     this.controls.length = 0;
     for (const c of this.store.control.list(name, RECENT))
       this.controls.push({ ts: c.ts, action: c.action, symbol: c.symbol, who: c.who, reason: c.reason });
+  }
+
+  /** Adds a fill to its order's filled size and price x size. */
+  private addFilled(clientOid: string, f: { size: Decimal; price: Decimal }): void {
+    const was = this.filled.get(clientOid);
+    this.filled.set(clientOid, {
+      size: (was?.size ?? new Decimal(0)).plus(f.size),
+      notional: (was?.notional ?? new Decimal(0)).plus(f.size.times(f.price)),
+    });
   }
 
   private onEvent(e: TraderEvent): void {
@@ -230,6 +261,8 @@ export class BotView {
     // An order read from the journal while it was pending gets its answer now: one row per order.
     const before = this.orders.findIndex((o) => o.clientOid === e.order.clientOid);
     if (before >= 0) this.orders.splice(before, 1);
+    // Orders that left the list take their filled sizes with them.
+    if (this.orders.length >= RECENT) this.filled.delete(this.orders[0]?.clientOid ?? '');
     push(
       this.orders,
       {
@@ -261,6 +294,8 @@ export class BotView {
 
   private onFill(e: EventOf<'fill'>): Change {
     const f = e.fill;
+    if (f.clientOid !== undefined && this.orders.some((o) => o.clientOid === f.clientOid))
+      this.addFilled(f.clientOid, f);
     push(
       this.fills,
       {
@@ -270,6 +305,7 @@ export class BotView {
         price: s(f.price),
         size: s(f.size),
         fee: s(f.fee),
+        baseCoin: f.baseCoin,
         liquidity: f.liquidity,
         tag: f.tag,
         ...(f.estimated ? { estimated: true } : {}),
@@ -292,7 +328,10 @@ export class BotView {
     // The chart needs strictly increasing times: a second sample in the same second replaces the first.
     if (last !== undefined && last.time >= time)
       this.equity[this.equity.length - 1] = { ...point, time: last.time };
-    else push(this.equity, point, EQUITY_POINTS);
+    else {
+      this.equity.push(point);
+      if (this.equity.length > EQUITY_POINTS) thinOut(this.equity);
+    }
     return { point: this.equity[this.equity.length - 1] };
   }
 
@@ -305,6 +344,30 @@ export class BotView {
     );
     const text = `${c.action}${c.symbol === undefined ? '' : ` ${c.symbol}`} by ${c.who}: ${c.reason}`;
     return { line: { ts: e.ts, level: 'warn', bot: e.bot, text } };
+  }
+
+  /** An order row with its coin, its fills and the status they make (see ShownOrder). */
+  private orderShown(o: OrderRow, redacted: boolean): ShownOrder {
+    const { clientOid, ...row } = o;
+    const trader = this.bot?.trader;
+    const baseCoin =
+      trader?.market.rules(o.symbol)?.baseCoin ||
+      trader?.portfolio.position(o.symbol).baseCoin ||
+      this.fills.find((f) => f.symbol === o.symbol)?.baseCoin ||
+      o.symbol;
+    const f = this.filled.get(clientOid);
+    const open = trader?.orders.inFlight().some((x) => x.order.clientOid === clientOid) ?? false;
+    const status = o.status !== 'acked' || f === undefined ? o.status : open ? 'partially filled' : 'filled';
+    return {
+      ...row,
+      ...(redacted ? {} : { clientOid }),
+      unit: o.qtyUnit === 'quote' ? this.config.quoteCoin : baseCoin,
+      baseCoin,
+      status,
+      filled: f === undefined ? '0' : s(f.size),
+      avgPrice:
+        f === undefined || f.size.isZero() ? undefined : s(f.notional.div(f.size).toDecimalPlaces(12)),
+    };
   }
 
   /** The bot as the API shows it; `redacted` leaves out the strategy's parameters and the order ids. */
@@ -375,12 +438,23 @@ export class BotView {
           maxAgeMs: c.risk.maxDataAgeMs,
         };
       }),
-      orders: redacted ? this.orders.map(({ clientOid: _c, ...o }) => o) : [...this.orders],
+      orders: this.orders.map((o) => this.orderShown(o, redacted)),
       fills: [...this.fills],
       denials: [...this.denials],
       controls: redacted ? this.controls.map(({ who: _w, ...x }) => x) : [...this.controls],
     };
   }
+}
+
+/**
+ * Every other point dropped, the first and the newest kept: a curve over EQUITY_POINTS keeps spanning the
+ * whole run (halved each time it fills up again).
+ */
+function thinOut(points: EquityPoint[]): void {
+  const last = points[points.length - 1];
+  const kept = points.filter((_p, i) => i % 2 === 0);
+  if (last !== undefined && kept[kept.length - 1] !== last) kept.push(last);
+  points.splice(0, points.length, ...kept);
 }
 
 /** The JSON of one bot (see the OpenAPI description's Bot schema). */
@@ -413,7 +487,7 @@ export interface BotSnapshot {
   }[];
   readonly openOrders: readonly Record<string, unknown>[];
   readonly feeds: readonly Record<string, unknown>[];
-  readonly orders: readonly Omit<OrderRow, 'clientOid'>[];
+  readonly orders: readonly ShownOrder[];
   readonly fills: readonly FillRow[];
   readonly denials: readonly DenialRow[];
   readonly controls: readonly Omit<ControlRow, 'who'>[];

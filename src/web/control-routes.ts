@@ -8,6 +8,16 @@ import type { DashboardState } from './dashboard-state.js';
 import { ControlBodySchema } from './openapi.js';
 import { REFUSALS, refuse } from './refusals.js';
 
+/** What each action did, in the answer's `done` (the page shows it). */
+export const DONE: Record<ControlActionName, (bot: string, symbol: string | undefined) => string> = {
+  pause: (bot) => `${bot} paused: new entries are denied PAUSED until resumed; exits and flattens still run`,
+  resume: (bot) => `${bot} resumed: new entries are allowed again`,
+  flatten: (bot, symbol) =>
+    `${bot}: flattening ${symbol ?? 'every position'} at market; entries are paused until you resume the bot (else its strategy could buy back at its next signal)`,
+  halt: (bot) => `${bot} HALTED: nothing is placed, not even a flatten, until it is re-armed`,
+  rearm: (bot) => `${bot} re-armed: ACTIVE (a pause, if any, holds until resumed)`,
+};
+
 /** What the dashboard logs (the daemon's winston logger is one). */
 export interface DashboardLogger {
   info(message: string, meta?: Record<string, unknown>): void;
@@ -40,9 +50,14 @@ export function registerControlRoutes(
               ? REFUSALS.notSymbol(name, symbol, bot.symbols)
               : `symbol is only taken by flatten, not by ${action}`,
           );
-        // The gate would deny the flatten's sells TRADING_HALTED: say so instead of answering "done".
-        if (action === 'flatten' && bot.trader.tradingState === 'HALTED')
-          return refuse(reply, 409, REFUSALS.flattenHalted(name));
+        // The gate would deny the flatten's sells TRADING_HALTED, and resume does not lift a halt: say so
+        // instead of answering "done".
+        if (bot.trader.tradingState === 'HALTED' && (action === 'flatten' || action === 'resume'))
+          return refuse(
+            reply,
+            409,
+            (action === 'flatten' ? REFUSALS.flattenHalted : REFUSALS.resumeHalted)(name),
+          );
         logger?.warn('control action', {
           bot: name,
           action,
@@ -51,7 +66,7 @@ export function registerControlRoutes(
           reason,
         });
         await bot.control({ action: action as ControlActionName, who: tokens.identity, reason, symbol });
-        return v.snapshot(false);
+        return { done: DONE[action as ControlActionName](name, symbol), ...v.snapshot(false) };
       },
     );
 }

@@ -130,9 +130,9 @@ const oneBot = (description: string) => ({
 
 const DESCRIPTIONS: Record<(typeof CONTROL_ACTIONS)[number], string> = {
   pause: 'no new entries: the gate denies them with PAUSED; orders that reduce a position still run',
-  resume: 'new entries again',
+  resume: 'new entries again (a HALTED bot refuses it: resume does not lift a halt, re-arm does)',
   flatten:
-    'sell every position of the bot (or `symbol`) at market, through the risk gate (a HALTED bot refuses it: re-arm first)',
+    'pause new entries (until resumed), then sell every position of the bot (or `symbol`) at market, through the risk gate (a HALTED bot refuses it: re-arm first)',
   halt: 'the kill switch: HALTED, nothing is placed until re-armed',
   rearm: 'HALTED (or REDUCING) -> ACTIVE; only ever by this explicit action',
 };
@@ -252,12 +252,31 @@ function controlPaths(): Record<string, unknown> {
             content: { 'application/json': { schema: ControlBodySchema } },
           },
           responses: {
-            '200': oneBot('done; the bot as it is now'),
+            '200': {
+              description: 'done: what the action did (`done`), and the bot as it is now',
+              content: {
+                'application/json': {
+                  schema: {
+                    allOf: [
+                      { $ref: '#/components/schemas/Bot' },
+                      {
+                        type: 'object',
+                        properties: {
+                          done: { type: 'string', description: 'what the action did, in words' },
+                        },
+                      },
+                    ],
+                  },
+                },
+              },
+            },
             '400': refusal('the body is invalid'),
             '401': refusal('no or a wrong bearer token'),
             '403': refusal('read-only dashboard (no token configured) or a foreign Origin'),
             '404': refusal('no such bot'),
-            ...(action === 'flatten' ? { '409': refusal('the bot is HALTED: re-arm it first') } : {}),
+            ...(action === 'flatten' || action === 'resume'
+              ? { '409': refusal('the bot is HALTED: re-arm it first') }
+              : {}),
           },
         },
       },

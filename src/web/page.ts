@@ -28,9 +28,12 @@ export const DASHBOARD_HTML = `<!doctype html>
   .badge.ACTIVE { background: #d6f5dd; } .badge.REDUCING { background: #fff1c2; } .badge.HALTED { background: #ffd6d6; }
   .badge.paused { background: #ffe2b8; }
   [hidden] { display: none !important; }
-  .summary span { margin-right: 14px; white-space: nowrap; }
+  /* Nothing is wider than the screen: long words (a strategy's parameters, a sentence) wrap anywhere. */
+  section.bot, #notice, #log, td, .strategy { overflow-wrap: anywhere; }
+  .summary { display: flex; flex-wrap: wrap; column-gap: 14px; }
+  .summary span { white-space: nowrap; }
   .controls { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
-  .controls input { width: 22em; }
+  .controls input { width: 22em; max-width: 100%; box-sizing: border-box; }
   .chart { height: 180px; margin: 6px 0; }
   table { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
   th, td { border-bottom: 1px solid #e6e9ee; padding: 2px 8px; text-align: left; }
@@ -38,7 +41,20 @@ export const DASHBOARD_HTML = `<!doctype html>
   td.empty { color: #888; font-style: italic; }
   h3 { font-size: 13px; margin: 8px 0 2px; color: #556; }
   .cols { display: flex; flex-wrap: wrap; gap: 18px; }
-  #log { background: #11161c; color: #cfd8e3; font: 12px/1.4 ui-monospace, monospace; padding: 8px; max-height: 260px; overflow: auto; white-space: pre-wrap; }
+  .cols > div { min-width: 0; max-width: 100%; }
+  #log { background: #11161c; color: #cfd8e3; font: 12px/1.4 ui-monospace, monospace; padding: 8px; max-height: 260px; overflow-y: auto; overflow-x: hidden; white-space: pre-wrap; }
+  /* A phone: each table row is a card of "column: value" lines (a row of eight columns does not fit 390 px). */
+  @media (max-width: 640px) {
+    main { padding: 8px; }
+    section.bot { padding: 8px; }
+    table, thead, tbody, tfoot, tr, th, td { display: block; }
+    table { width: 100%; }
+    thead { display: none; }
+    tbody tr { border-bottom: 1px solid #d9dde3; padding: 4px 0; }
+    td { display: flex; justify-content: space-between; gap: 12px; border: 0; padding: 1px 4px; }
+    td.num { text-align: right; }
+    td::before { content: attr(data-label); color: #667; flex: none; }
+  }
   #log .warn { color: #ffcf70; }
   .stale { color: #b00020; }
 </style>
@@ -148,6 +164,10 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   function shortTime(ms) {
     return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(ms));
   }
+  /** A row's time: the venue's clock, with its zone. */
+  function rowTime(ms) {
+    return ms === undefined || ms === null ? '-' : shortTime(ms) + ' ET';
+  }
   function hourMinute(ms) {
     return new Intl.DateTimeFormat(LOCALE, { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hour12: false }).format(new Date(ms));
   }
@@ -176,7 +196,11 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     head.forEach(function (h) { tr.appendChild(el('th', h)); });
     var th = el('thead'); th.appendChild(tr); t.appendChild(th);
     var tb = el('tbody');
-    rows.forEach(function (r) { tb.appendChild(r); });
+    rows.forEach(function (r) {
+      // Each cell knows its column, for the phone layout's "column: value" lines.
+      for (var i = 0; i < r.cells.length; i++) r.cells[i].dataset.label = head[i] || '';
+      tb.appendChild(r);
+    });
     t.appendChild(tb);
     if (rows.length === 0) {
       // An empty table says so (below the body: the body holds data rows only).
@@ -197,7 +221,17 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     return tr;
   }
 
+  /** What Flatten and Halt do, asked before they are sent: a click by mistake must not sell or stop a bot. */
+  var CONFIRM = {
+    flatten: function (bot, symbol) { return 'Flatten ' + bot + (symbol ? ' ' + symbol : ': every position') + '? It sells at market and pauses new entries until you resume the bot.'; },
+    halt: function (bot) { return 'Halt ' + bot + '? Nothing is placed, not even a flatten, until it is re-armed.'; },
+  };
+
   function control(bot, action, symbol) {
+    if (CONFIRM[action] && !window.confirm(CONFIRM[action](bot, symbol))) {
+      notice(action + ' ' + bot + (symbol ? ' ' + symbol : '') + ': cancelled, nothing sent');
+      return;
+    }
     var input = document.querySelector('section.bot[data-bot="' + bot + '"] input.reason');
     var reason = (input && input.value.trim()) || 'from the dashboard';
     var body = { reason: reason };
@@ -206,7 +240,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     fetch('/api/bots/' + encodeURIComponent(bot) + '/' + action, { method: 'POST', headers: headers(true), body: JSON.stringify(body) })
       .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, j: j }; }); })
       .then(function (x) {
-        if (x.ok) notice(action + ' ' + bot + (symbol ? ' ' + symbol : '') + ': done');
+        if (x.ok) notice(x.j.done || action + ' ' + bot + (symbol ? ' ' + symbol : '') + ': done');
         else notice(action + ' ' + bot + ' refused (' + x.status + '): ' + x.j.error, true);
       })
       .catch(function (e) { notice(action + ' failed: ' + e, true); });
@@ -244,14 +278,15 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     document.getElementById('bots').appendChild(s);
     if (window.LightweightCharts) {
       var ch = LightweightCharts.createChart(chart, {
-        height: 180,
+        // As wide as its box, whatever the screen (a fixed width would push a phone's page sideways).
+        autoSize: true,
         // Times on the venue's clock in Eastern Time, like the tables (the library would show UTC).
         localization: { locale: LOCALE, timeFormatter: function (t) { return shortTime(t * 1000); } },
         layout: { attributionLogo: false },
         timeScale: { timeVisible: true, secondsVisible: false, tickMarkFormatter: function (t) { return hourMinute(t * 1000); } },
       });
       var series = ch.addSeries(LightweightCharts.LineSeries, { lineWidth: 2, color: '#2962ff' });
-      charts[b.name] = { chart: ch, series: series, last: 0 };
+      charts[b.name] = { chart: ch, series: series, last: 0, box: chart };
     }
     return s;
   }
@@ -261,6 +296,18 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     if (!c || p.time < c.last) return;
     c.series.update({ time: p.time, value: Number(p.value) });
     c.last = p.time;
+    wholeRun(c);
+  }
+  /** The whole run in view (the library would show the last hundred points or so), its span on the box. */
+  function wholeRun(c) {
+    c.chart.timeScale().fitContent();
+    var data = c.series.data();
+    if (data.length) { c.box.dataset.from = String(data[0].time); c.box.dataset.to = String(data[data.length - 1].time); }
+    // What the chart shows, once it has drawn the fit (the span in view lags a frame behind).
+    requestAnimationFrame(function () {
+      var shown = c.chart.timeScale().getVisibleRange();
+      if (shown) { c.box.dataset.shownFrom = String(shown.from); c.box.dataset.shownTo = String(shown.to); }
+    });
   }
 
   function renderBot(b) {
@@ -290,7 +337,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     var left = el('div'), right = el('div');
     var cols = el('div', null, 'cols'); cols.appendChild(left); cols.appendChild(right);
     left.appendChild(el('h3', 'positions'));
-    left.appendChild(table('positions', ['symbol', 'size', 'avg price', 'mark', 'unrealised', 'realised', 'fees', ''], b.positions.map(function (p) {
+    left.appendChild(table('positions', ['symbol', 'size', 'avg price', 'mark', 'unrealised', 'realised', 'fees', 'flatten'], b.positions.map(function (p) {
       var btn = el('button', 'Flatten');
       btn.type = 'button';
       btn.dataset.action = 'flatten';
@@ -317,8 +364,9 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       return row(['lock', l.protection + (l.symbol ? ' ' + l.symbol : ''), 'until ' + l.until + ': ' + l.reason], { rule: 'lock' });
     }))));
     left.appendChild(el('h3', 'control actions'));
-    left.appendChild(table('controls', ['time (ET)', 'action', 'who', 'reason'], b.controls.slice().reverse().map(function (c) {
-      return row([shortTime(c.ts), c.action + (c.symbol ? ' ' + c.symbol : ''), c.who || '', c.reason], { action: c.action });
+    // Not "controls": that is the button row's class, whose flex layout laid this table out sideways.
+    left.appendChild(table('control-actions', ['time', 'action', 'who', 'reason'], b.controls.slice().reverse().map(function (c) {
+      return row([rowTime(c.ts), c.action + (c.symbol ? ' ' + c.symbol : ''), c.who || '', c.reason], { action: c.action });
     })));
     right.appendChild(el('h3', 'fills'));
     // A symbol's sizes and prices with the decimals of its longest one, so the points line up. An estimated
@@ -329,20 +377,21 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       d.size = Math.max(d.size, decimals(f.size));
       if (!(f.estimated && f.side === 'buy')) d.price = Math.max(d.price, decimals(f.price));
     });
-    right.appendChild(table('fills', ['time (ET)', 'symbol', 'side', 'size', 'price', 'fee'], b.fills.slice().reverse().map(function (f) {
+    right.appendChild(table('fills', ['time', 'symbol', 'side', 'size', 'price', 'fee'], b.fills.slice().reverse().map(function (f) {
       var d = dp[f.symbol];
       var price = fmt(f.price, d.price < 0 ? 4 : d.price);
-      return row([shortTime(f.ts), f.symbol, f.side, { num: fmt(f.size, d.size) }, { num: f.estimated ? '\u2248' + price : price }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol, estimated: f.estimated ? 'yes' : '' });
+      return row([rowTime(f.ts), f.symbol, f.side, { num: fmt(f.size, d.size) + ' ' + f.baseCoin }, { num: f.estimated ? '\u2248' + price : price }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol, estimated: f.estimated ? 'yes' : '' });
     })));
     if (b.fills.some(function (f) { return f.estimated; }))
       right.appendChild(el('p', '\u2248 estimated (fills: estimated): booked from the order\u2019s acknowledgement at the touch, not read from the venue'));
     right.appendChild(el('h3', 'orders'));
-    right.appendChild(table('orders', ['time (ET)', 'symbol', 'side', 'type', 'qty', 'status', 'why'], b.orders.slice().reverse().map(function (o) {
-      return row([o.ts === undefined ? 'earlier' : shortTime(o.ts), o.symbol, o.side, o.type, { num: fmt(o.qty) + (o.qtyUnit === 'quote' ? ' ' + b.quoteCoin : '') }, o.status, o.tag + (o.reason ? ': ' + o.reason : '') + (o.message ? ' (' + o.message + ')' : '')], { status: o.status, tag: o.tag });
+    // Each order with its size's coin, and its fills: the size filled (base coin) at the average price.
+    right.appendChild(table('orders', ['time', 'symbol', 'side', 'type', 'size', 'filled', 'avg price', 'status', 'why'], b.orders.slice().reverse().map(function (o) {
+      return row([rowTime(o.ts), o.symbol, o.side, o.type, { num: fmt(o.qty) + ' ' + o.unit }, { num: fmt(o.filled) + ' ' + o.baseCoin }, { num: o.avgPrice === undefined ? '-' : fmt(o.avgPrice, 4) }, o.status, o.tag + (o.reason ? ': ' + o.reason : '') + (o.message ? ' (' + o.message + ')' : '')], { status: o.status, tag: o.tag });
     })));
     right.appendChild(el('h3', 'denials'));
-    right.appendChild(table('denials', ['time (ET)', 'symbol', 'side', 'code', 'sentence'], b.denials.slice().reverse().map(function (d) {
-      return row([shortTime(d.ts), d.symbol, d.side, d.code, d.message], { code: d.code });
+    right.appendChild(table('denials', ['time', 'symbol', 'side', 'code', 'sentence'], b.denials.slice().reverse().map(function (d) {
+      return row([rowTime(d.ts), d.symbol, d.side, d.code, d.message], { code: d.code });
     })));
     t.appendChild(cols);
   }
@@ -391,6 +440,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       var pts = pending[bot].map(function (p) { return { time: p.time, value: Number(p.value) }; });
       c.series.setData(pts);
       c.last = pts.length ? pts[pts.length - 1].time : 0;
+      wholeRun(c);
       delete pending[bot];
     });
   }

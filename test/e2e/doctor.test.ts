@@ -159,6 +159,58 @@ describe('tradebot doctor', () => {
     }
   }, 60_000);
 
+  it('knows an accelerated simulator (--speed 60): its clock is far ahead by design, not a skew to fix', async () => {
+    const fast = await startSimulator({
+      seed: 5,
+      speed: 60,
+      startTime: Date.UTC(2026, 10, 23, 15), // a Monday 10:00 ET, days away from the wall clock
+      accounts: [{ ...GOOD, whitelisted: true }],
+    });
+    try {
+      const r = await runCli(['doctor', '--base-url', fast.baseUrl], env(GOOD), 60_000);
+      expect(r.stdout).toMatch(
+        /\[ok\] +clock: the venue runs accelerated at 60x \(its admin API \(GET \/sim\/time\) says speed 60\): its clock reads 2026-11-2\d .* by design/,
+      );
+      expect(r.stdout).not.toMatch(/sync the clock with NTP/);
+      expect(r.stdout).toContain('all checks passed');
+      expect(r.code).toBe(0);
+    } finally {
+      await fast.stop();
+    }
+  }, 60_000);
+
+  it("names where a wrong secret came from: the deployment's own ${VAR}, or its secret file", async () => {
+    const f = join(dir, 'op.yaml');
+    const secretFile = join(dir, 'passphrase.txt');
+    writeFileSync(secretFile, 'wrong-passphrase\n');
+    const write = (credentials: Record<string, unknown>) =>
+      writeFileSync(
+        f,
+        stringify({
+          venue: { kind: 'remote', baseUrl: sim.baseUrl, credentials, whitelisted: true },
+          store: { path: join(dir, 'op.db') },
+          bots: [{ name: 'b', strategy: 'ma-crossover', symbols: ['AAPLUSDT'], capital: '1000' }],
+        }),
+      );
+    const opEnv = {
+      OP_API_KEY: GOOD.apiKey,
+      OP_API_SECRET: 'not-the-secret',
+      OP_PASSPHRASE: GOOD.passphrase,
+    };
+    write({ apiKey: '${OP_API_KEY}', apiSecret: '${OP_API_SECRET}', passphrase: '${OP_PASSPHRASE}' });
+    const r = await runCli(['doctor', '--config', f], opEnv);
+    expect(r.stdout).toMatch(/\[FAIL\] credentials: .*API secret is wrong/);
+    expect(r.stdout).toMatch(/fix: check the value of \$\{OP_API_SECRET\} \(venue\.credentials\.apiSecret\)/);
+    expect(r.stdout).not.toContain('TRADEBOT_API_SECRET');
+    expect(r.stdout + r.stderr).not.toContain('not-the-secret');
+    expect(r.code).toBe(1);
+    write({ apiKey: '${OP_API_KEY}', apiSecret: '${S}', passphrase: { file: 'passphrase.txt' } });
+    const p = await runCli(['doctor', '--config', f], { ...opEnv, S: GOOD.apiSecret });
+    expect(p.stdout).toMatch(/fix: check the content of passphrase\.txt \(venue\.credentials\.passphrase\)/);
+    expect(p.stdout).not.toContain('TRADEBOT_PASSPHRASE');
+    expect(p.code).toBe(1);
+  }, 60_000);
+
   it('exits 2 on bad input', async () => {
     expect((await runCli(['doctor'], {}, 30_000)).code).toBe(2);
     expect((await runCli(['doctor', '--base-url', 'not a url'], {}, 30_000)).code).toBe(2);

@@ -2,7 +2,7 @@
 // print are the journal's own (counted and summed here with SQL, independently of the commands' code).
 import BetterSqlite3 from 'better-sqlite3';
 import { Decimal } from '../../src/market/decimal.js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,39 @@ describe('tradebot status / positions / trades on a demo journal', () => {
       // Without the deployment file there is no capital, so no equity.
       expect(b.equity).toBeNull();
     }
+  });
+
+  it('status: a paused bot reads PAUSED (HALTED+PAUSED when also halted), not ACTIVE', async () => {
+    const copy = join(dir, 'paused.db');
+    copyFileSync(journal, copy);
+    const db = new BetterSqlite3(copy);
+    const set = db.prepare('INSERT OR REPLACE INTO meta (key, value, updated_ts) VALUES (?, ?, 0)');
+    // As the bot journals them: pause (or flatten) sets paused:<bot>, a halt the trading state.
+    set.run('paused:aapl-ma', 'true');
+    set.run('paused:tsla-rsi', 'true');
+    set.run('trading-state:tsla-rsi', 'HALTED');
+    set.run('paused:nvda-session', 'false');
+    db.close();
+    // The deployment names every bot (a journal alone knows only those that did something).
+    const cfgCopy = join(dir, 'paused.yaml');
+    const cfg = parse(readFileSync(cfgFile, 'utf8')) as { store: { path: string } };
+    cfg.store.path = copy;
+    writeFileSync(cfgCopy, stringify(cfg));
+    const r = await runCli(['status', '--config', cfgCopy]);
+    expect(r.code, r.stderr).toBe(0);
+    const stateOf = (bot: string) =>
+      r.stdout
+        .split('\n')
+        .find((l) => l.startsWith(`${bot} `))
+        ?.split(/\s+/)[1];
+    expect(stateOf('aapl-ma')).toBe('PAUSED');
+    expect(stateOf('tsla-rsi')).toBe('HALTED+PAUSED');
+    expect(stateOf('nvda-session')).toBe('ACTIVE');
+    const json = JSON.parse((await runCli(['status', '--journal', copy, '--json'])).stdout) as {
+      bot: string;
+      state: string;
+    }[];
+    expect(json.find((b) => b.bot === 'aapl-ma')?.state).toBe('PAUSED');
   });
 
   it('positions: each open position with its size in the base coin, as the fills add up', async () => {

@@ -10,6 +10,7 @@ import { liveClock } from '../../feeds/clock.js';
 import { usSessionAt } from '../../market/sessions.js';
 import { US_EASTERN } from '../../market/us-calendar.js';
 import { formatZoned } from '../../market/zoned-time.js';
+import { z } from 'zod';
 import { FlagError } from '../flags.js';
 import { counted, didYouMean } from '../../market/spelling.js';
 
@@ -28,6 +29,10 @@ interface Check {
 interface Target {
   readonly baseUrl: string;
   readonly credentials: Credentials | undefined;
+  /** Where the credentials came from (the deployment's `${VAR}` or file, or the TRADEBOT_ variables). */
+  readonly credentialSources: CredentialSources;
+  /** The deployment's venue.timeScale: the venue runs that many times faster than real time. */
+  readonly timeScale?: number | undefined;
   readonly whitelisted: boolean;
   /** The deployment's fills mode (undefined with --base-url: no deployment to read it from). */
   readonly fills?: 'venue' | 'estimated' | undefined;
@@ -36,23 +41,35 @@ interface Target {
   readonly needsManagement: boolean;
 }
 
-/** What a refusal of a signed probe means, as a sentence and a fix. */
-function authFailure(e: ApiError): { sentence: string; fix: string } {
+type CredentialField = keyof Credentials;
+
+/** Where each credential came from, as the fix names it: "the value of ${OP_API_SECRET}", "the content of ./s". */
+type CredentialSources = Readonly<Record<CredentialField, string>>;
+
+/** With --base-url the credentials come from these environment variables. */
+const ENV_SOURCES: CredentialSources = {
+  apiKey: 'TRADEBOT_API_KEY',
+  apiSecret: 'TRADEBOT_API_SECRET',
+  passphrase: 'TRADEBOT_PASSPHRASE',
+};
+
+/** What a refusal of a signed probe means, as a sentence and a fix naming where the credential came from. */
+function authFailure(e: ApiError, from: CredentialSources): { sentence: string; fix: string } {
   switch (e.code) {
     case '90006':
       return {
         sentence: 'the venue does not know this API key (90006)',
-        fix: 'check TRADEBOT_API_KEY (or credentials.apiKey): copy the key again from the venue',
+        fix: `check ${from.apiKey}: copy the key again from the venue`,
       };
     case '90012':
       return {
         sentence: 'the passphrase does not match this API key (90012)',
-        fix: 'check TRADEBOT_PASSPHRASE (or credentials.passphrase): it is the one chosen when the key was created',
+        fix: `check ${from.passphrase}: it is the one chosen when the key was created`,
       };
     case '90009':
       return {
         sentence: 'the venue refused the signature (90009): the API secret is wrong',
-        fix: 'check TRADEBOT_API_SECRET (or credentials.apiSecret): copy the secret of this key again',
+        fix: `check ${from.apiSecret}: copy the secret of this key again`,
       };
     case '90008':
       return {
@@ -96,6 +113,42 @@ async function reachable(
       },
     };
   }
+}
+
+/**
+ * How many times faster than real time the venue runs: a tradebot simulator says so on its admin API
+ * (GET /sim/time, served on loopback), else the deployment's venue.timeScale; 1 for any other venue.
+ */
+async function venueSpeed(
+  baseUrl: string,
+  timeScale: number | undefined,
+): Promise<{ speed: number; said: string }> {
+  const fromConfig = { speed: timeScale ?? 1, said: `venue.timeScale: ${timeScale ?? 1} in the deployment` };
+  try {
+    const r = await fetch(new URL('/sim/time', baseUrl), { signal: AbortSignal.timeout(5_000) });
+    if (!r.ok) return fromConfig;
+    const body = SimTimeAnswer.safeParse(await r.json());
+    return body.success
+      ? {
+          speed: body.data.data.speed,
+          said: `its admin API (GET /sim/time) says speed ${body.data.data.speed}`,
+        }
+      : fromConfig;
+  } catch {
+    return fromConfig;
+  }
+}
+
+/** The simulator's answer to GET /sim/time (src/sim/admin.ts), read tolerantly: anything else is no simulator. */
+const SimTimeAnswer = z.object({ data: z.object({ now: z.number(), speed: z.number().positive() }) });
+
+/** The clock check of a venue running `speed` times real time: its clock is meant to be far from this one. */
+function acceleratedClockCheck(offset: number, venue: { speed: number; said: string }): Check {
+  return {
+    name: 'clock',
+    status: 'ok',
+    sentence: `the venue runs accelerated at ${venue.speed}x (${venue.said}): its clock reads ${formatZoned(liveClock.now() + offset, US_EASTERN)}, ${(Math.abs(offset) / 1000).toFixed(1)} s ${offset > 0 ? 'ahead of' : 'behind'} this machine by design, so it says nothing of this machine's clock (the simulator takes signatures stamped with the wall clock)`,
+  };
 }
 
 /** Clock skew, from requestTime (the client learned the offset on the first answer). */
@@ -185,7 +238,7 @@ function refusedProbe(e: ApiError, t: Target): Check[] {
           },
     ];
   if (e.kind === 'auth' || e.code === '90008')
-    return [{ name: 'credentials', status: 'fail', ...authFailure(e) }];
+    return [{ name: 'credentials', status: 'fail', ...authFailure(e, t.credentialSources) }];
   return [
     {
       name: 'credentials',
@@ -252,7 +305,11 @@ async function runChecks(t: Target): Promise<Check[]> {
   try {
     const reach = await reachable(client, t.baseUrl);
     if (reach.spot === undefined) return [reach.check];
-    const clock = clockCheck(client.clockOffsetMs);
+    const venue = await venueSpeed(t.baseUrl, t.timeScale);
+    const clock =
+      venue.speed === 1
+        ? clockCheck(client.clockOffsetMs)
+        : acceleratedClockCheck(client.clockOffsetMs, venue);
     const credentials = await credentialChecks(client, t);
     const symbols = await symbolChecks(client, t, reach.spot);
     return [reach.check, clock, ...credentials, ...symbols, sessionCheck(client.clockOffsetMs)];
@@ -261,17 +318,31 @@ async function runChecks(t: Target): Promise<Check[]> {
   }
 }
 
+/**
+ * Where each credential of a deployment came from, as its loader tells (its redaction names the source of a
+ * value at a path): "the value of ${OP_API_SECRET} (venue.credentials.apiSecret)".
+ */
+function sourcesIn(loaded: ReturnType<typeof loadConfig>, c: Credentials): CredentialSources {
+  const from = (k: CredentialField): string => {
+    const path = `venue.credentials.${k}`;
+    const said = loaded.redact(JSON.stringify(c[k]), path);
+    return said === JSON.stringify(c[k]) ? path : `${said} (${path})`;
+  };
+  return { apiKey: from('apiKey'), apiSecret: from('apiSecret'), passphrase: from('passphrase') };
+}
+
 function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }): Target {
   if (o.config !== undefined && o.baseUrl !== undefined)
     throw new FlagError('give --config or --base-url, not both');
   if (o.config !== undefined) {
-    let cfg;
+    let loaded;
     try {
-      cfg = loadConfig(o.config).config;
+      loaded = loadConfig(o.config);
     } catch (e) {
       if (e instanceof ConfigError) throw new FlagError(e.message);
       throw e;
     }
+    const cfg = loaded.config;
     const v = cfg.venue;
     if (v.kind !== 'remote')
       throw new FlagError(
@@ -282,6 +353,8 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }):
     return {
       baseUrl: v.baseUrl,
       credentials: v.credentials,
+      credentialSources: sourcesIn(loaded, v.credentials),
+      timeScale: v.timeScale,
       whitelisted: v.whitelisted,
       fills: cfg.fills,
       symbols,
@@ -312,6 +385,7 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }):
   return {
     baseUrl: o.baseUrl,
     credentials,
+    credentialSources: ENV_SOURCES,
     whitelisted: false,
     symbols: new Map(list.length > 0 ? [['SPOT', list]] : []),
     needsManagement: false,

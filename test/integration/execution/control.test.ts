@@ -148,8 +148,38 @@ describe('operator controls on a live bot', () => {
       const halted = await call(live.url, 'flatten', token);
       expect(halted.status).toBe(409);
       expect(((await halted.json()) as { error: string }).error).toMatch(/is HALTED.*re-arm it first/);
+      // Resume does not lift a halt: it says so (409, naming re-arm) instead of a 200 that changes nothing.
+      const resumed = await call(live.url, 'resume', token);
+      expect(resumed.status).toBe(409);
+      expect(((await resumed.json()) as { error: string }).error).toMatch(
+        /is HALTED: resume does nothing .*POST \/api\/bots\/ctl\/rearm/,
+      );
+      expect(bot.trader.tradingState).toBe('HALTED');
       expect((await call(live.url, 'rearm', token)).status).toBe(200);
       expect(bot.trader.tradingState).toBe('ACTIVE');
+      // Flatten pauses entries until resumed (else the strategy buys the position back at its next
+      // candle), and its answer says so.
+      await waitFor(() => held().gt(0), { timeoutMs: 20_000, what: 'a position to flatten' });
+      const flattenedAt = events.length;
+      const flat = await call(live.url, 'flatten', token);
+      expect(flat.status).toBe(200);
+      const answer = (await flat.json()) as { done: string; paused: boolean };
+      expect(answer.done).toMatch(/entries are paused until you resume the bot/);
+      expect(answer.paused).toBe(true);
+      await waitFor(() => held().isZero(), { timeoutMs: 20_000, what: 'the flatten sold' });
+      await waitFor(() => after(flattenedAt).some((e) => e.type === 'denied' && e.code === 'PAUSED'), {
+        timeoutMs: 20_000,
+        what: 'the next entry after the flatten denied PAUSED',
+      });
+      expect(held().isZero()).toBe(true);
+      expect(
+        after(flattenedAt).filter((e) => e.type === 'order' && e.order.side === 'buy'),
+        'no buy back after the flatten',
+      ).toEqual([]);
+      expect(((await (await call(live.url, 'resume', token)).json()) as { done: string }).done).toMatch(
+        /resumed/,
+      );
+      expect(bot.trader.control.paused).toBe(false);
       // Read-only: the state without parameters, order ids or identities; control refused.
       expect((await call(readOnly.url, 'pause', token)).status).toBe(403);
       const shown = (await (await fetch(new URL('/api/bots/ctl', readOnly.url))).json()) as Record<

@@ -425,6 +425,13 @@ describe('the order of the checks', () => {
     expect(listed).toEqual(inOrder());
   });
 
+  it('tells a halted bot to re-arm, not to resume (resume does not lift a halt)', () => {
+    const d = gate().check(buy('1'), ctx({ tradingState: 'HALTED' }));
+    const message = d.ok ? '' : d.message;
+    expect(message).toMatch(/re-armed .*POST \/api\/bots\/<name>\/rearm/);
+    expect(message).not.toMatch(/resume the bot/);
+  });
+
   it('denies in that order: a halted bot on an unknown instrument is TRADING_HALTED', () => {
     const d = gate().check(
       buy('0.001'),

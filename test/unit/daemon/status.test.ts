@@ -1,0 +1,64 @@
+// The terminal's status block: a bot paused by the operator reads PAUSED, not ACTIVE.
+import { describe, expect, it } from 'vitest';
+import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
+import { STATUS_LEGEND, statusLines } from '../../../src/daemon/status.js';
+import { degradedHealth, OK_HEALTH } from '../../helpers/feed-health.js';
+
+const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => ({
+  name,
+  running: true,
+  intents: 0,
+  denials: 0,
+  orders: 0,
+  fills: 0,
+  tradingState: 'ACTIVE',
+  health: OK_HEALTH,
+  paused: false,
+  equity: '10000.00',
+  quoteCoin: 'USDT',
+  realisedPnl: '0',
+  unrealisedPnl: '0',
+  fees: '0',
+  positions: [],
+  ...over,
+});
+const NOW = Date.UTC(2026, 10, 23, 15);
+
+describe('the status block', () => {
+  it('shows a paused bot as PAUSED, a paused and halted one as HALTED+PAUSED, and says what PAUSED means', () => {
+    const [, ...rows] = statusLines(
+      [
+        bot('running'),
+        bot('paused', { paused: true }),
+        bot('halted', { tradingState: 'HALTED', paused: true }),
+      ],
+      NOW,
+    );
+    expect(rows.map((r) => r.split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      'running ACTIVE',
+      'paused PAUSED',
+      'halted HALTED+PAUSED',
+    ]);
+    expect(STATUS_LEGEND).toMatch(/PAUSED \(paused by the operator: no new entries/);
+  });
+});
+
+describe('a starving bot in the status block', () => {
+  it('reads DEGRADED beside its trading state, and the legend says what that means', () => {
+    const starving = degradedHealth(
+      'no new candle for 3 min (limit 2 min): the strategy decides on nothing new',
+    );
+    const [, ...rows] = statusLines(
+      [bot('fed'), bot('starving', { health: starving }), bot('both', { paused: true, health: starving })],
+      NOW,
+    );
+    expect(rows.map((r) => r.split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      'fed ACTIVE',
+      'starving ACTIVE+DEGRADED',
+      'both PAUSED+DEGRADED',
+    ]);
+    expect(STATUS_LEGEND).toMatch(
+      /\+DEGRADED: a feed \(candles, prices, fill sync\) is older than its limit/,
+    );
+  });
+});
