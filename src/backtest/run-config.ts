@@ -97,7 +97,7 @@ export function backtestOptionsOf(
     source,
     dataset: jobDatasetName(job),
     strategy,
-    params: coerceParams(strategy, job.params),
+    params: job.params,
     capital: job.capital,
     feeRate: job.feeRate,
     makerFeeRate: job.makerFeeRate,

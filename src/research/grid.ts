@@ -93,7 +93,7 @@ export function checkGrid(strategy: Strategy, base: Record<string, unknown>, gri
     // walk-forward's "best" show what ran.
     const set = coerceParams(strategy, combo);
     try {
-      parseStrategyParams(strategy, coerceParams(strategy, { ...base, ...set }));
+      parseStrategyParams(strategy, { ...base, ...set });
       sets.push(set);
     } catch (e) {
       skipped.push({ params: set, reason: reasonOf(e) });
