@@ -16,6 +16,7 @@ import type { StrategyLogger } from '../strategy/contract.js';
 import type { OrderIntent } from '../strategy/intent.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
+import { candleLogger } from '../strategy/strategy-log.js';
 import type { CandleSource } from '../data/format.js';
 import { finalHoldings, symbolResults, tradeHashOf } from './assemble-result.js';
 import { collectResult } from './collect-result.js';
@@ -132,7 +133,8 @@ function subscribeStrategy(
   const onSignal = o.onSignal;
   const ctx = trader.strategyContext({
     params,
-    logger: o.logger ?? silent,
+    logger:
+      o.strategyLog !== undefined ? candleLogger(o.strategyLog, () => replay.deciding) : (o.logger ?? silent),
     state: new MemoryStrategyState(),
     category: 'SPOT',
     expose:

@@ -1,6 +1,6 @@
 // Issue 30, "errors with a place, checks that check": what `tradebot validate`, `backtest` and `run` say
 // about a strategy file and its parameters, through the built command.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,5 +29,96 @@ describe('parameters are read by one function for validate, backtest, sweep and 
         /parameter "fast": must be a (whole )?number — got "5": write 5 without quotes/,
       );
     }
+  });
+});
+
+// A user's strategy that logs on every candle and throws on its 40th, in a .ts file outside the package.
+const THROWER = `import { defineStrategy, z } from 'tradebot';
+
+export default defineStrategy({
+  name: 'thrower',
+  description: 'Logs every candle, throws on the fortieth.',
+  params: z.object({}),
+  intervals: ['1m'],
+  init: () => ({ seen: 0 }),
+  onCandle(c, ctx, _emit, state) {
+    state.seen++;
+    ctx.logger.debug('candle seen', { close: c.close, seen: state.seen });
+    if (state.seen === 40) ctx.logger.warn('about to fail');
+    if (state.seen === 40) throw new Error('boom');
+  },
+});
+`;
+const LOGGER = THROWER.replace("name: 'thrower'", "name: 'chatty'").replace(
+  "if (state.seen === 40) throw new Error('boom');",
+  '',
+);
+writeFileSync(join(home, 'strategies', 'thrower.ts'), THROWER);
+writeFileSync(join(home, 'strategies', 'chatty.ts'), LOGGER);
+
+describe('a strategy failure names its place; ctx.logger writes strategy.log', () => {
+  it('names the hook, file:line:col of the throw in the .ts file, the symbol and the candle time; --verbose adds the stack', async () => {
+    const file = join(home, 'strategies', 'thrower.ts');
+    const args = ['backtest', '--dataset', 'synthetic-1m:7:3000', '--strategy', file, '--out', out];
+    const r = await runCli(args);
+    expect(r.code, r.stderr).toBe(1);
+    const line = THROWER.split('\n').findIndex((l) => l.includes("throw new Error('boom')")) + 1;
+    const col = (THROWER.split('\n')[line - 1] as string).indexOf('new Error') + 1;
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `strategy "thrower" failed in onCandle at ${file.replace(/[.]/g, '\\.')}:${line}:${col} \\(SYNUSDT, candle 2025-01-06T00:39:00\\.000Z\\): boom`,
+      ),
+    );
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    const verbose = await runCli([...args, '--verbose']);
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr).toMatch(new RegExp(`^\\s+at .*thrower\\.ts:${line}:${col}`, 'm'));
+  });
+
+  it('writes one line per ctx.logger call to strategy.log; the terminal shows them from --log-level on, rate-limited', async () => {
+    const file = join(home, 'strategies', 'chatty.ts');
+    const quiet = await runCli([
+      'backtest',
+      '--dataset',
+      'synthetic-1m:7:3000',
+      '--strategy',
+      file,
+      '--name',
+      'quiet',
+      '--out',
+      out,
+    ]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toMatch(/candle seen/);
+    expect(quiet.stdout).toMatch(/strategy\.log \(3,?001 lines of the strategy's log\)/);
+    const log = readFileSync(join(out, 'quiet', 'strategy.log'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(log).toHaveLength(3001);
+    expect(log[0]).toMatch(
+      /^2025-01-06T00:00:00\.000Z SYNUSDT debug candle seen close=[\d.]+ seen=1$/,
+    );
+    expect(log.filter((l) => / warn about to fail$/.test(l))).toHaveLength(1);
+
+    const loud = await runCli([
+      'backtest',
+      '--dataset',
+      'synthetic-1m:7:3000',
+      '--strategy',
+      file,
+      '--name',
+      'loud',
+      '--out',
+      out,
+      '--log-level',
+      'debug',
+    ]);
+    expect(loud.code, loud.stderr).toBe(0);
+    expect(loud.stderr).toMatch(/^strategy: \S+ SYNUSDT debug candle seen close=[\d.]+ seen=1$/m);
+    // Not 3,001 lines on the terminal: the rest is counted, and said.
+    expect(loud.stderr.split('\n').filter((l) => l.includes('candle seen')).length).toBeLessThan(1000);
+    expect(loud.stderr).toMatch(
+      /strategy: \d+ log lines not shown here \(too many at once\); every line is in strategy\.log/,
+    );
   });
 });
