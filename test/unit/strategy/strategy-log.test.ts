@@ -16,7 +16,7 @@ describe('a strategy log in a backtest', () => {
     const at: { deciding: Candle | undefined } = { deciding: undefined };
     const logger = candleLogger(
       (l) => lines.push(formatLogLine(l)),
-      () => deciding,
+      () => at.deciding,
     );
     logger.info('started');
     at.deciding = candle;
