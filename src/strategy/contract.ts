@@ -26,6 +26,7 @@ import { assertIntent } from './intent-builders.js';
 import type { ParamsSchema } from './params.js';
 import { paramsSchemaProblems } from './params.js';
 import type { StrategyState } from './state.js';
+import { CALLBACK_SPEC_KEYS, STREAM_SPEC_KEYS, specKeyProblems } from './spec-keys.js';
 import { callerFile, hookFeeder, StrategyRuntimeError, type FailureScene } from './failure.js';
 
 export { StrategyRuntimeError } from './failure.js';
@@ -270,6 +271,7 @@ export function strategyProblems(spec: unknown): string[] {
 
 function assertSpec(spec: unknown): void {
   const problems = strategyProblems(spec);
+  if (typeof spec === 'object' && spec !== null) problems.push(...specKeyProblems(spec, STREAM_SPEC_KEYS));
   if (problems.length > 0) {
     const name = (spec as { name?: unknown } | null)?.name;
     throw new StrategyDefinitionError(
@@ -460,13 +462,21 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
   });
 }
 
-/** `onCandle` is the one hook a callback strategy must declare. */
+/**
+ * `onCandle` is the one hook a callback strategy must declare, and every key must be one it knows: a
+ * misspelt hook would never be called.
+ */
 function checkOnCandle(spec: CallbackStrategySpec<ParamsSchema, unknown>): void {
   if (typeof spec.onCandle !== 'function') {
     throw new StrategyDefinitionError(
       `strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`,
     );
   }
+  const problems = specKeyProblems(spec, CALLBACK_SPEC_KEYS);
+  if (problems.length > 0)
+    throw new StrategyDefinitionError(
+      `strategy ${JSON.stringify(spec.name)} breaks the contract:\n  - ${problems.join('\n  - ')}`,
+    );
 }
 
 type HookName = 'init' | 'onCandle' | 'onSession' | 'onTicker' | 'onDenied' | 'onOrder' | 'onFill';

@@ -95,9 +95,7 @@ describe('a strategy failure names its place; ctx.logger writes strategy.log', (
       .trimEnd()
       .split('\n');
     expect(log).toHaveLength(3001);
-    expect(log[0]).toMatch(
-      /^2025-01-06T00:00:00\.000Z SYNUSDT debug candle seen close=[\d.]+ seen=1$/,
-    );
+    expect(log[0]).toMatch(/^2025-01-06T00:00:00\.000Z SYNUSDT debug candle seen close=[\d.]+ seen=1$/);
     expect(log.filter((l) => / warn about to fail$/.test(l))).toHaveLength(1);
 
     const loud = await runCli([
@@ -121,4 +119,78 @@ describe('a strategy failure names its place; ctx.logger writes strategy.log', (
       /strategy: \d+ log lines not shown here \(too many at once\); every line is in strategy\.log/,
     );
   });
+});
+
+// A strategy with a type error, freqtrade's stop-loss name and a misspelt hook: it loads in no run.
+const BAD = `import { buyMarket, defineStrategy, z } from 'tradebot';
+
+export default defineStrategy({
+  name: 'bad',
+  description: 'Has a type error, a freqtrade name and a misspelt hook.',
+  params: z.object({ period: z.number().int().default(14).describe('period, in candles') }),
+  intervals: ['1m'],
+  stoploss: -0.1,
+  onCandle(c, ctx, emit) {
+    const reason: string = ctx.params.period;
+    emit(buyMarket(c.symbol, '100', 'entry', reason));
+  },
+  onFil() {},
+});
+`;
+// Only a type error: it loads and runs, and validate says what TypeScript says.
+const TYPO = `import { defineStrategy, z } from 'tradebot';
+
+export default defineStrategy({
+  name: 'typo',
+  description: 'Reads a candle field that does not exist.',
+  params: z.object({}),
+  intervals: ['1m'],
+  onCandle(c) {
+    if (c.closed > 1) return;
+  },
+});
+`;
+writeFileSync(join(home, 'strategies', 'bad.ts'), BAD);
+writeFileSync(join(home, 'strategies', 'typo.ts'), TYPO);
+const placeOf = (text: string, needle: string): string => {
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => l.includes(needle));
+  return `${i + 1}:${(lines[i] as string).indexOf(needle) + 1}`;
+};
+
+describe('tradebot validate checks a strategy file', () => {
+  it('type-checks a .ts strategy against the package, refuses unknown keys with a did-you-mean and translates freqtrade names, each at file:line:col', async () => {
+    const file = join(home, 'strategies', 'bad.ts');
+    const r = await runCli(['validate', file], {}, 120_000);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `${file}:${placeOf(BAD, 'reason: string')} Type 'number' is not assignable to type 'string'`,
+    );
+    expect(r.stderr).toContain(
+      `${file}:${placeOf(BAD, 'onFil()')} unknown key "onFil" (did you mean "onFill"?)`,
+    );
+    expect(r.stderr).toContain(
+      `${file}:${placeOf(BAD, 'stoploss')} "stoploss" is freqtrade's name: write exits: { stopLoss: '0.10' }`,
+    );
+    expect(r.stderr).toMatch(/bad\.ts: \d+ problems\n$/);
+  }, 150_000);
+
+  it('says ok, type-checked, to the template copied as a user would', async () => {
+    const file = join(home, 'strategies', 'mine.ts');
+    const template = readFileSync(join(import.meta.dirname, '..', '..', 'strategies', 'template.ts'), 'utf8');
+    writeFileSync(file, template.replace("name: 'template',", "name: 'mine',"));
+    const r = await runCli(['validate', file], {}, 120_000);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${file}: ok (strategy mine, type-checked)\n`);
+    expect(r.code).toBe(0);
+  }, 150_000);
+
+  it('type-checks the own .ts strategy a backtest file names', async () => {
+    const file = backtestFile('typo', { strategy: 'typo' });
+    const r = await runCli(['validate', file], {}, 120_000);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `${join(home, 'strategies', 'typo.ts')}:${placeOf(TYPO, 'closed')} Property 'closed' does not exist on type 'Candle'`,
+    );
+  }, 150_000);
 });
