@@ -24,6 +24,7 @@ import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
+import { StrategyRuntimeError } from '../strategy/failure.js';
 import { readiness, serveHealth } from './health.js';
 import { openDeploymentJournal } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
@@ -54,6 +55,8 @@ export interface DaemonOptions {
    * dashboard too): daemon, notify and web are one layer, so the daemon knows them only through this port.
    */
   readonly services?: readonly DaemonService[] | undefined;
+  /** A strategy's failure is logged with its stack (`run --verbose`). */
+  readonly verbose?: boolean | undefined;
 }
 
 interface BotSlot {
@@ -397,6 +400,7 @@ class DaemonRun {
     logger.error('bot failed; restarting it, the others keep trading', {
       bot: slot.cfg.name,
       error: err instanceof Error ? err.message : String(err),
+      ...(this.o.verbose === true && err instanceof StrategyRuntimeError ? { stack: err.causeStack } : {}),
       inMs: delay,
     });
     await slot.bot?.stop().catch(() => undefined);

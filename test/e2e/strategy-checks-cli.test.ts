@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 
 const home = mkdtempSync(join(tmpdir(), 'tradebot-checks-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -193,4 +193,56 @@ describe('tradebot validate checks a strategy file', () => {
       `${join(home, 'strategies', 'typo.ts')}:${placeOf(TYPO, 'closed')} Property 'closed' does not exist on type 'Candle'`,
     );
   }, 150_000);
+});
+
+describe('run --verbose', () => {
+  it('logs a strategy failure with its place, and with --verbose its stack', async () => {
+    const live = THROWER.replace("name: 'thrower'", "name: 'thrower-live'").replaceAll('=== 40', '=== 3');
+    writeFileSync(join(home, 'strategies', 'thrower-live.ts'), live);
+    const f = join(home, 'deploy.yaml');
+    writeFileSync(
+      f,
+      stringify({
+        venue: {
+          kind: 'simulator',
+          seed: 42,
+          speed: 300,
+          startTime: '2026-11-23T14:35:00Z',
+          port: 0,
+          account: { balances: { USDT: '30000' } },
+        },
+        store: { path: join(home, 'run.db') },
+        logging: { level: 'info', format: 'json' },
+        metrics: { enabled: false },
+        status: { enabled: false },
+        bots: [
+          {
+            name: 'thrower',
+            strategy: 'thrower-live',
+            symbols: ['AAPLUSDT'],
+            interval: '1m',
+            capital: '10000',
+            risk: {
+              allowedSessions: ['pre_market', 'regular', 'after_hours', 'overnight'],
+              maxDataAgeMs: 60000,
+            },
+          },
+        ],
+      }),
+    );
+    const d = startCli(['run', '--config', f, '--verbose'], {}, home);
+    try {
+      const line = `${placeOf(live, "new Error('boom')")}`;
+      await d.waitFor(
+        new RegExp(
+          `"error":"strategy \\\\"thrower-live\\\\" failed in onCandle at [^"]*thrower-live\\.ts:${line} \\(AAPLUSDT, candle 2026-11-2\\dT\\d\\d:\\d\\d:00\\.000Z\\): boom"`,
+        ),
+        60_000,
+      );
+      await d.waitFor(new RegExp(`"stack":"Error: boom\\\\n\\s+at [^"]*thrower-live\\.ts:${line}`), 10_000);
+    } finally {
+      d.proc.kill('SIGTERM');
+      await d.exited;
+    }
+  }, 120_000);
 });
