@@ -17,6 +17,7 @@ import type { OrderIntent } from '../strategy/intent.js';
 import type { PlotPoint } from '../strategy/plot.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
+import { candleLogger } from '../strategy/strategy-log.js';
 import type { CandleSource } from '../data/format.js';
 import { finalHoldings, symbolResults, tradeHashOf } from './assemble-result.js';
 import { collectResult } from './collect-result.js';
@@ -149,7 +150,8 @@ function subscribeStrategy(
   const onSignal = o.onSignal;
   const ctx = trader.strategyContext({
     params,
-    logger: o.logger ?? silent,
+    logger:
+      o.strategyLog !== undefined ? candleLogger(o.strategyLog, () => replay.deciding) : (o.logger ?? silent),
     state: new MemoryStrategyState(),
     category: 'SPOT',
     plot,

@@ -7,6 +7,7 @@ import type { TraderListener } from '../execution/trader-events.js';
 import type { RiskLimits } from '../risk/limits.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import type { ExitRules, Protections } from '../strategy/exits.js';
+import type { StrategyLogLine } from '../strategy/strategy-log.js';
 import type { CandleSource } from '../data/format.js';
 
 export interface BacktestOptions {
@@ -42,6 +43,8 @@ export interface BacktestOptions {
   /** Keep downsampled bars for the HTML report (default true). */
   readonly chart?: boolean | undefined;
   readonly logger?: StrategyLogger | undefined;
+  /** Each call of the strategy's `ctx.logger`, with the candle it was deciding (over `logger`). */
+  readonly strategyLog?: ((line: StrategyLogLine) => void) | undefined;
   /** Name of the bot (it enters the client order ids, as live); default "backtest". */
   readonly bot?: string | undefined;
   /** Every event of the trading pipeline, as a live bot's subscribers see them. */

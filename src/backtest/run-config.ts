@@ -103,7 +103,7 @@ export function backtestOptionsOf(
     dataset: jobDatasetName(job),
     strategy,
     interval: job.interval,
-    params: coerceParams(strategy, job.params),
+    params: job.params,
     capital: job.capital,
     feeRate: job.feeRate,
     makerFeeRate: job.makerFeeRate,

@@ -42,6 +42,8 @@ export async function buildProgram(): Promise<Command> {
 }
 
 async function main(): Promise<void> {
+  // A strategy's failure names its place in the strategy's own .ts file (tsx maps the sources it loads).
+  process.setSourceMapsEnabled(true);
   const program = await buildProgram();
   try {
     await program.parseAsync(process.argv);

@@ -25,6 +25,7 @@ import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
+import { StrategyRuntimeError } from '../strategy/failure.js';
 import { watchFeedHealth } from './feed-alarm.js';
 import { readiness, serveHealth } from './health.js';
 import { markCleanStop, markRunStarted, openDeploymentJournal, type PreviousRun } from './journal-path.js';
@@ -56,6 +57,8 @@ export interface DaemonOptions {
    * dashboard too): daemon, notify and web are one layer, so the daemon knows them only through this port.
    */
   readonly services?: readonly DaemonService[] | undefined;
+  /** A strategy's failure is logged with its stack (`run --verbose`). */
+  readonly verbose?: boolean | undefined;
 }
 
 interface BotSlot {
@@ -420,6 +423,7 @@ class DaemonRun {
     logger.error('bot failed; restarting it, the others keep trading', {
       bot: slot.cfg.name,
       error: err instanceof Error ? err.message : String(err),
+      ...(this.o.verbose === true && err instanceof StrategyRuntimeError ? { stack: err.causeStack } : {}),
       inMs: delay,
     });
     await slot.bot?.stop().catch(() => undefined);

@@ -208,7 +208,7 @@ export function checkGrid(
     );
     const params = Object.fromEntries(Object.entries(set).filter(([k]) => !isRuleKey(k)));
     try {
-      parseStrategyParams(strategy, coerceParams(strategy, { ...base, ...params }));
+      parseStrategyParams(strategy, { ...base, ...params });
       const r = ruleProblem(withRules(rules, set));
       if (r !== undefined) throw new Error(r);
       sets.push(set);

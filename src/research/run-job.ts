@@ -1,7 +1,7 @@
 // A backtest job run for research: the run with its metrics (sweeps, walk-forward, the CLI), and the second
 // pass over its candles for what the engine does not keep (the buy-and-hold benchmark, each trade's excursions).
 import { backtestOptionsOf, openJobSources, type BacktestJob } from '../backtest/run-config.js';
-import { runBacktest } from '../backtest/engine.js';
+import { runBacktest, type BacktestOptions } from '../backtest/engine.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint } from '../backtest/result.js';
 import type { CandleSource } from '../data/format.js';
 import { loadStrategy } from '../strategy/loader.js';
@@ -12,6 +12,7 @@ export async function runJob(
   job: BacktestJob,
   onProgress?: (candles: number) => void,
   source?: CandleSource | CandleSource[],
+  more: Pick<BacktestOptions, 'strategyLog'> = {},
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
   const strategy = await loadStrategy(job.strategy, job.strategyLookup);
   const result = await runBacktest({
@@ -19,6 +20,7 @@ export async function runJob(
     tradeFrom: job.tradeFrom,
     chart: job.chart,
     onProgress,
+    ...more,
   });
   return { result, metrics: metricsOf(result) };
 }

@@ -4,7 +4,8 @@ import { Worker } from 'node:worker_threads';
 import type { Metrics } from './metrics.js';
 import type { EquityCurvePoint } from '../backtest/result.js';
 import type { InstrumentOverride } from '../data/columnar.js';
-import type { BacktestJob } from '../backtest/run-config.js';
+import { coerceParams, type BacktestJob } from '../backtest/run-config.js';
+import { loadStrategy } from '../strategy/loader.js';
 import { openDataset } from '../data/datasets.js';
 import { GridError, jobWithSet, type Grid } from './grid.js';
 import type { JobOutcome, JobRunner } from './job.js';
@@ -88,6 +89,15 @@ export function expandGrid(grid: Grid): Record<string, unknown>[] {
   for (const [k, values] of Object.entries(grid))
     out = out.flatMap((p) => values.map((v) => ({ ...p, [k]: v })));
   return out;
+}
+
+/**
+ * Every combination of the grid with its text values typed as the strategy's parameters take them ("20"
+ * is 20 for a number parameter): the grid is text, the runs read their parameters as typed.
+ */
+async function typedSets(base: BacktestJob, grid: Grid): Promise<Record<string, unknown>[]> {
+  const strategy = await loadStrategy(base.strategy, base.strategyLookup);
+  return expandGrid(grid).map((combo) => coerceParams(strategy, combo));
 }
 
 export interface SweepRow {
@@ -237,7 +247,7 @@ export async function runSweep(o: {
   /** Told before any run how many of the runs the checkpoint already holds. */
   onResume?: ((resumed: number, total: number) => void) | undefined;
 }): Promise<SweepRow[]> {
-  const sets = o.sets ?? expandGrid(o.grid);
+  const sets = o.sets ?? (await typedSets(o.base, o.grid));
   const jobs = sets.map((p) => jobWithSet(o.base, p));
   const cp = o.checkpoint;
   const outcomes: (JobOutcome | undefined)[] = jobs.map((j) => cp?.get(j));

@@ -1,7 +1,7 @@
 // The strategy contract (DESIGN principle 6): a strategy declares its name, parameters (zod, defaults and
 // descriptions), candle intervals and `run(ctx, inputs) => Observable<OrderIntent>`. The same module runs
 // in the daemon and in the backtester. `defineStrategy` is the callback style that compiles to it.
-import { Observable, noop, type Observer, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { z } from 'zod';
 import type { CandleInterval, Ticker } from '../api/index.js';
 import { CANDLE_INTERVALS } from '../api/index.js';
@@ -27,6 +27,10 @@ import type { ParamsSchema } from './params.js';
 import type { StrategyPlot } from './plot.js';
 import { paramsSchemaProblems } from './params.js';
 import type { StrategyState } from './state.js';
+import { CALLBACK_SPEC_KEYS, STREAM_SPEC_KEYS, specKeyProblems } from './spec-keys.js';
+import { callerFile, hookFeeder, StrategyRuntimeError, type FailureScene } from './failure.js';
+
+export { StrategyRuntimeError } from './failure.js';
 import { derivedWarmUp, startupCandlesProblem, type StartupCandles, type WarmUp } from './warm-up.js';
 
 /** Structured fields of a log line. */
@@ -268,6 +272,7 @@ export function strategyProblems(spec: unknown): string[] {
 
 function assertSpec(spec: unknown): void {
   const problems = strategyProblems(spec);
+  if (typeof spec === 'object' && spec !== null) problems.push(...specKeyProblems(spec, STREAM_SPEC_KEYS));
   if (problems.length > 0) {
     const name = (spec as { name?: unknown } | null)?.name;
     throw new StrategyDefinitionError(
@@ -420,17 +425,6 @@ export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
   onFill?(fill: FillFeedback, ctx: StrategyContext<z.output<S>>, emit: Emit, state: T): void;
 }
 
-/** Wraps a callback error so the bot's log says which strategy and which hook failed. */
-export class StrategyRuntimeError extends Error {
-  override readonly name = 'StrategyRuntimeError';
-  constructor(strategy: string, hook: string, cause: unknown) {
-    super(
-      `strategy "${strategy}" failed in ${hook}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
-  }
-}
-
 /**
  * The callback style: declare `onCandle` (and optionally `onSession`, `onTicker`, `init`) and get a
  * strategy of the same contract. Session changes are subscribed before candles, so a synchronous
@@ -449,6 +443,8 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
   spec: CallbackStrategySpec<S, T>,
 ): Strategy<S> {
   checkOnCandle(spec);
+  // The strategy's own file: a failure names the place in it (see StrategyRuntimeError).
+  const file = callerFile(new Error().stack);
   // The hooks as declared now: the strategy runs these, whatever becomes of the spec object later.
   const hooks = hooksOf(spec);
   const { name } = spec;
@@ -462,18 +458,26 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
     ...(spec.protections !== undefined ? { protections: spec.protections } : {}),
     ...(spec.startupCandles !== undefined ? { startupCandles: spec.startupCandles } : {}),
     run(ctx, inputs) {
-      return runHooks(name, hooks, ctx, inputs);
+      return runHooks({ name, file }, hooks, ctx, inputs);
     },
   });
 }
 
-/** `onCandle` is the one hook a callback strategy must declare. */
+/**
+ * `onCandle` is the one hook a callback strategy must declare, and every key must be one it knows: a
+ * misspelt hook would never be called.
+ */
 function checkOnCandle(spec: CallbackStrategySpec<ParamsSchema, unknown>): void {
   if (typeof spec.onCandle !== 'function') {
     throw new StrategyDefinitionError(
       `strategy ${JSON.stringify(spec.name)}: onCandle(candle, ctx, emit) must be a function`,
     );
   }
+  const problems = specKeyProblems(spec, CALLBACK_SPEC_KEYS);
+  if (problems.length > 0)
+    throw new StrategyDefinitionError(
+      `strategy ${JSON.stringify(spec.name)} breaks the contract:\n  - ${problems.join('\n  - ')}`,
+    );
 }
 
 type HookName = 'init' | 'onCandle' | 'onSession' | 'onTicker' | 'onDenied' | 'onOrder' | 'onFill';
@@ -490,7 +494,7 @@ function hooksOf<S extends ParamsSchema, T>(spec: CallbackStrategySpec<S, T>): H
  * completes with its candles.
  */
 function runHooks<S extends ParamsSchema, T>(
-  name: string,
+  who: { readonly name: string; readonly file: string | undefined },
   hooks: Hooks<S, T>,
   ctx: StrategyContext<z.output<S>>,
   inputs: StrategyInputs,
@@ -502,15 +506,16 @@ function runHooks<S extends ParamsSchema, T>(
     try {
       state = (init === undefined ? undefined : init(ctx)) as T;
     } catch (err) {
-      subscriber.error(new StrategyRuntimeError(name, 'init', err));
+      subscriber.error(new StrategyRuntimeError(who.name, 'init', err, { file: who.file }));
       return undefined;
     }
-    const feed = hookFeeder(name, subscriber);
+    const at = (symbol?: string): FailureScene => ({ symbol, time: ctx.clock.now() });
+    const feed = hookFeeder(who, subscriber);
     if (onSession !== undefined)
       subscriber.add(
         inputs.session$.subscribe(
           feed<SessionState>(
-            () => 'onSession',
+            () => ['onSession', at()],
             (s) => onSession(s, ctx, emit, state),
           ),
         ),
@@ -519,7 +524,7 @@ function runHooks<S extends ParamsSchema, T>(
       subscriber.add(
         inputs.tickers$.subscribe(
           feed<Ticker>(
-            () => 'onTicker',
+            (t) => ['onTicker', at(t.symbol)],
             (t) => onTicker(t, ctx, emit, state),
           ),
         ),
@@ -531,7 +536,10 @@ function runHooks<S extends ParamsSchema, T>(
       subscriber.add(
         inputs.orders$.subscribe(
           feed<OrderFeedback>(
-            (e) => (e.type === 'denied' ? 'onDenied' : e.type === 'fill' ? 'onFill' : 'onOrder'),
+            (e) => [
+              e.type === 'denied' ? 'onDenied' : e.type === 'fill' ? 'onFill' : 'onOrder',
+              e.type === 'fill' ? at(e.fill.symbol) : at(e.intent.symbol),
+            ],
             (e) => {
               if (e.type === 'denied') onDenied?.(e, ctx, emit, state);
               else if (e.type === 'fill') onFill?.(e.fill, ctx, emit, state);
@@ -544,36 +552,13 @@ function runHooks<S extends ParamsSchema, T>(
     subscriber.add(
       inputs.candles$.subscribe(
         feed<Candle>(
-          () => 'onCandle',
+          (c) => ['onCandle', { symbol: c.symbol, time: c.openTime, candle: true }],
           (c) => onCandle(c, ctx, emit, state),
           () => subscriber.complete(),
         ),
       ),
     );
     return undefined;
-  });
-}
-
-/**
- * Each input feeds one hook; a throw in it ends the run with a StrategyRuntimeError naming the hook. A
- * synchronous source keeps pushing until its subscribe() returns: nothing reaches a hook after an error.
- */
-function hookFeeder(name: string, subscriber: Subscriber<OrderIntent>) {
-  return <V>(
-    hook: (v: V) => string,
-    call: (v: V) => void,
-    complete: () => void = noop,
-  ): Partial<Observer<V>> => ({
-    next: (v: V) => {
-      if (subscriber.closed) return;
-      try {
-        call(v);
-      } catch (err) {
-        subscriber.error(new StrategyRuntimeError(name, hook(v), err));
-      }
-    },
-    error: (err: unknown) => subscriber.error(err),
-    complete,
   });
 }
 

@@ -1,5 +1,6 @@
 // Builders for order intents. They are the one place a strategy turns its float world into Decimals, and
 // they check at run time what the types promise at compile time (a JS strategy has no type checker).
+import { SIGNED_DECIMAL_RE } from '../api/index.js';
 import { Decimal, aboveZero } from '../market/decimal.js';
 import type {
   LimitIntent,
@@ -15,17 +16,46 @@ export class IntentError extends TypeError {
   override readonly name = 'IntentError';
 }
 
+/** Money as a strategy may write it: a Decimal, or a decimal string such as "100" or "0.25". */
+export type MoneyInput = Decimal | string;
+
+/**
+ * Money from a builder's argument: a Decimal, or a decimal string ("100", "0.25"); a JS number is refused
+ * with the spelling to use instead (a float has already lost what a decimal string keeps).
+ */
 function positiveDecimal(value: unknown, field: string): Decimal {
-  if (!(value instanceof Decimal)) {
-    const got = typeof value === 'number' ? `the JS number ${String(value)}` : JSON.stringify(value);
+  let d: Decimal;
+  if (value instanceof Decimal) d = value;
+  else if (typeof value === 'string' && SIGNED_DECIMAL_RE.test(value.trim())) d = new Decimal(value.trim());
+  else if (typeof value === 'number')
     throw new IntentError(
-      `${field} must be a Decimal (money is never a JS number), got ${got}: build it with toDecimal(x) or new Decimal("...")`,
+      `${field} must be a Decimal or a decimal string (money is never a JS number), got the number ${String(value)}: pass '${String(value)}' or new Decimal(${String(value)}) (toDecimal(x) for a computed float)`,
     );
-  }
-  if (!value.isFinite() || !aboveZero(value)) {
-    throw new IntentError(`${field} must be a finite Decimal above zero, got ${value.toString()}`);
-  }
-  return value;
+  else
+    throw new IntentError(
+      `${field} must be a Decimal or a decimal string such as '100' or '0.25', got ${describeValue(value)}`,
+    );
+  if (!d.isFinite()) throw new IntentError(`${field} must be finite, got ${d.toString()}`);
+  if (!aboveZero(d)) throw new IntentError(`${field} must be above zero, got ${d.toString()}`);
+  return d;
+}
+
+/** Money already in an intent object (assertIntent): a Decimal, since the pipeline reads it as one. */
+function intentDecimal(value: unknown, field: string): Decimal {
+  if (!(value instanceof Decimal))
+    throw new IntentError(
+      `${field} of an order intent must be a Decimal, got ${typeof value === 'number' ? `the number ${String(value)}` : describeValue(value)}: build the intent with buyMarket, sellMarket or limit (they take '100' or new Decimal(100))`,
+    );
+  return positiveDecimal(value, field);
+}
+
+/** A value as a message shows it: its kind and spelling ("the string \"abc\"", "undefined"). */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value)})`;
+  return `${typeof value} ${String(value)}`;
 }
 
 function label(value: unknown, field: string): string {
@@ -36,26 +66,48 @@ function label(value: unknown, field: string): string {
 }
 
 /**
- * Converts a float (an indicator value, a candle price) into a Decimal, for building an intent.
- * Uses the shortest round-trip spelling of the float, so 0.1 + 0.2 becomes 0.30000000000000004; the risk
- * gate rounds prices and quantities to the instrument precision, so pass `dp` only to round earlier.
+ * Converts a float (an indicator value, a candle price), a decimal string or a Decimal into a Decimal, for
+ * building an intent. A float takes its shortest round-trip spelling, so 0.1 + 0.2 becomes
+ * 0.30000000000000004; the risk gate rounds prices and quantities to the instrument precision, so pass `dp`
+ * only to round earlier.
  *
  * @example limit('AAPLUSDT', 'buy', qty, toDecimal(candle.close * 0.999, 2), 'entry', 'bought the dip')
  */
-export function toDecimal(x: number, dp?: number): Decimal {
-  if (!Number.isFinite(x))
-    throw new IntentError(`cannot convert ${String(x)} to a Decimal: the value must be finite`);
-  const d = new Decimal(x);
-  return dp === undefined ? d : d.toDecimalPlaces(dp, Decimal.ROUND_HALF_EVEN);
+export function toDecimal(x: number | string | Decimal, dp?: number): Decimal {
+  let d: Decimal;
+  if (x instanceof Decimal) d = x;
+  else if (typeof x === 'number') {
+    if (!Number.isFinite(x))
+      throw new IntentError(
+        `cannot convert the number ${String(x)} to a Decimal: it is not finite (an indicator not ready yet, or a division by zero?)`,
+      );
+    d = new Decimal(x);
+  } else if (typeof x === 'string') {
+    if (!SIGNED_DECIMAL_RE.test(x.trim()))
+      throw new IntentError(
+        `cannot convert the string ${JSON.stringify(x)} to a Decimal: write a decimal number such as "100" or "0.25"`,
+      );
+    d = new Decimal(x.trim());
+  } else
+    throw new IntentError(
+      `cannot convert ${describeValue(x)} to a Decimal: pass a number, a decimal string such as "100" or a Decimal`,
+    );
+  if (dp === undefined) return d;
+  if (!Number.isInteger(dp) || dp < 0)
+    throw new IntentError(`toDecimal's dp must be a whole number of decimal places, got ${String(dp)}`);
+  return d.toDecimalPlaces(dp, Decimal.ROUND_HALF_EVEN);
 }
 
 // The category argument defaults to SPOT; a strategy need not pass it, because the contract stamps the
 // bot's own category (and name) on every intent it emits.
 
-/** A market buy spending `quoteAmount` of the quote coin (spec 4.3: a market buy's qty is in quote coin). */
+/**
+ * A market buy spending `quoteAmount` of the quote coin (spec 4.3: a market buy's qty is in quote coin): a
+ * Decimal or a decimal string, `buyMarket(symbol, '100', 'entry', 'why')`.
+ */
 export function buyMarket(
   symbol: string,
-  quoteAmount: Decimal,
+  quoteAmount: MoneyInput,
   tag: string,
   reason: string,
   category: TradeCategory = 'SPOT',
@@ -74,7 +126,7 @@ export function buyMarket(
 /** A market sell of `quantity` base coin. */
 export function sellMarket(
   symbol: string,
-  quantity: Decimal,
+  quantity: MoneyInput,
   tag: string,
   reason: string,
   category: TradeCategory = 'SPOT',
@@ -94,8 +146,8 @@ export function sellMarket(
 export function limit(
   symbol: string,
   side: Side,
-  quantity: Decimal,
-  price: Decimal,
+  quantity: MoneyInput,
+  price: MoneyInput,
   tag: string,
   reason: string,
   category: TradeCategory = 'SPOT',
@@ -130,8 +182,8 @@ export function assertIntent(value: unknown): OrderIntent {
   label(i.tag, 'tag');
   label(i.reason, 'reason');
   if (i.type === 'limit') {
-    positiveDecimal(i.quantity, 'quantity');
-    positiveDecimal(i.price, 'price');
+    intentDecimal(i.quantity, 'quantity');
+    intentDecimal(i.price, 'price');
     if (i.side !== 'buy' && i.side !== 'sell') {
       throw new IntentError(`side must be "buy" or "sell", got ${JSON.stringify(i.side)}`);
     }
@@ -142,14 +194,14 @@ export function assertIntent(value: unknown): OrderIntent {
           `a market buy is sized by quoteAmount (quote coin), not quantity: use buyMarket(...)`,
         );
       }
-      positiveDecimal(i.quoteAmount, 'quoteAmount');
+      intentDecimal(i.quoteAmount, 'quoteAmount');
     } else if (i.side === 'sell') {
       if ('quoteAmount' in i) {
         throw new IntentError(
           `a market sell is sized by quantity (base coin), not quoteAmount: use sellMarket(...)`,
         );
       }
-      positiveDecimal(i.quantity, 'quantity');
+      intentDecimal(i.quantity, 'quantity');
     } else {
       throw new IntentError(`side must be "buy" or "sell", got ${JSON.stringify(i.side)}`);
     }

@@ -2,7 +2,7 @@
 // a decimal-string parameter for money, and the boundary parser that turns raw config into typed params
 // with messages naming the parameter and the fix.
 import { z } from 'zod';
-import { DECIMAL_RE } from '../api/index.js';
+import { DECIMAL_RE, SIGNED_DECIMAL_RE } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import { didYouMean, plainIssue } from '../market/spelling.js';
 
@@ -153,8 +153,19 @@ function hint(info: ParamInfo | undefined): string {
 }
 
 /**
+ * The fix for a number written in quotes ("14" for a whole-number parameter): the parameter takes the
+ * number, and the same file must mean the same thing to validate, backtest, sweep and run, so it is
+ * refused everywhere, never read as 14 in one command and refused in another.
+ */
+function quotedNumberFix(field: z.ZodType | undefined, got: unknown): string {
+  if (field === undefined || typeof got !== 'string' || !SIGNED_DECIMAL_RE.test(got.trim())) return '';
+  return field.safeParse(Number(got)).success ? `: write ${got.trim()} without quotes` : '';
+}
+
+/**
  * Applies the defaults of a strategy's parameter schema to raw parameters (from YAML, a CLI flag, a
- * sweep) and returns the typed params; refuses unknown parameters and invalid values with a
+ * sweep) and returns the typed params; the one reader of parameters, for validate, backtest, sweep and run
+ * alike (values are taken as typed: "14" is no number); refuses unknown parameters and invalid values with a
  * `StrategyParamsError` whose lines name the parameter, what is wrong and what it should be.
  *
  * @example parseStrategyParams(maCrossover, { fast: 5, slow: 20 }) // -> { fast: 5, slow: 20, quoteAmount: Decimal(100) }
@@ -191,7 +202,10 @@ export function parseStrategyParams<S extends ParamsSchema>(
         issue.path.length > 0 && issue.path[0] !== undefined ? input[String(issue.path[0])] : undefined;
       const gotText =
         issue.message.includes('got ') || got === undefined ? '' : ` — got ${JSON.stringify(got)}`;
-      problems.push(`parameter "${name || '(params)'}": ${issue.message}${gotText}${hint(info)}`);
+      const field = schema.shape[String(issue.path[0])] as z.ZodType | undefined;
+      problems.push(
+        `parameter "${name || '(params)'}": ${issue.message}${gotText}${quotedNumberFix(field, got)}${hint(info)}`,
+      );
     }
   }
   if (problems.length > 0) throw new StrategyParamsError(strategy.name, problems);

@@ -28,7 +28,10 @@ import {
   strategyLookupHere,
 } from '../../config/index.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { FlagError, checkRange, dateFlag, noCandles, parseFlags } from '../flags.js';
+import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from '../flags.js';
+import { counted } from '../../market/spelling.js';
+import { StrategyRuntimeError } from '../../strategy/failure.js';
+import { LOG_LEVELS, StrategyLog } from '../../strategy/strategy-log.js';
 import { asInput, parseInstrumentFlag } from './data.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../data/output-path.js';
@@ -55,6 +58,8 @@ const Flags = z.strictObject({
   from: dateFlag('--from'),
   to: dateFlag('--to'),
   instrument: z.string().optional(),
+  logLevel: enumFlag('--log-level', LOG_LEVELS).default('error'),
+  verbose: z.boolean().default(false),
 });
 
 export function register(program: Command): void {
@@ -78,6 +83,12 @@ export function register(program: Command): void {
     .option('--out <dir>', 'results folder', 'backtest/results')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
     .option('--to <date>', 'last candle time (inclusive), same forms as --from')
+    .option(
+      '--log-level <level>',
+      "the strategy's ctx.logger lines at this level or above are shown on stderr too, rate-limited (error, warn, info, debug); all of them are in the run's strategy.log",
+      'error',
+    )
+    .option('--verbose', "a strategy's failure comes with its stack", false)
     .addHelpText(
       'after',
       `\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --config config/backtest.yaml --from 2008-01-01 --to 2012-12-31\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params '{"fast":20,"slow":100}'\n${EXIT_CODES_HELP}`,
@@ -99,12 +110,25 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
   if (problem !== undefined) throw new FlagError(problem);
   // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
   const source = await asInput(() => openJobSources(job));
-  const result = await runWithProgress(job, source);
-  if (result.meta.candles === 0) throw noCandles({ ...job, dataset: jobDatasetName(job) });
-  const { instrument, metrics } = await writeResults(job, result, dir, output);
-  process.stdout.write(
-    `${formatSummary(result, metrics, quoteDecimals(instrument))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}\n`,
-  );
+  // The strategy's log waits outside the results folder, made after the run; a failed run leaves none.
+  const log = new StrategyLog({ level: f.logLevel, write: (t) => process.stderr.write(t) });
+  try {
+    const result = await runWithProgress(job, source, log).catch((e: unknown) => {
+      if (f.verbose && e instanceof StrategyRuntimeError && e.causeStack !== undefined)
+        process.stderr.write(`${e.causeStack}\n`);
+      throw e;
+    });
+    if (result.meta.candles === 0) throw noCandles({ ...job, dataset: jobDatasetName(job) });
+    const { instrument, metrics } = await writeResults(job, result, dir, output);
+    const logged = log.moveInto(dir);
+    const logLine =
+      logged === undefined ? '' : `, and ${logged} (${counted(log.lines, 'line')} of the strategy's log)`;
+    process.stdout.write(
+      `${formatSummary(result, metrics, quoteDecimals(instrument))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}${logLine}\n`,
+    );
+  } finally {
+    log.discard();
+  }
 }
 
 /**
@@ -153,6 +177,7 @@ function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string } {
 async function runWithProgress(
   job: BacktestJob,
   source: CandleSource | CandleSource[],
+  log: StrategyLog,
 ): Promise<BacktestResult> {
   const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
   const t0 = Date.now();
@@ -164,6 +189,7 @@ async function runWithProgress(
       bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
     },
     source,
+    { strategyLog: log.add },
   );
   bar?.stop();
   return result;

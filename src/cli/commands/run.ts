@@ -14,17 +14,19 @@ export function register(program: Command): void {
       'start a new journal; an existing one is kept beside it under a timestamped name (needed to rerun an embedded-simulator deployment)',
       false,
     )
+    .option('--verbose', "a strategy's failure is logged with its stack", false)
     .addHelpText(
       'after',
       '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.\n' +
         'A journal is never moved or overwritten without --fresh.\n\n' +
         STATUS_LEGEND,
     )
-    .action(async (opts: { config: string; fresh: boolean }) => {
+    .action(async (opts: { config: string; fresh: boolean; verbose: boolean }) => {
       // Loaded here, not at the top: every other command would pay for fastify's import at start.
       const { dashboardService } = await import('../../web/index.js');
       process.exitCode = await runDaemon(opts.config, {
         fresh: opts.fresh,
+        verbose: opts.verbose,
         // The dashboard and notifications (a notify: block) run beside the bots; the daemon imports neither.
         services: [dashboardService, notifyService],
       });

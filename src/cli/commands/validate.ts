@@ -9,6 +9,7 @@ import { atRunInterval } from '../../backtest/run-interval.js';
 import { StrategyDefinitionError } from '../../strategy/contract.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { counted } from '../../market/spelling.js';
+import { checkStrategyFile, strategyTypeProblems } from '../../strategy/check-file.js';
 import {
   BacktestConfigSchema,
   ConfigError,
@@ -25,9 +26,9 @@ export function register(program: Command): void {
   program
     .command('validate')
     .description(
-      'Check a deployment file (or a backtest file with --backtest): the schema, each strategy and its parameters; prints every problem with file:line:col',
+      'Check a deployment file (or a backtest file with --backtest): the schema, each strategy and its parameters; or a strategy module (.ts, .js, .mjs): its declaration and, for .ts, its types; prints every problem with file:line:col',
     )
-    .argument('<file>', 'YAML file')
+    .argument('<file>', 'YAML file, or a strategy module (.ts, .js, .mjs)')
     .option(
       '--backtest',
       'the file is a backtest definition (found by itself when it has a dataset and no bots)',
@@ -35,6 +36,10 @@ export function register(program: Command): void {
     )
     .addHelpText('after', '\nExit codes: 0 valid, 2 invalid.')
     .action(async (file: string, opts: { backtest: boolean }) => {
+      if (STRATEGY_MODULE_RE.test(file)) {
+        process.exitCode = await validateStrategyFile(file);
+        return;
+      }
       try {
         if (opts.backtest || looksLikeBacktest(file)) {
           const loaded = loadYaml(BacktestConfigSchema, file);
@@ -47,10 +52,15 @@ export function register(program: Command): void {
           }
           problems.push(...datasetProblems(loaded));
           if (problems.length === 0) problems.push(...(await intervalProblems(loaded)));
+          const c = loaded.config;
+          problems.push(...(await typeProblems(file, [c.strategy], c.strategiesDir)));
           if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
           const { config } = await loadDeployment(file);
+          const refs = config.bots.map((b) => b.strategy);
+          const problems = await typeProblems(file, refs, config.strategiesDir);
+          if (problems.length > 0) throw new ConfigError(problems);
           process.stdout.write(`${file}: ok (${counted(config.bots.length, 'bot')})\n`);
         }
       } catch (e) {
@@ -59,6 +69,33 @@ export function register(program: Command): void {
         process.exitCode = 2;
       }
     });
+}
+
+/** The type errors of the user's .ts strategies the file names, as the file's problems. */
+async function typeProblems(
+  file: string,
+  refs: readonly string[],
+  strategiesDir: string | undefined,
+): Promise<ConfigProblem[]> {
+  const r = await strategyTypeProblems(refs, strategyLookupFor(file, strategiesDir));
+  if (r.skipped !== undefined) process.stderr.write(`${file}: ${r.skipped}\n`);
+  return r.problems.map((p) => ({ ...p, path: '' }));
+}
+
+const STRATEGY_MODULE_RE = /\.(?:ts|js|mjs)$/;
+
+/** `validate my-strategy.ts`: the declaration and, for .ts, the type check; every problem at its place. */
+async function validateStrategyFile(file: string): Promise<number> {
+  const r = await checkStrategyFile(file);
+  if (r.skipped !== undefined) process.stderr.write(`${file}: ${r.skipped}\n`);
+  if (r.problems.length > 0) {
+    const lines = r.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
+    process.stderr.write(`${lines.join('\n')}\n${file}: ${counted(r.problems.length, 'problem')}\n`);
+    return 2;
+  }
+  const checked = r.typeChecked ? ', type-checked' : '';
+  process.stdout.write(`${file}: ok (strategy ${r.name ?? '?'}${checked})\n`);
+  return 0;
 }
 
 /**

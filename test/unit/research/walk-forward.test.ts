@@ -109,7 +109,7 @@ describe('walk-forward', () => {
     });
     expect(wf.steps.length).toBeGreaterThanOrEqual(2);
     for (const s of wf.steps) {
-      expect(['10', '30']).toContain(s.best.fast);
+      expect([10, 30]).toContain(s.best.fast);
       const pts = wf.equity.filter(
         (p) => p.ts >= s.window.outOfSample.from && p.ts <= s.window.outOfSample.to,
       );

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { EMPTY, Subject, from, map, of } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import {
   defineStrategy,
   isStrategy,
 } from '../../../src/strategy/contract.js';
+import { BollingerBands } from '../../../src/strategy/indicators.js';
 import { buyMarket } from '../../../src/strategy/intent-builders.js';
 import { decimalParam, parseStrategyParams } from '../../../src/strategy/params.js';
 import { createTestContext } from '../../../src/strategy/testing.js';
@@ -102,7 +104,7 @@ describe('defineStrategy (callback style)', () => {
     expect(b.out[0]?.reason).toBe('sessions seen: ');
   });
 
-  it('ends the run with a StrategyRuntimeError naming the strategy and the hook when a callback throws', () => {
+  it('ends the run with a StrategyRuntimeError naming the hook, its place in the strategy file, the symbol and the candle', () => {
     const seen: number[] = [];
     const boom = defineStrategy({
       name: 'boom',
@@ -119,7 +121,67 @@ describe('defineStrategy (callback style)', () => {
       boom.run(ctx, { candles$: from([candle('X', 0, 1), candle('X', 60_000, 1)]), session$: EMPTY }),
     );
     expect(r.err).toBeInstanceOf(StrategyRuntimeError);
-    expect((r.err as Error).message).toBe('strategy "boom" failed in onCandle: bad candle');
+    // The place is the throw in this file (the strategy's own), line and column as an editor counts them.
+    const lines = readFileSync(import.meta.filename, 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes("throw new Error('bad candle')")) + 1;
+    const col = (lines[line - 1] as string).indexOf('new Error') + 1;
+    expect((r.err as Error).message).toBe(
+      `strategy "boom" failed in onCandle at test/unit/strategy/contract.test.ts:${line}:${col} (X, candle 1970-01-01T00:01:00.000Z): bad candle`,
+    );
+  });
+
+  it('says that an indicator answers null until it is stable when a hook reads a field of null', () => {
+    const early = defineStrategy({
+      name: 'early',
+      description: 'Reads the bands before they are ready.',
+      params: z.object({}),
+      intervals: ['1m'],
+      init: () => new BollingerBands(20, 2),
+      onCandle(c, _ctx, _emit, bb) {
+        const bands = bb.update(c.close);
+        if (c.close < (bands as { lower: number }).lower) throw new Error('unreachable');
+      },
+    });
+    const r = collect(
+      early.run(createTestContext({ params: {} }), {
+        candles$: of(candle('BTCUSDT', 0, 1)),
+        session$: EMPTY,
+      }),
+    );
+    expect((r.err as Error).message).toMatch(
+      /^strategy "early" failed in onCandle at test\/unit\/strategy\/contract\.test\.ts:\d+:\d+ \(BTCUSDT, candle 1970-01-01T00:00:00\.000Z\): Cannot read properties of null \(reading 'lower'\): an indicator answers null until it is stable: check for null/,
+    );
+  });
+
+  it('names the symbol and the clock time when another hook (onFill) throws', () => {
+    const s = defineStrategy({
+      name: 'fill-thrower',
+      description: 'Throws on its fills.',
+      params: z.object({}),
+      intervals: ['1m'],
+      onCandle() {},
+      onFill() {
+        throw new Error('no');
+      },
+    });
+    const fill = {
+      symbol: 'ETHUSDT',
+      side: 'buy',
+      price: new Decimal(1),
+      size: new Decimal(1),
+      fee: new Decimal(0),
+      tag: 't',
+      clientOid: undefined,
+      exitReason: undefined,
+      ts: 0,
+    } as const;
+    const ctx = createTestContext({ params: {}, clock: { now: () => Date.UTC(2026, 10, 23, 15) } });
+    const r = collect(
+      s.run(ctx, { candles$: EMPTY, session$: EMPTY, orders$: of({ type: 'fill', ts: 0, fill }) }),
+    );
+    expect((r.err as Error).message).toMatch(
+      /failed in onFill at test\/unit\/strategy\/contract\.test\.ts:\d+:\d+ \(ETHUSDT, 2026-11-23T15:00:00\.000Z\): no$/,
+    );
   });
 
   it('refuses an intent carrying a JS number where money goes', () => {
@@ -145,7 +207,7 @@ describe('defineStrategy (callback style)', () => {
     );
     expect(r.out).toEqual([]);
     expect(String(r.err)).toMatch(
-      /quoteAmount must be a Decimal \(money is never a JS number\), got the JS number 10/,
+      /quoteAmount of an order intent must be a Decimal, got the number 10: build the intent with buyMarket/,
     );
   });
 

@@ -33,13 +33,32 @@ describe('intent builders', () => {
 
   it('refuse a JS number, zero or a negative where money goes, naming the field', () => {
     expect(() => buyMarket('X', 100 as unknown as Decimal, 't', 'r')).toThrow(
-      /quoteAmount must be a Decimal .*got the JS number 100/,
+      /quoteAmount must be a Decimal or a decimal string .*got the number 100: pass '100' or new Decimal\(100\)/,
     );
-    expect(() => sellMarket('X', new Decimal(0), 't', 'r')).toThrow(
-      /quantity must be a finite Decimal above zero, got 0/,
+    expect(() => sellMarket('X', new Decimal(0), 't', 'r')).toThrow(/quantity must be above zero, got 0/);
+    expect(() => sellMarket('X', '-2', 't', 'r')).toThrow(/quantity must be above zero, got -2/);
+    expect(() => limit('X', 'buy', '1', 'abc', 't', 'r')).toThrow(
+      /price must be a Decimal or a decimal string such as '100' or '0.25', got the string "abc"/,
     );
     expect(() => limit('X', 'buy', new Decimal(1), new Decimal(-3), 't', 'r')).toThrow(/price must be/);
     expect(() => buyMarket('X', new Decimal(1), '', 'r')).toThrow(/tag must be a non-empty string/);
+  });
+
+  it('take money as a decimal string: buyMarket(symbol, "100", ...) is buyMarket(symbol, new Decimal(100), ...)', () => {
+    expect(buyMarket('AAPLUSDT', '100', 'entry', 'why')).toEqual(
+      buyMarket('AAPLUSDT', new Decimal('100'), 'entry', 'why'),
+    );
+    const l = limit('AAPLUSDT', 'sell', '0.25', '187.125', 'tp', 'why');
+    expect(l.quantity).toBeInstanceOf(Decimal);
+    expect([l.quantity.toFixed(), l.price.toFixed()]).toEqual(['0.25', '187.125']);
+    expect(sellMarket('AAPLUSDT', ' 2 ', 'exit', 'why').quantity.toFixed()).toBe('2');
+  });
+
+  it('assertIntent refuses money that is not a Decimal in a hand-built intent, saying how to build it', () => {
+    const base = { symbol: 'X', category: 'SPOT', type: 'market', side: 'buy', tag: 't', reason: 'r' };
+    expect(() => assertIntent({ ...base, quoteAmount: '100' })).toThrow(
+      /quoteAmount of an order intent must be a Decimal, got the string "100": build the intent with buyMarket/,
+    );
   });
 
   it('assertIntent refuses a market buy sized in base coin and a market sell sized in quote coin', () => {
@@ -63,6 +82,15 @@ describe('intent builders', () => {
     );
     expect(toDecimal(187.125, 2).toFixed()).toBe('187.12');
     expect(toDecimal(0.1 + 0.2).toFixed()).toBe('0.30000000000000004');
-    expect(() => toDecimal(Number.NaN)).toThrow(/must be finite/);
+    expect(() => toDecimal(Number.NaN)).toThrow(/the number NaN .*it is not finite/);
+  });
+
+  it('toDecimal takes a decimal string and a Decimal, and names what is wrong with anything else', () => {
+    expect(toDecimal('100').toFixed()).toBe('100');
+    expect(toDecimal('187.125', 2).toFixed()).toBe('187.12');
+    expect(toDecimal(new Decimal('1.5')).toFixed()).toBe('1.5');
+    expect(() => toDecimal('1,5')).toThrow(/the string "1,5" .*write a decimal number such as "100"/);
+    expect(() => toDecimal(null as unknown as string)).toThrow(/cannot convert null to a Decimal/);
+    expect(() => toDecimal(1, 1.5)).toThrow(/dp must be a whole number/);
   });
 });

@@ -46,6 +46,14 @@ describe('strategy parameters', () => {
     expect(decimalParam('0', 'x', { allowZero: true }).parse('0')).toEqual(new Decimal(0));
   });
 
+  it('refuses a number written in quotes with the fix, whichever command reads it', () => {
+    expect(() => parseStrategyParams(s, { period: '14' })).toThrow(
+      /parameter "period": must be a number — got "14": write 14 without quotes \(period, in candles; default 14\)/,
+    );
+    // A string that is no number gets no such advice.
+    expect(() => parseStrategyParams(s, { period: 'x' })).toThrow(/must be a number — got "x" \(/);
+  });
+
   it('round-trips any decimal string to the same Decimal', () => {
     fc.assert(
       fc.property(
