@@ -54,6 +54,7 @@ const Flags = z.strictObject({
   from: dateFlag('--from'),
   to: dateFlag('--to'),
   instrument: z.string().optional(),
+  closeAtEnd: z.boolean().optional(),
 });
 
 export function register(program: Command): void {
@@ -77,6 +78,10 @@ export function register(program: Command): void {
     .option('--out <dir>', 'results folder', 'backtest/results')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
     .option('--to <date>', 'last candle time (inclusive), same forms as --from')
+    .option(
+      '--close-at-end',
+      'sell the positions still open when the data ends at the last close (exit reason end_of_backtest, fees charged); default: they stay open, marked at the last close',
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --config config/backtest.yaml --from 2008-01-01 --to 2012-12-31\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params '{"fast":20,"slow":100}'\n${EXIT_CODES_HELP}`,
@@ -144,6 +149,7 @@ function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string } {
     from: f.from ?? base.from,
     to: f.to ?? base.to,
     instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
+    ...(f.closeAtEnd === true ? { closeAtEnd: true } : {}),
   };
   return { job, name: cfg.name };
 }
