@@ -34,6 +34,7 @@ import {
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
+import { ExitBlockedTally, type ExitBlockedStatus } from './exit-blocked.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { TraderListener } from './trader-events.js';
 import type { Trader } from './trader.js';
@@ -94,6 +95,7 @@ export interface LiveBotStatus {
   readonly fees: string;
   /** Open positions (size not zero). */
   readonly positions: readonly LiveBotPosition[];
+  readonly exitBlocked?: ExitBlockedStatus | undefined;
 }
 
 /** The live feeds a bot keeps its market state with (see `LiveBot.marketFeeds`). */
@@ -113,6 +115,7 @@ export class LiveBot {
   private lastTrigger = 0;
   private lastCandle: number | undefined;
   private readonly counts = { intents: 0, denials: 0, orders: 0, fills: 0 };
+  private readonly blocked = new ExitBlockedTally();
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
   /** Candles of the replay in progress (closed longer ago than maxSignalAgeMs), by symbol. */
@@ -148,6 +151,7 @@ export class LiveBot {
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
     if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.control.setPaused(true);
     o.trader.subscribe((e) => {
+      this.blocked.see(e);
       if (e.type === 'intent') this.counts.intents++;
       else if (e.type === 'denied') this.counts.denials++;
       else if (e.type === 'order') this.counts.orders++;
@@ -179,6 +183,7 @@ export class LiveBot {
       tradingState: this.o.trader.tradingState,
       equity: p.equity().toFixed(2),
       ...this.locks(),
+      ...this.blocked.status(),
       quoteCoin: p.quoteCoin,
       realisedPnl: p.realisedPnl().toFixed(),
       unrealisedPnl: p.unrealisedPnl().toFixed(),

@@ -11,7 +11,8 @@ import { liveClock } from '../feeds/clock.js';
 import { telegramChannel, webhookChannel } from './channels.js';
 import { Dispatcher, type Channel, type NotifyLogger } from './dispatcher.js';
 import { exitReasonOf } from '../execution/describe.js';
-import { burstText, fillText, restartText, stateText, summaryText } from './format.js';
+import { ExitBlockedTally } from '../execution/exit-blocked.js';
+import { burstText, exitBlockedText, fillText, restartText, stateText, summaryText } from './format.js';
 
 /** An event of the daemon itself, beside the pipeline's. */
 export type BotRestartedEvent = {
@@ -51,6 +52,8 @@ export class Notifier {
   readonly dispatchers: readonly Dispatcher[];
   private readonly wanted: ReadonlySet<NotifyEventKind>;
   private readonly denials = new Map<string, { ts: number; code: string }[]>();
+  /** Each bot's blocked exits: one message per episode (see ExitBlockedTally), not one per candle. */
+  private readonly blocked = new Map<string, ExitBlockedTally>();
   private readonly unsubscribe: () => void;
   private readonly summary: ClockCron | undefined;
 
@@ -100,6 +103,7 @@ export class Notifier {
   private onEvent(e: NotifiableEvent): void {
     try {
       const w = this.wanted;
+      if (e.type !== 'bot-restarted' && (w.has('exit') || w.has('denials'))) this.exitBlocked(e);
       switch (e.type) {
         case 'fill': {
           const exit = exitReasonOf(e.fill) !== undefined;
@@ -125,6 +129,18 @@ export class Notifier {
         error: err instanceof Error ? err.message : String(err),
       });
     }
+  }
+
+  /** The first blocked exit of an episode (a symbol's, until a sell of it fills) makes one message. */
+  private exitBlocked(e: TraderEvent): void {
+    let tally = this.blocked.get(e.bot);
+    if (tally === undefined) {
+      if (e.type !== 'denied' || e.code !== 'EXIT_BLOCKED') return;
+      tally = new ExitBlockedTally();
+      this.blocked.set(e.bot, tally);
+    }
+    const started = tally.see(e);
+    if (started !== undefined) this.send(exitBlockedText(e.bot, started));
   }
 
   /** N denials of a bot within the window (venue time) make one message; the count starts again after it. */

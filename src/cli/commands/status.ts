@@ -16,7 +16,7 @@ import {
   positionReports,
   type JournalSource,
 } from '../journal-report.js';
-import { didYouMean } from '../../market/spelling.js';
+import { counted, didYouMean } from '../../market/spelling.js';
 import { isEstimatedFill } from '../../execution/trader.js';
 import { Decimal } from '../../market/decimal.js';
 
@@ -69,6 +69,15 @@ function status(src: JournalSource, f: { json: boolean }): string {
         quoteCoin: b.quoteCoin,
         intents: b.intents,
         denials: b.denials,
+        ...(b.exitBlocked === undefined
+          ? {}
+          : {
+              exitBlocked: {
+                count: b.exitBlocked.count,
+                first: new Date(b.exitBlocked.firstTs).toISOString(),
+                firstMessage: b.exitBlocked.firstMessage,
+              },
+            }),
         denialsByCode: b.denialCodes.map((d) => ({
           code: d.code,
           count: d.count,
@@ -118,7 +127,18 @@ function status(src: JournalSource, f: { json: boolean }): string {
   const denied = bots.flatMap((b) =>
     b.denialCodes.map((d) => `  ${b.bot}: ${d.code} x${d.count}, latest ${when(d.lastTs)}: ${d.lastMessage}`),
   );
+  // Exits the bot's own resting limit sells blocked: the first one names the order (issue 30).
+  const blocked = bots.flatMap((b) =>
+    b.exitBlocked === undefined
+      ? []
+      : [
+          `  ${b.bot}: ${counted(b.exitBlocked.count, 'exit')} blocked, first ${when(b.exitBlocked.firstTs)}: ${b.exitBlocked.firstMessage}`,
+        ],
+  );
   const notes = [
+    ...(blocked.length > 0
+      ? ["exits blocked (the bot's own resting limit sells hold the position):", ...blocked, '']
+      : []),
     ...(denied.length > 0 ? ['denied:', ...denied, ''] : []),
     `journal ${src.store.path}; positions valued at the last fill price of their symbol (the journal holds no market prices).`,
     ...(src.bots === undefined
