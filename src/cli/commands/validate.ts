@@ -15,7 +15,11 @@ import {
   type BacktestConfig,
   type ConfigProblem,
   type LoadedConfig,
+  strategyLookupFor,
 } from '../../config/index.js';
+import { exitBlockWarning } from '../../strategy/exit-block-check.js';
+import { parseExitRules } from '../../strategy/exits.js';
+import { loadStrategy, resolveStrategyFile } from '../../strategy/loader.js';
 
 export function register(program: Command): void {
   program
@@ -43,9 +47,21 @@ export function register(program: Command): void {
           }
           problems.push(...datasetProblems(loaded));
           if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
+          const c = loaded.config;
+          await warnBlockableExits(
+            file,
+            [{ where: 'strategy', ref: c.strategy, exits: c.exits }],
+            c.strategiesDir,
+          );
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
           const { config } = await loadDeployment(file);
+          const bots = config.bots.map((b, i) => ({
+            where: `bots[${i}] (${b.name})`,
+            ref: b.strategy,
+            exits: b.exits,
+          }));
+          await warnBlockableExits(file, bots, config.strategiesDir);
           process.stdout.write(`${file}: ok (${counted(config.bots.length, 'bot')})\n`);
         }
       } catch (e) {
@@ -74,6 +90,24 @@ function datasetProblems(loaded: LoadedConfig<BacktestConfig>): ConfigProblem[] 
     }
   });
   return problems;
+}
+
+/**
+ * A warning (stderr, exit 0) for each strategy whose stop or trailing exits its own resting limit sells can
+ * block (see exitBlockWarning): valid, and worth knowing before it runs.
+ */
+async function warnBlockableExits(
+  file: string,
+  uses: readonly { where: string; ref: string; exits: unknown }[],
+  strategiesDir: string | undefined,
+): Promise<void> {
+  const lookup = strategyLookupFor(file, strategiesDir);
+  for (const u of uses) {
+    const strategy = await loadStrategy(u.ref, lookup);
+    const exits = u.exits === undefined ? undefined : parseExitRules(u.exits, `${u.where}.exits`);
+    const w = exitBlockWarning(strategy, resolveStrategyFile(u.ref, lookup), exits);
+    if (w !== undefined) process.stderr.write(`${file}: warning: ${u.where}: ${w}\n`);
+  }
 }
 
 /** A file with a top-level `dataset` and no `bots` is a backtest definition; anything unreadable is not. */
