@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { Decimal, ZERO } from '../market/decimal.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { Lane } from './lanes.js';
-import type { BacktestFill, BacktestResult, BacktestTrade, SymbolResult } from './result.js';
+import type { BacktestFill, BacktestResult, BacktestTrade, OpenPosition, SymbolResult } from './result.js';
+import type { RoundTrips } from './round-trips.js';
 
 /** Per-symbol figures of a run: candles, fills, round trips, realised PnL, fees, holdings. */
 export function symbolResults(
@@ -50,4 +51,28 @@ export function finalHoldings(portfolio: Portfolio): BacktestResult['portfolio']
     cash: Object.fromEntries(Object.entries(portfolio.allCash()).map(([c, v]) => [c, v.toFixed()])),
     positions: Object.fromEntries(portfolio.positions().map((p) => [p.symbol, p.quantity.toFixed()])),
   };
+}
+
+/**
+ * The positions still open when the data ended, each marked at its symbol's last close: unrealised PnL after
+ * the fees paid so far (what the trade would count if it closed at the mark with no exit fee), so that the
+ * final equity is the capital plus the closed trades' PnL plus these.
+ */
+export function openPositionsOf(trips: RoundTrips, lanes: readonly Lane[]): OpenPosition[] {
+  const lastClose = new Map(lanes.map((l) => [l.symbol, new Decimal(l.lastClose || 0)]));
+  return trips.openTrips().map((t) => {
+    const mark = lastClose.get(t.symbol) ?? ZERO;
+    const pnl = t.quantity.mul(mark).plus(t.sellValue).minus(t.buyCost).minus(t.fees);
+    const cost = t.quantity.mul(t.entryPrice);
+    return {
+      symbol: t.symbol,
+      entryTime: t.entryTime,
+      entryTag: t.entryTag,
+      size: t.quantity.toFixed(),
+      entryPrice: t.entryPrice,
+      mark: mark.toFixed(),
+      unrealisedPnl: pnl.toFixed(),
+      unrealisedReturn: cost.gt(0) ? pnl.div(cost).toDecimalPlaces(6).toFixed() : '0',
+    };
+  });
 }

@@ -37,7 +37,13 @@ export function collectResult(trader: Trader): {
           last.code = e.code;
         }
         denials[e.code] = (denials[e.code] ?? 0) + 1;
-        firstDenials[e.code] ??= { ts: e.ts, symbol: e.intent.symbol, message: e.message };
+        firstDenials[e.code] ??= {
+          ts: e.ts,
+          symbol: e.intent.symbol,
+          message: e.message,
+          tag: e.intent.tag,
+          ...(e.blockedBy === undefined ? {} : { blockedBy: e.blockedBy }),
+        };
         break;
       }
       case 'order':

@@ -19,7 +19,8 @@ import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import { candleLogger } from '../strategy/strategy-log.js';
 import type { CandleSource } from '../data/format.js';
-import { finalHoldings, symbolResults, tradeHashOf } from './assemble-result.js';
+import { finalHoldings, openPositionsOf, symbolResults, tradeHashOf } from './assemble-result.js';
+import { closeAtEnd } from './close-at-end.js';
 import { collectResult } from './collect-result.js';
 import { lanesOf, type Lane } from './lanes.js';
 import { runMoney, type BacktestOptions } from './options.js';
@@ -84,6 +85,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
   await replay.run(sources);
   sub.unsubscribe();
+  if (o.closeAtEnd === true) await closeAtEnd(pipeline, lanes, step, replay.equity);
   const { equity, n, first, lastT, inMarket, warmUpIntents } = replay;
   const single = lanes.length === 1;
   const runMs = performance.now() - started;
@@ -107,10 +109,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       capital,
       feeRate: feeRate.toFixed(),
       slippageBps: o.slippageBps ?? 0,
+      ...(o.closeAtEnd === true ? { closeAtEnd: true as const } : {}),
       tradeHash,
     },
     fills,
     trades,
+    openPositions: openPositionsOf(trips, lanes),
     equity,
     inMarket: { ...inMarket },
     warmUp: { candles: warmUp.candles, source: warmUp.source, intents: warmUpIntents },

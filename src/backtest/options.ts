@@ -57,6 +57,12 @@ export interface BacktestOptions {
   readonly exits?: ExitRules | undefined;
   /** Protections from the backtest's YAML; each field overrides the strategy's declaration. */
   readonly protections?: Protections | undefined;
+  /**
+   * Exit the positions still open when the data ends at the last close, through the pipeline (exit reason
+   * `end_of_backtest`, fees charged). Default false: they stay open, marked at the last close, and the result
+   * lists them.
+   */
+  readonly closeAtEnd?: boolean | undefined;
   /** Each intent and exposed indicator value of the strategy, with its candle (the lookahead check). */
   readonly onSignal?: ((signal: StrategySignal) => void) | undefined;
 }

@@ -26,6 +26,29 @@ export interface BacktestTrade {
   /** Realised PnL after fees. */
   readonly pnl: string;
   readonly fees: string;
+  /** The tag of the fill that opened it (the strategy's entry intent). */
+  readonly entryTag: string;
+  /** The tag of the fill that closed it: the pipeline's exit reason (`stop_loss`, `end_of_backtest` ...) or the strategy's tag. */
+  readonly exitReason: string;
+}
+
+/**
+ * A position still open when the data ended, marked at its symbol's last close. Its unrealised PnL is after
+ * the fees paid so far (as a closed trade's PnL is): final equity = capital + realised + unrealised.
+ */
+export interface OpenPosition {
+  readonly symbol: string;
+  readonly entryTime: number;
+  readonly entryTag: string;
+  /** Base quantity held. */
+  readonly size: string;
+  /** Average price of its buys. */
+  readonly entryPrice: string;
+  /** The last close. */
+  readonly mark: string;
+  readonly unrealisedPnl: string;
+  /** unrealisedPnl / (entryPrice x size), to 6 places. */
+  readonly unrealisedReturn: string;
 }
 
 export interface EquityCurvePoint {
@@ -80,6 +103,10 @@ export interface FirstDenial {
   readonly ts: number;
   readonly symbol: string;
   readonly message: string;
+  /** The intent's tag (an exit's reason: stop_loss, trailing_stop ...). */
+  readonly tag?: string | undefined;
+  /** EXIT_BLOCKED: the clientOid of the strategy's own resting order that held the position. */
+  readonly blockedBy?: string | undefined;
 }
 
 export interface IntentOutcome {
@@ -127,6 +154,8 @@ export interface BacktestMeta {
   readonly capital: string;
   readonly feeRate: string;
   readonly slippageBps: number;
+  /** Set when the positions open at the end were sold at the last close (`closeAtEnd`). */
+  readonly closeAtEnd?: true | undefined;
   /** SHA-256 of the fill list: same inputs, same hash. */
   readonly tradeHash: string;
 }
@@ -135,6 +164,8 @@ export interface BacktestResult {
   readonly meta: BacktestMeta;
   readonly fills: readonly BacktestFill[];
   readonly trades: readonly BacktestTrade[];
+  /** Positions open when the data ended (marked at the last close; none when `closeAtEnd` exited them). */
+  readonly openPositions: readonly OpenPosition[];
   readonly equity: readonly EquityCurvePoint[];
   readonly inMarket: TimeInMarket;
   readonly warmUp: WarmUpSummary;

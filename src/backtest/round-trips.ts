@@ -2,6 +2,21 @@
 import { ZERO, aboveZero, type Decimal } from '../market/decimal.js';
 import type { BacktestTrade } from './result.js';
 
+/** A round trip still open: what it holds and what it cost so far (sells of part of it included). */
+export interface OpenTrip {
+  readonly symbol: string;
+  readonly entryTime: number;
+  readonly entryTag: string;
+  /** Base quantity held. */
+  readonly quantity: Decimal;
+  /** Average price of its buys, to 8 places. */
+  readonly entryPrice: string;
+  /** Quote spent on its buys, received for its sells, and its fees so far. */
+  readonly buyCost: Decimal;
+  readonly sellValue: Decimal;
+  readonly fees: Decimal;
+}
+
 /** A side's average price, to 8 places: the one fill's price, or value / quantity over several fills. */
 function averagePrice(only: Decimal | undefined, value: Decimal, qty: Decimal): string {
   return (only ?? value.div(qty)).toDecimalPlaces(8).toFixed();
@@ -17,6 +32,8 @@ interface TripFill {
   readonly notional: Decimal;
   readonly fee: Decimal;
   readonly ts: number;
+  /** The intent's tag; an exit of the pipeline's is tagged with its reason. */
+  readonly tag: string;
 }
 
 /**
@@ -37,6 +54,8 @@ export class RoundTrips {
       sellValue: Decimal;
       fees: Decimal;
       entry: number;
+      /** The tag of the fill that opened the trade. */
+      entryTag: string;
       /** The price of the trade's only buy (sell) fill so far; undefined once it has several. */
       buyPrice: Decimal | undefined;
       sellPrice: Decimal | undefined;
@@ -54,6 +73,7 @@ export class RoundTrips {
         sellValue: ZERO,
         fees: ZERO,
         entry: 0,
+        entryTag: '',
         buyPrice: undefined,
         sellPrice: undefined,
       };
@@ -63,6 +83,7 @@ export class RoundTrips {
     const wasFlat = o.qty.isZero();
     if (wasFlat) {
       o.entry = f.ts;
+      o.entryTag = f.tag;
       o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
     }
     o.fees = o.fees.plus(f.fee);
@@ -92,7 +113,29 @@ export class RoundTrips {
         quantity: o.buyQty.toFixed(),
         pnl: o.sellValue.minus(o.buyCost).minus(o.fees).toFixed(),
         fees: o.fees.toFixed(),
+        entryTag: o.entryTag,
+        // The closing fill's tag: the pipeline's exit reason (stop_loss, minimal_roi ...) or the strategy's own.
+        exitReason: f.tag,
       });
     }
+  }
+
+  /** The trades still open, in the order their symbols first traded. */
+  openTrips(): OpenTrip[] {
+    const out: OpenTrip[] = [];
+    for (const [symbol, o] of this.open) {
+      if (!aboveZero(o.qty)) continue;
+      out.push({
+        symbol,
+        entryTime: o.entry,
+        entryTag: o.entryTag,
+        quantity: o.qty,
+        entryPrice: averagePrice(o.buyPrice, o.buyCost, o.buyQty),
+        buyCost: o.buyCost,
+        sellValue: o.sellValue,
+        fees: o.fees,
+      });
+    }
+    return out;
   }
 }

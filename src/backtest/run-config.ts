@@ -42,6 +42,8 @@ export interface BacktestJob {
   /** Exits and protections as in the YAML (plain data: decimal strings). */
   readonly exits?: ExitRulesInput | undefined;
   readonly protections?: ProtectionsInput | undefined;
+  /** Sell the positions open at the end at the last close (`BacktestOptions.closeAtEnd`). */
+  readonly closeAtEnd?: boolean | undefined;
 }
 
 /**
@@ -67,6 +69,7 @@ export function jobFromConfig(c: BacktestConfig, strategyLookup?: StrategyLookup
     instrument: c.instrument,
     ...(c.exits !== undefined ? { exits: c.exits } : {}),
     ...(c.protections !== undefined ? { protections: c.protections } : {}),
+    ...(c.closeAtEnd ? { closeAtEnd: true } : {}),
   };
 }
 
@@ -113,6 +116,7 @@ export function backtestOptionsOf(
     to: job.to,
     exits: job.exits === undefined ? undefined : parseExitRules(job.exits, 'exits'),
     protections: job.protections === undefined ? undefined : parseProtections(job.protections, 'protections'),
+    closeAtEnd: job.closeAtEnd,
   };
 }
 

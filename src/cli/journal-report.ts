@@ -19,6 +19,8 @@ export interface BotReport {
   readonly denials: number;
   /** The denials by code, most first, each with its latest refusal (time and sentence). */
   readonly denialCodes: readonly DenialCount[];
+  /** Exits denied EXIT_BLOCKED: how many, and the first (its sentence names the resting order that blocked it). */
+  readonly exitBlocked?: { count: number; firstTs: number; firstMessage: string } | undefined;
   readonly orders: number;
   readonly fills: number;
   readonly realisedPnl: Decimal;
@@ -103,6 +105,20 @@ const denialCodes = (s: Store, bot: string): DenialCount[] =>
       .all(bot) as DenialCount[]
   ).map((d) => ({ ...d }));
 
+const exitBlocked = (s: Store, bot: string): Pick<BotReport, 'exitBlocked'> => {
+  const row = s.db
+    .prepare(
+      `SELECT COUNT(*) AS count, MIN(id) AS first FROM denials WHERE bot = ? AND code = 'EXIT_BLOCKED'`,
+    )
+    .get(bot) as { count: number; first: number | null };
+  if (row.first === null) return {};
+  const first = s.db.prepare(`SELECT ts, message FROM denials WHERE id = ?`).get(row.first) as {
+    ts: number;
+    message: string;
+  };
+  return { exitBlocked: { count: row.count, firstTs: first.ts, firstMessage: first.message } };
+};
+
 /** Every bot of the deployment file and of the journal, in the file's order, then by name. */
 export function botNames(src: JournalSource): string[] {
   const inJournal = src.store.db
@@ -151,6 +167,7 @@ export function botReports(src: JournalSource): BotReport[] {
       intents: count(s, 'intents', bot),
       denials: count(s, 'denials', bot),
       denialCodes: denialCodes(s, bot),
+      ...exitBlocked(s, bot),
       orders: count(s, 'orders', bot),
       fills: fills.length,
       realisedPnl: p.realisedPnl(),

@@ -67,6 +67,12 @@ export const BacktestConfigSchema = z
     protections: ProtectionsYamlSchema.optional().describe(
       "entry locks (cooldownAfterStop, maxDrawdown, lowProfitPair); each overrides the strategy's",
     ),
+    closeAtEnd: z
+      .boolean()
+      .default(false)
+      .describe(
+        'sell the positions still open when the data ends at the last close, through the pipeline (exit reason end_of_backtest, fees charged), as freqtrade does; default false: they stay open, marked at the last close, and the summary lists them',
+      ),
     from: z.string().optional().describe('first candle time to use (ISO date)'),
     to: z.string().optional().describe('last candle time to use (ISO date)'),
   })

@@ -23,7 +23,8 @@ import { counted } from '../market/spelling.js';
 import type { Simulator } from '../sim/index.js';
 import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
-import { loadStrategy } from '../strategy/loader.js';
+import { exitBlockWarning } from '../strategy/exit-block-check.js';
+import { loadStrategy, resolveStrategyFile } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { StrategyRuntimeError } from '../strategy/failure.js';
 import { watchFeedHealth } from './feed-alarm.js';
@@ -315,8 +316,12 @@ class DaemonRun {
   /** A bot's strategy loaded, its pipeline built on the runtime, and its journal reconciled with the venue. */
   private async buildBot(b: BotConfig, venue: VenueConnection): Promise<LiveBot> {
     const { logger, metrics } = this;
-    const strategy = await loadStrategy(b.strategy, strategyLookupFor(this.file, this.cfg.strategiesDir));
+    const lookup = strategyLookupFor(this.file, this.cfg.strategiesDir);
+    const strategy = await loadStrategy(b.strategy, lookup);
     parseStrategyParams(strategy, b.params);
+    const exits = b.exits === undefined ? undefined : parseExitRules(b.exits, `bots.${b.name}.exits`);
+    const blockable = exitBlockWarning(strategy, resolveStrategyFile(b.strategy, lookup), exits);
+    if (blockable !== undefined) logger.warn('exits can be blocked', { bot: b.name, what: blockable });
     const { bot, reconciled } = await createLiveBot({
       runtime: this.connected(),
       store: this.journal(),
@@ -342,7 +347,7 @@ class DaemonRun {
         }),
         maxSignalAgeMs: b.maxSignalAgeMs,
         fills: this.cfg.fills,
-        exits: b.exits === undefined ? undefined : parseExitRules(b.exits, `bots.${b.name}.exits`),
+        exits,
         protections:
           b.protections === undefined
             ? undefined

@@ -20,6 +20,7 @@ export const STATUS_LEGEND = `Status lines (on a terminal, pinned below the log;
     position  the size held and its coin (flat: none; "<n> positions" for several symbols)
     pnl       realised + unrealised - fees, in the quote coin
     eq        equity: cash + positions at their last price, in the quote coin
+    EXIT_BLOCKED <n>  exits denied because the bot's own resting limit sells hold the position
   Turn it off with status.enabled: false in the deployment file.`;
 
 /** A terminal stream: `columns` is its width (a TTY WriteStream keeps it up to date on resize). */
@@ -74,6 +75,8 @@ export function statusLines(bots: readonly LiveBotStatus[], now: number, zone = 
       positionText(b),
       `pnl ${amount(net)} ${b.quoteCoin}`,
       `eq ${b.equity} ${b.quoteCoin}`,
+      // Before the cut to the width would hide it: the stop that cannot run is what the operator must see.
+      ...(b.exitBlocked === undefined ? [] : [`EXIT_BLOCKED ${b.exitBlocked.count}`]),
     ].join('  ');
   });
   return [head, ...rows];

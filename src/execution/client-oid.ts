@@ -44,6 +44,12 @@ export function deriveClientOid(i: ClientOidInput): string {
   return prefix + t.toString(36).padStart(9, '0') + seq.toString(36).padStart(5, '0');
 }
 
+/**
+ * Every clientOid `deriveClientOid` makes: "tb" and 30 base-36 characters (a read-only dashboard hides them
+ * in the sentences it shows, an EXIT_BLOCKED's names the order that blocks).
+ */
+export const CLIENT_OID_PATTERN = /\btb[0-9a-z]{30}\b/g;
+
 /** 36^9 ms: trigger times before the year 5138 are written out in 9 base-36 characters. */
 const MAX_TIME = 36 ** 9;
 /** 36^5 intents of one trigger time. */

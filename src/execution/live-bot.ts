@@ -32,6 +32,7 @@ import {
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
+import { ExitBlockedTally, type ExitBlockedStatus } from './exit-blocked.js';
 import { FeedWatch, feedLimits, type FeedHealth, type FeedLimits } from './feed-watch.js';
 import { marketFeeds, type MarketFeeds } from './live-feeds.js';
 import { StoredStrategyState } from './stored-state.js';
@@ -100,6 +101,7 @@ export interface LiveBotStatus {
   readonly fees: string;
   /** Open positions (size not zero). */
   readonly positions: readonly LiveBotPosition[];
+  readonly exitBlocked?: ExitBlockedStatus | undefined;
 }
 
 const SPOT = 'SPOT' as const;
@@ -111,6 +113,7 @@ export class LiveBot {
   private lastTrigger = 0;
   private lastCandle: number | undefined;
   private readonly counts = { intents: 0, denials: 0, orders: 0, fills: 0 };
+  private readonly blocked = new ExitBlockedTally();
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
   /** Candles of the replay in progress (closed longer ago than maxSignalAgeMs), by symbol. */
@@ -154,6 +157,7 @@ export class LiveBot {
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
     if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.control.setPaused(true);
     o.trader.subscribe((e) => {
+      this.blocked.see(e);
       if (e.type === 'intent') this.counts.intents++;
       else if (e.type === 'denied') this.counts.denials++;
       else if (e.type === 'order') this.counts.orders++;
@@ -187,6 +191,7 @@ export class LiveBot {
       paused: this.o.trader.control.paused,
       equity: p.equity().toFixed(2),
       ...this.locks(),
+      ...this.blocked.status(),
       quoteCoin: p.quoteCoin,
       realisedPnl: p.realisedPnl().toFixed(),
       unrealisedPnl: p.unrealisedPnl().toFixed(),

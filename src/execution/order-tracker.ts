@@ -183,7 +183,9 @@ export class OrderTracker {
     let base = ZERO;
     let buys = 0;
     let sells = 0;
+    let firstSell: string | undefined;
     const feeMax = Decimal.max(this.o.fees.maker, this.o.fees.taker).plus(1);
+    // Oldest first: the map keeps the order the sends came in.
     for (const x of this.open.values()) {
       if (x.order.orderType !== 'limit' || x.order.price === undefined) continue;
       const left = new Decimal(x.order.qty).minus(x.filled);
@@ -194,9 +196,10 @@ export class OrderTracker {
       } else if (x.order.symbol === symbol) {
         base = base.plus(left);
         sells++;
+        firstSell ??= x.order.clientOid;
       }
     }
-    return buys + sells === 0 ? undefined : { quote, buys, base, sells };
+    return buys + sells === 0 ? undefined : { quote, buys, base, sells, firstSell };
   }
 
   /** Every order that may still receive fills (limit orders resting, market orders being read). */

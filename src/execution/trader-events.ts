@@ -50,6 +50,8 @@ export type TraderEvent =
       readonly intent: OrderIntent;
       readonly code: DenialCode;
       readonly message: string;
+      /** EXIT_BLOCKED: the clientOid of the bot's own resting order that holds the position. */
+      readonly blockedBy?: string | undefined;
     }
   | {
       readonly type: 'order';

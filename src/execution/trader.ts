@@ -347,7 +347,15 @@ export class Trader implements IntentPort, FillSync, EquityPort {
         o.journal.recordIntent(intent, now);
         o.journal.recordDenial({ bot: o.bot, code: d.code, message: d.message, intent }, now);
       });
-      this.events.emit({ type: 'denied', bot: o.bot, ts: now, intent, code: d.code, message: d.message });
+      this.events.emit({
+        type: 'denied',
+        bot: o.bot,
+        ts: now,
+        intent,
+        code: d.code,
+        message: d.message,
+        blockedBy: d.blockedBy,
+      });
       // A denied exit is tried again a candle later (a closed session, a suspension ...).
       if (isExitReason(intent.tag)) this.guard.retryLater(intent.symbol, now);
       return undefined;

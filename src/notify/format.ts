@@ -2,6 +2,7 @@
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderFill } from '../execution/trader.js';
+import type { ExitBlockedFirst } from '../execution/exit-blocked.js';
 import { describeFill, exitReasonOf } from '../execution/describe.js';
 import { Decimal, formatMoney } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
@@ -80,6 +81,11 @@ export function burstText(bot: string, codes: readonly string[], windowMs: numbe
   for (const c of codes) byCode.set(c, (byCode.get(c) ?? 0) + 1);
   const list = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
   return `${bot}: ${counted(codes.length, 'intent')} denied within ${formatDuration(windowMs)} (${list}); see the journal or the logs for each sentence`;
+}
+
+/** An exit the bot's own resting limit sell blocks: which exit, which order, and what to do. */
+export function exitBlockedText(bot: string, d: ExitBlockedFirst): string {
+  return `${bot}: ${d.tag} exit of ${d.symbol} blocked (EXIT_BLOCKED) by the bot's own resting limit sell ${d.blockedBy ?? ''}: the venue has no cancel, the position cannot be sold until it fills. Said once until a sell of ${d.symbol} fills`;
 }
 
 export function restartText(bot: string, restarts: number, error: string): string {

@@ -17,9 +17,11 @@ import { telegramChannel, webhookChannel } from './channels.js';
 import { Dispatcher, type Channel, type NotifyLogger } from './dispatcher.js';
 import { TelegramCommands, type CommandedBot } from './telegram-commands.js';
 import { exitReasonOf } from '../execution/describe.js';
+import { ExitBlockedTally } from '../execution/exit-blocked.js';
 import {
   burstText,
   controlText,
+  exitBlockedText,
   feedHealthText,
   orderFillsText,
   restartText,
@@ -91,6 +93,8 @@ export class Notifier {
   private readonly wanted: ReadonlySet<NotifyEventKind>;
   private readonly denials = new Map<string, { ts: number; code: string }[]>();
   private readonly fillGroups = new Map<string, FillGroup>();
+  /** Each bot's blocked exits: one message per episode (see ExitBlockedTally), not one per candle. */
+  private readonly blocked = new Map<string, ExitBlockedTally>();
   private readonly unsubscribe: () => void;
   private readonly summary: ClockCron | undefined;
   private readonly scrub: (s: string) => string;
@@ -178,6 +182,8 @@ export class Notifier {
   private onEvent(e: NotifiableEvent): void {
     try {
       const w = this.wanted;
+      if (e.type !== 'bot-restarted' && e.type !== 'feed-health' && (w.has('exit') || w.has('denials')))
+        this.exitBlocked(e);
       switch (e.type) {
         case 'fill': {
           const exit = exitReasonOf(e.fill) !== undefined;
@@ -228,6 +234,18 @@ export class Notifier {
     }
     const key = this.send(orderFillsText(bot, [f]), PRIORITY.fill, window);
     this.fillGroups.set(order, { key, fills: [f], firstAt: now });
+  }
+
+  /** The first blocked exit of an episode (a symbol's, until a sell of it fills) makes one message. */
+  private exitBlocked(e: TraderEvent): void {
+    let tally = this.blocked.get(e.bot);
+    if (tally === undefined) {
+      if (e.type !== 'denied' || e.code !== 'EXIT_BLOCKED') return;
+      tally = new ExitBlockedTally();
+      this.blocked.set(e.bot, tally);
+    }
+    const started = tally.see(e);
+    if (started !== undefined) this.send(exitBlockedText(e.bot, started));
   }
 
   /** N denials of a bot within the window (venue time) make one message; the count starts again after it. */

@@ -235,6 +235,71 @@ function warmUpLine(w: BacktestResult['warmUp']): string {
   return `${counted(w.candles, 'candle')} per symbol and interval (${w.source}); ${sent}`;
 }
 
+/**
+ * How the headline counts the positions open at the end: their unrealised PnL is in the final equity and the
+ * total return (marked at the last close); undefined when none is open.
+ */
+export function unrealisedSentence(r: BacktestResult, money: (s: string) => string): string | undefined {
+  const open = r.openPositions;
+  if (open.length === 0) return undefined;
+  const total = open.reduce((a, p) => a.plus(p.unrealisedPnl), new Decimal(0));
+  const how =
+    r.meta.closeAtEnd === true
+      ? 'marked at the last close: closeAtEnd could not sell them, see the denials'
+      : 'marked at the last close; closeAtEnd: true sells them';
+  return `total return includes unrealised PnL of ${money(total.toFixed())} on ${counted(open.length, 'open position')} (${how})`;
+}
+
+/** An open position in one line: size, entry, mark and unrealised PnL. */
+export function openPositionText(
+  p: BacktestResult['openPositions'][number],
+  money: (s: string) => string,
+): string {
+  return `${p.symbol} ${p.size} bought at ${p.entryPrice}, marked at ${p.mark} (last close): unrealised ${money(p.unrealisedPnl)} (${pct(Number(p.unrealisedReturn))}), entry tag ${p.entryTag}`;
+}
+
+/** The rows of the open positions, right below the headline: what the total return includes. */
+function openPositionRows(r: BacktestResult, money: (s: string) => string): [string, string][] {
+  const sentence = unrealisedSentence(r, money);
+  if (sentence === undefined)
+    return [
+      [
+        'open positions',
+        r.meta.closeAtEnd === true
+          ? 'none (closeAtEnd: sold at the last close, exit reason end_of_backtest)'
+          : 'none',
+      ],
+    ];
+  return [
+    ['open positions', sentence],
+    ...r.openPositions.map((p): [string, string] => ['', openPositionText(p, money)]),
+  ];
+}
+
+/** The trades row: closed round trips and their win rate, and the positions still open beside them. */
+function tradesRow(r: BacktestResult, m: Metrics): [string, string] {
+  const open = r.openPositions.length;
+  return [
+    'trades / win rate',
+    `${m.trades} closed / ${pct(m.winRate)} (of closed trades only${open > 0 ? `; ${open} still open` : ''})`,
+  ];
+}
+
+/**
+ * The exits the strategy's own resting limit sells blocked (EXIT_BLOCKED): how many, and the first with the
+ * order that held the position; undefined when none was.
+ */
+export function exitBlockedSentence(r: BacktestResult): string | undefined {
+  const n = r.denials['EXIT_BLOCKED'];
+  if (n === undefined || n === 0) return undefined;
+  const d = r.firstDenials['EXIT_BLOCKED'];
+  const first =
+    d === undefined
+      ? ''
+      : `; first ${new Date(d.ts).toISOString().slice(0, 16).replace('T', ' ')} UTC ${d.symbol} ${d.tag ?? ''} blocked by order ${d.blockedBy ?? '(unknown)'}`;
+  return `${counted(n, 'exit')} denied EXIT_BLOCKED: the strategy's own resting limit sells held the position${first}`;
+}
+
 /** A terminal summary table. */
 export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quoteDp = 2): string {
   const money = (s: string) => formatAmount(s, quoteDp);
@@ -257,10 +322,12 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
     ],
     ['final equity', `${money(m.finalEquity)} (from ${r.meta.capital})`],
     ['total return', pct(m.totalReturn)],
+    ...openPositionRows(r, money),
+    ['exits blocked', exitBlockedSentence(r) ?? 'none'],
     ['CAGR', pct(m.cagr)],
     ['Sharpe / Sortino / Calmar', `${num(m.sharpe)} / ${num(m.sortino)} / ${num(m.calmar)}`],
     ['max drawdown', `${pct(m.maxDrawdown)} over ${formatDuration(m.maxDrawdownDurationMs)}`],
-    ['trades / win rate', `${m.trades} / ${pct(m.winRate)}`],
+    tradesRow(r, m),
     ['profit factor / expectancy', `${num(m.profitFactor)} / ${money(m.expectancy)}`],
     ['exposure', pct(m.exposure)],
     ['fees', money(m.fees)],

@@ -1,24 +1,33 @@
 // The tearsheet's summary: the header block (a run described in a few lines, to paste into an issue), the tiles
 // of figures, and the monthly returns.
 import type { BacktestResult } from '../backtest/result.js';
+import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
-import type { Metrics } from './metrics.js';
+import { exitBlockedSentence, unrealisedSentence, type Metrics } from './metrics.js';
 import { num, pct, type InstrumentFormat } from './report-page.js';
 
 /** The tiles of the tearsheet: the run's figures, and the benchmark's when there is one. */
-export function summaryTiles(m: Metrics, f: InstrumentFormat): [string, string][] {
+export function summaryTiles(r: BacktestResult, m: Metrics, f: InstrumentFormat): [string, string][] {
   const b = m.benchmark;
   const { money, quote } = f;
+  const unrealised = r.openPositions.reduce((a, p) => a.plus(p.unrealisedPnl), new Decimal(0));
   return [
     ['Total return', pct(m.totalReturn)],
+    [
+      'Open positions',
+      r.openPositions.length === 0
+        ? 'none'
+        : `${r.openPositions.length}: unrealised ${money(unrealised.toFixed())} ${quote} (in the return)`,
+    ],
     ['CAGR', pct(m.cagr)],
     ['Sharpe', num(m.sharpe)],
     ['Sortino', num(m.sortino)],
     ['Calmar', num(m.calmar)],
     ['Max drawdown', `${pct(m.maxDrawdown)} (${formatDuration(m.maxDrawdownDurationMs)})`],
-    ['Trades', String(m.trades)],
-    ['Win rate', pct(m.winRate)],
+    ['Exits blocked', String(r.denials['EXIT_BLOCKED'] ?? 0)],
+    ['Closed trades', String(m.trades)],
+    ['Win rate (closed)', pct(m.winRate)],
     ['Profit factor', num(m.profitFactor)],
     ['Expectancy', `${money(m.expectancy)} ${quote}`],
     ['Exposure', pct(m.exposure)],
@@ -51,7 +60,11 @@ export function runHeader(
     `dataset    ${r.meta.dataset}: ${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles`,
     `span       ${clock.text(r.meta.from)} to ${clock.text(r.meta.to)}${clock.label === clock.zone ? '' : ` (${clock.zone})`}`,
     `costs      capital ${r.meta.capital} ${quote}, fee rate ${r.meta.feeRate}, slippage ${r.meta.slippageBps} bps`,
-    `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${counted(m.trades, 'trade')}, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,
+    `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${counted(m.trades, 'closed trade')}, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,
+    ...(unrealisedSentence(r, money) === undefined
+      ? []
+      : [`open       ${unrealisedSentence(r, money) ?? ''}`]),
+    ...(exitBlockedSentence(r) === undefined ? [] : [`blocked    ${exitBlockedSentence(r) ?? ''}`]),
     ...(b
       ? [
           `benchmark  buy & hold${(r.meta.symbols?.length ?? 1) > 1 ? ` (equal weight of ${r.meta.symbols?.length ?? 0} symbols)` : ''} ${pct(b.totalReturn)}; excess ${pct(b.excessReturn)}, alpha ${pct(b.alpha)}, beta ${num(b.beta)}`,

@@ -1,4 +1,5 @@
-// The tearsheet's tables: by symbol, by exit reason, the denials, and every trade (drawn a page at a time).
+// The tearsheet's tables: by symbol, by entry tag, by exit reason, the denials, and every trade (drawn a page
+// at a time).
 import type { BacktestResult, BacktestTrade } from '../backtest/result.js';
 import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
@@ -8,26 +9,20 @@ import type { Excursion } from './run-job.js';
 /** Rows of the trade table drawn at once; the pager walks through all of them. */
 export const TRADES_PER_PAGE = 250;
 
-/** A round trip as the tables show it: numbered, with its entry and exit reasons and its return. */
+/** A round trip as the tables show it: numbered, with its return. */
 export interface TradeRecord extends BacktestTrade {
   readonly n: number;
-  readonly entryReason: string;
-  readonly exitReason: string;
   readonly pnlPct: number;
   readonly excursion: Excursion | undefined;
 }
 
-/** The run's round trips, each with the tags of the fills that opened and closed it: its reasons. */
+/** The run's round trips, numbered, each with its return (its entry tag and exit reason are the trade's). */
 export function tradeRecords(r: BacktestResult, excursions: readonly Excursion[] | undefined): TradeRecord[] {
-  const tagAt = new Map<string, string>();
-  for (const f of r.fills) tagAt.set(`${f.ts}:${f.side}`, f.tag);
   return r.trades.map((x, i) => {
     const cost = new Decimal(x.entryPrice).mul(x.quantity);
     return {
       ...x,
       n: i + 1,
-      entryReason: tagAt.get(`${x.entryTime}:buy`) ?? '',
-      exitReason: tagAt.get(`${x.exitTime}:sell`) ?? '',
       pnlPct: cost.gt(0) ? new Decimal(x.pnl).div(cost).toNumber() : 0,
       excursion: excursions?.[i],
     };
@@ -66,6 +61,50 @@ export function reasonTable(trades: readonly TradeRecord[], { money }: Instrumen
   return `<table id="reasons"><thead><tr><th>Exit reason</th><th>Trades</th><th>Win rate</th><th>Mean PnL %</th><th>PnL</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/**
+ * Closed trades, win rate, PnL and mean duration by entry tag; a tag whose position is still open counts it
+ * apart (its PnL is unrealised, in the open positions table), so the win rate is of closed trades only.
+ */
+export function tagTable(
+  r: BacktestResult,
+  trades: readonly TradeRecord[],
+  { money }: InstrumentFormat,
+): string {
+  const tags = new Map<string, { n: number; wins: number; pnl: Decimal; ms: number; open: number }>();
+  const group = (tag: string) => {
+    const g = tags.get(tag) ?? { n: 0, wins: 0, pnl: new Decimal(0), ms: 0, open: 0 };
+    tags.set(tag, g);
+    return g;
+  };
+  for (const x of trades) {
+    const g = group(x.entryTag);
+    g.n++;
+    if (new Decimal(x.pnl).gt(0)) g.wins++;
+    g.pnl = g.pnl.plus(x.pnl);
+    g.ms += x.exitTime - x.entryTime;
+  }
+  for (const p of r.openPositions) group(p.entryTag).open++;
+  const rows = [...tags.entries()]
+    .map(
+      ([k, g]) =>
+        `<tr><td>${esc(k || '(untagged)')}</td><td>${g.n}</td><td>${g.open}</td><td>${g.n > 0 ? pct(g.wins / g.n) : ''}</td><td class="${g.pnl.gte(0) ? 'pos' : 'neg'}">${money(g.pnl.toFixed())}</td><td>${g.n > 0 ? formatDuration(g.ms / g.n) : ''}</td></tr>`,
+    )
+    .join('');
+  return `<table id="tags"><thead><tr><th>Entry tag</th><th>Closed trades</th><th>Open</th><th>Win rate (closed)</th><th>Realised PnL</th><th>Mean duration</th></tr></thead><tbody>${rows}</tbody>${rows === '' ? '<tfoot><tr><td colspan="6">no trade</td></tr></tfoot>' : ''}</table>`;
+}
+
+/** The positions still open at the end, marked at the last close: what the headline's return includes. */
+export function openPositionTable(r: BacktestResult, f: InstrumentFormat): string {
+  const { clock, money, price, quantity } = f;
+  const rows = r.openPositions
+    .map(
+      (p) =>
+        `<tr><td>${esc(p.symbol)}</td><td>${quantity(p.size)}</td><td>${price(p.entryPrice)}</td><td>${price(p.mark)}</td><td class="${new Decimal(p.unrealisedPnl).gte(0) ? 'pos' : 'neg'}">${money(p.unrealisedPnl)}</td><td>${pct(new Decimal(p.unrealisedReturn).toNumber())}</td><td class="nw">${clock.text(p.entryTime)}</td><td>${esc(p.entryTag)}</td></tr>`,
+    )
+    .join('');
+  return `<table id="open-positions"><thead><tr><th>Symbol</th><th>Size</th><th>Entry price</th><th>Mark (last close)</th><th>Unrealised PnL</th><th>Unrealised %</th><th>Entry</th><th>Entry tag</th></tr></thead><tbody>${rows}</tbody>${rows === '' ? '<tfoot><tr><td colspan="8">none: every position was closed</td></tr></tfoot>' : ''}</table>`;
+}
+
 /** Each code the gate or the venue refused with: how often, and its first sentence. */
 export function denialTable(r: BacktestResult, { clock }: InstrumentFormat): string {
   const rows = Object.entries(r.denials)
@@ -87,7 +126,7 @@ function tradeCells(trades: readonly TradeRecord[], f: InstrumentFormat): string
       clock.text(x.entryTime),
       clock.text(x.exitTime),
       formatDuration(x.exitTime - x.entryTime),
-      x.entryReason,
+      x.entryTag,
       x.exitReason,
       price(x.entryPrice),
       price(x.exitPrice),

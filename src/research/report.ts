@@ -19,7 +19,15 @@ import type { Metrics } from './metrics.js';
 import { chartPanels, chartScript, reportCharts } from './report-charts.js';
 import { chartLibrary, esc, instrumentFormat, page, tileGrid } from './report-page.js';
 import { monthlyTable, runHeader, summaryTiles } from './report-summary.js';
-import { denialTable, reasonTable, symbolTable, tradeRecords, tradesSection } from './report-tables.js';
+import {
+  denialTable,
+  openPositionTable,
+  reasonTable,
+  symbolTable,
+  tagTable,
+  tradeRecords,
+  tradesSection,
+} from './report-tables.js';
 import type { Excursion } from './run-job.js';
 
 export { exchangeTimeZone } from './report-page.js';
@@ -47,11 +55,15 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const body = `<h1>${esc(r.meta.strategy)} on ${esc(r.meta.symbol)} (${esc(r.meta.interval)})</h1>
 <p>Times in ${esc(f.clock.named)}; money in ${esc(f.quote || 'the quote coin')}, rounded to ${f.qdp} places. Paste the block below into an issue to describe this run.</p>
 <pre id="header">${esc(runHeader(r, m, o.version, f))}</pre>
-${tileGrid(summaryTiles(m, f))}
+${tileGrid(summaryTiles(r, m, f))}
+<h2>Open positions at the end</h2>
+${openPositionTable(r, f)}
 ${chartPanels(charts)}
 <h2>Monthly returns (${esc(f.clock.label)})</h2>${monthlyTable(m)}
 <h2>By symbol</h2>
 ${symbolTable(r, f)}
+<h2>Entry tags</h2>
+${tagTable(r, trades, f)}
 <h2>Exit reasons</h2>
 ${reasonTable(trades, f)}
 <h2>Denials</h2>

@@ -18,6 +18,7 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     denials: r.denials,
     firstDenials: r.firstDenials,
     bySymbol: r.bySymbol,
+    openPositions: r.openPositions,
     trades: r.trades,
     fills: r.fills,
     // The strategy's ctx.plot series: per symbol and name, arrays of times and of decimal strings.

@@ -29,6 +29,7 @@ export const DENIAL_CODES = [
   'LIMIT_PRICE_RATIO',
   'INSUFFICIENT_CASH',
   'HELD_BY_ORDERS',
+  'EXIT_BLOCKED',
   'OVERSELL',
   'MAX_NOTIONAL_ORDER',
   'MAX_POSITION',
@@ -44,9 +45,17 @@ export function formatAmount(d: Decimal): string {
   return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac === undefined ? '' : `.${frac}`}`;
 }
 
-/** A refusal: a stable code and a sentence that says what to do. */
-export type Deny = { readonly code: DenialCode; readonly message: string };
-export const deny = (code: DenialCode, message: string): Deny => ({ code, message });
+/**
+ * A refusal: a stable code and a sentence that says what to do; `blockedBy`, for EXIT_BLOCKED, the clientOid
+ * of the bot's own resting order that holds what the intent would sell.
+ */
+export type Deny = {
+  readonly code: DenialCode;
+  readonly message: string;
+  readonly blockedBy?: string | undefined;
+};
+export const deny = (code: DenialCode, message: string, blockedBy?: string): Deny =>
+  blockedBy === undefined ? { code, message } : { code, message, blockedBy };
 
 /** One named rule of the gate, typed by what it may read: a denial, or undefined to pass. */
 export type RiskCheck =
@@ -299,11 +308,15 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
             )
           : undefined;
       }
+      // Spot is long only: every sell exits some of the position, and one that the bot's own resting limit
+      // sells leave no room for is an exit blocked (a stop-loss behind a resting take-profit, say).
       if (held !== undefined && held.sells > 0 && f.baseQty.gt(position.minus(held.base))) {
         const free = Decimal.max(position.minus(held.base), ZERO);
+        const first = held.firstSell === undefined ? '' : `, first ${held.firstSell}`;
         return deny(
-          'HELD_BY_ORDERS',
-          `sell of ${f.baseQty.toFixed()} ${rules.baseCoin}: ${free.toFixed()} ${rules.baseCoin} free, ${held.sells} limit ${held.sells === 1 ? 'sell holds' : 'sells hold'} ${held.base.toFixed()} ${rules.baseCoin} (the venue has no cancel: wait for them to fill)`,
+          'EXIT_BLOCKED',
+          `exit blocked: sell of ${f.baseQty.toFixed()} ${rules.baseCoin} (${intent.tag}): ${free.toFixed()} ${rules.baseCoin} free, ${held.sells} resting limit ${held.sells === 1 ? 'sell holds' : 'sells hold'} ${held.base.toFixed()} ${rules.baseCoin}${first} (the venue has no cancel: the position cannot be sold until they fill; see docs/strategies.md, "Exits behind resting orders")`,
+          held.firstSell,
         );
       }
       return rules.category === 'SPOT' && f.baseQty.gt(aboveZero(position) ? position : ZERO)

@@ -51,6 +51,8 @@ export interface RiskContext {
         readonly buys: number;
         readonly base: Decimal;
         readonly sells: number;
+        /** The clientOid of the symbol's oldest resting limit sell: the order that blocks an exit. */
+        readonly firstSell?: string | undefined;
       }
     | undefined;
   /** A protection's lock on new entries of the symbol (its sentence), when one is in force. */

@@ -34,7 +34,14 @@ export {
 
 export type RiskDecision =
   | { readonly ok: true; readonly intent: OrderIntent; readonly order: Omit<VenueOrder, 'clientOid'> }
-  | { readonly ok: false; readonly code: DenialCode; readonly message: string; readonly intent: OrderIntent };
+  | {
+      readonly ok: false;
+      readonly code: DenialCode;
+      readonly message: string;
+      readonly intent: OrderIntent;
+      /** EXIT_BLOCKED: the clientOid of the resting order that holds the position. */
+      readonly blockedBy?: string | undefined;
+    };
 
 /**
  * Phase one, normalising: the steps that establish what the checks of the next stage may assume, in
@@ -125,7 +132,8 @@ export class RiskGate {
     });
     for (const c of RISK_CHECKS) {
       const d = judge(c, n);
-      if (d !== undefined) return { ok: false, code: d.code, message: d.message, intent };
+      if (d !== undefined)
+        return { ok: false, code: d.code, message: d.message, intent, blockedBy: d.blockedBy };
     }
     const f = n.order();
     if (isDeny(f)) return { ok: false, code: f.code, message: f.message, intent };

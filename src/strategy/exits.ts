@@ -14,6 +14,8 @@ export const EXIT_REASONS = [
   'minimal_roi',
   'time_exit',
   'session_end',
+  /** A backtest's `closeAtEnd`: the position still open when the data ended, sold at the last close. */
+  'end_of_backtest',
 ] as const;
 export type ExitReason = (typeof EXIT_REASONS)[number];
 

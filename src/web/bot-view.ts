@@ -4,6 +4,8 @@
 // Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
 import type { BotConfig } from '../config/index.js';
 import type { LiveBot } from '../execution/live-bot.js';
+import type { ExitBlockedStatus } from '../execution/exit-blocked.js';
+import { CLIENT_OID_PATTERN } from '../execution/client-oid.js';
 import { isEstimatedFill, type Trader, type TraderEvent } from '../execution/trader.js';
 import { Decimal } from '../market/decimal.js';
 import type { OrderIntent } from '../market/intent.js';
@@ -414,6 +416,7 @@ export class BotView {
         })),
       rules: rulesOf(trader),
       locks: status?.protections ?? [],
+      ...exitBlockedOf(status?.exitBlocked, redacted),
       openOrders: (trader?.orders.inFlight() ?? []).map((x) => ({
         symbol: x.order.symbol,
         side: x.order.side,
@@ -440,7 +443,10 @@ export class BotView {
       }),
       orders: this.orders.map((o) => this.orderShown(o, redacted)),
       fills: [...this.fills],
-      denials: [...this.denials],
+      // A sentence may name an order (EXIT_BLOCKED names the one that blocks): its id is not shown redacted.
+      denials: redacted
+        ? this.denials.map((d) => ({ ...d, message: withoutOrderIds(d.message) }))
+        : [...this.denials],
       controls: redacted ? this.controls.map(({ who: _w, ...x }) => x) : [...this.controls],
     };
   }
@@ -493,6 +499,8 @@ export interface BotSnapshot {
   readonly controls: readonly Omit<ControlRow, 'who'>[];
   /** Exits and protections in force: each rule as `name` and its value in words (decimal strings). */
   readonly rules: readonly { kind: 'exit' | 'protection'; name: string; value: string }[];
+  /** Exits the bot's own resting limit sells blocked (EXIT_BLOCKED); absent when none was. */
+  readonly exitBlocked?: ExitBlockedStatus | undefined;
   /** Protection locks on entries in force now. */
   readonly locks: readonly {
     protection: string;
@@ -519,4 +527,19 @@ function rulesOf(trader: Trader | undefined): BotSnapshot['rules'] {
     }
   }
   return out;
+}
+
+/** The snapshot's blocked exits; redacted, without the order's id and the sentence that names it. */
+function exitBlockedOf(
+  x: ExitBlockedStatus | undefined,
+  redacted: boolean,
+): { exitBlocked?: ExitBlockedStatus } {
+  if (x === undefined) return {};
+  if (!redacted) return { exitBlocked: x };
+  const first = { ...x.first, blockedBy: undefined, message: withoutOrderIds(x.first.message) };
+  return { exitBlocked: { count: x.count, first } };
+}
+
+function withoutOrderIds(text: string): string {
+  return text.replace(CLIENT_OID_PATTERN, '[order id]');
 }

@@ -86,6 +86,27 @@ const BotSchema = {
         },
       },
     },
+    exitBlocked: {
+      type: 'object',
+      description:
+        "exits denied EXIT_BLOCKED because the bot's own resting limit sells hold the position (absent when none was): how many, and the first, with the order that blocked it (its id and sentence only with a token)",
+      properties: {
+        count: { type: 'integer' },
+        first: {
+          type: 'object',
+          properties: {
+            ts: { type: 'integer' },
+            symbol: { type: 'string' },
+            tag: { type: 'string', description: 'the exit that was blocked (stop_loss, trailing_stop ...)' },
+            blockedBy: {
+              type: 'string',
+              description: 'clientOid of the resting order that held the position',
+            },
+            message: { type: 'string' },
+          },
+        },
+      },
+    },
     locks: {
       type: 'array',
       description: 'protection locks on new entries in force now',

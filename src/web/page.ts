@@ -329,6 +329,12 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       sum.appendChild(sp);
     });
     sum.appendChild(el('span', 'intents ' + b.counts.intents + ', denials ' + b.counts.denials + ', orders ' + b.counts.orders + ', fills ' + b.counts.fills));
+    if (b.exitBlocked) {
+      // An exit the bot's own resting limit sells hold back (EXIT_BLOCKED): the venue has no cancel.
+      var xb = el('span', 'exits blocked ' + b.exitBlocked.count + ': first ' + b.exitBlocked.first.tag + ' on ' + b.exitBlocked.first.symbol + (b.exitBlocked.first.blockedBy ? ', blocked by order ' + b.exitBlocked.first.blockedBy : '') + ' (a resting limit sell holds the position)', 'exit-blocked');
+      xb.dataset.k = 'exits blocked';
+      sum.appendChild(xb);
+    }
     s.querySelectorAll('.controls button').forEach(function (btn) { btn.disabled = readOnly; });
     s.querySelector('.controls input').disabled = readOnly;
 

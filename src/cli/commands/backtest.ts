@@ -60,6 +60,7 @@ const Flags = z.strictObject({
   instrument: z.string().optional(),
   logLevel: enumFlag('--log-level', LOG_LEVELS).default('error'),
   verbose: z.boolean().default(false),
+  closeAtEnd: z.boolean().optional(),
 });
 
 export function register(program: Command): void {
@@ -89,6 +90,10 @@ export function register(program: Command): void {
       'error',
     )
     .option('--verbose', "a strategy's failure comes with its stack", false)
+    .option(
+      '--close-at-end',
+      'sell the positions still open when the data ends at the last close (exit reason end_of_backtest, fees charged); default: they stay open, marked at the last close',
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  tradebot backtest --config config/backtest.yaml\n  tradebot backtest --config config/backtest.yaml --from 2008-01-01 --to 2012-12-31\n  tradebot backtest --dataset synthetic-1m:42:1000000 --strategy ma-crossover --params '{"fast":20,"slow":100}'\n${EXIT_CODES_HELP}`,
@@ -169,6 +174,7 @@ function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string } {
     from: f.from ?? base.from,
     to: f.to ?? base.to,
     instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
+    ...(f.closeAtEnd === true ? { closeAtEnd: true } : {}),
   };
   return { job, name: cfg.name };
 }

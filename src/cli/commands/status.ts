@@ -14,9 +14,10 @@ import {
   openJournalSource,
   parseSince,
   positionReports,
+  type BotReport,
   type JournalSource,
 } from '../journal-report.js';
-import { didYouMean } from '../../market/spelling.js';
+import { counted, didYouMean } from '../../market/spelling.js';
 import { isEstimatedFill } from '../../execution/trader.js';
 import { Decimal } from '../../market/decimal.js';
 
@@ -59,6 +60,32 @@ const checkBot = (src: JournalSource, bot: string | undefined): void => {
     );
 };
 
+/** A bot's blocked exits in `status --json` (absent when none was). */
+const exitBlockedJson = (b: BotReport) =>
+  b.exitBlocked === undefined
+    ? {}
+    : {
+        exitBlocked: {
+          count: b.exitBlocked.count,
+          first: new Date(b.exitBlocked.firstTs).toISOString(),
+          firstMessage: b.exitBlocked.firstMessage,
+        },
+      };
+
+/** Exits the bots' own resting limit sells blocked: the first sentence names the order (issue 30). */
+function blockedNotes(bots: readonly BotReport[]): string[] {
+  const lines = bots.flatMap((b) =>
+    b.exitBlocked === undefined
+      ? []
+      : [
+          `  ${b.bot}: ${counted(b.exitBlocked.count, 'exit')} blocked, first ${when(b.exitBlocked.firstTs)}: ${b.exitBlocked.firstMessage}`,
+        ],
+  );
+  return lines.length === 0
+    ? []
+    : ["exits blocked (the bot's own resting limit sells hold the position):", ...lines, ''];
+}
+
 function status(src: JournalSource, f: { json: boolean }): string {
   const bots = botReports(src);
   if (f.json)
@@ -69,6 +96,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
         quoteCoin: b.quoteCoin,
         intents: b.intents,
         denials: b.denials,
+        ...exitBlockedJson(b),
         denialsByCode: b.denialCodes.map((d) => ({
           code: d.code,
           count: d.count,
@@ -119,6 +147,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
     b.denialCodes.map((d) => `  ${b.bot}: ${d.code} x${d.count}, latest ${when(d.lastTs)}: ${d.lastMessage}`),
   );
   const notes = [
+    ...blockedNotes(bots),
     ...(denied.length > 0 ? ['denied:', ...denied, ''] : []),
     `journal ${src.store.path}; positions valued at the last fill price of their symbol (the journal holds no market prices).`,
     ...(src.bots === undefined

@@ -7,7 +7,6 @@ import { CandleFileError } from '../../data/format.js';
 import { jobDatasetName, jobFromConfig } from '../../backtest/run-config.js';
 import { atRunInterval } from '../../backtest/run-interval.js';
 import { StrategyDefinitionError } from '../../strategy/contract.js';
-import { loadStrategy } from '../../strategy/loader.js';
 import { counted } from '../../market/spelling.js';
 import { checkStrategyFile, strategyTypeProblems } from '../../strategy/check-file.js';
 import {
@@ -21,6 +20,9 @@ import {
   type ConfigProblem,
   type LoadedConfig,
 } from '../../config/index.js';
+import { exitBlockWarning } from '../../strategy/exit-block-check.js';
+import { parseExitRules } from '../../strategy/exits.js';
+import { loadStrategy, resolveStrategyFile } from '../../strategy/loader.js';
 
 export function register(program: Command): void {
   program
@@ -55,12 +57,23 @@ export function register(program: Command): void {
           const c = loaded.config;
           problems.push(...(await typeProblems(file, [c.strategy], c.strategiesDir)));
           if (problems.length > 0) throw new ConfigError(problems, undefined, loaded.redact);
+          await warnBlockableExits(
+            file,
+            [{ where: 'strategy', ref: c.strategy, exits: c.exits }],
+            c.strategiesDir,
+          );
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
           const { config } = await loadDeployment(file);
           const refs = config.bots.map((b) => b.strategy);
           const problems = await typeProblems(file, refs, config.strategiesDir);
           if (problems.length > 0) throw new ConfigError(problems);
+          const bots = config.bots.map((b, i) => ({
+            where: `bots[${i}] (${b.name})`,
+            ref: b.strategy,
+            exits: b.exits,
+          }));
+          await warnBlockableExits(file, bots, config.strategiesDir);
           process.stdout.write(`${file}: ok (${counted(config.bots.length, 'bot')})\n`);
         }
       } catch (e) {
@@ -137,6 +150,24 @@ async function intervalProblems(loaded: LoadedConfig<BacktestConfig>): Promise<C
     if (!(e instanceof CandleFileError || e instanceof StrategyDefinitionError)) throw e;
     const path = c.interval === undefined ? ['dataset'] : ['interval'];
     return [{ file: loaded.file, ...loaded.locate(path), path: path.join('.'), message: e.message }];
+  }
+}
+
+/**
+ * A warning (stderr, exit 0) for each strategy whose stop or trailing exits its own resting limit sells can
+ * block (see exitBlockWarning): valid, and worth knowing before it runs.
+ */
+async function warnBlockableExits(
+  file: string,
+  uses: readonly { where: string; ref: string; exits: unknown }[],
+  strategiesDir: string | undefined,
+): Promise<void> {
+  const lookup = strategyLookupFor(file, strategiesDir);
+  for (const u of uses) {
+    const strategy = await loadStrategy(u.ref, lookup);
+    const exits = u.exits === undefined ? undefined : parseExitRules(u.exits, `${u.where}.exits`);
+    const w = exitBlockWarning(strategy, resolveStrategyFile(u.ref, lookup), exits);
+    if (w !== undefined) process.stderr.write(`${file}: warning: ${u.where}: ${w}\n`);
   }
 }
 

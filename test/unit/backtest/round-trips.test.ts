@@ -4,10 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { RoundTrips } from '../../../src/backtest/engine.js';
 import { Decimal } from '../../../src/market/decimal.js';
 
-const fill = (side: 'buy' | 'sell', price: string, size: string, fee: string, ts: number) => {
+const fill = (
+  side: 'buy' | 'sell',
+  price: string,
+  size: string,
+  fee: string,
+  ts: number,
+  tag = side === 'buy' ? 'in' : 'out',
+) => {
   const p = new Decimal(price);
   const s = new Decimal(size);
-  return { symbol: 'BTCUSDT', side, price: p, size: s, notional: p.mul(s), fee: new Decimal(fee), ts };
+  return { symbol: 'BTCUSDT', side, price: p, size: s, notional: p.mul(s), fee: new Decimal(fee), ts, tag };
 };
 
 describe('RoundTrips', () => {
@@ -29,6 +36,8 @@ describe('RoundTrips', () => {
         // 55 - 50.5617283945 - 0.105
         pnl: '4.3332716055',
         fees: '0.105',
+        entryTag: 'in',
+        exitReason: 'out',
       },
     ]);
   });
@@ -58,5 +67,21 @@ describe('RoundTrips', () => {
       ['101', '105', '8'],
       ['90', '95', '5'],
     ]);
+  });
+
+  it('names each trade by the tag of the fill that opened it and the reason of the one that closed it', () => {
+    const t = new RoundTrips();
+    t.add(fill('buy', '100', '1', '0', 1, 'dip'));
+    t.add(fill('buy', '99', '1', '0', 2, 'average-down'));
+    t.add(fill('sell', '95', '2', '0', 3, 'stop_loss'));
+    t.add(fill('buy', '90', '1', '0', 4, 'breakout'));
+    t.add(fill('sell', '92', '0.5', '0', 5, 'take_profit'));
+    expect(t.trades.map((x) => [x.entryTag, x.exitReason])).toEqual([['dip', 'stop_loss']]);
+    // The second is still open: its tag and what it holds, its partial sell's money kept for the PnL.
+    expect(t.openTrips()).toMatchObject([
+      { symbol: 'BTCUSDT', entryTime: 4, entryTag: 'breakout', entryPrice: '90' },
+    ]);
+    expect(t.openTrips()[0]?.quantity.toFixed()).toBe('0.5');
+    expect(t.openTrips()[0]?.sellValue.toFixed()).toBe('46');
   });
 });

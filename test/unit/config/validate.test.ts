@@ -290,6 +290,27 @@ bots: [{ name: a, strategy: ma-crossover, symbols: [AAPLUSDT] }]
   });
 });
 
+describe('validate warns of exits that resting orders can block (issue 30)', () => {
+  it('a stop-loss beside limit sells: valid (exit 0), with a warning that names the file and the safe pattern', async () => {
+    const fixture = resolve('test/integration/backtest/fixtures/resting-take-profit.ts');
+    const f = write(
+      `name: xb\ndataset: synthetic-1m:1:100:BTCUSDT\nstrategy: ${fixture}\n`,
+      'blockable.yaml',
+    );
+    const cli = await runCli(['validate', f]);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toBe(`${f}: ok (backtest)\n`);
+    expect(cli.stderr).toContain(
+      `${f}: warning: strategy: strategy "resting-take-profit" has stopLoss exits and builds limit sells (${fixture} calls limit(..., 'sell', ...))`,
+    );
+    const plain = write(
+      'name: ma\ndataset: synthetic-1m:1:100:BTCUSDT\nstrategy: ma-crossover\n',
+      'plain.yaml',
+    );
+    expect((await runCli(['validate', plain])).stderr).toBe('');
+  });
+});
+
 describe('run refuses what validate refuses', () => {
   it('a bad strategy parameter stops run before anything starts, with exit 2 and file:line:col', async () => {
     const f = write(deployment(`strategy: ma-crossover\nparams: { fast: 10, slow: 5 }`));

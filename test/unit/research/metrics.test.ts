@@ -18,6 +18,8 @@ const trade = (pnl: string): BacktestTrade => ({
   quantity: '1',
   pnl,
   fees: '0',
+  entryTag: 'in',
+  exitReason: 'out',
 });
 
 describe('metrics', () => {

@@ -266,8 +266,9 @@ const rows: Row[] = [
       ),
   },
   {
+    // An exit the bot's own resting limit sells leave no room for: EXIT_BLOCKED, naming the order (issue 30).
     rule: 'base held by resting limit sells',
-    code: 'HELD_BY_ORDERS',
+    code: 'EXIT_BLOCKED',
     approve: () =>
       gate().check(
         sell('1'),
@@ -361,6 +362,18 @@ describe('risk gate rules', () => {
       if (!d.ok) expect(d.message.length).toBeGreaterThan(10);
     });
   }
+
+  it('names the resting sell that blocks an exit, in the sentence and as blockedBy', () => {
+    const d = gate().check(
+      sell('1.5'),
+      ctx({ held: '3', heldByOrders: { quote: D(0), buys: 0, base: D(2), sells: 2, firstSell: 'tb-tp-1' } }),
+    );
+    expect(d.ok ? 'ok' : [d.code, d.blockedBy]).toEqual(['EXIT_BLOCKED', 'tb-tp-1']);
+    if (!d.ok)
+      expect(d.message).toBe(
+        'exit blocked: sell of 1.5 AAPL (t): 1 AAPL free, 2 resting limit sells hold 2 AAPL, first tb-tp-1 (the venue has no cancel: the position cannot be sold until they fill; see docs/strategies.md, "Exits behind resting orders")',
+      );
+  });
 
   it('approves a normalised order and its wire form', () => {
     const d = gate().check(buy('1.239', '100.129'), ctx());
