@@ -29,6 +29,8 @@ export interface NotifyHost {
   /** The venue's clock (simulated for an accelerated simulator) and its speed. */
   readonly clock: Clock;
   readonly speed: number;
+  /** Said first in every message (PAPER on a paper run). */
+  readonly label?: string | undefined;
   bots(): readonly LiveBotStatus[];
   subscribe(listener: (e: NotifiableEvent) => void): () => void;
 }
@@ -93,7 +95,8 @@ export class Notifier {
 
   /** Queues a text for every target. */
   send(text: string): void {
-    for (const d of this.dispatchers) d.push(text);
+    const label = this.o.host.label;
+    for (const d of this.dispatchers) d.push(label === undefined ? text : `[${label}] ${text}`);
   }
 
   /** A pipeline or daemon event: turned into text (or counted) at once, never awaited. */
@@ -166,7 +169,7 @@ export interface NotifyServiceContext {
   readonly config: { notify?: NotifyConfig | undefined };
   readonly bots: () => readonly { readonly bot: { status(): LiveBotStatus } | undefined }[];
   readonly logger: NotifyLogger;
-  readonly venue: { readonly speed: number };
+  readonly venue: { readonly speed: number; readonly kind?: string | undefined };
   readonly clock: Clock;
   subscribe(listener: (e: NotifiableEvent) => void): () => void;
 }
@@ -177,6 +180,7 @@ export function notifyService(ctx: NotifyServiceContext): Promise<{ close(): Pro
     logger: ctx.logger,
     clock: ctx.clock,
     speed: ctx.venue.speed,
+    label: ctx.venue.kind === 'paper' ? 'PAPER' : undefined,
     bots: () => ctx.bots().flatMap((b) => (b.bot === undefined ? [] : [b.bot.status()])),
     subscribe: (l) => ctx.subscribe(l),
   });
