@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { liveClock } from '../../src/feeds/clock.js';
 import { decodePaperAccount, PAPER_ACCOUNT_KEY } from '../../src/execution/paper-journal.js';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -81,6 +82,29 @@ describe('run --paper on config/live.example.yaml', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--paper-balances: "USDT=lots" is not COIN=AMOUNT.*USDT=10000/);
   });
+});
+
+describe('doctor --paper', () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    // On the wall clock on purpose, as doctor.test.ts: doctor checks this machine's clock against the venue's.
+    // The session line is asserted for its form only, whatever the market is doing.
+    sim = await startSimulator({ seed: 5, startTime: liveClock.now() });
+  });
+  afterAll(() => sim.stop());
+
+  it('checks what a paper run needs, not credentials, and calls nothing private', async () => {
+    const f = join(dir, 'doctor-live.yaml');
+    writeFileSync(f, readFileSync('config/live.example.yaml', 'utf8'));
+    const r = await runCli(['doctor', '--paper', '--config', f], { TRADEBOT_BASE_URL: sim.baseUrl }, 60_000);
+    expect(r.stdout).toMatch(/\[ok\] +paper: a paper run reads public data only: no credentials are needed/);
+    expect(r.stdout).toMatch(/\[ok\] +symbol NVDAUSDT/);
+    expect(r.stdout).toMatch(/session: the US market is/);
+    expect(r.stdout).not.toMatch(/\] +(credentials|whitelist|permission)/);
+    expect(r.stdout).toContain('all checks passed');
+    expect(r.code).toBe(0);
+    expect((await receivedPaths(sim)).filter((p) => !isPublic(p))).toEqual([]);
+  }, 60_000);
 });
 
 describe('a paper run killed mid-run', () => {
