@@ -166,5 +166,37 @@ describe('a paper run killed mid-run', () => {
     expect(new Set(seen.fills).size).toBe(seen.fills.length);
     expect([...seen.fills].sort()).toEqual([...seen.paper].sort());
     expect((await receivedPaths(sim)).filter((p) => !isPublic(p))).toEqual([]);
+
+    // compare reads the paper journal against a backtest's result.json; here one whose fills are the paper
+    // run's own, so every trade pairs and costs nothing: the plumbing, end to end.
+    const s = openStore(journal);
+    const tags = new Map(s.orders.list({}).map((o) => [o.clientOid, o.intent?.tag ?? '']));
+    const orders = new Map<
+      string,
+      { ts: number; symbol: string; side: string; price: string; size: string; tag: string }
+    >();
+    for (const x of s.fills.list({}))
+      if (!orders.has(x.clientOid ?? ''))
+        orders.set(x.clientOid ?? '', {
+          ts: x.ts,
+          symbol: x.symbol,
+          side: x.side,
+          price: x.price.toFixed(),
+          size: x.size.toFixed(),
+          tag: tags.get(x.clientOid ?? '') ?? '',
+        });
+    s.close();
+    const result = join(dir, 'result.json');
+    writeFileSync(
+      result,
+      JSON.stringify({ fills: [...orders.values()].map((o) => ({ ...o, liquidity: 'taker' })) }),
+    );
+    const cmp = await runCli(['compare', '--journal', journal, '--backtest', result]);
+    expect(cmp.code, cmp.stderr).toBe(0);
+    expect(cmp.stdout).toMatch(/time \(ET\) +symbol +side +tag +paper +backtest +cost bps +why/);
+    expect(cmp.stdout).toContain(`${orders.size} of ${orders.size} trades in both runs`);
+    const bad = await runCli(['compare', '--journal', journal, '--backtest', f]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--backtest: .*kill\.yaml is not JSON; give a backtest's result\.json/);
   }, 180_000);
 });
