@@ -58,7 +58,18 @@ describe('run --paper on config/live.example.yaml', () => {
       ...credentials,
       TRADEBOT_BASE_URL: sim.baseUrl,
     });
+    const [, metricsUrl] = await run.waitFor(
+      /"message":"health and metrics listening".*?"url":"([^"]+)"/,
+      60_000,
+    );
     await run.waitFor(/"message":"running"/, 60_000);
+    // live.example.yaml listens on 0.0.0.0; this machine reaches it on loopback.
+    const metrics = await (
+      await fetch(`${(metricsUrl ?? '').replace('0.0.0.0', '127.0.0.1')}/metrics`)
+    ).text();
+    const samples = metrics.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    expect(samples.length).toBeGreaterThan(0);
+    expect(samples.filter((l) => !l.includes('mode="PAPER"'))).toEqual([]);
     run.proc.kill('SIGTERM');
     expect((await run.exited).code).toBe(0);
     const lines = jsonLines(run.stderr);
