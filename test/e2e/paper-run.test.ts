@@ -81,6 +81,34 @@ describe('run --paper on config/live.example.yaml', () => {
     expect(paths.filter((p) => !isPublic(p))).toEqual([]);
   }, 90_000);
 
+  it('refuses to start a paper run whose bot would call set-leverage (a private endpoint), exit 2, at its line', async () => {
+    const f = join(dir, 'leverage.yaml');
+    writeFileSync(
+      f,
+      stringify({
+        venue: { kind: 'paper', baseUrl: sim.baseUrl },
+        store: { path: join(dir, 'leverage.db') },
+        logging: { level: 'info', format: 'json' },
+        metrics: { enabled: false },
+        bots: [
+          {
+            name: 'lev',
+            strategy: 'ma-crossover',
+            symbols: ['AAPLUSDT'],
+            leverage: [{ category: 'MARGIN', coin: 'USDT', leverage: '5' }],
+          },
+        ],
+      }),
+    );
+    const before = (await receivedPaths(sim)).filter((p) => !isPublic(p));
+    const r = await runCli(['run', '--config', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /leverage\.yaml:\d+:\d+ bots\[0\]\.leverage: bot lev: set-leverage is a private endpoint/,
+    );
+    expect((await receivedPaths(sim)).filter((p) => !isPublic(p))).toEqual(before);
+  }, 60_000);
+
   it('refuses bad --paper-balances with exit 2 and the fix', async () => {
     const r = await runCli([
       'run',
