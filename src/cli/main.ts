@@ -28,6 +28,7 @@ export async function buildProgram(): Promise<Command> {
     import('./commands/strategies.js'),
     import('./commands/new.js'),
     import('./commands/status.js'),
+    import('./commands/compare.js'),
   ]);
   for (const c of commands) c.register(program);
   program.addHelpText('after', `\n${EXIT_CODES_HELP}`);

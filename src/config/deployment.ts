@@ -15,6 +15,7 @@ import {
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import type { BacktestConfig } from './backtest-schema.js';
 import { ConfigError, loadConfig, type ConfigProblem, type LoadedConfig } from './load.js';
+import type { PaperSwitch } from './paper.js';
 import type { BotConfig, Deployment } from './schema.js';
 
 /**
@@ -155,10 +156,12 @@ async function botStartProblems(
 export async function loadDeployment(
   file: string,
   env: NodeJS.ProcessEnv = process.env,
+  /** Read as a paper run of the file (`run --paper`, see src/config/paper.ts). */
+  paper?: PaperSwitch,
 ): Promise<LoadedConfig<Deployment>> {
   let loaded: LoadedConfig<Deployment>;
   try {
-    loaded = loadConfig(file, env);
+    loaded = loadConfig(file, env, paper);
   } catch (e) {
     // The schema refused the file: still check the strategies it names, so every problem shows at once.
     if (!(e instanceof ConfigError) || e.parsed === undefined) throw e;

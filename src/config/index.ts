@@ -4,3 +4,4 @@ export * from './load.js';
 export * from './backtest-schema.js';
 export * from './deployment.js';
 export * from './notify-schema.js';
+export * from './paper.js';

@@ -15,6 +15,7 @@ import {
 } from 'yaml';
 import { z } from 'zod';
 import { BotSchema, DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
+import { paperDocument, type PaperSwitch } from './paper.js';
 import { counted, didYouMean, plainIssue } from '../market/spelling.js';
 
 export interface ConfigProblem {
@@ -356,6 +357,7 @@ function readDocument(
   deferred: ConfigProblem[] = problems,
   /** `${VARS}` without a value and secret files that cannot be read (a journal reader ignores them). */
   missing: ConfigProblem[] = problems,
+  prepare?: DocumentStep,
 ): { doc: Document; lc: LineCounter; sourced: Sourced[] } | undefined {
   const text = readText(file, problems);
   if (text === undefined) return undefined;
@@ -363,6 +365,16 @@ function readDocument(
   if (parsed === undefined) return undefined;
   const { doc, lc } = parsed;
   const reading: Reading = { file, doc, at: positionIn(lc), deferred, missing, sourced: [] };
+  const refused = prepare?.step(doc);
+  if (refused !== undefined) {
+    problems.push({
+      file,
+      ...locate(doc, lc, prepare?.at ?? []),
+      path: formatPath(prepare?.at ?? []),
+      message: refused,
+    });
+    return undefined;
+  }
   refuseLiteralCredentials(reading);
   interpolateEnv(reading, env);
   readSecretFiles(reading);
@@ -422,12 +434,14 @@ export function loadYaml<S extends z.ZodType>(
   env: NodeJS.ProcessEnv = process.env,
   /** Read the file without its secrets: unset `${VARS}`, unreadable secret files and literals are let be. */
   withoutSecrets = false,
+  /** A change made to the document before its placeholders and secrets are read (`run --paper`). */
+  prepare?: DocumentStep,
 ): LoadedConfig<z.output<S>> {
   const problems: ConfigProblem[] = [];
   const deferred: ConfigProblem[] = [];
   const read = withoutSecrets
-    ? readDocument(file, env, problems, [], [])
-    : readDocument(file, env, problems, deferred);
+    ? readDocument(file, env, problems, [], [], prepare)
+    : readDocument(file, env, problems, deferred, problems, prepare);
   const redact = redactorOf(read?.sourced ?? []);
   if (!read || problems.length > 0) throw new ConfigError([...deferred, ...problems], undefined, redact);
   problems.push(...deferred);
@@ -507,9 +521,23 @@ export type JournalSettings = z.output<typeof JournalSettingsSchema>;
 export const loadJournalSettings = (file: string, env: NodeJS.ProcessEnv = process.env): JournalSettings =>
   loadYaml(JournalSettingsSchema, file, env, true).config;
 
-/** Loads and validates a deployment file. */
-export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig<Deployment> {
-  return loadYaml(DeploymentSchema, file, env);
+/** A change to a YAML document before it is read, or a problem said at `at` (the document is then refused). */
+export interface DocumentStep {
+  readonly step: (doc: Document) => string | undefined;
+  readonly at: readonly (string | number)[];
+}
+
+/** Loads and validates a deployment file; with `paper`, read as a paper run of it (`run --paper`). */
+export function loadConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  paper?: PaperSwitch,
+): LoadedConfig<Deployment> {
+  const prepare =
+    paper === undefined
+      ? undefined
+      : { step: (d: Document) => paperDocument(d, paper), at: ['venue', 'kind'] };
+  return loadYaml(DeploymentSchema, file, env, false, prepare);
 }
 
 function deepFreeze<T>(v: T): T {

@@ -111,6 +111,35 @@ export const RemoteVenueSchema = z
   })
   .describe('run against a remote venue');
 
+/** The pretend account of a paper run: its starting balances and fee rate. */
+export const PaperAccountSchema = z
+  .strictObject({
+    balances: z
+      .record(
+        z.string().regex(/^[A-Z0-9]+$/, 'a balance is keyed by a coin in upper case, e.g. USDT'),
+        positiveDecimal('balance'),
+      )
+      .default({ USDT: '100000' })
+      .describe('starting balances of a new paper account, by coin (a journal that has one keeps its own)'),
+    feeRate: decimal('feeRate')
+      .default('0.001')
+      .describe('fee rate charged on paper fills, in the quote coin'),
+  })
+  .describe('the paper account (see docs/paper.md)');
+
+export const PaperVenueSchema = z
+  .strictObject({
+    kind: z.literal('paper').describe("a dry run: the venue's public data, orders filled locally"),
+    baseUrl: RemoteVenueSchema.shape.baseUrl,
+    locale: RemoteVenueSchema.shape.locale,
+    timeoutMs: ms('timeoutMs', 500, 10_000),
+    timeScale: RemoteVenueSchema.shape.timeScale,
+    account: PaperAccountSchema.default(PaperAccountSchema.parse({})),
+  })
+  .describe(
+    "a dry run on a venue's public market data (no credentials, no private endpoint); orders filled locally by the matching core (docs/paper.md)",
+  );
+
 export const ScheduleSchema = z
   .strictObject({
     cron: z
@@ -279,10 +308,13 @@ export const DeploymentSchema = z
   .strictObject({
     strategiesDir: strategiesDirField,
     venue: z
-      .discriminatedUnion('kind', [SimVenueSchema, RemoteVenueSchema], {
-        error: 'venue.kind must be simulator or remote',
+      .discriminatedUnion('kind', [SimVenueSchema, RemoteVenueSchema, PaperVenueSchema], {
+        error: 'venue.kind must be simulator, remote or paper',
       })
       .describe('where orders go'),
+    paper: PaperAccountSchema.optional().describe(
+      'the paper account `tradebot run --paper` uses with this file (a live file run as a dry run)',
+    ),
     store: z
       .strictObject({
         path: z

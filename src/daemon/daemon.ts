@@ -7,6 +7,7 @@ import {
   ConfigError,
   loadDeployment,
   strategyLookupFor,
+  type PaperSwitch,
   type BotConfig,
   type Deployment,
   type LoadedConfig,
@@ -37,7 +38,7 @@ import { scheduleBotTasks } from './schedules.js';
 import { DaemonEvents, type DaemonService, type DaemonServiceContext } from './services.js';
 import { botSummary, drainBots } from './shutdown.js';
 import { watchSignals } from './signals.js';
-import { checkFillAccess, checkPairs, StartRefused } from './start-checks.js';
+import { checkFillAccess, checkPairs, checkPaperCalls, PAPER, StartRefused } from './start-checks.js';
 import { StatusLine } from './status.js';
 import { connectVenue, startVenue, type VenueConnection } from './venue.js';
 
@@ -60,6 +61,8 @@ export interface DaemonOptions {
   readonly services?: readonly DaemonService[] | undefined;
   /** A strategy's failure is logged with its stack (`run --verbose`). */
   readonly verbose?: boolean | undefined;
+  /** Run the file as a dry run on a paper venue (`run --paper`; see src/config/paper.ts). */
+  readonly paper?: PaperSwitch | undefined;
 }
 
 interface BotSlot {
@@ -89,7 +92,7 @@ async function loadConfiguration(
   stderr: Writable,
 ): Promise<LoadedConfig<Deployment> | number> {
   try {
-    const loaded = await loadDeployment(file, o.env ?? process.env);
+    const loaded = await loadDeployment(file, o.env ?? process.env, o.paper);
     registerSecrets(loaded.secrets);
     return loaded;
   } catch (e) {
@@ -138,13 +141,17 @@ class DaemonRun {
   ) {
     // On a terminal the status block is pinned below the log: log lines go through it.
     const tty = (stderr as { isTTY?: boolean }).isTTY === true;
-    if (cfg.status.enabled && tty) this.status = new StatusLine(stderr);
+    // A paper run says so on every log line, metric and status line (docs/paper.md).
+    const mode = cfg.venue.kind === 'paper' ? PAPER : undefined;
+    if (cfg.status.enabled && tty) this.status = new StatusLine(stderr, undefined, mode);
     this.logger = createLogger({
       level: cfg.logging.level,
       format: cfg.logging.format,
       stream: this.status?.logStream ?? stderr,
       tty,
+      mode,
     });
+    if (mode !== undefined) this.metrics.registry.setDefaultLabels({ mode });
     this.events = new DaemonEvents(this.logger);
   }
 
@@ -181,6 +188,7 @@ class DaemonRun {
       stderr: this.stderr,
     };
     await checkPairs(checks, rt);
+    checkPaperCalls(checks);
     await checkFillAccess(checks, rt);
     await this.serveHealth();
     await this.startBots(venue);
@@ -255,6 +263,7 @@ class DaemonRun {
       logger: this.logger,
       metrics: this.metrics,
       onPollOk: () => (this.lastPollOk = liveClock.now()),
+      journal: this.journal().meta,
     });
     return this.runtime;
   }

@@ -57,6 +57,8 @@ export interface LoggerOptions {
   readonly stream?: Writable | undefined;
   /** Whether the lines end on a terminal (default: whether `stream` is a TTY); `auto` is pretty there. */
   readonly tty?: boolean | undefined;
+  /** Said on every line (PAPER on a paper run): first in a terminal's line, `mode` in JSON. */
+  readonly mode?: string | undefined;
 }
 
 /** Creates the process logger. */
@@ -64,6 +66,10 @@ export function createLogger(o: LoggerOptions = {}): Logger {
   const stream = o.stream ?? process.stderr;
   const tty = o.tty ?? (stream as { isTTY?: boolean }).isTTY === true;
   const pretty = o.format === 'pretty' || (o.format !== 'json' && tty);
+  // Every line, a child's too, gets the mode in JSON (a default field would miss the children's).
+  const modeFormat = winston.format((info) =>
+    o.mode === undefined ? info : Object.assign(info, { mode: o.mode }),
+  );
   const format = pretty
     ? winston.format.combine(
         redactFormat(),
@@ -71,7 +77,7 @@ export function createLogger(o: LoggerOptions = {}): Logger {
         winston.format.colorize({ all: false }),
         // A line's `what` (the sentence with units, e.g. "order placed: buy 2000 USDT of AAPLUSDT at
         // market") is what a person reads in place of the stable message; JSON keeps both.
-        winston.format.printf(({ level, message, timestamp, what, ...all }) => {
+        winston.format.printf(({ level, message, timestamp, what, mode: _mode, ...all }) => {
           // With a sentence, only the bot is added: the other fields are in it (and in JSON).
           const rest = typeof what === 'string' ? (all.bot === undefined ? {} : { bot: all.bot }) : all;
           const fields = Object.entries(rest)
@@ -79,10 +85,11 @@ export function createLogger(o: LoggerOptions = {}): Logger {
             .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
             .join(' ');
           const text = typeof what === 'string' ? what : String(message);
-          return `${String(timestamp)} ${level} ${text}${fields ? ` ${fields}` : ''}`;
+          const mode = o.mode === undefined ? '' : `${o.mode} `;
+          return `${String(timestamp)} ${mode}${level} ${text}${fields ? ` ${fields}` : ''}`;
         }),
       )
-    : winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json());
+    : winston.format.combine(redactFormat(), modeFormat(), winston.format.timestamp(), winston.format.json());
   const w = winston.createLogger({
     level: o.level ?? 'info',
     format,

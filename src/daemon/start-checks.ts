@@ -69,6 +69,8 @@ export async function checkPairs(ctx: StartCheckContext, rt: VenueRuntime): Prom
  */
 export async function checkFillAccess(ctx: StartCheckContext, rt: VenueRuntime): Promise<void> {
   const { cfg, logger } = ctx;
+  // A paper venue's fills are its own (the paper account's): reality-fills is never read.
+  if (cfg.venue.kind === 'paper') return;
   const first = cfg.bots[0];
   const firstSymbol = first?.symbols[0];
   if (cfg.fills === 'venue' && first !== undefined && firstSymbol !== undefined) {
@@ -94,4 +96,32 @@ export async function checkFillAccess(ctx: StartCheckContext, rt: VenueRuntime):
       why: 'fills: estimated: market orders are booked from the acknowledgement at the touch; limit orders are refused (LIMIT_WITHOUT_FILLS)',
     });
   }
+}
+
+/** What a paper run says on its log lines, metrics, status line, dashboard and notifications. */
+export const PAPER = 'PAPER';
+
+/**
+ * A paper run calls no private endpoint (its client has no credentials and would refuse one): a bot whose
+ * start or schedules would (set-leverage) is refused before anything trades, said at its line.
+ */
+export function checkPaperCalls(ctx: StartCheckContext): void {
+  if (ctx.cfg.venue.kind !== 'paper') return;
+  const problems: ConfigProblem[] = [];
+  ctx.cfg.bots.forEach((b, i) => {
+    if (b.leverage.length === 0 && !b.schedules.some((s) => s.task === 'set-leverage')) return;
+    problems.push({
+      file: ctx.file,
+      ...ctx.source.locate(['bots', i, 'leverage']),
+      path: `bots[${i}].leverage`,
+      message: `bot ${b.name}: set-leverage is a private endpoint, which a paper run never calls; remove its leverage entries and set-leverage schedules for the dry run (the paper account trades without leverage)`,
+    });
+  });
+  if (problems.length === 0) return;
+  const e = new ConfigError(problems, undefined, ctx.source.redact);
+  ctx.logger.error('start refused: a paper run would call a private endpoint', {
+    problems: e.problems.map((p) => p.message).join('; '),
+  });
+  ctx.stderr.write(`tradebot: the paper run was refused; the daemon did not start:\n${e.message}\n`);
+  throw new StartRefused(2, 'start refused');
 }

@@ -12,7 +12,7 @@ import { formatZoned } from '../market/zoned-time.js';
 
 /** What the status block shows, for `tradebot run --help`. */
 export const STATUS_LEGEND = `Status lines (on a terminal, pinned below the log; times in the venue's zone, US Eastern):
-  tradebot <date time zone>  <n> bots  orders <o> fills <f>
+  tradebot [PAPER] <date time zone>  <n> bots  orders <o> fills <f>
   <bot> <state> <position> pnl <net> eq <equity>
     state     ACTIVE (trading), PAUSED (paused by the operator: no new entries, exits run; resume to lift),
               REDUCING (exits only), HALTED (no orders; re-arm by hand); HALTED+PAUSED: both;
@@ -61,10 +61,16 @@ function positionText(b: LiveBotStatus): string {
 }
 
 /** The lines of the block: the venue's time and totals, then one line per bot; not yet cut to width. */
-export function statusLines(bots: readonly LiveBotStatus[], now: number, zone = US_EASTERN): string[] {
+export function statusLines(
+  bots: readonly LiveBotStatus[],
+  now: number,
+  zone = US_EASTERN,
+  /** Said after the name (PAPER on a paper run). */
+  label?: string,
+): string[] {
   const orders = bots.reduce((a, b) => a + b.orders, 0);
   const fills = bots.reduce((a, b) => a + b.fills, 0);
-  const head = `tradebot ${formatZoned(now, zone)}  ${counted(bots.length, 'bot')}  orders ${orders} fills ${fills}`;
+  const head = `tradebot ${label === undefined ? '' : `${label} `}${formatZoned(now, zone)}  ${counted(bots.length, 'bot')}  orders ${orders} fills ${fills}`;
   const nameWidth = Math.max(0, ...bots.map((b) => b.name.length));
   const stateWidth = Math.max(0, ...bots.map((b) => botStateWord(b).length));
   const rows = bots.map((b) => {
@@ -94,6 +100,7 @@ export class StatusLine {
   constructor(
     private readonly out: Terminal,
     private readonly zone = US_EASTERN,
+    private readonly label?: string,
   ) {
     this.logStream = new Writable({
       write: (chunk: Buffer | string, _enc, done) => {
@@ -138,7 +145,7 @@ export class StatusLine {
     // A terminal that reports no size (0 columns: a pty nobody sized, as `script` or some CI runners make)
     // is taken as the usual 80, not cut to the 20-column floor.
     const width = Math.max(20, (this.out.columns || 80) - 1);
-    const lines = statusLines(bots, this.source.clock.now(), this.zone).map((l) => fit(l, width));
+    const lines = statusLines(bots, this.source.clock.now(), this.zone, this.label).map((l) => fit(l, width));
     this.drawn = lines.length;
     return lines.join('\n');
   }

@@ -2,7 +2,10 @@
 // then the client and the feeds connected to it.
 import type { BotConfig, Deployment } from '../config/index.js';
 import { createVenueRuntime, followVenueClock, type VenueRuntime } from '../execution/runtime.js';
+import type { PaperJournal } from '../execution/paper-journal.js';
+import { PaperVenue } from '../execution/paper-venue.js';
 import type { Clock } from '../feeds/clock.js';
+import { Decimal } from '../market/decimal.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import type { Logger } from './logger.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -10,7 +13,11 @@ import type { DaemonMetrics } from './metrics.js';
 /** Where the bots trade: the venue's address, the account, and the venue's clock and speed. */
 export interface VenueConnection {
   readonly baseUrl: string;
-  readonly credentials: { apiKey: string; apiSecret: string; passphrase: string };
+  /** None for a paper run: no private endpoint is ever called. */
+  readonly credentials: { apiKey: string; apiSecret: string; passphrase: string } | undefined;
+  /** A paper run's account (a new one's starting balances, and its fee rate). */
+  readonly paper?:
+    { readonly balances: Readonly<Record<string, string>>; readonly feeRate: string } | undefined;
   readonly speed: number;
   readonly feeRate: string;
   readonly whitelisted: boolean;
@@ -48,6 +55,26 @@ export async function startVenue(v: Deployment['venue'], logger: Logger): Promis
       sim,
     };
   }
+  if (v.kind === 'paper') {
+    // Orders and the public trades that fill them are dated on the venue's clock: it is followed always.
+    const speed = v.timeScale ?? 1;
+    const clock = await followVenueClock(v.baseUrl, speed, { timeoutMs: v.timeoutMs, logger });
+    logger.info("paper run: the venue's public data, orders filled locally", {
+      venue: v.baseUrl,
+      venueTime: new Date(clock.now()).toISOString(),
+      speed,
+    });
+    return {
+      baseUrl: v.baseUrl,
+      credentials: undefined,
+      paper: v.account,
+      speed,
+      feeRate: v.account.feeRate,
+      whitelisted: false,
+      clock,
+      sim: undefined,
+    };
+  }
   let speed = 1;
   let clock: Clock | undefined;
   if (v.timeScale !== undefined) {
@@ -77,8 +104,11 @@ export function connectVenue(o: {
   readonly logger: Logger;
   readonly metrics: DaemonMetrics;
   readonly onPollOk: () => void;
+  /** Where a paper run keeps its account (the deployment's journal). */
+  readonly journal: PaperJournal;
 }): VenueRuntime {
   const { cfg, venue, logger, metrics } = o;
+  const paper = venue.paper;
   const v = cfg.venue;
   const poll = (k: keyof BotConfig['poll']) => Math.min(...cfg.bots.map((b) => b.poll[k]));
   const rt = createVenueRuntime({
@@ -90,6 +120,20 @@ export function connectVenue(o: {
     ...(v.kind === 'remote'
       ? { channelApiCode: v.channelApiCode, locale: v.locale, timeoutMs: v.timeoutMs }
       : {}),
+    ...(v.kind === 'paper' ? { locale: v.locale, timeoutMs: v.timeoutMs } : {}),
+    venueOf:
+      paper === undefined
+        ? undefined
+        : (client, clock) =>
+            new PaperVenue({
+              client,
+              clock,
+              journal: o.journal,
+              balances: Object.fromEntries(
+                Object.entries(paper.balances).map(([c, a]) => [c, new Decimal(a)]),
+              ),
+              feeRate: new Decimal(paper.feeRate),
+            }),
     cadences: {
       tickersMs: poll('tickersMs'),
       instrumentsMs: poll('instrumentsMs'),

@@ -29,11 +29,15 @@ import type { TraderListener } from './trader-events.js';
 import { Trader } from './trader.js';
 import { reconcile, type ReconcileReport } from './reconcile.js';
 import { RestVenue } from './rest-venue.js';
+import type { Venue } from './venue.js';
 import { didYouMean } from '../market/spelling.js';
 
 export interface VenueRuntimeOptions {
   readonly baseUrl: string;
-  readonly credentials: Credentials;
+  /** None for a paper run: its client then refuses every private endpoint before sending. */
+  readonly credentials: Credentials | undefined;
+  /** The Venue port's adapter on the client (default RestVenue; a paper run's PaperVenue). */
+  readonly venueOf?: ((client: RestClient, clock: Clock) => Venue) | undefined;
   /** The venue's clock when it is an embedded simulator (simulated time); default real time. */
   readonly clock?: Clock | undefined;
   /** How much faster than real time `clock` runs (embedded simulator speed); default 1. */
@@ -51,7 +55,7 @@ export interface VenueRuntimeOptions {
 
 export interface VenueRuntime {
   readonly client: RestClient;
-  readonly venue: RestVenue;
+  readonly venue: Venue;
   readonly clock: Clock;
   readonly scheduler: SchedulerLike;
   readonly hub: FeedHub;
@@ -105,7 +109,8 @@ export function createVenueRuntime(o: VenueRuntimeOptions): VenueRuntime {
     onError: o.onPollError,
     onPoll: o.onPoll,
   });
-  return { client, venue: new RestVenue(client), clock, scheduler, hub, speed, close: () => client.close() };
+  const venue = o.venueOf?.(client, clock) ?? new RestVenue(client);
+  return { client, venue, clock, scheduler, hub, speed, close: () => client.close() };
 }
 
 export interface BotSpec {

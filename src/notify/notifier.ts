@@ -48,6 +48,8 @@ export interface NotifyHost {
   /** The venue's clock (simulated for an accelerated simulator) and its speed. */
   readonly clock: Clock;
   readonly speed: number;
+  /** Said first in every message (PAPER on a paper run). */
+  readonly label?: string | undefined;
   bots(): readonly LiveBotStatus[];
   subscribe(listener: (e: NotifiableEvent) => void): () => void;
 }
@@ -155,17 +157,19 @@ export class Notifier {
 
   /**
    * Queues a text for every target in the outbox (durable before this returns); answers its idempotency
-   * key. `delayMs` holds it back that long (real time), during which `retext` may still change it.
+   * key. `delayMs` holds it back that long (real time), during which `retext` may still change it. A paper
+   * deployment's messages say so (`[PAPER] ...`).
    */
   send(text: string, priority: number = PRIORITY.urgent, delayMs = 0): string {
     const key = randomUUID();
     if (this.stopped) return key;
     const now = this.now();
+    const label = this.o.host.label;
     this.o.outbox.add({
       targets: this.dispatchers.map((d) => d.name),
       key,
       priority,
-      text: this.scrub(text),
+      text: this.scrub(label === undefined ? text : `[${label}] ${text}`),
       dueTs: now + delayMs,
       ts: now,
     });
@@ -322,6 +326,7 @@ export function notifyService(ctx: NotifyServiceContext): Promise<{ close(): Pro
       logger: ctx.logger,
       clock: ctx.clock,
       speed: ctx.venue.speed,
+      label: ctx.venue.kind === 'paper' ? 'PAPER' : undefined,
       bots: () => ctx.bots().flatMap((b) => (b.bot === undefined ? [] : [b.bot.status()])),
       subscribe: (l) => ctx.subscribe(l),
     },

@@ -139,6 +139,21 @@ export interface CoreRefusal {
 export type PlaceResult =
   { readonly ok: true; readonly order: CoreOrder; readonly fills: CoreFill[] } | CoreRefusal;
 
+/** What `MatchingCore.state()` answers and `restore()` takes. */
+export interface CoreState {
+  readonly orderSeq: number;
+  readonly execSeq: number;
+  readonly accounts: readonly {
+    readonly id: string;
+    readonly maker: Decimal;
+    readonly taker: Decimal;
+    readonly balances: Readonly<Record<string, Balance>>;
+    readonly clientOids: readonly string[];
+    readonly fills: readonly CoreFill[];
+  }[];
+  readonly orders: readonly (CoreOrder & { readonly resting: boolean })[];
+}
+
 /** Default fee rate of Reality and spot pairs. */
 export const DEFAULT_FEE_RATE = new Decimal('0.001');
 
@@ -483,6 +498,49 @@ export class MatchingCore {
       this.resting.splice(this.resting.indexOf(order), 1);
     }
     return fills;
+  }
+
+  /**
+   * Everything the core holds, as copies: accounts (balances, used clientOids, fills), orders (the
+   * resting ones marked) and the id counters. `restore` on a core over the same pairs gives it back
+   * exactly (the paper venue journals it after each change).
+   */
+  state(): CoreState {
+    return {
+      orderSeq: this.orderSeq,
+      execSeq: this.execSeq,
+      accounts: [...this.accounts.values()].map((a) => ({
+        id: a.id,
+        maker: a.maker,
+        taker: a.taker,
+        balances: Object.fromEntries([...a.balances].map(([c, b]) => [c, { ...b }])),
+        clientOids: [...a.clientOids],
+        fills: [...a.fills],
+      })),
+      orders: this.orders.map((o) => ({ ...o, resting: this.resting.includes(o) })),
+    };
+  }
+
+  /** Replaces everything the core holds with a `state()` taken before (see there). */
+  restore(s: CoreState): void {
+    this.accounts.clear();
+    for (const a of s.accounts) {
+      this.createAccount(a.id, { makerFeeRate: a.maker, takerFeeRate: a.taker });
+      const acct = this.account(a.id);
+      for (const [coin, b] of Object.entries(a.balances))
+        acct.balances.set(coin, { available: b.available, frozen: b.frozen });
+      for (const c of a.clientOids) acct.clientOids.add(c);
+      acct.fills.push(...a.fills);
+    }
+    this.orders.length = 0;
+    this.resting.length = 0;
+    for (const { resting, ...o } of s.orders) {
+      const order: CoreOrder = { ...o };
+      this.orders.push(order);
+      if (resting) this.resting.push(order);
+    }
+    this.orderSeq = s.orderSeq;
+    this.execSeq = s.execSeq;
   }
 
   /** Cancels a resting order (admin operation); answers whether it was resting. */

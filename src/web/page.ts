@@ -408,7 +408,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     document.getElementById('clock').textContent = etTime(st.now);
     var ses = st.session;
     document.getElementById('session').textContent = ses ? ses.session + (ses.closure ? ' (' + ses.closure + ')' : '') + ', next change ' + etTime(ses.nextChange) : '-';
-    document.getElementById('venue').textContent = st.venue ? st.venue.kind + (st.venue.speed !== 1 ? ' at ' + st.venue.speed + 'x' : '') : '';
+    document.getElementById('venue').textContent = st.venue ? (st.venue.kind === 'paper' ? 'PAPER' : st.venue.kind) + (st.venue.speed !== 1 ? ' at ' + st.venue.speed + 'x' : '') : '';
     st.bots.forEach(renderBot);
     document.body.dataset.rendered = '1';
   }

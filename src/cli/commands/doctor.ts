@@ -39,6 +39,8 @@ interface Target {
   /** Symbols by category the deployment trades. */
   readonly symbols: ReadonlyMap<'SPOT' | 'MARGIN', readonly string[]>;
   readonly needsManagement: boolean;
+  /** A paper run: public data only, so credentials are neither needed nor checked (docs/paper.md). */
+  readonly paper?: boolean | undefined;
 }
 
 type CredentialField = keyof Credentials;
@@ -169,6 +171,7 @@ function clockCheck(skew: number): Check {
  * permissions that cannot be probed without a side effect.
  */
 async function credentialChecks(client: RestClient, t: Target): Promise<Check[]> {
+  if (t.paper === true) return [paperCheck(t)];
   if (!t.credentials)
     return [
       {
@@ -283,6 +286,24 @@ function symbolCheck(s: string, category: string, list: readonly Instrument[]): 
   return { name: `symbol ${s}`, status: 'ok', sentence: `${s} is online in ${category}` };
 }
 
+/** What a paper run needs instead of credentials: nothing private, so no set-leverage either. */
+function paperCheck(t: Target): Check {
+  return t.needsManagement
+    ? {
+        name: 'paper',
+        status: 'fail',
+        sentence:
+          'a bot sets leverage (set-leverage), a private endpoint a paper run never calls; the run would be refused',
+        fix: "remove the bots' leverage entries and set-leverage schedules for the dry run",
+      }
+    : {
+        name: 'paper',
+        status: 'ok',
+        sentence:
+          'a paper run reads public data only: no credentials are needed or sent, and orders fill on the paper account',
+      };
+}
+
 /** The US session now and the next change, on the venue's clock. */
 function sessionCheck(clockOffsetMs: number): Check {
   const s = usSessionAt(liveClock.now() + clockOffsetMs);
@@ -297,7 +318,7 @@ function sessionCheck(clockOffsetMs: number): Check {
 async function runChecks(t: Target): Promise<Check[]> {
   const client = new RestClient({
     baseUrl: t.baseUrl,
-    ...(t.credentials ? { credentials: t.credentials } : {}),
+    ...(t.credentials && t.paper !== true ? { credentials: t.credentials } : {}),
     whitelisted: t.whitelisted,
     timeoutMs: 10_000,
     retry: { maxAttempts: 2 },
@@ -331,25 +352,38 @@ function sourcesIn(loaded: ReturnType<typeof loadConfig>, c: Credentials): Crede
   return { apiKey: from('apiKey'), apiSecret: from('apiSecret'), passphrase: from('passphrase') };
 }
 
-function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }): Target {
+function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string; paper?: boolean }): Target {
   if (o.config !== undefined && o.baseUrl !== undefined)
     throw new FlagError('give --config or --base-url, not both');
   if (o.config !== undefined) {
     let loaded;
     try {
-      loaded = loadConfig(o.config);
+      loaded = loadConfig(o.config, process.env, o.paper === true ? {} : undefined);
     } catch (e) {
       if (e instanceof ConfigError) throw new FlagError(e.message);
       throw e;
     }
     const cfg = loaded.config;
     const v = cfg.venue;
-    if (v.kind !== 'remote')
+    if (v.kind === 'simulator')
       throw new FlagError(
         `${o.config} runs the embedded simulator (venue.kind: simulator); doctor checks a remote venue`,
       );
     const symbols = new Map<'SPOT' | 'MARGIN', string[]>();
     for (const b of cfg.bots) symbols.set(b.category, [...(symbols.get(b.category) ?? []), ...b.symbols]);
+    if (v.kind === 'paper')
+      return {
+        baseUrl: v.baseUrl,
+        credentials: undefined,
+        whitelisted: false,
+        symbols,
+        needsManagement: cfg.bots.some(
+          (b) => b.leverage.length > 0 || b.schedules.some((x) => x.task === 'set-leverage'),
+        ),
+        paper: true,
+        // A paper run reads no credential: nothing to name.
+        credentialSources: ENV_SOURCES,
+      };
     return {
       baseUrl: v.baseUrl,
       credentials: v.credentials,
@@ -389,6 +423,7 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string }):
     whitelisted: false,
     symbols: new Map(list.length > 0 ? [['SPOT', list]] : []),
     needsManagement: false,
+    paper: o.paper,
   };
 }
 
@@ -406,8 +441,13 @@ export function register(program: Command): void {
       'a venue URL (credentials from TRADEBOT_API_KEY, TRADEBOT_API_SECRET, TRADEBOT_PASSPHRASE)',
     )
     .option('--symbols <list>', 'with --base-url: comma-separated SPOT symbols to check')
+    .option(
+      '--paper',
+      'check what a paper run needs (reachability, clock, symbols, session), not credentials: a paper venue, or a live file read as `run --paper` reads it',
+      false,
+    )
     .addHelpText('after', '\nExit codes: 0 every check passed, 1 a check failed, 2 invalid input.')
-    .action(async (o: { config?: string; baseUrl?: string; symbols?: string }) => {
+    .action(async (o: { config?: string; baseUrl?: string; symbols?: string; paper?: boolean }) => {
       const target = targetFrom(o);
       const checks = await runChecks(target);
       for (const c of checks) {

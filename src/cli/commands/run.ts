@@ -1,5 +1,6 @@
-// `tradebot run --config FILE`: the daemon.
+// `tradebot run --config FILE [--paper]`: the daemon (as a dry run on a paper venue with --paper).
 import type { Command } from 'commander';
+import { parsePaperBalances } from '../../config/index.js';
 import { runDaemon } from '../../daemon/daemon.js';
 import { STATUS_LEGEND } from '../../daemon/status.js';
 import { notifyService } from '../../notify/index.js';
@@ -15,20 +16,47 @@ export function register(program: Command): void {
       false,
     )
     .option('--verbose', "a strategy's failure is logged with its stack", false)
+    .option(
+      '--paper',
+      "run the file as a dry run: the venue's public data, orders filled locally on a paper account kept in the journal; no credentials are read and no private endpoint is called (docs/paper.md)",
+      false,
+    )
+    .option(
+      '--paper-balances <list>',
+      "starting balances of a new paper account, e.g. USDT=10000,AAPL=5 (default: the file's paper: block, else USDT=100000)",
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.\n' +
         'A journal is never moved or overwritten without --fresh.\n\n' +
         STATUS_LEGEND,
     )
-    .action(async (opts: { config: string; fresh: boolean; verbose: boolean }) => {
-      // Loaded here, not at the top: every other command would pay for fastify's import at start.
-      const { dashboardService } = await import('../../web/index.js');
-      process.exitCode = await runDaemon(opts.config, {
-        fresh: opts.fresh,
-        verbose: opts.verbose,
-        // The dashboard and notifications (a notify: block) run beside the bots; the daemon imports neither.
-        services: [dashboardService, notifyService],
-      });
-    });
+    .action(
+      async (opts: {
+        config: string;
+        fresh: boolean;
+        verbose: boolean;
+        paper: boolean;
+        paperBalances?: string;
+      }) => {
+        const balances =
+          opts.paperBalances === undefined ? undefined : parsePaperBalances(opts.paperBalances);
+        if (typeof balances === 'string' || (balances !== undefined && !opts.paper)) {
+          process.stderr.write(
+            `tradebot: ${typeof balances === 'string' ? balances : '--paper-balances needs --paper (it sets the paper account of a dry run)'}\n`,
+          );
+          process.exitCode = 2;
+          return;
+        }
+        // Loaded here, not at the top: every other command would pay for fastify's import at start.
+        const { dashboardService } = await import('../../web/index.js');
+        process.exitCode = await runDaemon(opts.config, {
+          fresh: opts.fresh,
+          verbose: opts.verbose,
+          paper: opts.paper ? { balances } : undefined,
+          // The dashboard and notifications (a notify: block) run beside the bots; the daemon imports neither.
+          services: [dashboardService, notifyService],
+        });
+      },
+    );
 }

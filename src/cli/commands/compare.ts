@@ -1,0 +1,140 @@
+// `tradebot compare`: a paper run (its journal) and the backtest of the same candles (its result.json) side by
+// side, trade by trade, each difference explained by the fill model (src/research/paper-compare.ts).
+import { existsSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { DECIMAL_RE } from '../../api/index.js';
+import { PAPER_ACCOUNT_KEY, decodePaperAccount } from '../../execution/paper-journal.js';
+import { Decimal } from '../../market/decimal.js';
+import { formatTable } from '../../market/text-table.js';
+import { US_EASTERN } from '../../market/us-calendar.js';
+import { formatZoned } from '../../market/zoned-time.js';
+import {
+  comparePaperBacktest,
+  executionsOf,
+  type CompareFill,
+  type ComparedTrade,
+  type Execution,
+} from '../../research/paper-compare.js';
+import type { Store } from '../../store/index.js';
+import { FlagError, parseFlags } from '../flags.js';
+import { openJournalSource } from '../journal-report.js';
+
+const Flags = z.object({
+  config: z.string().min(1).optional(),
+  journal: z.string().min(1).optional(),
+  backtest: z.string({ error: 'needs --backtest <result.json> (the backtest of the same candles)' }).min(1),
+  bot: z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
+
+const dec = z.string().regex(DECIMAL_RE, 'must be a decimal string');
+/** The part of a backtest's result.json read here: its fills. */
+const ResultFills = z.object({
+  fills: z.array(
+    z.object({
+      ts: z.number(),
+      symbol: z.string(),
+      side: z.enum(['buy', 'sell']),
+      price: dec,
+      size: dec,
+      liquidity: z.enum(['maker', 'taker']),
+      tag: z.string(),
+    }),
+  ),
+});
+
+/** The backtest's fills, checked at the boundary: a file that is no result.json is named with what is wrong. */
+function backtestFills(path: string): CompareFill[] {
+  if (!existsSync(path)) throw new FlagError(`--backtest: no file at ${path}; give a backtest's result.json`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new FlagError(`--backtest: ${path} is not JSON; give a backtest's result.json`);
+  }
+  const r = ResultFills.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new FlagError(
+      `--backtest: ${path} is not a backtest's result.json (${i?.path.join('.') ?? ''}: ${i?.message ?? ''})`,
+    );
+  }
+  return r.data.fills.map((f) => ({
+    ...f,
+    price: new Decimal(f.price),
+    size: new Decimal(f.size),
+    key: `${f.ts}|${f.symbol}|${f.side}|${f.tag}`,
+  }));
+}
+
+/** The paper run's fills from its journal, with each one's liquidity and book age from the paper account. */
+function paperFills(store: Store, bot: string | undefined): CompareFill[] {
+  const saved = store.meta.get(PAPER_ACCOUNT_KEY);
+  if (saved === undefined)
+    throw new FlagError(
+      'this journal holds no paper account: give the journal of a paper run (tradebot run --paper)',
+    );
+  const account = decodePaperAccount(saved);
+  const core = new Map(account.core.accounts.flatMap((a) => a.fills).map((f) => [f.execId, f]));
+  const tags = new Map(store.orders.list({}).map((o) => [o.clientOid, o.intent?.tag ?? '']));
+  return store.fills.list(bot === undefined ? {} : { bot }).map((f) => ({
+    ts: f.ts,
+    symbol: f.symbol,
+    side: f.side,
+    price: f.price,
+    size: f.size,
+    liquidity: core.get(f.execId)?.liquidity ?? 'taker',
+    tag: tags.get(f.clientOid ?? core.get(f.execId)?.clientOid ?? '') ?? '',
+    key: f.clientOid ?? core.get(f.execId)?.clientOid ?? f.execId,
+    bookAgeMs: account.bookAgeMs[f.execId],
+  }));
+}
+
+const cell = (e: Execution | undefined): string =>
+  e === undefined ? '—' : `${e.size.toFixed()} @ ${e.price.toDecimalPlaces(4).toFixed()} ${e.liquidity}`;
+
+function text(rows: readonly ComparedTrade[]): string {
+  const table = formatTable(
+    ['time (ET)', 'symbol', 'side', 'tag', 'paper', 'backtest', 'cost bps', 'why'].map((header) => ({
+      header,
+      numeric: header === 'cost bps',
+    })),
+    rows.map((r) => [
+      formatZoned((r.paper ?? (r.backtest as Execution)).ts, US_EASTERN),
+      r.symbol,
+      r.side,
+      r.tag,
+      cell(r.paper),
+      cell(r.backtest),
+      r.costBps === undefined ? '—' : r.costBps.toFixed(2),
+      r.why,
+    ]),
+  );
+  const both = rows.filter((r) => r.paper !== undefined && r.backtest !== undefined).length;
+  return `${table}\n${both} of ${rows.length} trades in both runs; cost bps > 0: paper paid more than the backtest`;
+}
+
+export function register(program: Command): void {
+  program
+    .command('compare')
+    .description(
+      "A paper run's journal against the backtest of the same candles, trade by trade, each difference explained by the fill model",
+    )
+    .option('--config <file>', 'the paper deployment (its store.path)')
+    .option('--journal <file.db>', "the paper run's journal")
+    .requiredOption('--backtest <result.json>', 'result.json of the backtest of the same candles')
+    .option('--bot <name>', 'one bot of the paper run')
+    .option('--json', 'JSON rows (money as decimal strings)', false)
+    .action((raw: Record<string, unknown>) => {
+      const flags = parseFlags(Flags, raw);
+      const backtest = executionsOf(backtestFills(flags.backtest));
+      const src = openJournalSource(flags);
+      try {
+        const rows = comparePaperBacktest(executionsOf(paperFills(src.store, flags.bot)), backtest);
+        process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : text(rows)}\n`);
+      } finally {
+        src.close();
+      }
+    });
+}

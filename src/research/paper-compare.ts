@@ -1,0 +1,113 @@
+// A paper run against the backtest of the same candles, trade by trade: each execution (an order's fills)
+// of the paper journal paired with the backtest's execution of the same symbol, side and tag, in order, with
+// the price difference and the fill model's reason for it (docs/paper.md, "What a paper fill means").
+import { Decimal } from '../market/decimal.js';
+
+/** One execution: an order's fills together (size-weighted price). */
+export interface Execution {
+  readonly ts: number;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly tag: string;
+  readonly price: Decimal;
+  readonly size: Decimal;
+  readonly fills: number;
+  readonly liquidity: 'maker' | 'taker' | 'mixed';
+  /** Paper only: the age of the order book the taker fills were priced on, ms. */
+  readonly bookAgeMs?: number | undefined;
+}
+
+/** A fill as either side gives it. */
+export interface CompareFill {
+  readonly ts: number;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: Decimal;
+  readonly size: Decimal;
+  readonly liquidity: 'maker' | 'taker';
+  readonly tag: string;
+  /** What makes fills one execution: the paper order's clientOid; the backtest's ts and tag. */
+  readonly key: string;
+  readonly bookAgeMs?: number | undefined;
+}
+
+/** One row of the comparison. */
+export interface ComparedTrade {
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly tag: string;
+  readonly paper: Execution | undefined;
+  readonly backtest: Execution | undefined;
+  /** (paper - backtest) / backtest in basis points, signed so that positive is worse for the trader. */
+  readonly costBps: number | undefined;
+  readonly why: string;
+}
+
+/** Fills grouped into executions, in the order of their first fill. */
+export function executionsOf(fills: readonly CompareFill[]): Execution[] {
+  const groups = new Map<string, CompareFill[]>();
+  for (const f of [...fills].sort((a, b) => a.ts - b.ts)) {
+    const g = groups.get(f.key);
+    if (g === undefined) groups.set(f.key, [f]);
+    else g.push(f);
+  }
+  return [...groups.values()].map((g) => {
+    const first = g[0] as CompareFill;
+    const size = g.reduce((a, f) => a.plus(f.size), new Decimal(0));
+    const notional = g.reduce((a, f) => a.plus(f.price.mul(f.size)), new Decimal(0));
+    const kinds = new Set(g.map((f) => f.liquidity));
+    const ages = g.flatMap((f) => (f.bookAgeMs === undefined ? [] : [f.bookAgeMs]));
+    return {
+      ts: first.ts,
+      symbol: first.symbol,
+      side: first.side,
+      tag: first.tag,
+      price: size.isZero() ? first.price : notional.div(size),
+      size,
+      fills: g.length,
+      liquidity: kinds.size > 1 ? 'mixed' : first.liquidity,
+      ...(ages.length > 0 ? { bookAgeMs: Math.max(...ages) } : {}),
+    };
+  });
+}
+
+/** Why a paper execution's price differs from the backtest's, in the fill model's terms. */
+function reasonOf(p: Execution | undefined, b: Execution | undefined): string {
+  if (p === undefined)
+    return 'only the backtest traded here: its candle crossed a price no public trade went through on paper, or the paper run ended first';
+  if (b === undefined)
+    return 'only the paper run traded here: a public trade went through a price the candles did not cross, or the backtest ended first';
+  if (p.liquidity === 'maker' && b.liquidity === 'maker')
+    return 'both resting limits filled at their price: paper on a public trade through it, the backtest on a candle through it (times differ, prices agree)';
+  const levels = p.fills > 1 ? `walked ${p.fills} levels of the book` : 'took the best level of the book';
+  const age = p.bookAgeMs === undefined ? '' : ` polled ${p.bookAgeMs} ms before`;
+  return `paper ${levels}${age} (spread and depth); the backtest filled at the candle's open, moved by its slippage`;
+}
+
+/** Pairs the executions of each symbol, side and tag in order; an unmatched one is a row alone. */
+export function comparePaperBacktest(
+  paper: readonly Execution[],
+  backtest: readonly Execution[],
+): ComparedTrade[] {
+  const key = (e: Execution) => `${e.symbol}|${e.side}|${e.tag}`;
+  const queue = new Map<string, Execution[]>();
+  for (const b of backtest) queue.set(key(b), [...(queue.get(key(b)) ?? []), b]);
+  const rows: ComparedTrade[] = [];
+  for (const p of paper) {
+    const b = queue.get(key(p))?.shift();
+    rows.push(row(p, b));
+  }
+  for (const left of queue.values()) for (const b of left) rows.push(row(undefined, b));
+  const at = (r: ComparedTrade) => (r.paper ?? (r.backtest as Execution)).ts;
+  return rows.sort((x, y) => at(x) - at(y));
+}
+
+function row(p: Execution | undefined, b: Execution | undefined): ComparedTrade {
+  const e = (p ?? b) as Execution;
+  let costBps: number | undefined;
+  if (p !== undefined && b !== undefined && !b.price.isZero()) {
+    const d = p.price.minus(b.price).div(b.price).mul(10_000);
+    costBps = Number((e.side === 'buy' ? d : d.neg()).toFixed(2));
+  }
+  return { symbol: e.symbol, side: e.side, tag: e.tag, paper: p, backtest: b, costBps, why: reasonOf(p, b) };
+}
