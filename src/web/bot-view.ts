@@ -10,6 +10,7 @@ import { isEstimatedFill, type Trader, type TraderEvent } from '../execution/tra
 import { Decimal } from '../market/decimal.js';
 import type { OrderIntent } from '../market/intent.js';
 import type { Store } from '../store/index.js';
+import type { FeedHealth } from '../execution/feed-watch.js';
 
 /** How many rows of each recent list a bot keeps. */
 export const RECENT = 50;
@@ -391,6 +392,7 @@ export class BotView {
       running: status?.running ?? false,
       tradingState: trader?.tradingState ?? 'unknown',
       paused: trader?.control.paused ?? false,
+      ...(status === undefined ? {} : { health: status.health }),
       equity: p === undefined ? undefined : s(p.equity()),
       cash: p === undefined ? undefined : s(p.cash(c.quoteCoin)),
       realisedPnl: p === undefined ? undefined : s(p.realisedPnl()),
@@ -475,6 +477,8 @@ export interface BotSnapshot {
   readonly running: boolean;
   readonly tradingState: string;
   readonly paused: boolean;
+  /** The feeds' ages and limits; DEGRADED with a sentence per starving feed (absent while the bot restarts). */
+  readonly health?: FeedHealth | undefined;
   readonly equity: string | undefined;
   readonly cash: string | undefined;
   readonly realisedPnl: string | undefined;

@@ -26,7 +26,8 @@ export const DASHBOARD_HTML = `<!doctype html>
   section.bot h2 { font-size: 16px; margin: 0 8px 0 0; display: inline-block; }
   .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; margin-right: 6px; background: #e3e7ec; }
   .badge.ACTIVE { background: #d6f5dd; } .badge.REDUCING { background: #fff1c2; } .badge.HALTED { background: #ffd6d6; }
-  .badge.paused { background: #ffe2b8; }
+  .badge.paused { background: #ffe2b8; } .badge.degraded { background: #ffb3b3; font-weight: 600; }
+  .degraded-why { color: #b00020; margin: 4px 0; }
   [hidden] { display: none !important; }
   /* Nothing is wider than the screen: long words (a strategy's parameters, a sentence) wrap anywhere. */
   section.bot, #notice, #log, td, .strategy { overflow-wrap: anywhere; }
@@ -256,8 +257,10 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     h.appendChild(el('h2', b.name));
     h.appendChild(el('span', '', 'badge state'));
     h.appendChild(el('span', '', 'badge paused'));
+    h.appendChild(el('span', '', 'badge degraded'));
     h.appendChild(el('span', '', 'strategy'));
     s.appendChild(h);
+    s.appendChild(el('div', '', 'degraded-why'));
     s.appendChild(el('div', '', 'summary'));
     var c = el('div', null, 'controls');
     var reason = el('input', null, 'reason');
@@ -320,6 +323,15 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     var pb = s.querySelector('.badge.paused');
     pb.textContent = b.paused ? 'PAUSED' : '';
     pb.hidden = !b.paused;
+    // A starving feed: DEGRADED, and why, in the bot's own words (the same sentences as /readyz and the log).
+    var degraded = b.health !== undefined && b.health.state === 'DEGRADED';
+    s.dataset.health = b.health === undefined ? 'unknown' : b.health.state;
+    var db = s.querySelector('.badge.degraded');
+    db.textContent = degraded ? 'DEGRADED' : '';
+    db.hidden = !degraded;
+    var why = s.querySelector('.degraded-why');
+    why.textContent = degraded ? b.health.problems.join('; ') : '';
+    why.hidden = !degraded;
     s.querySelector('.strategy').textContent = b.strategy + (b.params ? ' ' + JSON.stringify(b.params) : '') + ' on ' + b.symbols.join(', ') + ' ' + b.interval;
     var sum = s.querySelector('.summary');
     sum.textContent = '';

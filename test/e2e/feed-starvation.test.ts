@@ -1,0 +1,120 @@
+// Silence is an alarm (issue 31): the daemon against a remote simulator at speed 60; when the venue answers
+// 300-400 ms late (20 s and more of venue time per request) the bots get no fresh data: each turns DEGRADED
+// within one interval, on every surface (the log, /readyz, the metrics, the dashboard, a notification), and
+// once the latency stops they recover, said once.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { startSimulator } from '../../src/sim/index.js';
+import { startCli } from '../helpers/cli.js';
+import { startRecordingServer } from '../helpers/recording-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradebot-starve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SPEED = 60;
+const key = { apiKey: 'starve-key-1', apiSecret: 'starve-secret-1', passphrase: 'starve-pass-1' };
+
+describe('a bot that gets no data', () => {
+  it('is DEGRADED on every surface within one interval, and recovers when the venue answers again', async () => {
+    const sim = await startSimulator({
+      seed: 31,
+      speed: SPEED,
+      startTime: Date.UTC(2026, 10, 23, 15), // Monday 10:00 ET, regular session
+      accounts: [{ ...key, whitelisted: true, balances: { USDT: '50000' } }],
+    });
+    const hook = await startRecordingServer();
+    hook.fallback = () => ({ body: 'ok' });
+    const bot = (name: string, symbol: string) => ({
+      name,
+      strategy: 'ma-crossover',
+      params: { fast: 2, slow: 4, quoteAmount: '300' },
+      symbols: [symbol],
+      interval: '1m',
+      capital: '10000',
+    });
+    const f = join(dir, 'starve.yaml');
+    writeFileSync(
+      f,
+      stringify({
+        venue: {
+          kind: 'remote',
+          baseUrl: sim.baseUrl,
+          credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
+          whitelisted: true,
+          timeScale: SPEED,
+        },
+        store: { path: join(dir, 'starve.db') },
+        logging: { level: 'info', format: 'json' },
+        metrics: { enabled: true, port: 0 },
+        dashboard: { enabled: true, port: 0 },
+        notify: { webhook: { url: `${hook.baseUrl}/hook` }, events: ['feed-health'] },
+        bots: [bot('aapl', 'AAPLUSDT'), bot('tsla', 'TSLAUSDT')],
+      }),
+    );
+    const d = startCli(['run', '--config', f], { K: key.apiKey, S: key.apiSecret, P: key.passphrase });
+    const texts = () => hook.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+    try {
+      const [, health] = await d.waitFor(/"health and metrics listening".*?"url":"([^"]+)"/, 30_000);
+      const [, dashboard] = await d.waitFor(/"dashboard listening".*?"url":"(http:\/\/[^"]+\/)"/, 30_000);
+      await d.waitFor(/"message":"running"/, 30_000);
+      const ready = async () => {
+        const r = await fetch(`${health}/readyz`);
+        return { status: r.status, body: (await r.json()) as { degraded?: string[] } };
+      };
+      await waitFor(async () => (await ready()).status === 200, {
+        what: '/readyz ready with every feed fresh',
+        timeoutMs: 30_000,
+        detail: () => d.stderr.slice(-2000),
+      });
+      expect(d.stderr).not.toMatch(/"message":"bot degraded"/);
+
+      // The venue answers 300-400 ms late: at speed 60 every price is 18-24 venue seconds old when it arrives.
+      const faults = (body: unknown) =>
+        fetch(`${sim.baseUrl}/sim/faults`, { method: 'POST', body: JSON.stringify(body) });
+      expect((await faults({ latencyMs: [300, 400] })).status).toBe(200);
+      const slowFrom = Date.now();
+      await d.waitFor(/"message":"bot degraded"/, 30_000);
+      // Within one interval of the venue's clock (1 min at speed 60 is one real second, plus the polls' own lag).
+      expect(Date.now() - slowFrom).toBeLessThan(15_000);
+      const degradedLine = /"message":"bot degraded".*?"what":"([^"]+)"/.exec(d.stderr)?.[1] ?? '';
+      expect(degradedLine).toMatch(/^DEGRADED: no (fresh price|new candle|fill sync) for .+ \(limit .+\): /);
+
+      const r = await ready();
+      expect(r.status).toBe(503);
+      expect(r.body.degraded?.join('\n')).toMatch(/^(aapl|tsla): no /m);
+      const metrics = await (await fetch(`${health}/metrics`)).text();
+      expect(metrics).toMatch(/tradebot_bot_degraded\{bot="(aapl|tsla)"\} 1/);
+      const { bots } = (await (await fetch(`${dashboard}api/bots`)).json()) as {
+        bots: { name: string; health?: { state: string; problems: string[] } }[];
+      };
+      expect(bots.some((b) => b.health?.state === 'DEGRADED' && b.health.problems.length > 0)).toBe(true);
+      await waitFor(() => texts().some((t) => / DEGRADED: no /.test(t)), {
+        what: 'a DEGRADED notification',
+        timeoutMs: 30_000,
+      });
+
+      // The venue answers at once again: every bot recovers, said once each, and /readyz is ready again.
+      expect((await faults({})).status).toBe(200);
+      await waitFor(async () => (await ready()).status === 200, {
+        what: '/readyz ready again after the latency stopped',
+        timeoutMs: 60_000,
+        detail: () => d.stderr.slice(-2000),
+      });
+      await waitFor(() => texts().some((t) => / recovered: feeds fresh again after /.test(t)), {
+        what: 'a recovery notification',
+        timeoutMs: 30_000,
+      });
+      expect(d.stderr).toMatch(/"message":"bot recovered".*"what":"feeds fresh again after [^"]+ DEGRADED"/);
+      d.proc.kill('SIGTERM');
+      expect((await d.exited).code).toBe(0);
+    } finally {
+      d.proc.kill('SIGKILL');
+      await hook.close();
+      await sim.stop();
+    }
+  }, 180_000);
+});
