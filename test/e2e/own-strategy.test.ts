@@ -28,6 +28,12 @@ writeFileSync(
   join(project, 'strategies', 'my-ema.ts'),
   template.replace("name: 'template',", "name: 'my-ema',"),
 );
+// The same with no cap on its period: a warm-up longer than a bot's start can backfill.
+expect(template).toContain('.max(1000)');
+writeFileSync(
+  join(project, 'strategies', 'huge-ema.ts'),
+  template.replace("name: 'template',", "name: 'huge-ema',").replace('.max(1000)', '.max(1_000_000)'),
+);
 
 // A plain .js strategy, which also takes an indicator straight from trading-signals (a dependency of
 // tradebot, found although this folder has no node_modules).
@@ -288,7 +294,7 @@ describe('an own strategy outside the repository, with the built command and no 
     expect(r.stderr).toContain(
       `strategy "my-emma" (did you mean "my-ema"?) not found in ${join(project, 'strategies')} (yours) or`,
     );
-    expect(r.stderr).toMatch(/\(bundled\): use one of my-ema, bollinger-reversion, ma-crossover, .*template/);
+    expect(r.stderr).toMatch(/\(bundled\): use one of huge-ema, my-ema, bollinger-reversion, ma-crossover, .*template/);
   }, 60_000);
 });
 
@@ -369,7 +375,7 @@ describe("the author's tools", () => {
         'venue: { kind: simulator, startTime: "2026-11-23T15:00:00Z" }',
         'bots:',
         '  - name: slow',
-        '    strategy: my-ema',
+        '    strategy: huge-ema',
         `    params: { period: ${period} }`,
         '    symbols: [AAPLUSDT]',
         '    interval: 1m',
@@ -381,7 +387,7 @@ describe("the author's tools", () => {
     expect(bad.stderr).toContain(
       `${dep}:4:15 bots[0].strategy: its warm-up cannot be backfilled (declared): a warm-up of 200,000 candles of 1m takes a backfill of 200,000 1m candles per symbol: 2,021 history-candles requests, more than the 1,200 a bot's start may take`,
     );
-    expect(bad.stderr).toContain('(bot slow, strategy my-ema)');
+    expect(bad.stderr).toContain('(bot slow, strategy huge-ema)');
     const run = await runCli(['run', '--config', dep], {}, 30_000, elsewhere);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('its warm-up cannot be backfilled');
