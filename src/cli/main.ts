@@ -4,32 +4,44 @@ import { Command, CommanderError } from 'commander';
 import { TRADEBOT_VERSION } from '../api/version.js';
 import { EXIT_CODES_HELP, exitCodeOf } from './exit-codes.js';
 
-/** Builds the program; exported so tests can drive it in-process. */
-export async function buildProgram(): Promise<Command> {
+/**
+ * The command modules, one per command (each exports register(program)). Importing one loads what its command
+ * needs (the simulator, the dashboard, Arrow, ...): a command line that names a command loads that one alone.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<{ register(program: Command): void }>>> = {
+  run: () => import('./commands/run.js'),
+  sim: () => import('./commands/sim.js'),
+  validate: () => import('./commands/validate.js'),
+  schema: () => import('./commands/schema.js'),
+  api: () => import('./commands/api.js'),
+  account: () => import('./commands/account.js'),
+  backtest: () => import('./commands/backtest.js'),
+  sweep: () => import('./commands/sweep.js'),
+  lookahead: () => import('./commands/lookahead.js'),
+  record: () => import('./commands/record.js'),
+  data: () => import('./commands/data.js'),
+  worker: () => import('./commands/worker.js'),
+  doctor: () => import('./commands/doctor.js'),
+  strategies: () => import('./commands/strategies.js'),
+  new: () => import('./commands/new.js'),
+  status: () => import('./commands/status.js'),
+  compare: () => import('./commands/compare.js'),
+};
+
+/**
+ * Builds the program; exported so tests can drive it in-process. With `only` (a command's name) it registers
+ * that command alone: `tradebot backtest ...` does not pay for the simulator's and the dashboard's imports. The
+ * root's help, --version and a mistyped command (which gets a did-you-mean) register them all.
+ */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command('tradebot')
     .description('Automated trading bot framework for the v3 trading service API')
     .version(TRADEBOT_VERSION)
     .showHelpAfterError('(run with --help for usage)');
-  const commands = await Promise.all([
-    // One line per command module; each exports register(program).
-    import('./commands/run.js'),
-    import('./commands/sim.js'),
-    import('./commands/validate.js'),
-    import('./commands/schema.js'),
-    import('./commands/api.js'),
-    import('./commands/account.js'),
-    import('./commands/backtest.js'),
-    import('./commands/sweep.js'),
-    import('./commands/lookahead.js'),
-    import('./commands/record.js'),
-    import('./commands/data.js'),
-    import('./commands/worker.js'),
-    import('./commands/doctor.js'),
-    import('./commands/strategies.js'),
-    import('./commands/new.js'),
-    import('./commands/status.js'),
-    import('./commands/compare.js'),
-  ]);
+  const names = only !== undefined && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
+  const commands = await Promise.all(
+    names.map((n) => (COMMANDS[n] as () => Promise<{ register(p: Command): void }>)()),
+  );
   for (const c of commands) c.register(program);
   program.addHelpText('after', `\n${EXIT_CODES_HELP}`);
   // Commander exits by itself (code 1) on a missing required option unless every command, not only the
@@ -45,7 +57,7 @@ export async function buildProgram(): Promise<Command> {
 async function main(): Promise<void> {
   // A strategy's failure names its place in the strategy's own .ts file (tsx maps the sources it loads).
   process.setSourceMapsEnabled(true);
-  const program = await buildProgram();
+  const program = await buildProgram(process.argv[2]);
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
