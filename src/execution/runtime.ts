@@ -1,5 +1,6 @@
 // Assembly of the live pipeline: a venue runtime (client, venue port, clock, scheduler, feeds) and the
 // bots on it. The daemon and the integration tests build bots through here, so both run the same code.
+import type { Candle } from '../market/candle.js';
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
 import { INTERVAL_MS, type CandleInterval, type Instrument } from '../api/index.js';
@@ -156,6 +157,8 @@ export async function createLiveBot(args: {
   accountLogger?: FillRouterLogger | undefined;
   /** Subscribed before reconciliation, so the fills it pulls are seen too. */
   onEvent?: TraderListener | undefined;
+  /** Told each candle the bot decides on (LiveBotOptions.onCandle). */
+  onCandle?: ((c: Candle) => void) | undefined;
 }): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
   const { runtime, store, spec, logger } = args;
   const params = parseStrategyParams(spec.strategy, spec.params ?? {}) as Record<string, unknown>;
@@ -220,6 +223,7 @@ export async function createLiveBot(args: {
       }),
     maxSignalAgeMs: spec.maxSignalAgeMs,
     allowedSessions: spec.risk.allowedSessions,
+    onCandle: args.onCandle,
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };
