@@ -515,13 +515,11 @@ class DaemonRun {
       if (st !== undefined) logger.info('bot summary', botSummary(st));
     }
     for (const svc of this.services) await svc.close().catch(() => undefined);
-    await this.recorder
-      ?.close()
-      .catch((e: unknown) =>
-        logger.error('the recorded candles could not be written', {
-          error: e instanceof Error ? e.message : String(e),
-        }),
-      );
+    await this.recorder?.close().catch((e: unknown) =>
+      logger.error('the recorded candles could not be written', {
+        error: e instanceof Error ? e.message : String(e),
+      }),
+    );
     this.runtime?.close();
     await this.http?.close();
     // Last write of the run: its presence at the next start says this one ended on its own.

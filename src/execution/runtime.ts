@@ -140,12 +140,8 @@ export interface BotSpec {
   readonly protections?: Protections | undefined;
 }
 
-/**
- * Builds a bot on a runtime: its portfolio rebuilt from the journal, its trading state restored, its
- * pipeline (Trader) on the venue, and the journal reconciled with the venue (pending orders resent under
- * their clientOid, missed fills pulled).
- */
-export async function createLiveBot(args: {
+/** What `createLiveBot` builds a bot from. */
+export interface LiveBotArgs {
   runtime: VenueRuntime;
   store: Store;
   spec: BotSpec;
@@ -159,7 +155,16 @@ export async function createLiveBot(args: {
   onEvent?: TraderListener | undefined;
   /** Told each candle the bot decides on (LiveBotOptions.onCandle). */
   onCandle?: ((c: Candle) => void) | undefined;
-}): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
+}
+
+/**
+ * Builds a bot on a runtime: its portfolio rebuilt from the journal, its trading state restored, its
+ * pipeline (Trader) on the venue, and the journal reconciled with the venue (pending orders resent under
+ * their clientOid, missed fills pulled).
+ */
+export async function createLiveBot(
+  args: LiveBotArgs,
+): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
   const { runtime, store, spec, logger } = args;
   const params = parseStrategyParams(spec.strategy, spec.params ?? {}) as Record<string, unknown>;
   const portfolio = Portfolio.fromFills(store.fills.list({ bot: spec.name }), {

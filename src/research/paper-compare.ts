@@ -77,11 +77,15 @@ function reasonOf(p: Execution | undefined, b: Execution | undefined): string {
     return 'only the backtest traded here: its candle crossed a price no public trade went through on paper, or the paper run ended first';
   if (b === undefined)
     return 'only the paper run traded here: a public trade went through a price the candles did not cross, or the backtest ended first';
+  // A quote amount becomes a size at the price the gate sees: the polled ticker on paper, the candle's close in a backtest.
+  const size = p.size.eq(b.size)
+    ? ''
+    : "; the sizes differ: a quote amount is sized at the last price paper polled, in the backtest at the candle's close";
   if (p.liquidity === 'maker' && b.liquidity === 'maker')
-    return 'both resting limits filled at their price: paper on a public trade through it, the backtest on a candle through it (times differ, prices agree)';
+    return `both resting limits filled at their price: paper on a public trade through it, the backtest on a candle through it (times differ, prices agree)${size}`;
   const levels = p.fills > 1 ? `walked ${p.fills} levels of the book` : 'took the best level of the book';
   const age = p.bookAgeMs === undefined ? '' : ` polled ${p.bookAgeMs} ms before`;
-  return `paper ${levels}${age} (spread and depth); the backtest filled at the candle's open, moved by its slippage`;
+  return `paper ${levels}${age} (spread and depth); the backtest filled at the candle's open, moved by its slippage${size}`;
 }
 
 /** Pairs the executions of each symbol, side and tag in order; an unmatched one is a row alone. */
