@@ -18,6 +18,8 @@ export function parsePaperBalances(text: string): Record<string, string> | strin
 /** Where a paper run's account comes from: the flag, else the file's `paper:` block, else the defaults. */
 export interface PaperSwitch {
   readonly balances?: Readonly<Record<string, string>> | undefined;
+  /** `--record-candles DIR`: where the run records its candles (else the file's `record:`, if any). */
+  readonly recordDir?: string | undefined;
 }
 
 /**
@@ -31,12 +33,14 @@ export function paperDocument(doc: Document, s: PaperSwitch): string | undefined
   const kind = doc.getIn(['venue', 'kind']);
   if (kind === 'paper') {
     if (s.balances !== undefined) doc.setIn(['venue', 'account', 'balances'], doc.createNode(s.balances));
+    if (s.recordDir !== undefined) doc.setIn(['venue', 'record'], doc.createNode({ dir: s.recordDir }));
     return undefined;
   }
   if (kind !== 'remote')
     return `--paper runs a remote venue's deployment as a dry run; this venue is ${String(kind)} (the embedded simulator already trades pretend money): run it without --paper`;
   const block: unknown = doc.get('paper', true);
-  const account = isMap(block) ? (block.toJSON() as Record<string, unknown>) : {};
+  // The block's `record:` is the venue's (where candles go), the rest its account.
+  const { record, ...account } = isMap(block) ? (block.toJSON() as Record<string, unknown>) : {};
   const feeRate = doc.getIn(['venue', 'feeRate']);
   for (const k of ['credentials', 'whitelisted', 'channelApiCode', 'feeRate']) doc.deleteIn(['venue', k]);
   doc.setIn(['venue', 'kind'], 'paper');
@@ -48,5 +52,7 @@ export function paperDocument(doc: Document, s: PaperSwitch): string | undefined
       ...(s.balances !== undefined ? { balances: s.balances } : {}),
     }),
   );
+  const dir = s.recordDir !== undefined ? { dir: s.recordDir } : record;
+  if (dir !== undefined) doc.setIn(['venue', 'record'], doc.createNode(dir));
   return undefined;
 }

@@ -127,6 +127,18 @@ export const PaperAccountSchema = z
   })
   .describe('the paper account (see docs/paper.md)');
 
+/** Where a paper run records the candles its bots decide on (one file per symbol and interval). */
+export const PaperRecordSchema = z
+  .strictObject({
+    dir: z
+      .string({ error: 'record.dir is the folder the candles are recorded into, e.g. paper-candles' })
+      .min(1, 'record.dir is the folder the candles are recorded into, e.g. paper-candles')
+      .describe('folder of the recorded candles: <SYMBOL>-<interval>.csv each, appended to across restarts'),
+  })
+  .describe(
+    "record the paper run's candles in the `tradebot record` format, to backtest the same period (docs/paper.md)",
+  );
+
 export const PaperVenueSchema = z
   .strictObject({
     kind: z.literal('paper').describe("a dry run: the venue's public data, orders filled locally"),
@@ -135,6 +147,7 @@ export const PaperVenueSchema = z
     timeoutMs: ms('timeoutMs', 500, 10_000),
     timeScale: RemoteVenueSchema.shape.timeScale,
     account: PaperAccountSchema.default(PaperAccountSchema.parse({})),
+    record: PaperRecordSchema.optional(),
   })
   .describe(
     "a dry run on a venue's public market data (no credentials, no private endpoint); orders filled locally by the matching core (docs/paper.md)",
@@ -312,9 +325,11 @@ export const DeploymentSchema = z
         error: 'venue.kind must be simulator, remote or paper',
       })
       .describe('where orders go'),
-    paper: PaperAccountSchema.optional().describe(
-      'the paper account `tradebot run --paper` uses with this file (a live file run as a dry run)',
-    ),
+    paper: PaperAccountSchema.extend({ record: PaperRecordSchema.optional() })
+      .optional()
+      .describe(
+        'the paper account `tradebot run --paper` uses with this file (a live file run as a dry run), and where it records its candles',
+      ),
     store: z
       .strictObject({
         path: z

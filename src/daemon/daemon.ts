@@ -37,6 +37,7 @@ import { pipelineEvents } from './pipeline-events.js';
 import { scheduleBotTasks } from './schedules.js';
 import { DaemonEvents, type DaemonService, type DaemonServiceContext } from './services.js';
 import { botSummary, drainBots } from './shutdown.js';
+import { startPaperRecording, type CandleRecorder } from './candle-recorder.js';
 import { watchSignals } from './signals.js';
 import { checkFillAccess, checkPairs, checkPaperCalls, PAPER, StartRefused } from './start-checks.js';
 import { StatusLine } from './status.js';
@@ -126,6 +127,8 @@ class DaemonRun {
   private failJournal: () => void = () => undefined;
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
   private readonly services: { close(): Promise<void> }[] = [];
+  /** A paper run's candle recorder (venue.record), closed after the bots stop. */
+  private recorder: CandleRecorder | undefined;
   /** How the journal's previous run ended, read when it is opened. */
   private previousRun: PreviousRun = 'first';
   /** Until the start completed or the shutdown began: a stop asked now waits for the start. */
@@ -191,6 +194,7 @@ class DaemonRun {
     checkPaperCalls(checks);
     await checkFillAccess(checks, rt);
     await this.serveHealth();
+    this.recorder = await startPaperRecording(this.cfg, rt.client, this.logger, this.stderr);
     await this.startBots(venue);
     this.startSchedules();
     this.watchFeeds();
@@ -363,6 +367,7 @@ class DaemonRun {
             : parseProtections(b.protections, `bots.${b.name}.protections`),
       },
       onEvent: this.fanOut(pipelineEvents(logger, metrics, coinsBySuffix(b.quoteCoin))),
+      onCandle: (c) => this.recorder?.see(c),
     });
     if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
       logger.info('reconciled with the venue', {
@@ -510,6 +515,11 @@ class DaemonRun {
       if (st !== undefined) logger.info('bot summary', botSummary(st));
     }
     for (const svc of this.services) await svc.close().catch(() => undefined);
+    await this.recorder?.close().catch((e: unknown) =>
+      logger.error('the recorded candles could not be written', {
+        error: e instanceof Error ? e.message : String(e),
+      }),
+    );
     this.runtime?.close();
     await this.http?.close();
     // Last write of the run: its presence at the next start says this one ended on its own.

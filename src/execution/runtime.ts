@@ -1,5 +1,6 @@
 // Assembly of the live pipeline: a venue runtime (client, venue port, clock, scheduler, feeds) and the
 // bots on it. The daemon and the integration tests build bots through here, so both run the same code.
+import type { Candle } from '../market/candle.js';
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
 import { INTERVAL_MS, type CandleInterval, type Instrument } from '../api/index.js';
@@ -139,12 +140,8 @@ export interface BotSpec {
   readonly protections?: Protections | undefined;
 }
 
-/**
- * Builds a bot on a runtime: its portfolio rebuilt from the journal, its trading state restored, its
- * pipeline (Trader) on the venue, and the journal reconciled with the venue (pending orders resent under
- * their clientOid, missed fills pulled).
- */
-export async function createLiveBot(args: {
+/** What `createLiveBot` builds a bot from. */
+export interface LiveBotArgs {
   runtime: VenueRuntime;
   store: Store;
   spec: BotSpec;
@@ -156,7 +153,18 @@ export async function createLiveBot(args: {
   accountLogger?: FillRouterLogger | undefined;
   /** Subscribed before reconciliation, so the fills it pulls are seen too. */
   onEvent?: TraderListener | undefined;
-}): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
+  /** Told each candle the bot decides on (LiveBotOptions.onCandle). */
+  onCandle?: ((c: Candle) => void) | undefined;
+}
+
+/**
+ * Builds a bot on a runtime: its portfolio rebuilt from the journal, its trading state restored, its
+ * pipeline (Trader) on the venue, and the journal reconciled with the venue (pending orders resent under
+ * their clientOid, missed fills pulled).
+ */
+export async function createLiveBot(
+  args: LiveBotArgs,
+): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
   const { runtime, store, spec, logger } = args;
   const params = parseStrategyParams(spec.strategy, spec.params ?? {}) as Record<string, unknown>;
   const portfolio = Portfolio.fromFills(store.fills.list({ bot: spec.name }), {
@@ -220,6 +228,7 @@ export async function createLiveBot(args: {
       }),
     maxSignalAgeMs: spec.maxSignalAgeMs,
     allowedSessions: spec.risk.allowedSessions,
+    onCandle: args.onCandle,
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };

@@ -77,11 +77,15 @@ function reasonOf(p: Execution | undefined, b: Execution | undefined): string {
     return 'only the backtest traded here: its candle crossed a price no public trade went through on paper, or the paper run ended first';
   if (b === undefined)
     return 'only the paper run traded here: a public trade went through a price the candles did not cross, or the backtest ended first';
+  // A quote amount becomes a size at the price the gate sees: the polled ticker on paper, the candle's close in a backtest.
+  const size = p.size.eq(b.size)
+    ? ''
+    : "; the sizes differ: a quote amount is sized at the last price paper polled, in the backtest at the candle's close";
   if (p.liquidity === 'maker' && b.liquidity === 'maker')
-    return 'both resting limits filled at their price: paper on a public trade through it, the backtest on a candle through it (times differ, prices agree)';
+    return `both resting limits filled at their price: paper on a public trade through it, the backtest on a candle through it (times differ, prices agree)${size}`;
   const levels = p.fills > 1 ? `walked ${p.fills} levels of the book` : 'took the best level of the book';
   const age = p.bookAgeMs === undefined ? '' : ` polled ${p.bookAgeMs} ms before`;
-  return `paper ${levels}${age} (spread and depth); the backtest filled at the candle's open, moved by its slippage`;
+  return `paper ${levels}${age} (spread and depth); the backtest filled at the candle's open, moved by its slippage${size}`;
 }
 
 /** Pairs the executions of each symbol, side and tag in order; an unmatched one is a row alone. */
@@ -110,4 +114,72 @@ function row(p: Execution | undefined, b: Execution | undefined): ComparedTrade 
     costBps = Number((e.side === 'buy' ? d : d.neg()).toFixed(2));
   }
   return { symbol: e.symbol, side: e.side, tag: e.tag, paper: p, backtest: b, costBps, why: reasonOf(p, b) };
+}
+
+/** An intent and the risk gate's decision on it, as the paper journal or the backtest's result.json gives it. */
+export interface IntentDecision {
+  /** When it was judged: the backtest at the candle's close; the paper run when the candle reached it. */
+  readonly ts: number;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly tag: string;
+  /** `approved`, or the gate's denial code. */
+  readonly decision: string;
+}
+
+/** One intent of either run beside the other's of the same place in its symbol's sequence. */
+export interface ComparedIntent {
+  readonly symbol: string;
+  readonly paper: IntentDecision | undefined;
+  readonly backtest: IntentDecision | undefined;
+  /** Same side, tag and gate decision. */
+  readonly agree: boolean;
+  readonly why: string;
+}
+
+/**
+ * The intents of each symbol paired in order (the n-th of the paper run with the n-th of the backtest): the
+ * same strategy on the same candles emits the same intents, and the same gate decides them the same way. The
+ * times are not compared: a paper run judges a candle when its poll brings it, the backtest at its close.
+ */
+export function compareIntents(
+  paper: readonly IntentDecision[],
+  backtest: readonly IntentDecision[],
+): ComparedIntent[] {
+  const bySymbol = (xs: readonly IntentDecision[]) => {
+    const m = new Map<string, IntentDecision[]>();
+    for (const x of [...xs].sort((a, b) => a.ts - b.ts)) m.set(x.symbol, [...(m.get(x.symbol) ?? []), x]);
+    return m;
+  };
+  const p = bySymbol(paper);
+  const b = bySymbol(backtest);
+  const rows: ComparedIntent[] = [];
+  for (const symbol of new Set([...p.keys(), ...b.keys()])) {
+    const ps = p.get(symbol) ?? [];
+    const bs = b.get(symbol) ?? [];
+    for (let i = 0; i < Math.max(ps.length, bs.length); i++) {
+      const x = ps[i];
+      const y = bs[i];
+      const agree =
+        x !== undefined &&
+        y !== undefined &&
+        x.side === y.side &&
+        x.tag === y.tag &&
+        x.decision === y.decision;
+      rows.push({ symbol, paper: x, backtest: y, agree, why: intentWhy(x, y, agree) });
+    }
+  }
+  const at = (r: ComparedIntent) => (r.backtest ?? (r.paper as IntentDecision)).ts;
+  return rows.sort((x, y) => at(x) - at(y));
+}
+
+function intentWhy(p: IntentDecision | undefined, b: IntentDecision | undefined, agree: boolean): string {
+  if (agree) return 'same intent, same gate decision';
+  if (p === undefined)
+    return 'only the backtest emitted it: the paper run stopped before that candle, or its candles differ from the recording';
+  if (b === undefined)
+    return 'only the paper run emitted it: the recording ends before that candle, or its candles differ';
+  if (p.side !== b.side || p.tag !== b.tag)
+    return 'the strategy emitted another intent: it saw other candles or another portfolio (a fill that differed)';
+  return `the gate decided otherwise (paper ${p.decision}, backtest ${b.decision}): its context differed (the portfolio after another fill, the data's age, the session)`;
 }

@@ -15,6 +15,8 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     metrics,
     inMarket: r.inMarket,
     warmUp: r.warmUp,
+    // Every intent the gate judged, with its decision: what `tradebot compare` checks a paper run against.
+    intents: r.intents,
     denials: r.denials,
     firstDenials: r.firstDenials,
     bySymbol: r.bySymbol,

@@ -10,11 +10,14 @@ import { formatTable } from '../../market/text-table.js';
 import { US_EASTERN } from '../../market/us-calendar.js';
 import { formatZoned } from '../../market/zoned-time.js';
 import {
+  compareIntents,
   comparePaperBacktest,
   executionsOf,
   type CompareFill,
+  type ComparedIntent,
   type ComparedTrade,
   type Execution,
+  type IntentDecision,
 } from '../../research/paper-compare.js';
 import type { Store } from '../../store/index.js';
 import { FlagError, parseFlags } from '../flags.js';
@@ -29,8 +32,20 @@ const Flags = z.object({
 });
 
 const dec = z.string().regex(DECIMAL_RE, 'must be a decimal string');
-/** The part of a backtest's result.json read here: its fills. */
+/** The part of a backtest's result.json read here: its fills, and the intents with the gate's decisions. */
 const ResultFills = z.object({
+  intents: z
+    .array(
+      z.object({
+        ts: z.number(),
+        symbol: z.string(),
+        side: z.enum(['buy', 'sell']),
+        tag: z.string(),
+        approved: z.boolean(),
+        code: z.string().optional(),
+      }),
+    )
+    .optional(),
   fills: z.array(
     z.object({
       ts: z.number(),
@@ -44,8 +59,8 @@ const ResultFills = z.object({
   ),
 });
 
-/** The backtest's fills, checked at the boundary: a file that is no result.json is named with what is wrong. */
-function backtestFills(path: string): CompareFill[] {
+/** The backtest's fills and intents, checked at the boundary: a file that is no result.json is named with what is wrong. */
+function readBacktest(path: string): { fills: CompareFill[]; intents: IntentDecision[] | undefined } {
   if (!existsSync(path)) throw new FlagError(`--backtest: no file at ${path}; give a backtest's result.json`);
   let raw: unknown;
   try {
@@ -60,11 +75,34 @@ function backtestFills(path: string): CompareFill[] {
       `--backtest: ${path} is not a backtest's result.json (${i?.path.join('.') ?? ''}: ${i?.message ?? ''})`,
     );
   }
-  return r.data.fills.map((f) => ({
+  const fills = r.data.fills.map((f) => ({
     ...f,
     price: new Decimal(f.price),
     size: new Decimal(f.size),
     key: `${f.ts}|${f.symbol}|${f.side}|${f.tag}`,
+  }));
+  const intents = r.data.intents?.map((i) => ({
+    ts: i.ts,
+    symbol: i.symbol,
+    side: i.side,
+    tag: i.tag,
+    decision: i.approved ? 'approved' : (i.code ?? 'denied'),
+  }));
+  return { fills, intents };
+}
+
+/** The paper run's intents from its journal, each with the gate's decision (a denial is journaled with its intent). */
+function paperIntents(store: Store, bot: string | undefined): IntentDecision[] {
+  const filter = bot === undefined ? {} : { bot };
+  const denied = new Map(
+    store.denials.list(filter).map((d) => [`${d.ts}|${d.symbol}|${d.intent.tag}`, d.code]),
+  );
+  return store.intents.list(filter).map((i) => ({
+    ts: i.ts,
+    symbol: i.symbol,
+    side: i.intent.side,
+    tag: i.intent.tag,
+    decision: denied.get(`${i.ts}|${i.symbol}|${i.intent.tag}`) ?? 'approved',
   }));
 }
 
@@ -115,6 +153,29 @@ function text(rows: readonly ComparedTrade[]): string {
   return `${table}\n${both} of ${rows.length} trades in both runs; cost bps > 0: paper paid more than the backtest`;
 }
 
+const decided = (d: IntentDecision | undefined): string =>
+  d === undefined ? '—' : `${d.side} ${d.tag} ${d.decision}`;
+
+/** The intents and the gate's decisions: a count that agree, and each that does not, with why. */
+function intentsText(rows: readonly ComparedIntent[] | undefined): string {
+  if (rows === undefined)
+    return 'intents: this result.json has none (written before they were kept): run the backtest again to compare intents and gate decisions';
+  const off = rows.filter((r) => !r.agree);
+  const line = `intents: ${rows.length - off.length} of ${rows.length} intents agree (side, tag and gate decision)`;
+  if (off.length === 0) return line;
+  const table = formatTable(
+    ['time (ET)', 'symbol', 'paper', 'backtest', 'why'].map((header) => ({ header })),
+    off.map((r) => [
+      formatZoned((r.backtest ?? (r.paper as IntentDecision)).ts, US_EASTERN),
+      r.symbol,
+      decided(r.paper),
+      decided(r.backtest),
+      r.why,
+    ]),
+  );
+  return `${line}; these differ:\n${table}`;
+}
+
 export function register(program: Command): void {
   program
     .command('compare')
@@ -125,14 +186,21 @@ export function register(program: Command): void {
     .option('--journal <file.db>', "the paper run's journal")
     .requiredOption('--backtest <result.json>', 'result.json of the backtest of the same candles')
     .option('--bot <name>', 'one bot of the paper run')
-    .option('--json', 'JSON rows (money as decimal strings)', false)
+    .option('--json', 'JSON: { trades, intents } rows (money as decimal strings)', false)
     .action((raw: Record<string, unknown>) => {
       const flags = parseFlags(Flags, raw);
-      const backtest = executionsOf(backtestFills(flags.backtest));
+      const bt = readBacktest(flags.backtest);
+      const backtest = executionsOf(bt.fills);
       const src = openJournalSource(flags);
       try {
         const rows = comparePaperBacktest(executionsOf(paperFills(src.store, flags.bot)), backtest);
-        process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : text(rows)}\n`);
+        const intents =
+          bt.intents === undefined
+            ? undefined
+            : compareIntents(paperIntents(src.store, flags.bot), bt.intents);
+        process.stdout.write(
+          `${flags.json ? JSON.stringify({ trades: rows, intents: intents ?? null }, null, 2) : `${text(rows)}\n${intentsText(intents)}`}\n`,
+        );
       } finally {
         src.close();
       }

@@ -25,6 +25,10 @@ export function register(program: Command): void {
       '--paper-balances <list>',
       "starting balances of a new paper account, e.g. USDT=10000,AAPL=5 (default: the file's paper: block, else USDT=100000)",
     )
+    .option(
+      '--record-candles <dir>',
+      'with --paper: record the candles the bots decide on into DIR (<SYMBOL>-<interval>.csv, the record format, appended across restarts), to backtest the same period and compare (docs/paper.md)',
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 stopped cleanly, 1 failed or shutdown deadline passed, 2 invalid configuration.\n' +
@@ -38,13 +42,22 @@ export function register(program: Command): void {
         verbose: boolean;
         paper: boolean;
         paperBalances?: string;
+        recordCandles?: string;
       }) => {
         const balances =
           opts.paperBalances === undefined ? undefined : parsePaperBalances(opts.paperBalances);
-        if (typeof balances === 'string' || (balances !== undefined && !opts.paper)) {
-          process.stderr.write(
-            `tradebot: ${typeof balances === 'string' ? balances : '--paper-balances needs --paper (it sets the paper account of a dry run)'}\n`,
-          );
+        const problem =
+          typeof balances === 'string'
+            ? balances
+            : balances !== undefined && !opts.paper
+              ? '--paper-balances needs --paper (it sets the paper account of a dry run)'
+              : opts.recordCandles !== undefined && !opts.paper
+                ? "--record-candles needs --paper (it records a dry run's candles; a paper file can say venue.record.dir)"
+                : opts.recordCandles?.trim() === ''
+                  ? '--record-candles: give the folder to record into, e.g. --record-candles paper-candles'
+                  : undefined;
+        if (problem !== undefined) {
+          process.stderr.write(`tradebot: ${problem}\n`);
           process.exitCode = 2;
           return;
         }
@@ -53,7 +66,9 @@ export function register(program: Command): void {
         process.exitCode = await runDaemon(opts.config, {
           fresh: opts.fresh,
           verbose: opts.verbose,
-          paper: opts.paper ? { balances } : undefined,
+          paper: opts.paper
+            ? { balances: balances as Record<string, string> | undefined, recordDir: opts.recordCandles }
+            : undefined,
           // The dashboard and notifications (a notify: block) run beside the bots; the daemon imports neither.
           services: [dashboardService, notifyService],
         });

@@ -2,7 +2,13 @@
 // the cost difference signed against the trader, and the reason named by the fill model.
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/market/decimal.js';
-import { comparePaperBacktest, executionsOf, type CompareFill } from '../../../src/research/paper-compare.js';
+import {
+  compareIntents,
+  comparePaperBacktest,
+  executionsOf,
+  type CompareFill,
+  type IntentDecision,
+} from '../../../src/research/paper-compare.js';
 
 type FillSpec = Omit<Partial<CompareFill>, 'price' | 'size'> & {
   key: string;
@@ -53,5 +59,43 @@ describe('comparePaperBacktest', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.paper).toBeUndefined();
     expect(rows[0]?.why).toMatch(/^only the backtest traded here/);
+  });
+});
+
+describe('comparePaperBacktest sizes', () => {
+  it('names the sizing price when a quote amount became another size on paper', () => {
+    const [row] = comparePaperBacktest(
+      executionsOf([fill({ key: 'p', ts: 1, price: '151.9', size: '13.165' })]),
+      executionsOf([fill({ key: 'b', ts: 1, price: '151.93', size: '13.1639' })]),
+    );
+    expect(row?.why).toMatch(/sizes differ: a quote amount is sized at the last price paper polled/);
+  });
+});
+
+const intent = (o: Partial<IntentDecision> & { ts: number }): IntentDecision => ({
+  symbol: 'AAPLUSDT',
+  side: 'buy',
+  tag: 'golden-cross',
+  decision: 'approved',
+  ...o,
+});
+
+describe('compareIntents', () => {
+  it("pairs each symbol's intents in order whatever their times, agreeing on side, tag and decision", () => {
+    const rows = compareIntents(
+      [intent({ ts: 65_000 }), intent({ ts: 185_000, side: 'sell', tag: 'death-cross' })],
+      [intent({ ts: 60_000 }), intent({ ts: 180_000, side: 'sell', tag: 'death-cross' })],
+    );
+    expect(rows.map((r) => r.agree)).toEqual([true, true]);
+  });
+
+  it('says where the gate decided otherwise, and which run alone emitted an intent', () => {
+    const rows = compareIntents(
+      [intent({ ts: 1, decision: 'MAX_ORDER_NOTIONAL' })],
+      [intent({ ts: 1 }), intent({ ts: 2, symbol: 'TSLAUSDT' })],
+    );
+    expect(rows.map((r) => r.agree)).toEqual([false, false]);
+    expect(rows[0]?.why).toMatch(/gate decided otherwise \(paper MAX_ORDER_NOTIONAL, backtest approved\)/);
+    expect(rows[1]?.why).toMatch(/^only the backtest emitted it/);
   });
 });
