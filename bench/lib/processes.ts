@@ -129,9 +129,12 @@ export function freePort(): Promise<number> {
 export interface BenchBot {
   readonly name: string;
   readonly symbols: readonly string[];
+  /** Default the every-candle fixture (an order on every candle). */
+  readonly strategy?: string;
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
-/** Writes a deployment of `bots` (the every-candle fixture) against a remote venue; answers its path. */
+/** Writes a deployment of `bots` against a remote venue; answers its path. */
 export function writeDeployment(
   dir: string,
   o: { baseUrl: string; speed: number; metricsPort: number; bots: readonly BenchBot[] },
@@ -148,10 +151,14 @@ export function writeDeployment(
     logging: { level: 'info', format: 'json' },
     metrics: { enabled: true, host: '127.0.0.1', port: o.metricsPort },
     status: { enabled: false },
+    // Bots sharing a symbol on one account share its fills in the order their orders were placed.
+    ...(new Set(o.bots.flatMap((b) => b.symbols)).size < o.bots.flatMap((b) => b.symbols).length
+      ? { fillAttribution: 'fifo' }
+      : {}),
     bots: o.bots.map((b) => ({
       name: b.name,
-      strategy: './bench/fixtures/every-candle.ts',
-      params: { quoteAmount: '100' },
+      strategy: b.strategy ?? './bench/fixtures/every-candle.ts',
+      params: b.params ?? { quoteAmount: '100' },
       symbols: [...b.symbols],
       interval: '1m',
       capital: '100000',

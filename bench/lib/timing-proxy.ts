@@ -10,6 +10,8 @@ import { absoluteNow } from './sim-process.js';
 export interface TimedExchange {
   readonly method: string;
   readonly path: string;
+  /** The symbol the request names (its query's `symbol=`, or `"symbol":"..."` in a body sent with the head). */
+  readonly symbol: string | undefined;
   /** Absolute ms: the request's first byte arrived at the proxy. */
   readonly firstByteAt: number;
   /** Absolute ms: the answer's last byte was written to the client; NaN until then. */
@@ -88,12 +90,16 @@ export async function startTimingProxy(target: string): Promise<TimingProxy> {
     const answers = new AnswerReader();
     client.on('data', (b: Buffer) => {
       if (!inRequest) {
+        const firstByteAt = absoluteNow();
         const line = b.subarray(0, Math.max(0, b.indexOf(13))).toString('latin1');
         const [method = '', path = ''] = line.split(' ');
+        const named =
+          /[?&]symbol=([A-Z0-9]+)/.exec(path) ?? /"symbol":"([A-Z0-9]+)"/.exec(b.toString('latin1'));
         const x: TimedExchange = {
           method,
           path,
-          firstByteAt: absoluteNow(),
+          symbol: named?.[1],
+          firstByteAt,
           answeredAt: Number.NaN,
           status: 0,
         };
