@@ -174,10 +174,18 @@ export function writeDeployment(
   return f;
 }
 
-/** The daemon running a deployment; resolves once it says it is running. */
-export async function startDaemon(configPath: string): Promise<CliProcess> {
+/**
+ * The daemon running a deployment; resolves once it says it is running (within `capMs`: bots start one
+ * after another, so a deployment of many bots needs more), or stops it and rejects.
+ */
+export async function startDaemon(configPath: string, capMs = 120_000): Promise<CliProcess> {
   const d = startCli(['run', '--config', configPath], BENCH_ENV);
-  await d.waitFor(/"message":"running"/, 120_000);
+  try {
+    await d.waitFor(/"message":"running"/, capMs);
+  } catch (err) {
+    await d.stop();
+    throw err;
+  }
   return d;
 }
 
