@@ -8,7 +8,7 @@ import { baseFromName } from '../market/instrument-rules.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 import { FaultConfigSchema } from '../sim/faults.js';
-import { SimPortSchema, SimSeedSchema, SimSpeedSchema } from '../sim/options.js';
+import { SimExtraPairsSchema, SimPortSchema, SimSeedSchema, SimSpeedSchema } from '../sim/options.js';
 import { NotifySchema } from './notify-schema.js';
 
 const decimal = (what: string) =>
@@ -73,6 +73,9 @@ export const SimVenueSchema = z
       .optional()
       .describe('simulated start time (default: now)'),
     port: SimPortSchema.default(0).describe('port of the simulator (0 picks a free port)'),
+    extraPairs: SimExtraPairsSchema.default(0).describe(
+      'synthetic Reality pairs listed beside the real ones, same rules (XAAAUSDT, XAABUSDT, ...)',
+    ),
     faults: FaultConfigSchema.optional().describe('fault injection'),
     account: SimAccountSchema.default(SimAccountSchema.parse({})),
   })

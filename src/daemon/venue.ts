@@ -34,6 +34,7 @@ export async function startVenue(v: Deployment['venue'], logger: Logger): Promis
       port: v.port,
       seed: v.seed,
       speed: v.speed,
+      extraPairs: v.extraPairs,
       ...(v.startTime !== undefined ? { startTime: Date.parse(v.startTime) } : {}),
       ...(v.faults !== undefined ? { faults: v.faults } : {}),
       accounts: [{ ...v.account, balances: v.account.balances }],

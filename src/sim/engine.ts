@@ -16,7 +16,7 @@ import type { FaultConfig } from './faults.js';
 import { FaultInjector } from './faults.js';
 import { InstrumentTable } from './instrument-table.js';
 import type { SimInstrument } from './instruments.js';
-import { DEFAULT_SUSPENDED_CODES, simInstruments } from './instruments.js';
+import { DEFAULT_SUSPENDED_CODES, isSyntheticRealityCode, simInstruments } from './instruments.js';
 import { LeverageSettings } from './leverage.js';
 import {
   bookJson,
@@ -64,7 +64,12 @@ export interface EngineOptions {
   readonly rateLimits?: boolean | undefined;
   /** Reality codes suspended at start (default GOOGL). */
   readonly suspendedCodes?: readonly string[] | undefined;
-  /** Replace the instrument table (default `simInstruments(startTime)`). */
+  /**
+   * Synthetic Reality pairs listed beside the real ones, with the same rules (XAAAUSDT, XAABUSDT, ...;
+   * 0 to MAX_EXTRA_PAIRS, default 0): benches of many symbols. Ignored when `instruments` is given.
+   */
+  readonly extraPairs?: number | undefined;
+  /** Replace the instrument table (default `simInstruments(startTime, extraPairs)`). */
   readonly instruments?: readonly SimInstrument[] | undefined;
   /**
    * Fill orders of replayed symbols by the backtester's candle fill model (`candle-fills.ts`) instead of
@@ -121,6 +126,7 @@ export class SimEngine {
   private readonly bookCadenceMs: number;
   private candleFills: CandleFills | undefined;
   private readonly fillIds: boolean;
+  private readonly syntheticCodes = new Set<string>();
 
   constructor(opts: EngineOptions = {}) {
     this.fillIds = opts.fillIds ?? DEFAULT_FILL_IDS;
@@ -130,7 +136,11 @@ export class SimEngine {
     const start = opts.startTime ?? base.now();
     this.seed = opts.seed ?? 42;
     this.clock = new SimClock(base, start, opts.speed ?? 1);
-    this.instruments = opts.instruments ?? simInstruments(start);
+    this.instruments = opts.instruments ?? simInstruments(start, opts.extraPairs ?? 0);
+    // The table's synthetic codes have company data too: a bot on their pairs asks for their suspension.
+    for (const i of this.instruments)
+      if (i.realityCode !== undefined && isSyntheticRealityCode(i.realityCode))
+        this.syntheticCodes.add(i.realityCode);
     this.bookCadenceMs = opts.bookCadenceMs ?? 1000;
     const replay = Object.fromEntries(Object.entries(opts.replay ?? {}).map(([k, v]) => [k, [...v]]));
     this.market = new MarketModel(this.instruments, this.seed, replay, this.bookCadenceMs);
@@ -251,7 +261,7 @@ export class SimEngine {
 
   /** Suspends or resumes a Reality code. */
   setSuspended(code: string, suspended: boolean): void {
-    if (!isRealityCode(code)) throw new SimError('40034', `Reality code ${code} does not exist`);
+    if (!this.isCode(code)) throw new SimError('40034', `Reality code ${code} does not exist`);
     if (suspended) this.suspended.add(code);
     else this.suspended.delete(code);
   }
@@ -292,8 +302,13 @@ export class SimEngine {
     return { table: this.table, core: this.core, suspended: this.suspended };
   }
 
+  /** Whether a code is a Reality company of this venue: a real one, or a synthetic pair of its table. */
+  private isCode(code: string): boolean {
+    return isRealityCode(code) || this.syntheticCodes.has(code);
+  }
+
   private realityCode(code: string): string {
-    if (!isRealityCode(code))
+    if (!this.isCode(code))
       throw new SimError('40034', `code ${code} is not a Reality company code of this venue`);
     return code;
   }

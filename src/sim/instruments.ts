@@ -252,6 +252,29 @@ export const REALITY_CODES = [
   'COIN',
 ] as const;
 
+/** Most synthetic Reality pairs a simulator lists (`extraPairs`): enough for any bench, a table still small. */
+export const MAX_EXTRA_PAIRS = 1000;
+
+/** Synthetic Reality codes: X and three letters, a prefix no code of REALITY_CODES has. */
+const SYNTHETIC_CODE_RE = /^X[A-Z]{3}$/;
+
+/** Whether a code has the form of a synthetic Reality code (XAAA, XAAB, ...). */
+export const isSyntheticRealityCode = (code: string): boolean => SYNTHETIC_CODE_RE.test(code);
+
+/**
+ * The first `n` synthetic Reality codes, XAAA, XAAB, ...: pairs listed beside the real ones (`extraPairs`)
+ * with the same rules (precisions, limits, sessions, status online), for benches of many symbols.
+ */
+export function syntheticRealityCodes(n: number): string[] {
+  if (!Number.isInteger(n) || n < 0 || n > MAX_EXTRA_PAIRS)
+    throw new RangeError(`extraPairs must be a whole number from 0 to ${MAX_EXTRA_PAIRS}, got ${n}`);
+  const letter = (k: number) => String.fromCharCode(65 + (Math.floor(k) % 26));
+  return Array.from({ length: n }, (_, i) => `X${letter(i / 676)}${letter(i / 26)}${letter(i)}`);
+}
+
+/** A synthetic pair's starting price: spread over 20-500 USDT, fixed per position. */
+const syntheticPrice = (i: number): string => `${20 + ((i * 37) % 481)}.00`;
+
 /** Reality pairs deliberately in a non-online status, so risk checks can be tested. */
 export const STATUS_SYMBOLS: Readonly<Record<Exclude<InstrumentStatus, 'online'>, string>> = {
   listed: 'METAUSDT',
@@ -502,7 +525,7 @@ const realityStatus = (code: string): InstrumentStatus | undefined =>
  *
  * @example const table = simInstruments(Date.UTC(2026, 0, 5)); table.filter(i => i.wire.isReality === 'yes')
  */
-export function simInstruments(startTime: number): SimInstrument[] {
+export function simInstruments(startTime: number, extraPairs = 0): SimInstrument[] {
   const { thisQuarter, nextQuarter } = deliverySchedule(startTime);
   const windows = { this_quarter: thisQuarter, next_quarter: nextQuarter };
   const spots = SPOT_PAIRS.map(spot);
@@ -517,6 +540,7 @@ export function simInstruments(startTime: number): SimInstrument[] {
     ...REALITY_CODES.map((code) =>
       reality({ code, price: REALITY_PRICES[code], status: realityStatus(code) }),
     ),
+    ...syntheticRealityCodes(extraPairs).map((code, i) => reality({ code, price: syntheticPrice(i) })),
     ...FUTURES.map(({ delivery, ...row }) => {
       if (delivery === undefined) return futures(row);
       const w = windows[delivery];

@@ -2,6 +2,7 @@
 // flags: one schema per option, so both accept the same values and refuse the others with one sentence
 // (the caller names the field or the flag).
 import { z } from 'zod';
+import { MAX_EXTRA_PAIRS } from './instruments.js';
 
 /** Fastest simulated time: an hour of market per real second. */
 export const MAX_SIM_SPEED = 3600;
@@ -18,3 +19,11 @@ export const SimSeedSchema = z
 const speed = `must be a number above 0 and at most ${MAX_SIM_SPEED} (1 = real time, 60 = a minute per second)`;
 /** Simulated time per real time. */
 export const SimSpeedSchema = z.number({ error: speed }).positive(speed).max(MAX_SIM_SPEED, speed);
+
+const extraPairs = `must be a whole number from 0 to ${MAX_EXTRA_PAIRS} (synthetic Reality pairs XAAAUSDT, XAABUSDT, ...)`;
+/** Synthetic Reality pairs listed beside the real ones, with the same rules. */
+export const SimExtraPairsSchema = z
+  .number({ error: extraPairs })
+  .int(extraPairs)
+  .min(0, extraPairs)
+  .max(MAX_EXTRA_PAIRS, extraPairs);

@@ -14,6 +14,7 @@ import type {
   Valuation,
 } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { isSyntheticRealityCode } from './instruments.js';
 import { Prng, hashInts, hashString } from './rng.js';
 
 interface Company {
@@ -196,8 +197,22 @@ export const isRealityCode = (code: string): boolean => Object.hasOwn(COMPANIES,
 
 function company(code: string): Company {
   const c = COMPANIES[code];
-  if (!c) throw new Error(`unknown Reality code ${code}`);
-  return c;
+  if (c) return c;
+  if (isSyntheticRealityCode(code)) return syntheticCompany(code);
+  throw new Error(`unknown Reality code ${code}`);
+}
+
+/** A synthetic pair's company (`extraPairs`): made-up but well-formed, fixed per code. */
+function syntheticCompany(code: string): Company {
+  const h = hashString(code) >>> 0;
+  return {
+    name: `${code} Synthetic Corp.`,
+    zhName: `${code}合成公司`,
+    shares: 100_000_000 + (h % 9_000) * 1_000_000,
+    employees: 500 + (h % 50_000),
+    address: `${1 + (h % 999)} Market Street, San Francisco, CA 94105`,
+    listing: '2015-01-02',
+  };
 }
 
 /** Deterministic company data for the simulator's Reality codes. */

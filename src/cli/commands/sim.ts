@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { watchSignals } from '../../daemon/signals.js';
 import {
   FaultConfigSchema,
+  SimExtraPairsSchema,
   SimPortSchema,
   SimSeedSchema,
   SimSpeedSchema,
@@ -34,6 +35,7 @@ const SimFlags = z.strictObject({
   host: z.string().min(1, '--host must not be empty'),
   seed: numberFlag(SimSeedSchema),
   speed: numberFlag(SimSpeedSchema),
+  extraPairs: numberFlag(SimExtraPairsSchema),
   startTime: dateFlag('--start-time'),
   apiKey: z.string().min(1, '--api-key must not be empty'),
   apiSecret: z.string().min(1, '--api-secret must not be empty'),
@@ -56,6 +58,7 @@ export function register(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the market (same seed, same market)', '42')
     .option('--speed <x>', 'simulated time per real time (60 = a minute per second)', '1')
+    .option('--extra-pairs <n>', 'synthetic Reality pairs beside the real ones (XAAAUSDT, ...)', '0')
     .option('--start-time <iso>', 'simulated start time (default now)')
     .option('--api-key <key>', 'API key of the account', 'sim-key')
     .option('--api-secret <secret>', 'API secret of the account', 'sim-secret')
@@ -83,6 +86,7 @@ export function register(program: Command): void {
         host: f.host,
         seed: f.seed,
         speed: f.speed,
+        extraPairs: f.extraPairs,
         ...(f.startTime !== undefined ? { startTime: f.startTime } : {}),
         accounts: [
           { apiKey: f.apiKey, apiSecret: f.apiSecret, passphrase: f.passphrase, whitelisted: f.whitelisted },
