@@ -26,6 +26,18 @@ export interface InProcessVenueOptions {
 
 const ACCOUNT = 'backtest';
 
+/** A venue order as the matching core takes it (the simulator's, the paper venue's): money as Decimals. */
+export function coreOrderOf(order: VenueOrder): Parameters<MatchingCore['place']>[1] {
+  return {
+    symbol: order.symbol,
+    side: order.side,
+    orderType: order.orderType,
+    qty: new Decimal(order.qty),
+    price: order.price === undefined ? undefined : new Decimal(order.price),
+    clientOid: order.clientOid,
+  };
+}
+
 export class InProcessVenue implements Venue {
   private readonly core: MatchingCore;
   private now = 0;
@@ -60,18 +72,7 @@ export class InProcessVenue implements Venue {
   }
 
   placeOrder(order: VenueOrder): Promise<VenuePlacement> {
-    const r = this.core.place(
-      ACCOUNT,
-      {
-        symbol: order.symbol,
-        side: order.side,
-        orderType: order.orderType,
-        qty: new Decimal(order.qty),
-        price: order.price === undefined ? undefined : new Decimal(order.price),
-        clientOid: order.clientOid,
-      },
-      this.now,
-    );
+    const r = this.core.place(ACCOUNT, coreOrderOf(order), this.now);
     if (!r.ok) {
       const err = apiErrorFor({ code: r.code, msg: r.msg, endpoint: 'placeRealityOrder', httpStatus: 400 });
       return isDuplicateClientOid(err)

@@ -29,6 +29,7 @@ import {
   encodePaperAccount,
   type PaperJournal,
 } from './paper-journal.js';
+import { coreOrderOf } from './in-process-venue.js';
 import { alreadyPlaced, type Venue, type VenueFill, type VenueOrder, type VenuePlacement } from './venue.js';
 
 export interface PaperVenueOptions {
@@ -182,18 +183,7 @@ export class PaperVenue implements Venue {
     const last = tickers.find((t) => t.symbol === order.symbol)?.lastPrice;
     this.refuse(limitsRefusal(w, order, new Decimal(last ?? book.a[0]?.[0] ?? book.b[0]?.[0] ?? '0')));
     this.market.books.set(order.symbol, book);
-    const r = this.core.place(
-      ACCOUNT,
-      {
-        symbol: order.symbol,
-        side: order.side,
-        orderType: order.orderType,
-        qty: new Decimal(order.qty),
-        price: order.price === undefined ? undefined : new Decimal(order.price),
-        clientOid: order.clientOid,
-      },
-      now,
-    );
+    const r = this.core.place(ACCOUNT, coreOrderOf(order), now);
     this.market.books.delete(order.symbol);
     if (!r.ok) throw refusal(r);
     const age = Math.max(0, now - Number(book.ts));
