@@ -23,7 +23,16 @@ import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf, type Candle } from '../market/candle.js';
 import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
-import { pausedKey, type ControlInput, type Store } from '../store/index.js';
+import { moneyFigures } from '../portfolio/figures.js';
+import {
+  journalCounts,
+  journalLastPrice,
+  pausedKey,
+  readLastPrice,
+  type ControlInput,
+  type JournalCounts,
+  type Store,
+} from '../store/index.js';
 import {
   informativeProblems,
   StrategyDefinitionError,
@@ -73,6 +82,10 @@ export interface LiveBotPosition {
   readonly baseCoin: string;
   readonly quantity: string;
   readonly avgPrice: string;
+  /** The mark: the venue's last traded price (the first fill's price until one is read). */
+  readonly mark?: string | undefined;
+  /** The venue time the mark was read at (undefined while it is a fill's price). */
+  readonly markTs?: number | undefined;
   readonly unrealisedPnl: string;
 }
 
@@ -80,15 +93,19 @@ export interface LiveBotStatus {
   readonly name: string;
   readonly running: boolean;
   readonly lastCandle?: number | undefined;
+  /** The counts are the deployment's (the journal's, across restarts); `sinceStart` this process's. */
   readonly intents: number;
   readonly denials: number;
   readonly orders: number;
   readonly fills: number;
+  /** Intents, denials, orders and fills since this start of the daemon. */
+  readonly sinceStart: JournalCounts;
   readonly tradingState: string;
   /** DEGRADED when a feed is older than its limit (see FeedWatch), with a sentence per starving feed. */
   readonly health: FeedHealth;
   /** Paused by the operator (pause or flatten): no new entries until resumed. */
   readonly paused?: boolean | undefined;
+  /** Exact decimal strings (moneyFigures); surfaces round them with formatMoney only. */
   readonly equity: string;
   /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
   readonly protections?:
@@ -99,6 +116,8 @@ export interface LiveBotStatus {
   readonly realisedPnl: string;
   readonly unrealisedPnl: string;
   readonly fees: string;
+  /** realised + unrealised - fees. */
+  readonly net: string;
   /** Open positions (size not zero). */
   readonly positions: readonly LiveBotPosition[];
   readonly exitBlocked?: ExitBlockedStatus | undefined;
@@ -113,6 +132,10 @@ export class LiveBot {
   private lastTrigger = 0;
   private lastCandle: number | undefined;
   private readonly counts = { intents: 0, denials: 0, orders: 0, fills: 0 };
+  /** The journal's counts when this bot was built: status adds this process's to them. */
+  private readonly before: JournalCounts;
+  /** The venue time of each symbol's mark (its last traded price). */
+  private readonly markTs = new Map<string, number>();
   private readonly blocked = new ExitBlockedTally();
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
@@ -156,6 +179,14 @@ export class LiveBot {
     this.warming = new Map(o.symbols.map((s) => [s, new WarmUpCounter(this.warmUp.candles, intervals)]));
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
     if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.control.setPaused(true);
+    this.before = journalCounts(o.store, o.name);
+    // Positions are valued at the venue's last traded price, from the start: the journal's until a poll reads one.
+    for (const s of o.symbols) {
+      const last = readLastPrice(o.store, s);
+      if (last === undefined) continue;
+      o.trader.portfolio.mark(s, last.price);
+      this.markTs.set(s, last.ts);
+    }
     o.trader.subscribe((e) => {
       this.blocked.see(e);
       if (e.type === 'intent') this.counts.intents++;
@@ -181,21 +212,29 @@ export class LiveBot {
 
   status(): LiveBotStatus {
     const p = this.o.trader.portfolio;
+    const m = moneyFigures(p);
+    const c = this.counts;
+    const b = this.before;
     return {
       name: this.o.name,
       running: this.sub !== undefined && !this.sub.closed,
       lastCandle: this.lastCandle,
-      ...this.counts,
+      intents: b.intents + c.intents,
+      denials: b.denials + c.denials,
+      orders: b.orders + c.orders,
+      fills: b.fills + c.fills,
+      sinceStart: { ...c },
       tradingState: this.o.trader.tradingState,
       health: this.feedHealth(),
       paused: this.o.trader.control.paused,
-      equity: p.equity().toFixed(2),
+      equity: m.equity.toFixed(),
       ...this.locks(),
       ...this.blocked.status(),
       quoteCoin: p.quoteCoin,
-      realisedPnl: p.realisedPnl().toFixed(),
-      unrealisedPnl: p.unrealisedPnl().toFixed(),
-      fees: p.fees().toFixed(),
+      realisedPnl: m.realisedPnl.toFixed(),
+      unrealisedPnl: m.unrealisedPnl.toFixed(),
+      fees: m.fees.toFixed(),
+      net: m.net.toFixed(),
       positions: p
         .positions()
         .filter((x) => !x.quantity.isZero())
@@ -204,6 +243,8 @@ export class LiveBot {
           baseCoin: x.baseCoin,
           quantity: x.quantity.toFixed(),
           avgPrice: x.avgPrice.toFixed(),
+          mark: x.mark?.toFixed(),
+          markTs: this.markTs.get(x.symbol),
           unrealisedPnl: x.unrealisedPnl.toFixed(),
         })),
     };
@@ -308,7 +349,11 @@ export class LiveBot {
   start(): void {
     const { o } = this;
     const { trader } = o;
-    const feeds = marketFeeds(o, (at) => this.feeds.saw('tickers', at));
+    const feeds = marketFeeds(o, (at, symbol, last) => {
+      this.feeds.saw('tickers', at);
+      this.markTs.set(symbol, at);
+      journalLastPrice(o.store, symbol, last, at);
+    });
     const ctx = trader.strategyContext({
       params: o.params,
       logger: o.logger,

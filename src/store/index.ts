@@ -60,3 +60,10 @@ export {
   type ControlRecord,
 } from './control.js';
 export type { TradingState } from '../market/trading-state.js';
+export {
+  journalCounts,
+  journalLastPrice,
+  readLastPrice,
+  type JournalCounts,
+  type LastPrice,
+} from './figures.js';

@@ -393,29 +393,36 @@ export class BotView {
       tradingState: trader?.tradingState ?? 'unknown',
       paused: trader?.control.paused ?? false,
       ...(status === undefined ? {} : { health: status.health }),
-      equity: p === undefined ? undefined : s(p.equity()),
+      // The figures of the bot's status (moneyFigures, the one computation every surface shows).
+      equity: status?.equity,
       cash: p === undefined ? undefined : s(p.cash(c.quoteCoin)),
-      realisedPnl: p === undefined ? undefined : s(p.realisedPnl()),
-      unrealisedPnl: p === undefined ? undefined : s(p.unrealisedPnl()),
-      fees: p === undefined ? undefined : s(p.fees()),
+      realisedPnl: status?.realisedPnl,
+      unrealisedPnl: status?.unrealisedPnl,
+      fees: status?.fees,
+      net: status?.net,
       counts: {
         intents: status?.intents ?? 0,
         denials: status?.denials ?? 0,
         orders: status?.orders ?? 0,
         fills: status?.fills ?? 0,
+        ...(status === undefined ? {} : { sinceStart: status.sinceStart }),
       },
       positions: (p?.positions() ?? [])
         .filter((x) => !x.quantity.isZero())
-        .map((x) => ({
-          symbol: x.symbol,
-          quantity: s(x.quantity),
-          baseCoin: x.baseCoin,
-          avgPrice: s(x.avgPrice),
-          mark: x.mark === undefined ? undefined : s(x.mark),
-          unrealisedPnl: s(x.unrealisedPnl),
-          realisedPnl: s(x.realisedPnl),
-          fees: s(x.fees),
-        })),
+        .map((x) => {
+          const shown = status?.positions.find((y) => y.symbol === x.symbol);
+          return {
+            symbol: x.symbol,
+            quantity: s(x.quantity),
+            baseCoin: x.baseCoin,
+            avgPrice: s(x.avgPrice),
+            mark: x.mark === undefined ? undefined : s(x.mark),
+            markTs: shown?.markTs,
+            unrealisedPnl: s(x.unrealisedPnl),
+            realisedPnl: s(x.realisedPnl),
+            fees: s(x.fees),
+          };
+        }),
       rules: rulesOf(trader),
       locks: status?.protections ?? [],
       ...exitBlockedOf(status?.exitBlocked, redacted),
@@ -484,13 +491,24 @@ export interface BotSnapshot {
   readonly realisedPnl: string | undefined;
   readonly unrealisedPnl: string | undefined;
   readonly fees: string | undefined;
-  readonly counts: { intents: number; denials: number; orders: number; fills: number };
+  /** realised + unrealised - fees. */
+  readonly net: string | undefined;
+  /** The deployment's counts (across restarts), with this start's. */
+  readonly counts: {
+    intents: number;
+    denials: number;
+    orders: number;
+    fills: number;
+    sinceStart?: { intents: number; denials: number; orders: number; fills: number };
+  };
   readonly positions: readonly {
     symbol: string;
     quantity: string;
     baseCoin: string;
     avgPrice: string;
     mark: string | undefined;
+    /** The venue time of the mark (the last traded price); undefined while it is a fill's price. */
+    markTs: number | undefined;
     unrealisedPnl: string;
     realisedPnl: string;
     fees: string;

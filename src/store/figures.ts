@@ -1,0 +1,57 @@
+// What the journal says of a bot's figures beyond its fills: its counts (the deployment's, across restarts) and
+// the venue's last traded price of each symbol with its time (the mark every surface values positions at).
+import { Decimal } from '../market/decimal.js';
+import type { Store } from './store.js';
+
+/** A bot's intents, denials, orders and fills in the journal: the deployment's, across restarts. */
+export interface JournalCounts {
+  readonly intents: number;
+  readonly denials: number;
+  readonly orders: number;
+  readonly fills: number;
+}
+
+const count = (s: Store, table: keyof JournalCounts, bot: string): number =>
+  s.db.prepare(`SELECT COUNT(*) FROM ${table} WHERE bot = ?`).pluck().get(bot) as number;
+
+/** The journal's counts of one bot. */
+export function journalCounts(s: Store, bot: string): JournalCounts {
+  return {
+    intents: count(s, 'intents', bot),
+    denials: count(s, 'denials', bot),
+    orders: count(s, 'orders', bot),
+    fills: count(s, 'fills', bot),
+  };
+}
+
+/** The venue's last traded price of a symbol and the venue time it was read at. */
+export interface LastPrice {
+  readonly price: Decimal;
+  readonly ts: number;
+}
+
+const lastPriceKey = (symbol: string): string => `last-price:${symbol}`;
+
+/**
+ * Journals a symbol's last traded price (deferred: it commits with the next journal write, or at close), so a
+ * reader of the journal (`tradebot status`, a restart) values positions as the running daemon did.
+ */
+export function journalLastPrice(s: Store, symbol: string, price: string, ts: number): void {
+  const key = lastPriceKey(symbol);
+  const value = JSON.stringify({ price, ts });
+  s.deferWrite(key, () => s.meta.set(key, value));
+}
+
+/** A symbol's journaled last traded price; undefined when none (or unreadable: then the fill price stands). */
+export function readLastPrice(s: Store, symbol: string): LastPrice | undefined {
+  const raw = s.meta.get(lastPriceKey(symbol));
+  if (raw === undefined) return undefined;
+  try {
+    const v = JSON.parse(raw) as { price?: unknown; ts?: unknown };
+    if (typeof v.price !== 'string' || typeof v.ts !== 'number') return undefined;
+    const price = new Decimal(v.price);
+    return price.gt(0) ? { price, ts: v.ts } : undefined;
+  } catch {
+    return undefined;
+  }
+}
