@@ -352,7 +352,9 @@ export class LiveBot {
     const feeds = marketFeeds(o, (at, symbol, last) => {
       this.feeds.saw('tickers', at);
       this.markTs.set(symbol, at);
+      // Durable within a turn: `tradebot status` reads the marks the daemon values at now, not a candle ago.
       journalLastPrice(o.store, symbol, last, at);
+      this.flushSoon();
     });
     const ctx = trader.strategyContext({
       params: o.params,
@@ -473,6 +475,12 @@ export class LiveBot {
     const key = `candle:${name}:${symbol}:${interval}`;
     const value = String(openTime);
     store.deferWrite(key, () => store.meta.set(key, value));
+    this.flushSoon();
+  }
+
+  /** Commits the deferred writes (candle marks, last traded prices) right after this turn of the event loop. */
+  private flushSoon(): void {
+    const { store } = this.o;
     if (this.markPending) return;
     this.markPending = true;
     setImmediate(() => {
