@@ -5,8 +5,9 @@
 // journaled, with its time; the figures are moneyFigures', the one computation every surface shows.
 import { existsSync } from 'node:fs';
 import { loadJournalSettings } from '../config/index.js';
-import type { Decimal} from '../market/decimal.js';
+import type { Decimal } from '../market/decimal.js';
 import { formatMoney } from '../market/decimal.js';
+import { liveClock } from '../feeds/clock.js';
 import { moneyFigures } from '../portfolio/figures.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { stateWord } from '../daemon/status.js';
@@ -15,6 +16,7 @@ import {
   openStore,
   pausedKey,
   readLastPrice,
+  venueNow,
   type Store,
   type StoredFill,
 } from '../store/index.js';
@@ -215,15 +217,12 @@ export function positionReports(src: JournalSource, onlyBot?: string): PositionR
 }
 
 /**
- * The journal's latest time on the venue's clock (simulated for a simulator): its newest intent or fill.
- * (Other rows are stamped with the wall clock.)
+ * Now on the venue's clock, as `--since 10m` counts back from it: the wall clock for a real venue; for a
+ * simulator, its clock (advanced at its speed while the daemon runs; where it stopped once the run ended).
+ * See venueNow in src/store.
  */
-export function journalNow(s: Store): number {
-  const t = s.db
-    .prepare(`SELECT MAX(t) FROM (SELECT MAX(ts) AS t FROM fills UNION ALL SELECT MAX(ts) FROM intents)`)
-    .pluck()
-    .get() as number | null;
-  return t ?? 0;
+export function deploymentNow(s: Store): number {
+  return venueNow(s, liveClock.now());
 }
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
@@ -237,7 +236,7 @@ export function parseSince(s: string, now: number, parseDate: (flag: string, s: 
     return parseDate('--since', s);
   } catch {
     throw new FlagError(
-      `--since must be a duration such as 30m, 4h or 2d (back from the journal's newest intent or fill) or a date such as 2026-11-23T14:30:00Z; got ${JSON.stringify(s)}`,
+      `--since must be a duration such as 30m, 4h or 2d (back from now on the venue's clock) or a date such as 2026-11-23T14:30:00Z; got ${JSON.stringify(s)}`,
     );
   }
 }

@@ -55,3 +55,47 @@ export function readLastPrice(s: Store, symbol: string): LastPrice | undefined {
     return undefined;
   }
 }
+
+/**
+ * The daemon's reading of the venue's clock: its time at a wall-clock time, its speed, and whether it is a
+ * simulator's (whose clock runs only while it does). Written at the start and at a clean stop.
+ */
+export interface VenueClockReading {
+  readonly venueTs: number;
+  readonly wallTs: number;
+  readonly speed: number;
+  readonly simulated: boolean;
+}
+
+const VENUE_CLOCK_KEY = 'venue-clock';
+const RUN_MARKER = 'daemon:run';
+
+export function journalVenueClock(s: Store, r: VenueClockReading): void {
+  s.meta.set(VENUE_CLOCK_KEY, JSON.stringify(r));
+}
+
+/**
+ * The venue clock's now, for a reader of the journal (`trades --since 10m`): while the daemon runs, its last
+ * reading advanced by the wall time since at its speed; after it stopped, the wall clock for a real venue, and
+ * for a simulator the newest venue time the journal holds (its clock stopped with the run). Without a reading
+ * (a journal older than it), the wall clock.
+ */
+export function venueNow(s: Store, wallNow: number): number {
+  let r: VenueClockReading | undefined;
+  try {
+    r = JSON.parse(s.meta.get(VENUE_CLOCK_KEY) ?? 'null') as VenueClockReading | undefined;
+  } catch {
+    r = undefined;
+  }
+  if (r === null || r === undefined || typeof r.venueTs !== 'number') return wallNow;
+  if (s.meta.get(RUN_MARKER) === 'running') return Math.floor(r.venueTs + (wallNow - r.wallTs) * r.speed);
+  if (!r.simulated) return wallNow;
+  const newest = s.db
+    .prepare(
+      `SELECT MAX(t) FROM (SELECT MAX(ts) AS t FROM fills UNION ALL SELECT MAX(ts) FROM intents
+        UNION ALL SELECT MAX(CAST(json_extract(value, '$.ts') AS INTEGER)) FROM meta WHERE key LIKE 'last-price:%')`,
+    )
+    .pluck()
+    .get() as number | null;
+  return Math.max(r.venueTs, newest ?? 0);
+}

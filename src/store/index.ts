@@ -63,7 +63,10 @@ export type { TradingState } from '../market/trading-state.js';
 export {
   journalCounts,
   journalLastPrice,
+  journalVenueClock,
   readLastPrice,
+  venueNow,
   type JournalCounts,
   type LastPrice,
+  type VenueClockReading,
 } from './figures.js';

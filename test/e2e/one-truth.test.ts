@@ -87,6 +87,8 @@ describe('every surface shows the same figures', () => {
       });
       d.proc.kill('SIGTERM');
       expect((await d.exited).code).toBe(0);
+      // One clock: the log lines read the venue's, with its zone (the wall clock stays as `timestamp`).
+      expect(d.stderr).toMatch(/"message":"fill".*"venueTime":"2026-11-2\d \d\d:\d\d:\d\d EST"/);
       const first = summaries(d);
       const afterFirst = await journalFigures(cfg);
       for (const [name, s] of first) {
@@ -111,24 +113,23 @@ describe('every surface shows the same figures', () => {
       });
       const readyz = async () =>
         ((await (await fetch(`${health}/readyz`)).json()) as { bots: Record<string, unknown>[] }).bots;
-      let last = '';
-      const ready = await waitFor(
-        async () => {
-          const bots = await readyz();
-          const now = JSON.stringify(bots.map(figures));
-          const same = now === last;
-          last = now;
-          return same && bots;
-        },
-        { what: 'figures that hold still', timeoutMs: 30_000, intervalMs: 500 },
-      );
-      const journal = await journalFigures(cfg);
-      const api = (
-        (await (await fetch(`${dashboard}api/bots`)).json()) as {
-          bots: ({ name: string; counts: Record<string, unknown> } & Record<string, unknown>)[];
-        }
-      ).bots;
-      const metrics = await (await fetch(`${health}/metrics`)).text();
+      type ApiBot = { name: string; counts: Record<string, unknown> } & Record<string, unknown>;
+      // One consistent read of every surface: the journal's figures the same before and after the others were
+      // read (the bots may still act on a price they had: then the read is taken again).
+      const read = async () => {
+        const journalBefore = await journalFigures(cfg);
+        const ready = await readyz();
+        const api = ((await (await fetch(`${dashboard}api/bots`)).json()) as { bots: ApiBot[] }).bots;
+        const metrics = await (await fetch(`${health}/metrics`)).text();
+        const journal = await journalFigures(cfg);
+        const still = JSON.stringify([...journalBefore]) === JSON.stringify([...journal]);
+        return still ? { journal, ready, api, metrics } : undefined;
+      };
+      const { journal, ready, api, metrics } = await waitFor(read, {
+        what: 'figures that hold still while every surface is read',
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
       for (const b of ready) {
         const name = b.name as string;
         const live = figures(b);

@@ -9,7 +9,7 @@ import { parseDateFlag, parseFlags, FlagError } from '../flags.js';
 import {
   botNames,
   botReports,
-  journalNow,
+  deploymentNow,
   money,
   openJournalSource,
   parseSince,
@@ -210,7 +210,7 @@ function positions(src: JournalSource, f: { json: boolean }): string {
 function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
   checkBot(src, f.bot);
   const sinceTs =
-    f.since === undefined ? undefined : parseSince(f.since, journalNow(src.store), parseDateFlag);
+    f.since === undefined ? undefined : parseSince(f.since, deploymentNow(src.store), parseDateFlag);
   let fills = src.store.fills.list({ bot: f.bot, sinceTs });
   if (f.limit !== undefined) fills = fills.slice(-f.limit);
   if (f.json)
@@ -308,7 +308,7 @@ export function register(program: Command): void {
       .option('--bot <name>', 'only this bot')
       .option(
         '--since <when>',
-        "a duration back from the journal's latest time (30m, 4h, 2d) or a date (2026-11-23T14:30:00Z)",
+        "a duration back from now on the venue's clock (30m, 4h, 2d: the wall clock for a real venue, the simulator's for a simulator) or a date (2026-11-23T14:30:00Z)",
       )
       .option('--limit <n>', 'only the newest n fills'),
   ).action(withSource(TradesFlags, trades));
