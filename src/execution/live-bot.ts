@@ -187,13 +187,17 @@ export class LiveBot {
       o.trader.portfolio.mark(s, last.price);
       this.markTs.set(s, last.ts);
     }
-    o.trader.subscribe((e) => {
-      this.blocked.see(e);
-      if (e.type === 'intent') this.counts.intents++;
-      else if (e.type === 'denied') this.counts.denials++;
-      else if (e.type === 'order') this.counts.orders++;
-      else if (e.type === 'fill') this.counts.fills++;
-    });
+    // First: the logger and the dashboard, subscribed before the bot, read its status while handling the event.
+    o.trader.subscribe(
+      (e) => {
+        this.blocked.see(e);
+        if (e.type === 'intent') this.counts.intents++;
+        else if (e.type === 'denied') this.counts.denials++;
+        else if (e.type === 'order') this.counts.orders++;
+        else if (e.type === 'fill') this.counts.fills++;
+      },
+      { first: true },
+    );
   }
 
   get trader(): Trader {
