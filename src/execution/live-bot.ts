@@ -23,7 +23,6 @@ import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf, type Candle } from '../market/candle.js';
 import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
-import { moneyFigures } from '../portfolio/figures.js';
 import {
   journalCounts,
   journalLastPrice,
@@ -41,9 +40,12 @@ import {
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
-import { ExitBlockedTally, type ExitBlockedStatus } from './exit-blocked.js';
+import { ExitBlockedTally } from './exit-blocked.js';
 import { FeedWatch, feedLimits, type FeedHealth, type FeedLimits } from './feed-watch.js';
+
+export type { LiveBotPosition, LiveBotStatus } from './live-bot-status.js';
 import { marketFeeds, type MarketFeeds } from './live-feeds.js';
+import { moneyStatus, type LiveBotStatus } from './live-bot-status.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { TraderListener } from './trader-events.js';
 import type { Trader } from './trader.js';
@@ -74,53 +76,6 @@ export interface LiveBotOptions {
    * replay (the warm-up backfill, a gap), told in one line once live candles come (0: no limit).
    */
   readonly maxSignalAgeMs?: number | undefined;
-}
-
-/** A position of a bot as its status shows it (decimal strings). */
-export interface LiveBotPosition {
-  readonly symbol: string;
-  readonly baseCoin: string;
-  readonly quantity: string;
-  readonly avgPrice: string;
-  /** The mark: the venue's last traded price (the first fill's price until one is read). */
-  readonly mark?: string | undefined;
-  /** The venue time the mark was read at (undefined while it is a fill's price). */
-  readonly markTs?: number | undefined;
-  readonly unrealisedPnl: string;
-}
-
-export interface LiveBotStatus {
-  readonly name: string;
-  readonly running: boolean;
-  readonly lastCandle?: number | undefined;
-  /** The counts are the deployment's (the journal's, across restarts); `sinceStart` this process's. */
-  readonly intents: number;
-  readonly denials: number;
-  readonly orders: number;
-  readonly fills: number;
-  /** Intents, denials, orders and fills since this start of the daemon. */
-  readonly sinceStart: JournalCounts;
-  readonly tradingState: string;
-  /** DEGRADED when a feed is older than its limit (see FeedWatch), with a sentence per starving feed. */
-  readonly health: FeedHealth;
-  /** Paused by the operator (pause or flatten): no new entries until resumed. */
-  readonly paused?: boolean | undefined;
-  /** Exact decimal strings (moneyFigures); surfaces round them with formatMoney only. */
-  readonly equity: string;
-  /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
-  readonly protections?:
-    readonly { protection: string; symbol: string | undefined; until: string; reason: string }[] | undefined;
-  /** The coin money is counted in (equity, PnL, fees). */
-  readonly quoteCoin: string;
-  /** Before fees, as the portfolio books it. */
-  readonly realisedPnl: string;
-  readonly unrealisedPnl: string;
-  readonly fees: string;
-  /** realised + unrealised - fees. */
-  readonly net: string;
-  /** Open positions (size not zero). */
-  readonly positions: readonly LiveBotPosition[];
-  readonly exitBlocked?: ExitBlockedStatus | undefined;
 }
 
 const SPOT = 'SPOT' as const;
@@ -216,7 +171,6 @@ export class LiveBot {
 
   status(): LiveBotStatus {
     const p = this.o.trader.portfolio;
-    const m = moneyFigures(p);
     const c = this.counts;
     const b = this.before;
     return {
@@ -231,26 +185,9 @@ export class LiveBot {
       tradingState: this.o.trader.tradingState,
       health: this.feedHealth(),
       paused: this.o.trader.control.paused,
-      equity: m.equity.toFixed(),
       ...this.locks(),
       ...this.blocked.status(),
-      quoteCoin: p.quoteCoin,
-      realisedPnl: m.realisedPnl.toFixed(),
-      unrealisedPnl: m.unrealisedPnl.toFixed(),
-      fees: m.fees.toFixed(),
-      net: m.net.toFixed(),
-      positions: p
-        .positions()
-        .filter((x) => !x.quantity.isZero())
-        .map((x) => ({
-          symbol: x.symbol,
-          baseCoin: x.baseCoin,
-          quantity: x.quantity.toFixed(),
-          avgPrice: x.avgPrice.toFixed(),
-          mark: x.mark?.toFixed(),
-          markTs: this.markTs.get(x.symbol),
-          unrealisedPnl: x.unrealisedPnl.toFixed(),
-        })),
+      ...moneyStatus(p, this.markTs),
     };
   }
 
