@@ -1,13 +1,25 @@
 // What a deployment's journal says, as the operator asks it from the command line (`tradebot status`,
 // `positions`, `trades`): bots with their state, counts, PnL and fees; open positions; fills. Read from
 // the SQLite journal only, so it works while the daemon runs (WAL readers) and after it stopped.
-// The journal holds no market prices: positions are valued at the last fill price of their symbol.
+// Positions are valued as the daemon values them (VALUATION_RULE): at the venue's last traded price the daemon
+// journaled, with its time; the figures are moneyFigures', the one computation every surface shows.
 import { existsSync } from 'node:fs';
 import { loadJournalSettings } from '../config/index.js';
-import { Decimal, formatMoney } from '../market/decimal.js';
+import type { Decimal } from '../market/decimal.js';
+import { formatMoney } from '../market/decimal.js';
+import { liveClock } from '../feeds/clock.js';
+import { moneyFigures } from '../portfolio/figures.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { stateWord } from '../daemon/status.js';
-import { openStore, pausedKey, type Store, type StoredFill } from '../store/index.js';
+import {
+  journalCounts,
+  openStore,
+  pausedKey,
+  readLastPrice,
+  venueNow,
+  type Store,
+  type StoredFill,
+} from '../store/index.js';
 import { FlagError } from './flags.js';
 
 /** A bot as the journal (and the deployment file, when given) knows it. */
@@ -26,7 +38,9 @@ export interface BotReport {
   readonly realisedPnl: Decimal;
   readonly unrealisedPnl: Decimal;
   readonly fees: Decimal;
-  /** Capital + PnL - fees, at last fill prices; only with the deployment file (it holds the capital). */
+  /** realised + unrealised - fees. */
+  readonly net: Decimal;
+  /** Capital + PnL - fees, at the marks; only with the deployment file (it holds the capital). */
   readonly equity: Decimal | undefined;
   readonly lastFillTs: number | undefined;
 }
@@ -46,7 +60,10 @@ export interface PositionReport {
   readonly quoteCoin: string;
   readonly size: Decimal;
   readonly avgPrice: Decimal;
+  /** The mark: the venue's last traded price (the first fill's price when the journal holds none). */
   readonly lastPrice: Decimal | undefined;
+  /** The venue time of the mark; undefined when it is a fill's price. */
+  readonly lastPriceTs: number | undefined;
   readonly unrealisedPnl: Decimal;
   readonly realisedPnl: Decimal;
   readonly fees: Decimal;
@@ -90,9 +107,6 @@ export function openJournalSource(o: {
   return { store, bots, close: () => store.close() };
 }
 
-const count = (s: Store, table: 'intents' | 'denials' | 'orders' | 'fills', bot: string): number =>
-  s.db.prepare(`SELECT COUNT(*) FROM ${table} WHERE bot = ?`).pluck().get(bot) as number;
-
 const denialCodes = (s: Store, bot: string): DenialCount[] =>
   (
     s.db
@@ -133,47 +147,43 @@ export function botNames(src: JournalSource): string[] {
   return names;
 }
 
-/** The latest fill price of each symbol in the journal (any bot): the only price the journal holds. */
-function lastPrices(s: Store): Map<string, Decimal> {
-  const rows = s.db
-    .prepare(`SELECT symbol, price FROM fills WHERE seq IN (SELECT MAX(seq) FROM fills GROUP BY symbol)`)
-    .all() as { symbol: string; price: string }[];
-  return new Map(rows.map((r) => [r.symbol, new Decimal(r.price)]));
-}
-
-function portfolioOf(
-  src: JournalSource,
-  bot: string,
-  fills: readonly StoredFill[],
-  prices: Map<string, Decimal>,
-) {
+function portfolioOf(src: JournalSource, bot: string, fills: readonly StoredFill[]) {
   const cfg = src.bots?.get(bot);
   const quoteCoin = cfg?.quoteCoin ?? fills[0]?.quoteCoin ?? 'USDT';
   const p = Portfolio.fromFills(fills, { quoteCoin, cash: { [quoteCoin]: cfg?.capital ?? '0' } });
-  for (const [symbol, price] of prices) if (fills.some((f) => f.symbol === symbol)) p.mark(symbol, price);
-  return { p, quoteCoin, capital: cfg?.capital };
+  // The marks the daemon valued at (LiveBot journals each ticker's last traded price).
+  const markTs = new Map<string, number>();
+  for (const symbol of new Set(fills.map((f) => f.symbol))) {
+    const last = readLastPrice(src.store, symbol);
+    if (last === undefined) continue;
+    p.mark(symbol, last.price);
+    markTs.set(symbol, last.ts);
+  }
+  return { p, quoteCoin, capital: cfg?.capital, markTs };
 }
 
 export function botReports(src: JournalSource): BotReport[] {
   const s = src.store;
-  const prices = lastPrices(s);
   return botNames(src).map((bot) => {
     const fills = s.fills.list({ bot });
-    const { p, quoteCoin, capital } = portfolioOf(src, bot, fills, prices);
+    const { p, quoteCoin, capital } = portfolioOf(src, bot, fills);
+    const m = moneyFigures(p);
+    const counts = journalCounts(s, bot);
     return {
       bot,
       state: stateWord(s.meta.get(`trading-state:${bot}`) ?? 'ACTIVE', s.meta.get(pausedKey(bot)) === 'true'),
       quoteCoin,
-      intents: count(s, 'intents', bot),
-      denials: count(s, 'denials', bot),
+      intents: counts.intents,
+      denials: counts.denials,
       denialCodes: denialCodes(s, bot),
       ...exitBlocked(s, bot),
-      orders: count(s, 'orders', bot),
-      fills: fills.length,
-      realisedPnl: p.realisedPnl(),
-      unrealisedPnl: p.unrealisedPnl(),
-      fees: p.fees(),
-      equity: capital === undefined ? undefined : p.equity(),
+      orders: counts.orders,
+      fills: counts.fills,
+      realisedPnl: m.realisedPnl,
+      unrealisedPnl: m.unrealisedPnl,
+      fees: m.fees,
+      net: m.net,
+      equity: capital === undefined ? undefined : m.equity,
       lastFillTs: fills.at(-1)?.ts,
     };
   });
@@ -182,11 +192,10 @@ export function botReports(src: JournalSource): BotReport[] {
 /** Open positions (size not zero) of every bot, or of one. */
 export function positionReports(src: JournalSource, onlyBot?: string): PositionReport[] {
   const s = src.store;
-  const prices = lastPrices(s);
   const out: PositionReport[] = [];
   for (const bot of botNames(src)) {
     if (onlyBot !== undefined && bot !== onlyBot) continue;
-    const { p } = portfolioOf(src, bot, s.fills.list({ bot }), prices);
+    const { p, markTs } = portfolioOf(src, bot, s.fills.list({ bot }));
     for (const pos of p.positions()) {
       if (pos.quantity.isZero()) continue;
       out.push({
@@ -197,6 +206,7 @@ export function positionReports(src: JournalSource, onlyBot?: string): PositionR
         size: pos.quantity,
         avgPrice: pos.avgPrice,
         lastPrice: pos.mark,
+        lastPriceTs: markTs.get(pos.symbol),
         unrealisedPnl: pos.unrealisedPnl,
         realisedPnl: pos.realisedPnl,
         fees: pos.fees,
@@ -207,15 +217,12 @@ export function positionReports(src: JournalSource, onlyBot?: string): PositionR
 }
 
 /**
- * The journal's latest time on the venue's clock (simulated for a simulator): its newest intent or fill.
- * (Other rows are stamped with the wall clock.)
+ * Now on the venue's clock, as `--since 10m` counts back from it: the wall clock for a real venue; for a
+ * simulator, its clock (advanced at its speed while the daemon runs; where it stopped once the run ended).
+ * See venueNow in src/store.
  */
-export function journalNow(s: Store): number {
-  const t = s.db
-    .prepare(`SELECT MAX(t) FROM (SELECT MAX(ts) AS t FROM fills UNION ALL SELECT MAX(ts) FROM intents)`)
-    .pluck()
-    .get() as number | null;
-  return t ?? 0;
+export function deploymentNow(s: Store): number {
+  return venueNow(s, liveClock.now());
 }
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
@@ -229,7 +236,7 @@ export function parseSince(s: string, now: number, parseDate: (flag: string, s: 
     return parseDate('--since', s);
   } catch {
     throw new FlagError(
-      `--since must be a duration such as 30m, 4h or 2d (back from the journal's newest intent or fill) or a date such as 2026-11-23T14:30:00Z; got ${JSON.stringify(s)}`,
+      `--since must be a duration such as 30m, 4h or 2d (back from now on the venue's clock) or a date such as 2026-11-23T14:30:00Z; got ${JSON.stringify(s)}`,
     );
   }
 }

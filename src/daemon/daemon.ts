@@ -23,7 +23,7 @@ import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
 import type { Simulator } from '../sim/index.js';
 import { parseExitRules, parseProtections } from '../strategy/exits.js';
-import { describeJournalFault, JournalFileError, type Store } from '../store/index.js';
+import { describeJournalFault, JournalFileError, journalVenueClock, type Store } from '../store/index.js';
 import { exitBlockWarning } from '../strategy/exit-block-check.js';
 import { loadStrategy, resolveStrategyFile } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
@@ -40,6 +40,7 @@ import { botSummary, drainBots } from './shutdown.js';
 import { startPaperRecording, type CandleRecorder } from './candle-recorder.js';
 import { watchSignals } from './signals.js';
 import { checkFillAccess, checkPairs, checkPaperCalls, PAPER, StartRefused } from './start-checks.js';
+import { US_EASTERN } from '../market/us-calendar.js';
 import { StatusLine } from './status.js';
 import { connectVenue, startVenue, type VenueConnection } from './venue.js';
 
@@ -124,6 +125,8 @@ class DaemonRun {
   private status: StatusLine | undefined;
   private lastPollOk = 0;
   private clock: Clock = liveClock;
+  /** The venue's clock is `clock` (the log reads its time from then on). */
+  private venueClockKnown = false;
   private failJournal: () => void = () => undefined;
   private readonly journalFailed = new Promise<string>((r) => (this.failJournal = () => r(JOURNAL_FAILED)));
   private readonly services: { close(): Promise<void> }[] = [];
@@ -153,6 +156,8 @@ class DaemonRun {
       stream: this.status?.logStream ?? stderr,
       tty,
       mode,
+      // Until the venue answers, its clock is not known: lines keep the wall clock's time.
+      venueClock: { now: () => (this.venueClockKnown ? this.clock.now() : undefined), zone: US_EASTERN },
     });
     if (mode !== undefined) this.metrics.registry.setDefaultLabels({ mode });
     this.events = new DaemonEvents(this.logger);
@@ -251,11 +256,24 @@ class DaemonRun {
   }
 
   /** The embedded simulator started, or a remote venue's clock followed: from here `clock` is the venue's. */
+  /** The venue clock's reading, for the CLI's "now" (`trades --since 10m`): see venueNow. */
+  private journalVenueClock(): void {
+    if (this.store === undefined) return;
+    journalVenueClock(this.store, {
+      venueTs: this.clock.now(),
+      wallTs: liveClock.now(),
+      speed: this.speed,
+      simulated: this.sim !== undefined || this.speed !== 1,
+    });
+  }
+
   private async startVenue(): Promise<VenueConnection> {
     const venue = await startVenue(this.cfg.venue, this.logger);
     this.sim = venue.sim;
     this.clock = venue.clock ?? liveClock;
+    this.venueClockKnown = true;
     this.speed = venue.speed;
+    this.journalVenueClock();
     return venue;
   }
 
@@ -524,6 +542,7 @@ class DaemonRun {
     await this.http?.close();
     // Last write of the run: its presence at the next start says this one ended on its own.
     try {
+      this.journalVenueClock();
       if (this.store !== undefined) markCleanStop(this.store, this.clock.now());
     } catch {
       // A journal that cannot be written was said already; the next start finds no marker and says so.

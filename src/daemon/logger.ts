@@ -4,6 +4,7 @@
 // is scrubbed from messages and fields wherever it appears.
 import type { Writable } from 'node:stream';
 import winston from 'winston';
+import { formatZoned, formatZonedTime } from '../market/zoned-time.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 export type LogFields = Readonly<Record<string, unknown>>;
@@ -59,6 +60,12 @@ export interface LoggerOptions {
   readonly tty?: boolean | undefined;
   /** Said on every line (PAPER on a paper run): first in a terminal's line, `mode` in JSON. */
   readonly mode?: string | undefined;
+  /**
+   * The venue's clock (undefined until the venue is known) and the zone its times are read in: a line's time in a
+   * terminal, `venueTime` in JSON (the wall clock stays as `timestamp`), so the log reads the same clock as the
+   * status block, the dashboard and the CLI.
+   */
+  readonly venueClock?: { readonly now: () => number | undefined; readonly zone: string } | undefined;
 }
 
 /** Creates the process logger. */
@@ -70,6 +77,13 @@ export function createLogger(o: LoggerOptions = {}): Logger {
   const modeFormat = winston.format((info) =>
     o.mode === undefined ? info : Object.assign(info, { mode: o.mode }),
   );
+  const venueNow = (): number | undefined => o.venueClock?.now();
+  const venueFormat = winston.format((info) => {
+    const t = venueNow();
+    return t === undefined || o.venueClock === undefined
+      ? info
+      : Object.assign(info, { venueTime: formatZoned(t, o.venueClock.zone) });
+  });
   const format = pretty
     ? winston.format.combine(
         redactFormat(),
@@ -78,6 +92,11 @@ export function createLogger(o: LoggerOptions = {}): Logger {
         // A line's `what` (the sentence with units, e.g. "order placed: buy 2000 USDT of AAPLUSDT at
         // market") is what a person reads in place of the stable message; JSON keeps both.
         winston.format.printf(({ level, message, timestamp, what, mode: _mode, ...all }) => {
+          const t = venueNow();
+          const time =
+            t === undefined || o.venueClock === undefined
+              ? String(timestamp)
+              : formatZonedTime(t, o.venueClock.zone);
           // With a sentence, only the bot is added: the other fields are in it (and in JSON).
           const rest = typeof what === 'string' ? (all.bot === undefined ? {} : { bot: all.bot }) : all;
           const fields = Object.entries(rest)
@@ -86,10 +105,16 @@ export function createLogger(o: LoggerOptions = {}): Logger {
             .join(' ');
           const text = typeof what === 'string' ? what : String(message);
           const mode = o.mode === undefined ? '' : `${o.mode} `;
-          return `${String(timestamp)} ${mode}${level} ${text}${fields ? ` ${fields}` : ''}`;
+          return `${time} ${mode}${level} ${text}${fields ? ` ${fields}` : ''}`;
         }),
       )
-    : winston.format.combine(redactFormat(), modeFormat(), winston.format.timestamp(), winston.format.json());
+    : winston.format.combine(
+        redactFormat(),
+        modeFormat(),
+        winston.format.timestamp(),
+        venueFormat(),
+        winston.format.json(),
+      );
   const w = winston.createLogger({
     level: o.level ?? 'info',
     format,

@@ -1,5 +1,6 @@
 // The end of a run's bots: each stopped with its orders in flight drained, within the deadline, then one summary
-// line per bot (its orders, fills, PnL, fees, equity and holdings).
+// line per bot (its orders, fills, PnL, fees, equity and holdings): counts the deployment's (across restarts) with
+// this start's, money exact in the fields and rounded by formatMoney in the sentence, as every surface does.
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import { formatMoney } from '../market/decimal.js';
 import { counted } from '../market/spelling.js';
@@ -29,20 +30,25 @@ export function drainBots(slots: readonly Draining[], timeoutMs: number): Promis
 export function botSummary(st: LiveBotStatus): LogFields {
   const q = st.quoteCoin;
   const money = (v: string) => formatMoney(v, q);
+  const since = st.sinceStart;
   return {
     bot: st.name,
     what:
-      `${st.name}: ${counted(st.orders, 'order')}, ${counted(st.fills, 'fill')}, realised ${money(st.realisedPnl)}, ` +
-      `unrealised ${money(st.unrealisedPnl)}, fees ${money(st.fees)}, equity ${st.equity} ${q}` +
+      `${st.name}: ${counted(st.orders, 'order')}, ${counted(st.fills, 'fill')} (${since.orders} and ${since.fills} since this start), ` +
+      `realised ${money(st.realisedPnl)}, unrealised ${money(st.unrealisedPnl)}, fees ${money(st.fees)}, ` +
+      `net ${money(st.net)}, equity ${money(st.equity)}` +
       (st.positions.length > 0
         ? `; holds ${st.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ')}`
         : ''),
+    intents: st.intents,
     orders: st.orders,
     fills: st.fills,
     denials: st.denials,
+    sinceStart: { ...since },
     realisedPnl: st.realisedPnl,
     unrealisedPnl: st.unrealisedPnl,
     fees: st.fees,
+    net: st.net,
     equity: st.equity,
     quoteCoin: q,
   };

@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { Clock } from '../feeds/clock.js';
-import { Decimal, formatAmount } from '../market/decimal.js';
+import { Decimal, formatAmount, formatMoney } from '../market/decimal.js';
 import { counted } from '../market/spelling.js';
 import { US_EASTERN } from '../market/us-calendar.js';
 import { formatZoned } from '../market/zoned-time.js';
@@ -19,7 +19,8 @@ export const STATUS_LEGEND = `Status lines (on a terminal, pinned below the log;
               +DEGRADED: a feed (candles, prices, fill sync) is older than its limit (the log says which)
     position  the size held and its coin (flat: none; "<n> positions" for several symbols)
     pnl       realised + unrealised - fees, in the quote coin
-    eq        equity: cash + positions at their last price, in the quote coin
+    eq        equity: cash + positions at the venue's last traded price, in the quote coin
+    counts    the deployment's, across restarts (the journal's)
     EXIT_BLOCKED <n>  exits denied because the bot's own resting limit sells hold the position
   Turn it off with status.enabled: false in the deployment file.`;
 
@@ -74,13 +75,12 @@ export function statusLines(
   const nameWidth = Math.max(0, ...bots.map((b) => b.name.length));
   const stateWidth = Math.max(0, ...bots.map((b) => botStateWord(b).length));
   const rows = bots.map((b) => {
-    const net = new Decimal(b.realisedPnl).plus(b.unrealisedPnl).minus(b.fees).toFixed();
     return [
       b.name.padEnd(nameWidth),
       botStateWord(b).padEnd(stateWidth),
       positionText(b),
-      `pnl ${amount(net)} ${b.quoteCoin}`,
-      `eq ${b.equity} ${b.quoteCoin}`,
+      `pnl ${amount(b.net)} ${b.quoteCoin}`,
+      `eq ${formatMoney(b.equity, b.quoteCoin)}`,
       // Before the cut to the width would hide it: the stop that cannot run is what the operator must see.
       ...(b.exitBlocked === undefined ? [] : [`EXIT_BLOCKED ${b.exitBlocked.count}`]),
     ].join('  ');

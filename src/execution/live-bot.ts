@@ -23,7 +23,15 @@ import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf, type Candle } from '../market/candle.js';
 import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
-import { pausedKey, type ControlInput, type Store } from '../store/index.js';
+import {
+  journalCounts,
+  journalLastPrice,
+  pausedKey,
+  readLastPrice,
+  type ControlInput,
+  type JournalCounts,
+  type Store,
+} from '../store/index.js';
 import {
   informativeProblems,
   StrategyDefinitionError,
@@ -32,9 +40,12 @@ import {
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
-import { ExitBlockedTally, type ExitBlockedStatus } from './exit-blocked.js';
+import { ExitBlockedTally } from './exit-blocked.js';
 import { FeedWatch, feedLimits, type FeedHealth, type FeedLimits } from './feed-watch.js';
+
+export type { LiveBotPosition, LiveBotStatus } from './live-bot-status.js';
 import { marketFeeds, type MarketFeeds } from './live-feeds.js';
+import { moneyStatus, type LiveBotStatus } from './live-bot-status.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { TraderListener } from './trader-events.js';
 import type { Trader } from './trader.js';
@@ -69,43 +80,6 @@ export interface LiveBotOptions {
   readonly onCandle?: ((c: Candle) => void) | undefined;
 }
 
-/** A position of a bot as its status shows it (decimal strings). */
-export interface LiveBotPosition {
-  readonly symbol: string;
-  readonly baseCoin: string;
-  readonly quantity: string;
-  readonly avgPrice: string;
-  readonly unrealisedPnl: string;
-}
-
-export interface LiveBotStatus {
-  readonly name: string;
-  readonly running: boolean;
-  readonly lastCandle?: number | undefined;
-  readonly intents: number;
-  readonly denials: number;
-  readonly orders: number;
-  readonly fills: number;
-  readonly tradingState: string;
-  /** DEGRADED when a feed is older than its limit (see FeedWatch), with a sentence per starving feed. */
-  readonly health: FeedHealth;
-  /** Paused by the operator (pause or flatten): no new entries until resumed. */
-  readonly paused?: boolean | undefined;
-  readonly equity: string;
-  /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
-  readonly protections?:
-    readonly { protection: string; symbol: string | undefined; until: string; reason: string }[] | undefined;
-  /** The coin money is counted in (equity, PnL, fees). */
-  readonly quoteCoin: string;
-  /** Before fees, as the portfolio books it. */
-  readonly realisedPnl: string;
-  readonly unrealisedPnl: string;
-  readonly fees: string;
-  /** Open positions (size not zero). */
-  readonly positions: readonly LiveBotPosition[];
-  readonly exitBlocked?: ExitBlockedStatus | undefined;
-}
-
 const SPOT = 'SPOT' as const;
 
 /** A running bot. `start()` subscribes the feeds; `stop()` stops new intents and drains orders. */
@@ -115,6 +89,10 @@ export class LiveBot {
   private lastTrigger = 0;
   private lastCandle: number | undefined;
   private readonly counts = { intents: 0, denials: 0, orders: 0, fills: 0 };
+  /** The journal's counts when this bot was built: status adds this process's to them. */
+  private readonly before: JournalCounts;
+  /** The venue time of each symbol's mark (its last traded price). */
+  private readonly markTs = new Map<string, number>();
   private readonly blocked = new ExitBlockedTally();
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
@@ -158,13 +136,25 @@ export class LiveBot {
     this.warming = new Map(o.symbols.map((s) => [s, new WarmUpCounter(this.warmUp.candles, intervals)]));
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
     if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.control.setPaused(true);
-    o.trader.subscribe((e) => {
-      this.blocked.see(e);
-      if (e.type === 'intent') this.counts.intents++;
-      else if (e.type === 'denied') this.counts.denials++;
-      else if (e.type === 'order') this.counts.orders++;
-      else if (e.type === 'fill') this.counts.fills++;
-    });
+    this.before = journalCounts(o.store, o.name);
+    // Positions are valued at the venue's last traded price, from the start: the journal's until a poll reads one.
+    for (const s of o.symbols) {
+      const last = readLastPrice(o.store, s);
+      if (last === undefined) continue;
+      o.trader.portfolio.mark(s, last.price);
+      this.markTs.set(s, last.ts);
+    }
+    // First: the logger and the dashboard, subscribed before the bot, read its status while handling the event.
+    o.trader.subscribe(
+      (e) => {
+        this.blocked.see(e);
+        if (e.type === 'intent') this.counts.intents++;
+        else if (e.type === 'denied') this.counts.denials++;
+        else if (e.type === 'order') this.counts.orders++;
+        else if (e.type === 'fill') this.counts.fills++;
+      },
+      { first: true },
+    );
   }
 
   get trader(): Trader {
@@ -183,31 +173,23 @@ export class LiveBot {
 
   status(): LiveBotStatus {
     const p = this.o.trader.portfolio;
+    const c = this.counts;
+    const b = this.before;
     return {
       name: this.o.name,
       running: this.sub !== undefined && !this.sub.closed,
       lastCandle: this.lastCandle,
-      ...this.counts,
+      intents: b.intents + c.intents,
+      denials: b.denials + c.denials,
+      orders: b.orders + c.orders,
+      fills: b.fills + c.fills,
+      sinceStart: { ...c },
       tradingState: this.o.trader.tradingState,
       health: this.feedHealth(),
       paused: this.o.trader.control.paused,
-      equity: p.equity().toFixed(2),
       ...this.locks(),
       ...this.blocked.status(),
-      quoteCoin: p.quoteCoin,
-      realisedPnl: p.realisedPnl().toFixed(),
-      unrealisedPnl: p.unrealisedPnl().toFixed(),
-      fees: p.fees().toFixed(),
-      positions: p
-        .positions()
-        .filter((x) => !x.quantity.isZero())
-        .map((x) => ({
-          symbol: x.symbol,
-          baseCoin: x.baseCoin,
-          quantity: x.quantity.toFixed(),
-          avgPrice: x.avgPrice.toFixed(),
-          unrealisedPnl: x.unrealisedPnl.toFixed(),
-        })),
+      ...moneyStatus(p, this.markTs),
     };
   }
 
@@ -310,7 +292,13 @@ export class LiveBot {
   start(): void {
     const { o } = this;
     const { trader } = o;
-    const feeds = marketFeeds(o, (at) => this.feeds.saw('tickers', at));
+    const feeds = marketFeeds(o, (at, symbol, last) => {
+      this.feeds.saw('tickers', at);
+      this.markTs.set(symbol, at);
+      // Durable within a turn: `tradebot status` reads the marks the daemon values at now, not a candle ago.
+      journalLastPrice(o.store, symbol, last, at);
+      this.flushSoon();
+    });
     const ctx = trader.strategyContext({
       params: o.params,
       logger: o.logger,
@@ -431,6 +419,12 @@ export class LiveBot {
     const key = `candle:${name}:${symbol}:${interval}`;
     const value = String(openTime);
     store.deferWrite(key, () => store.meta.set(key, value));
+    this.flushSoon();
+  }
+
+  /** Commits the deferred writes (candle marks, last traded prices) right after this turn of the event loop. */
+  private flushSoon(): void {
+    const { store } = this.o;
     if (this.markPending) return;
     this.markPending = true;
     setImmediate(() => {

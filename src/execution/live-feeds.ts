@@ -29,7 +29,8 @@ export function marketFeeds(
     /** The company code of each Reality pair of the bot, by symbol. */
     readonly realityCodes: ReadonlyMap<string, string>;
   },
-  onTicker: (at: number) => void,
+  /** Each ticker poll: its time, the symbol and the venue's last traded price. */
+  onTicker: (at: number, symbol: string, lastPrice: string) => void,
 ): MarketFeeds {
   const { hub, trader } = o;
   const market = trader.market;
@@ -56,7 +57,7 @@ export function marketFeeds(
           q.deliveryStatus = t.deliveryStatus as DeliveryStatus | undefined;
           const p = new Decimal(t.lastPrice);
           if (p.gt(0)) trader.mark(s, p, f.at);
-          onTicker(f.at);
+          onTicker(f.at, s, t.lastPrice);
         }),
       ),
     ),

@@ -93,9 +93,12 @@ export type TraderListener = (e: TraderEvent) => void;
 export class TraderEvents {
   private readonly listeners: TraderListener[] = [];
 
-  /** Subscribes to the pipeline's events; answers the unsubscribe function. */
-  subscribe(listener: TraderListener): () => void {
-    this.listeners.push(listener);
+  /** Subscribes to the pipeline's events (`first`: before every listener so far); answers the unsubscribe function. */
+  subscribe(listener: TraderListener, o: { first?: boolean } = {}): () => void {
+    // `first`: a tally every other subscriber may read while it handles the event (the live bot's counts,
+    // which a log line's redraw of the status block shows) sees the event before them.
+    if (o.first === true) this.listeners.unshift(listener);
+    else this.listeners.push(listener);
     return () => {
       const i = this.listeners.indexOf(listener);
       if (i >= 0) this.listeners.splice(i, 1);

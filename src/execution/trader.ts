@@ -251,8 +251,8 @@ export class Trader implements IntentPort, FillSync, EquityPort {
   }
 
   /** Subscribes to the pipeline's events; answers the unsubscribe function. */
-  subscribe(listener: TraderListener): () => void {
-    return this.events.subscribe(listener);
+  subscribe(listener: TraderListener, o: { first?: boolean } = {}): () => void {
+    return this.events.subscribe(listener, o);
   }
 
   /** What became of the bot's intents, as the strategy sees them (the `orders$` input of its run). */

@@ -105,7 +105,6 @@ export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: s
 
 /** One bot in a line: state, counts, PnL net of fees, equity, holdings. */
 export function botLine(b: LiveBotStatus): string {
-  const net = new Decimal(b.realisedPnl).plus(b.unrealisedPnl).minus(b.fees);
   const held = b.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ') || 'flat';
-  return `${b.name} ${b.tradingState}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
+  return `${b.name} ${b.tradingState}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(b.net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
 }

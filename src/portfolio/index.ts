@@ -16,3 +16,4 @@ export {
   type FillLiquidityContext,
   type Liquidity,
 } from './fees.js';
+export { moneyFigures, VALUATION_RULE, type MoneyFigures } from './figures.js';

@@ -60,3 +60,13 @@ export {
   type ControlRecord,
 } from './control.js';
 export type { TradingState } from '../market/trading-state.js';
+export {
+  journalCounts,
+  journalLastPrice,
+  journalVenueClock,
+  readLastPrice,
+  venueNow,
+  type JournalCounts,
+  type LastPrice,
+  type VenueClockReading,
+} from './figures.js';

@@ -3,13 +3,14 @@
 // state read at the moment of a snapshot. Nothing is computed twice: PnL, equity and positions are the
 // Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
 import type { BotConfig } from '../config/index.js';
-import type { LiveBot } from '../execution/live-bot.js';
+import type { LiveBot, LiveBotStatus } from '../execution/live-bot.js';
 import type { ExitBlockedStatus } from '../execution/exit-blocked.js';
 import { CLIENT_OID_PATTERN } from '../execution/client-oid.js';
 import { isEstimatedFill, type Trader, type TraderEvent } from '../execution/trader.js';
 import { Decimal } from '../market/decimal.js';
 import type { OrderIntent } from '../market/intent.js';
 import type { Store } from '../store/index.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
 import type { FeedHealth } from '../execution/feed-watch.js';
 
 /** How many rows of each recent list a bot keeps. */
@@ -393,29 +394,21 @@ export class BotView {
       tradingState: trader?.tradingState ?? 'unknown',
       paused: trader?.control.paused ?? false,
       ...(status === undefined ? {} : { health: status.health }),
-      equity: p === undefined ? undefined : s(p.equity()),
+      // The figures of the bot's status (moneyFigures, the one computation every surface shows).
+      equity: status?.equity,
       cash: p === undefined ? undefined : s(p.cash(c.quoteCoin)),
-      realisedPnl: p === undefined ? undefined : s(p.realisedPnl()),
-      unrealisedPnl: p === undefined ? undefined : s(p.unrealisedPnl()),
-      fees: p === undefined ? undefined : s(p.fees()),
+      realisedPnl: status?.realisedPnl,
+      unrealisedPnl: status?.unrealisedPnl,
+      fees: status?.fees,
+      net: status?.net,
       counts: {
         intents: status?.intents ?? 0,
         denials: status?.denials ?? 0,
         orders: status?.orders ?? 0,
         fills: status?.fills ?? 0,
+        ...(status === undefined ? {} : { sinceStart: status.sinceStart }),
       },
-      positions: (p?.positions() ?? [])
-        .filter((x) => !x.quantity.isZero())
-        .map((x) => ({
-          symbol: x.symbol,
-          quantity: s(x.quantity),
-          baseCoin: x.baseCoin,
-          avgPrice: s(x.avgPrice),
-          mark: x.mark === undefined ? undefined : s(x.mark),
-          unrealisedPnl: s(x.unrealisedPnl),
-          realisedPnl: s(x.realisedPnl),
-          fees: s(x.fees),
-        })),
+      positions: positionsOf(p, status),
       rules: rulesOf(trader),
       locks: status?.protections ?? [],
       ...exitBlockedOf(status?.exitBlocked, redacted),
@@ -484,13 +477,24 @@ export interface BotSnapshot {
   readonly realisedPnl: string | undefined;
   readonly unrealisedPnl: string | undefined;
   readonly fees: string | undefined;
-  readonly counts: { intents: number; denials: number; orders: number; fills: number };
+  /** realised + unrealised - fees. */
+  readonly net: string | undefined;
+  /** The deployment's counts (across restarts), with this start's. */
+  readonly counts: {
+    intents: number;
+    denials: number;
+    orders: number;
+    fills: number;
+    sinceStart?: { intents: number; denials: number; orders: number; fills: number };
+  };
   readonly positions: readonly {
     symbol: string;
     quantity: string;
     baseCoin: string;
     avgPrice: string;
     mark: string | undefined;
+    /** The venue time of the mark (the last traded price); undefined while it is a fill's price. */
+    markTs: number | undefined;
     unrealisedPnl: string;
     realisedPnl: string;
     fees: string;
@@ -512,6 +516,23 @@ export interface BotSnapshot {
     until: string;
     reason: string;
   }[];
+}
+
+/** The open positions as the page shows them: the portfolio's, with the time of each mark from the bot's status. */
+function positionsOf(p: Portfolio | undefined, status: LiveBotStatus | undefined): BotSnapshot['positions'] {
+  return (p?.positions() ?? [])
+    .filter((x) => !x.quantity.isZero())
+    .map((x) => ({
+      symbol: x.symbol,
+      quantity: s(x.quantity),
+      baseCoin: x.baseCoin,
+      avgPrice: s(x.avgPrice),
+      mark: x.mark === undefined ? undefined : s(x.mark),
+      markTs: status?.positions.find((y) => y.symbol === x.symbol)?.markTs,
+      unrealisedPnl: s(x.unrealisedPnl),
+      realisedPnl: s(x.realisedPnl),
+      fees: s(x.fees),
+    }));
 }
 
 /** A rule's value as the page shows it: Decimals as decimal strings, tables and objects as JSON of strings. */

@@ -58,6 +58,12 @@ const BotSchema = {
     realisedPnl: nullableDecimal,
     unrealisedPnl: nullableDecimal,
     fees: nullableDecimal,
+    net: { ...nullableDecimal, description: 'realised + unrealised PnL - fees' },
+    counts: {
+      type: 'object',
+      description: "the deployment's counts (the journal's, across restarts); sinceStart: this start's",
+      additionalProperties: true,
+    },
     positions: {
       type: 'array',
       items: {
@@ -67,7 +73,8 @@ const BotSchema = {
           quantity: decimal,
           baseCoin: { type: 'string' },
           avgPrice: decimal,
-          mark: nullableDecimal,
+          mark: { ...nullableDecimal, description: "the venue's last traded price" },
+          markTs: { type: 'integer', nullable: true, description: 'venue time of the mark, ms' },
           unrealisedPnl: decimal,
           realisedPnl: decimal,
           fees: decimal,

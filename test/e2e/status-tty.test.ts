@@ -14,7 +14,8 @@ import { demoConfigFile } from '../helpers/demo-config.js';
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-tty-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hasScript = spawnSync('script', ['--version']).status === 0;
-const LOG_START = /\d\d:\d\d:\d\d (?:info|warn|error|debug) /;
+// The venue's time with its zone (the simulator's clock, as the status block reads it; the wall clock's before it answers).
+const LOG_START = /\d\d:\d\d:\d\d (?:E[SD]T )?(?:info|warn|error|debug) /;
 
 /** A terminal of `width` columns: what ends on screen, the status lines drawn, and the lines that wrapped. */
 function replay(raw: string, width: number) {
@@ -137,7 +138,7 @@ describe.skipIf(!hasScript)('the status block in a pseudo-terminal', () => {
         expect(
           screen.some((l) =>
             new RegExp(
-              `info ${bot}: \\d+ orders?, \\d+ fills?, realised -?[\\d.]+ USDT, unrealised -?[\\d.]+ USDT, fees [\\d.]+ USDT`,
+              `info ${bot}: \\d+ orders?, \\d+ fills? \\(\\d+ and \\d+ since this start\\), realised -?[\\d.]+ USDT, unrealised -?[\\d.]+ USDT, fees [\\d.]+ USDT`,
             ).test(l),
           ),
         ).toBe(true);

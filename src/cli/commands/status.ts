@@ -9,7 +9,7 @@ import { parseDateFlag, parseFlags, FlagError } from '../flags.js';
 import {
   botNames,
   botReports,
-  journalNow,
+  deploymentNow,
   money,
   openJournalSource,
   parseSince,
@@ -20,6 +20,7 @@ import {
 import { counted, didYouMean } from '../../market/spelling.js';
 import { isEstimatedFill } from '../../execution/trader.js';
 import { Decimal } from '../../market/decimal.js';
+import { VALUATION_RULE } from '../../portfolio/figures.js';
 
 const SourceFlags = z.object({
   config: z.string().min(1).optional(),
@@ -108,6 +109,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
         realisedPnl: b.realisedPnl.toFixed(),
         unrealisedPnl: b.unrealisedPnl.toFixed(),
         fees: b.fees.toFixed(),
+        net: b.net.toFixed(),
         equity: b.equity?.toFixed() ?? null,
         lastFill: b.lastFillTs === undefined ? null : new Date(b.lastFillTs).toISOString(),
       })),
@@ -149,7 +151,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
   const notes = [
     ...blockedNotes(bots),
     ...(denied.length > 0 ? ['denied:', ...denied, ''] : []),
-    `journal ${src.store.path}; positions valued at the last fill price of their symbol (the journal holds no market prices).`,
+    `journal ${src.store.path}; ${VALUATION_RULE}; counts are the deployment's, across restarts.`,
     ...(src.bots === undefined
       ? ["equity needs the bots' capital: pass --config <deployment.yaml> instead of --journal."]
       : []),
@@ -169,6 +171,7 @@ function positions(src: JournalSource, f: { json: boolean }): string {
         size: p.size.toFixed(),
         avgPrice: p.avgPrice.toFixed(),
         lastPrice: p.lastPrice?.toFixed() ?? null,
+        lastPriceAt: p.lastPriceTs === undefined ? null : new Date(p.lastPriceTs).toISOString(),
         unrealisedPnl: p.unrealisedPnl.toFixed(),
         realisedPnl: p.realisedPnl.toFixed(),
         fees: p.fees.toFixed(),
@@ -183,7 +186,8 @@ function positions(src: JournalSource, f: { json: boolean }): string {
       { header: 'SYMBOL' },
       { header: 'SIZE', numeric: true },
       { header: 'AVG PRICE', numeric: true },
-      { header: 'LAST FILL PRICE', numeric: true },
+      { header: 'MARK (LAST TRADED)', numeric: true },
+      { header: 'MARK AT' },
       { header: 'UNREALISED PNL', numeric: true },
       { header: 'REALISED PNL', numeric: true },
       { header: 'FEES', numeric: true },
@@ -195,6 +199,7 @@ function positions(src: JournalSource, f: { json: boolean }): string {
       money(p.avgPrice, p.quoteCoin, 4),
       // At the average price's places: an estimated buy's fill price has 12 (see trades).
       p.lastPrice === undefined ? '—' : money(p.lastPrice, p.quoteCoin, 4),
+      p.lastPriceTs === undefined ? 'fill price' : when(p.lastPriceTs),
       money(p.unrealisedPnl, p.quoteCoin),
       money(p.realisedPnl, p.quoteCoin),
       money(p.fees, p.quoteCoin),
@@ -205,7 +210,7 @@ function positions(src: JournalSource, f: { json: boolean }): string {
 function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
   checkBot(src, f.bot);
   const sinceTs =
-    f.since === undefined ? undefined : parseSince(f.since, journalNow(src.store), parseDateFlag);
+    f.since === undefined ? undefined : parseSince(f.since, deploymentNow(src.store), parseDateFlag);
   let fills = src.store.fills.list({ bot: f.bot, sinceTs });
   if (f.limit !== undefined) fills = fills.slice(-f.limit);
   if (f.json)
@@ -303,7 +308,7 @@ export function register(program: Command): void {
       .option('--bot <name>', 'only this bot')
       .option(
         '--since <when>',
-        "a duration back from the journal's latest time (30m, 4h, 2d) or a date (2026-11-23T14:30:00Z)",
+        "a duration back from now on the venue's clock (30m, 4h, 2d: the wall clock for a real venue, the simulator's for a simulator) or a date (2026-11-23T14:30:00Z)",
       )
       .option('--limit <n>', 'only the newest n fills'),
   ).action(withSource(TradesFlags, trades));

@@ -64,6 +64,50 @@ describe('live bot against the simulator', () => {
     await venue.close();
   }, 40_000);
 
+  it("counts a fill before the daemon's log line of it is written (the status block redrawn with it is not one behind)", async () => {
+    const venue = await startLiveVenue({
+      credentials: CREDS,
+      account: { whitelisted: true, balances: { USDT: '10000' } },
+      sim: { seed: 5, speed: SPEED, startTime: START },
+      runtime: { cadences: { tickersMs: 5_000 }, staleAfterMs: 60_000 },
+    });
+    // The daemon's logger subscribes before the bot is built; each log line redraws the status block.
+    const seen: { logged: number; counted: number }[] = [];
+    const ref: { status?: () => { fills: number } } = {};
+    const { bot, store } = {
+      ...(await venue.createLiveBot(
+        {
+          name: 'flip',
+          strategy: flipper,
+          risk: RiskLimitsSchema.parse({
+            allowedSessions: ['regular'],
+            whitelisted: true,
+            maxDataAgeMs: 60_000,
+          }),
+          fillPollMs: 200,
+          maxSignalAgeMs: 3 * 60_000,
+        },
+        {
+          onEvent: (e) => {
+            if (e.type === 'fill' && ref.status !== undefined)
+              seen.push({ logged: seen.length + 1, counted: ref.status().fills });
+          },
+        },
+      )),
+      store: venue.store,
+    };
+    ref.status = () => bot.status();
+    bot.start();
+    await waitFor(() => seen.length >= 2, { timeoutMs: 20_000, what: 'two fills logged' });
+    await bot.stop();
+    expect(seen.slice(0, 2)).toEqual([
+      { logged: 1, counted: 1 },
+      { logged: 2, counted: 2 },
+    ]);
+    expect(bot.status().fills).toBe(store.fills.list({ bot: 'flip' }).length);
+    await venue.close();
+  }, 40_000);
+
   it('journals the mark of the candle an order comes from before the order reaches the venue', async () => {
     const venue = await startLiveVenue({
       credentials: CREDS,

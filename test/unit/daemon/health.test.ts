@@ -12,6 +12,7 @@ const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => 
   denials: 0,
   orders: 0,
   fills: 0,
+  sinceStart: { intents: 0, denials: 0, orders: 0, fills: 0 },
   tradingState: 'ACTIVE',
   health: OK_HEALTH,
   equity: '10000',
@@ -19,6 +20,7 @@ const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => 
   realisedPnl: '0',
   unrealisedPnl: '0',
   fees: '0',
+  net: '0',
   positions: [],
   ...over,
 });

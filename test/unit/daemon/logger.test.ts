@@ -1,5 +1,6 @@
 // Logs never carry secrets: neither in fields named like secrets nor inside messages or nested values.
 import { Writable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createLogger, registerSecrets } from '../../../src/daemon/logger.js';
 
@@ -46,5 +47,26 @@ describe('logger', () => {
       message: 'bot started',
       bot: 'a',
     });
+  });
+
+  it("reads the venue's clock with its zone (a simulator's, hours from the wall clock), the wall clock kept as a field", () => {
+    const venue = Date.UTC(2026, 10, 23, 15, 4, 5); // 10:04:05 EST
+    const venueClock = { now: () => venue, zone: 'America/New_York' };
+    const json = capture();
+    createLogger({ format: 'json', stream: json.stream, venueClock }).info('fill', { bot: 'a' });
+    const line = JSON.parse(json.lines[0] ?? '{}') as Record<string, unknown>;
+    expect(line.venueTime).toBe('2026-11-23 10:04:05 EST');
+    expect(Math.abs(Date.parse(String(line.timestamp)) - Date.now())).toBeLessThan(60_000);
+    const pretty = capture();
+    createLogger({ format: 'pretty', stream: pretty.stream, venueClock }).info('fill', { bot: 'a' });
+    expect(stripVTControlCharacters(pretty.lines[0] ?? '')).toMatch(/^10:04:05 EST info fill bot=a/);
+    // Before the venue is known, the wall clock.
+    const early = capture();
+    createLogger({
+      format: 'json',
+      stream: early.stream,
+      venueClock: { now: () => undefined, zone: 'UTC' },
+    }).info('x');
+    expect(JSON.parse(early.lines[0] ?? '{}')).not.toHaveProperty('venueTime');
   });
 });

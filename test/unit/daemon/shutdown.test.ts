@@ -11,6 +11,7 @@ const status: LiveBotStatus = {
   denials: 1,
   orders: 3,
   fills: 1,
+  sinceStart: { intents: 2, denials: 0, orders: 1, fills: 1 },
   tradingState: 'ACTIVE',
   health: OK_HEALTH,
   equity: '10010.504321',
@@ -18,6 +19,7 @@ const status: LiveBotStatus = {
   realisedPnl: '12.005',
   unrealisedPnl: '-0.5',
   fees: '2',
+  net: '9.505',
   positions: [
     { symbol: 'AAPLUSDT', baseCoin: 'AAPL', quantity: '3', avgPrice: '150', unrealisedPnl: '-0.5' },
   ],
@@ -27,20 +29,25 @@ describe('botSummary', () => {
   it("says a bot's orders, fills, PnL, fees, equity and holdings in one sentence, with the numbers as fields", () => {
     expect(botSummary(status)).toEqual({
       bot: 'momentum',
-      what: 'momentum: 3 orders, 1 fill, realised 12.00 USDT, unrealised -0.50 USDT, fees 2.00 USDT, equity 10010.504321 USDT; holds 3 AAPL',
+      what:
+        'momentum: 3 orders, 1 fill (1 and 1 since this start), realised 12.00 USDT, unrealised -0.50 USDT, ' +
+        'fees 2.00 USDT, net 9.50 USDT, equity 10010.50 USDT; holds 3 AAPL',
+      intents: 4,
       orders: 3,
       fills: 1,
       denials: 1,
+      sinceStart: { intents: 2, denials: 0, orders: 1, fills: 1 },
       realisedPnl: '12.005',
       unrealisedPnl: '-0.5',
       fees: '2',
+      net: '9.505',
       equity: '10010.504321',
       quoteCoin: 'USDT',
     });
   });
 
   it('says nothing of holdings for a flat bot', () => {
-    expect(botSummary({ ...status, positions: [] }).what).toMatch(/equity 10010\.504321 USDT$/);
+    expect(botSummary({ ...status, positions: [] }).what).toMatch(/equity 10010\.50 USDT$/);
   });
 });
 

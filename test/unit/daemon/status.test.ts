@@ -11,6 +11,7 @@ const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => 
   denials: 0,
   orders: 0,
   fills: 0,
+  sinceStart: { intents: 0, denials: 0, orders: 0, fills: 0 },
   tradingState: 'ACTIVE',
   health: OK_HEALTH,
   paused: false,
@@ -19,6 +20,7 @@ const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => 
   realisedPnl: '0',
   unrealisedPnl: '0',
   fees: '0',
+  net: '0',
   positions: [],
   ...over,
 });
@@ -60,5 +62,11 @@ describe('a starving bot in the status block', () => {
     expect(STATUS_LEGEND).toMatch(
       /\+DEGRADED: a feed \(candles, prices, fill sync\) is older than its limit/,
     );
+  });
+
+  it('shows equity and net PnL exactly as every other surface rounds them (formatMoney: 2 places, half-even)', () => {
+    const [, row] = statusLines([bot('a', { equity: '9869.2951', net: '-130.7049' })], NOW);
+    expect(row).toContain('pnl -130.70 USDT');
+    expect(row).toContain('eq 9869.30 USDT');
   });
 });

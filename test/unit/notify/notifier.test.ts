@@ -160,6 +160,7 @@ describe('Notifier', () => {
       denials: 1,
       orders: 2,
       fills: 2,
+      sinceStart: { intents: 1, denials: 0, orders: 1, fills: 1 },
       tradingState: 'ACTIVE',
       health: OK_HEALTH,
       equity: '10010.504321',
@@ -167,6 +168,7 @@ describe('Notifier', () => {
       realisedPnl: '12',
       unrealisedPnl: '0.5',
       fees: '2',
+      net: '10.5',
       positions: [
         { symbol: 'AAPLUSDT', baseCoin: 'AAPL', quantity: '3', avgPrice: '150', unrealisedPnl: '0.5' },
       ],

@@ -1,0 +1,85 @@
+// What a running bot's status says (the terminal, /readyz, the dashboard, the stop summary and notifications all
+// show it): its counts, state and health, and its money figures, computed once by moneyFigures.
+import type { JournalCounts } from '../store/index.js';
+import { moneyFigures } from '../portfolio/figures.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { ExitBlockedStatus } from './exit-blocked.js';
+import type { FeedHealth } from './feed-watch.js';
+
+/** A position of a bot as its status shows it (decimal strings). */
+export interface LiveBotPosition {
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quantity: string;
+  readonly avgPrice: string;
+  /** The mark: the venue's last traded price (the first fill's price until one is read). */
+  readonly mark?: string | undefined;
+  /** The venue time the mark was read at (undefined while it is a fill's price). */
+  readonly markTs?: number | undefined;
+  readonly unrealisedPnl: string;
+}
+
+export interface LiveBotStatus {
+  readonly name: string;
+  readonly running: boolean;
+  readonly lastCandle?: number | undefined;
+  /** The counts are the deployment's (the journal's, across restarts); `sinceStart` this process's. */
+  readonly intents: number;
+  readonly denials: number;
+  readonly orders: number;
+  readonly fills: number;
+  /** Intents, denials, orders and fills since this start of the daemon. */
+  readonly sinceStart: JournalCounts;
+  readonly tradingState: string;
+  /** DEGRADED when a feed is older than its limit (see FeedWatch), with a sentence per starving feed. */
+  readonly health: FeedHealth;
+  /** Paused by the operator (pause or flatten): no new entries until resumed. */
+  readonly paused?: boolean | undefined;
+  /** Exact decimal strings (moneyFigures); surfaces round them with formatMoney only. */
+  readonly equity: string;
+  /** Protection locks on entries in force (cooldownAfterStop, maxDrawdown, lowProfitPair). */
+  readonly protections?:
+    readonly { protection: string; symbol: string | undefined; until: string; reason: string }[] | undefined;
+  /** The coin money is counted in (equity, PnL, fees). */
+  readonly quoteCoin: string;
+  /** Before fees, as the portfolio books it. */
+  readonly realisedPnl: string;
+  readonly unrealisedPnl: string;
+  readonly fees: string;
+  /** realised + unrealised - fees. */
+  readonly net: string;
+  /** Open positions (size not zero). */
+  readonly positions: readonly LiveBotPosition[];
+  readonly exitBlocked?: ExitBlockedStatus | undefined;
+}
+
+/** The money part of a status: exact decimal strings (surfaces round them with formatMoney only). */
+export function moneyStatus(
+  p: Portfolio,
+  markTs: ReadonlyMap<string, number>,
+): Pick<
+  LiveBotStatus,
+  'equity' | 'quoteCoin' | 'realisedPnl' | 'unrealisedPnl' | 'fees' | 'net' | 'positions'
+> {
+  const m = moneyFigures(p);
+  return {
+    equity: m.equity.toFixed(),
+    quoteCoin: p.quoteCoin,
+    realisedPnl: m.realisedPnl.toFixed(),
+    unrealisedPnl: m.unrealisedPnl.toFixed(),
+    fees: m.fees.toFixed(),
+    net: m.net.toFixed(),
+    positions: p
+      .positions()
+      .filter((x) => !x.quantity.isZero())
+      .map((x) => ({
+        symbol: x.symbol,
+        baseCoin: x.baseCoin,
+        quantity: x.quantity.toFixed(),
+        avgPrice: x.avgPrice.toFixed(),
+        mark: x.mark?.toFixed(),
+        markTs: markTs.get(x.symbol),
+        unrealisedPnl: x.unrealisedPnl.toFixed(),
+      })),
+  };
+}

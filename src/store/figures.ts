@@ -1,0 +1,101 @@
+// What the journal says of a bot's figures beyond its fills: its counts (the deployment's, across restarts) and
+// the venue's last traded price of each symbol with its time (the mark every surface values positions at).
+import { Decimal } from '../market/decimal.js';
+import type { Store } from './store.js';
+
+/** A bot's intents, denials, orders and fills in the journal: the deployment's, across restarts. */
+export interface JournalCounts {
+  readonly intents: number;
+  readonly denials: number;
+  readonly orders: number;
+  readonly fills: number;
+}
+
+const count = (s: Store, table: keyof JournalCounts, bot: string): number =>
+  s.db.prepare(`SELECT COUNT(*) FROM ${table} WHERE bot = ?`).pluck().get(bot) as number;
+
+/** The journal's counts of one bot. */
+export function journalCounts(s: Store, bot: string): JournalCounts {
+  return {
+    intents: count(s, 'intents', bot),
+    denials: count(s, 'denials', bot),
+    orders: count(s, 'orders', bot),
+    fills: count(s, 'fills', bot),
+  };
+}
+
+/** The venue's last traded price of a symbol and the venue time it was read at. */
+export interface LastPrice {
+  readonly price: Decimal;
+  readonly ts: number;
+}
+
+const lastPriceKey = (symbol: string): string => `last-price:${symbol}`;
+
+/**
+ * Journals a symbol's last traded price (deferred: it commits with the next journal write, or at close), so a
+ * reader of the journal (`tradebot status`, a restart) values positions as the running daemon did.
+ */
+export function journalLastPrice(s: Store, symbol: string, price: string, ts: number): void {
+  const key = lastPriceKey(symbol);
+  const value = JSON.stringify({ price, ts });
+  s.deferWrite(key, () => s.meta.set(key, value));
+}
+
+/** A symbol's journaled last traded price; undefined when none (or unreadable: then the fill price stands). */
+export function readLastPrice(s: Store, symbol: string): LastPrice | undefined {
+  const raw = s.meta.get(lastPriceKey(symbol));
+  if (raw === undefined) return undefined;
+  try {
+    const v = JSON.parse(raw) as { price?: unknown; ts?: unknown };
+    if (typeof v.price !== 'string' || typeof v.ts !== 'number') return undefined;
+    const price = new Decimal(v.price);
+    return price.gt(0) ? { price, ts: v.ts } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The daemon's reading of the venue's clock: its time at a wall-clock time, its speed, and whether it is a
+ * simulator's (whose clock runs only while it does). Written at the start and at a clean stop.
+ */
+export interface VenueClockReading {
+  readonly venueTs: number;
+  readonly wallTs: number;
+  readonly speed: number;
+  readonly simulated: boolean;
+}
+
+const VENUE_CLOCK_KEY = 'venue-clock';
+const RUN_MARKER = 'daemon:run';
+
+export function journalVenueClock(s: Store, r: VenueClockReading): void {
+  s.meta.set(VENUE_CLOCK_KEY, JSON.stringify(r));
+}
+
+/**
+ * The venue clock's now, for a reader of the journal (`trades --since 10m`): while the daemon runs, its last
+ * reading advanced by the wall time since at its speed; after it stopped, the wall clock for a real venue, and
+ * for a simulator the newest venue time the journal holds (its clock stopped with the run). Without a reading
+ * (a journal older than it), the wall clock.
+ */
+export function venueNow(s: Store, wallNow: number): number {
+  let r: VenueClockReading | undefined;
+  try {
+    r = JSON.parse(s.meta.get(VENUE_CLOCK_KEY) ?? 'null') as VenueClockReading | undefined;
+  } catch {
+    r = undefined;
+  }
+  if (r === null || r === undefined || typeof r.venueTs !== 'number') return wallNow;
+  if (s.meta.get(RUN_MARKER) === 'running') return Math.floor(r.venueTs + (wallNow - r.wallTs) * r.speed);
+  if (!r.simulated) return wallNow;
+  const newest = s.db
+    .prepare(
+      `SELECT MAX(t) FROM (SELECT MAX(ts) AS t FROM fills UNION ALL SELECT MAX(ts) FROM intents
+        UNION ALL SELECT MAX(CAST(json_extract(value, '$.ts') AS INTEGER)) FROM meta WHERE key LIKE 'last-price:%')`,
+    )
+    .pluck()
+    .get() as number | null;
+  return Math.max(r.venueTs, newest ?? 0);
+}
