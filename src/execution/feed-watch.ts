@@ -68,6 +68,8 @@ export class FeedWatch {
   private readonly last = new Map<FeedName, number>();
   /** Since when candles are expected (the start, or the session's opening); undefined while none are. */
   private candlesSince: number | undefined;
+  /** The last time a feed starved, what was said, and how long the feeds must then stay fresh. */
+  private lastBad: { at: number; problems: readonly string[]; recoverMs: number } | undefined;
 
   constructor(
     readonly limits: FeedLimits,
@@ -88,9 +90,40 @@ export class FeedWatch {
     else if (this.candlesSince === undefined) this.candlesSince = now;
   }
 
+  /**
+   * The feeds now. A bot stays DEGRADED until its starving feeds have been fresh for as long as their limit: a
+   * feed that arrives late every time (a slow venue) is fresh for an instant after each answer, and must not
+   * make every surface flap between DEGRADED and OK.
+   */
   health(now: number): FeedHealth {
+    const h = this.rawHealth(now);
+    if (h.problems.length > 0) {
+      const recoverMs = Math.max(...h.starving.map((f) => this.limits[f]));
+      this.lastBad = { at: now, problems: h.problems, recoverMs };
+      return { state: 'DEGRADED', ages: h.ages, limits: this.limits, problems: h.problems };
+    }
+    const bad = this.lastBad;
+    if (bad !== undefined && now - bad.at < bad.recoverMs)
+      return {
+        state: 'DEGRADED',
+        ages: h.ages,
+        limits: this.limits,
+        problems: [
+          ...bad.problems,
+          `fresh again for ${formatDuration(now - bad.at)}: OK once fresh for ${formatDuration(bad.recoverMs)}`,
+        ],
+      };
+    return { state: 'OK', ages: h.ages, limits: this.limits, problems: [] };
+  }
+
+  private rawHealth(now: number): {
+    ages: Partial<Record<FeedName, number>>;
+    problems: string[];
+    starving: FeedName[];
+  } {
     const ages: Partial<Record<FeedName, number>> = {};
     const problems: string[] = [];
+    const starving: FeedName[] = [];
     for (const feed of FEEDS) {
       const since = feed === 'candles' ? this.candlesSince : this.start;
       const last = this.last.get(feed);
@@ -99,11 +132,13 @@ export class FeedWatch {
       if (from === undefined) continue;
       const age = Math.max(0, now - from);
       ages[feed] = age;
-      if (since !== undefined && age > this.limits[feed])
+      if (since !== undefined && age > this.limits[feed]) {
+        starving.push(feed);
         problems.push(
           `${WHAT[feed]} for ${formatDuration(age)} (limit ${formatDuration(this.limits[feed])}): ${WHY[feed]}`,
         );
+      }
     }
-    return { state: problems.length > 0 ? 'DEGRADED' : 'OK', ages, limits: this.limits, problems };
+    return { ages, problems, starving };
   }
 }

@@ -76,13 +76,12 @@ describe('a bot that gets no data', () => {
       const faults = (body: unknown) =>
         fetch(`${sim.baseUrl}/sim/faults`, { method: 'POST', body: JSON.stringify(body) });
       expect((await faults({ latencyMs: [300, 400] })).status).toBe(200);
-      const slowFrom = Date.now();
+      // How soon is the FeedWatch's rule (test/unit/execution/feed-watch.test.ts); here, that every surface says it.
       await d.waitFor(/"message":"bot degraded"/, 30_000);
-      // Within one interval of the venue's clock (1 min at speed 60 is one real second, plus the polls' own lag).
-      expect(Date.now() - slowFrom).toBeLessThan(15_000);
       const degradedLine = /"message":"bot degraded".*?"what":"([^"]+)"/.exec(d.stderr)?.[1] ?? '';
       expect(degradedLine).toMatch(/^DEGRADED: no (fresh price|new candle|fill sync) for .+ \(limit .+\): /);
 
+      // A bot stays DEGRADED until its feeds are fresh for as long as their limit: every surface agrees.
       const r = await ready();
       expect(r.status).toBe(503);
       expect(r.body.degraded?.join('\n')).toMatch(/^(aapl|tsla): no /m);
@@ -92,6 +91,7 @@ describe('a bot that gets no data', () => {
         bots: { name: string; health?: { state: string; problems: string[] } }[];
       };
       expect(bots.some((b) => b.health?.state === 'DEGRADED' && b.health.problems.length > 0)).toBe(true);
+      expect(d.stderr.match(/"message":"bot degraded"/g)?.length ?? 0).toBeLessThanOrEqual(2);
       await waitFor(() => texts().some((t) => / DEGRADED: no /.test(t)), {
         what: 'a DEGRADED notification',
         timeoutMs: 30_000,

@@ -294,7 +294,9 @@ describe('an own strategy outside the repository, with the built command and no 
     expect(r.stderr).toContain(
       `strategy "my-emma" (did you mean "my-ema"?) not found in ${join(project, 'strategies')} (yours) or`,
     );
-    expect(r.stderr).toMatch(/\(bundled\): use one of huge-ema, my-ema, bollinger-reversion, ma-crossover, .*template/);
+    expect(r.stderr).toMatch(
+      /\(bundled\): use one of huge-ema, my-ema, bollinger-reversion, ma-crossover, .*template/,
+    );
   }, 60_000);
 });
 

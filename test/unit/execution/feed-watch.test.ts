@@ -89,4 +89,28 @@ describe('FeedWatch', () => {
       'no new candle for 3 min (limit 2 min): the strategy decides on nothing new',
     ]);
   });
+
+  it('a feed that is late every time keeps the bot DEGRADED: OK only once fresh for as long as its limit', () => {
+    const w = fresh(start);
+    // Prices arrive 20 s old every 26 s (a slow venue): fresh an instant after each answer.
+    let t = start;
+    const states: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      t += 26_000;
+      states.push(w.health(t - 1).state); // just before the answer: 25 s old
+      w.saw('tickers', t - 20_000);
+      w.saw('candles', t);
+      w.saw('fills', t);
+      states.push(w.health(t).state); // at the answer: 20 s old, still past 15 s
+      w.saw('tickers', t);
+      states.push(w.health(t + 1).state); // a fresh one at last
+    }
+    expect(states.slice(1)).not.toContain('OK');
+    const h = w.health(t + 1);
+    expect(h.problems.at(-1)).toMatch(/^fresh again for .+: OK once fresh for 15 s$/);
+    w.saw('tickers', t + 14_000);
+    expect(w.health(t + 14_000).state).toBe('DEGRADED');
+    w.saw('tickers', t + 15_001);
+    expect(w.health(t + 15_001)).toMatchObject({ state: 'OK', problems: [] });
+  });
 });
