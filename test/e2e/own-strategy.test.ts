@@ -311,7 +311,7 @@ describe("the author's tools", () => {
     const yamlFile = join(scratch, 'bb-revert.backtest.yaml');
     expect(readFileSync(file, 'utf8')).toContain("name: 'bb-revert',");
     expect(existsSync(yamlFile)).toBe(true);
-    const ok = await runCli(['validate', yamlFile], {}, 30_000, elsewhere);
+    const ok = await runCli(['validate', yamlFile], {}, 120_000, elsewhere);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('ok (backtest)');
     const run = await runCli(['backtest', '--config', yamlFile, '--out', out], {}, 60_000, elsewhere);
@@ -323,7 +323,7 @@ describe("the author's tools", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exists: pick another name/);
     expect(readFileSync(file, 'utf8')).toBe(before);
-  }, 120_000);
+  }, 300_000);
 
   it.each(['Bad_Name', 'x--y', '-x'])('new strategy refuses the name %s with exit 2', async (name) => {
     const r = await runCli(['new', 'strategy', '--', name], {}, 30_000, scratch);
@@ -384,7 +384,7 @@ describe("the author's tools", () => {
         '',
       ].join('\n');
     writeFileSync(dep, deployment(200_000));
-    const bad = await runCli(['validate', dep], {}, 30_000, elsewhere);
+    const bad = await runCli(['validate', dep], {}, 120_000, elsewhere);
     expect(bad.code, bad.stderr).toBe(2);
     expect(bad.stderr).toContain(
       `${dep}:4:15 bots[0].strategy: its warm-up cannot be backfilled (declared): a warm-up of 200,000 candles of 1m takes a backfill of 200,000 1m candles per symbol: 2,021 history-candles requests, more than the 1,200 a bot's start may take`,
@@ -394,9 +394,9 @@ describe("the author's tools", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('its warm-up cannot be backfilled');
     writeFileSync(dep, deployment(200));
-    const ok = await runCli(['validate', dep], {}, 30_000, elsewhere);
+    const ok = await runCli(['validate', dep], {}, 120_000, elsewhere);
     expect(ok.code, ok.stderr).toBe(0);
-  }, 60_000);
+  }, 300_000);
 
   it('validate loads the strategy a file names and puts each problem at its file:line:col', async () => {
     const f = join(project, 'bad.backtest.yaml');
@@ -413,7 +413,7 @@ describe("the author's tools", () => {
         '',
       ].join('\n'),
     );
-    const r = await runCli(['validate', f], {}, 30_000, elsewhere);
+    const r = await runCli(['validate', f], {}, 120_000, elsewhere);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${f}:5:11 params.period: parameter "period"`);
     expect(r.stderr).toContain(
@@ -435,9 +435,9 @@ describe("the author's tools", () => {
         '',
       ].join('\n'),
     );
-    const d = await runCli(['validate', dep], {}, 30_000, elsewhere);
+    const d = await runCli(['validate', dep], {}, 120_000, elsewhere);
     expect(d.code).toBe(2);
     expect(d.stderr).toContain(`${dep}:1:16 strategiesDir: strategiesDir missing-folder is not a folder`);
     expect(d.stderr).toMatch(new RegExp(`${dep}:5:15 bots\\[0\\]\\.strategy: strategy "my-ema" not found`));
-  }, 60_000);
+  }, 300_000);
 });
