@@ -78,7 +78,7 @@ describe('a bot that gets no data', () => {
         },
         {
           what: '/readyz ready, every feed fresh and each bot on live candles',
-          timeoutMs: 30_000,
+          timeoutMs: 90_000,
           detail: () => d.stderr.slice(-2000),
         },
       );
@@ -136,5 +136,5 @@ describe('a bot that gets no data', () => {
       await hook.close();
       await sim.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });
