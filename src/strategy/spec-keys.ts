@@ -3,8 +3,8 @@
 // names (an author coming from it writes `stoploss`, `minimal_roi`) get their equivalents here.
 import { closest } from '../market/spelling.js';
 
-/** The keys of `defineStrategy({...})`. */
-export const CALLBACK_SPEC_KEYS = [
+/** The keys both styles of declaration have. */
+const COMMON_SPEC_KEYS = [
   'name',
   'description',
   'params',
@@ -13,6 +13,11 @@ export const CALLBACK_SPEC_KEYS = [
   'exits',
   'protections',
   'startupCandles',
+] as const;
+
+/** The keys of `defineStrategy({...})`. */
+export const CALLBACK_SPEC_KEYS = [
+  ...COMMON_SPEC_KEYS,
   'init',
   'onCandle',
   'onSession',
@@ -23,17 +28,7 @@ export const CALLBACK_SPEC_KEYS = [
 ] as const;
 
 /** The keys of `createStrategy({...})` (the stream style). */
-export const STREAM_SPEC_KEYS = [
-  'name',
-  'description',
-  'params',
-  'intervals',
-  'informative',
-  'exits',
-  'protections',
-  'startupCandles',
-  'run',
-] as const;
+export const STREAM_SPEC_KEYS = [...COMMON_SPEC_KEYS, 'run'] as const;
 
 /** The keys of `exits: {...}` (see ExitRulesSchema). */
 export const EXIT_KEYS = [

@@ -2,13 +2,13 @@
 // 1.5-2 s late (90 s and more of venue time per request) the bots get no fresh data: each turns DEGRADED
 // within one interval, on every surface (the log, /readyz, the metrics, the dashboard, a notification), and
 // once the latency stops they recover, said once.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { startSimulator } from '../../src/sim/index.js';
 import { startCli } from '../helpers/cli.js';
+import { remoteConfigFile } from '../helpers/demo-config.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -38,24 +38,14 @@ describe('a bot that gets no data', () => {
       // A price may be a venue minute old (one real second at speed 60): a loaded test machine stays within it.
       risk: { maxDataAgeMs: 60_000 },
     });
-    const f = join(dir, 'starve.yaml');
-    writeFileSync(
-      f,
-      stringify({
-        venue: {
-          kind: 'remote',
-          baseUrl: sim.baseUrl,
-          credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
-          whitelisted: true,
-          timeScale: SPEED,
-        },
-        store: { path: join(dir, 'starve.db') },
-        logging: { level: 'info', format: 'json' },
-        metrics: { enabled: true, port: 0 },
-        dashboard: { enabled: true, port: 0 },
+    const f = remoteConfigFile(
+      dir,
+      'starve',
+      { baseUrl: sim.baseUrl, speed: SPEED },
+      {
         notify: { webhook: { url: `${hook.baseUrl}/hook` }, events: ['feed-health'] },
         bots: [bot('aapl', 'AAPLUSDT'), bot('tsla', 'TSLAUSDT')],
-      }),
+      },
     );
     const d = startCli(['run', '--config', f], { K: key.apiKey, S: key.apiSecret, P: key.passphrase });
     const texts = () => hook.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);

@@ -2,13 +2,13 @@
 // again; every surface's figures are compared field by field: the stop summary log line, `tradebot status --json`
 // (the journal), /readyz detail, the dashboard's /api/bots and the equity gauge of /metrics. Counts are the
 // deployment's across the restart, with this start's said as such; money is the same exact decimal everywhere.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { startSimulator } from '../../src/sim/index.js';
 import { runCli, startCli, type Running } from '../helpers/cli.js';
+import { remoteConfigFile } from '../helpers/demo-config.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-one-truth-'));
@@ -58,23 +58,11 @@ describe('every surface shows the same figures', () => {
       interval: '1m',
       capital: '10000',
     });
-    const cfg = join(dir, 'truth.yaml');
-    writeFileSync(
-      cfg,
-      stringify({
-        venue: {
-          kind: 'remote',
-          baseUrl: sim.baseUrl,
-          credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
-          whitelisted: true,
-          timeScale: SPEED,
-        },
-        store: { path: join(dir, 'truth.db') },
-        logging: { level: 'info', format: 'json' },
-        metrics: { enabled: true, port: 0 },
-        dashboard: { enabled: true, port: 0 },
-        bots: [bot('aapl', 'AAPLUSDT'), bot('tsla', 'TSLAUSDT')],
-      }),
+    const cfg = remoteConfigFile(
+      dir,
+      'truth',
+      { baseUrl: sim.baseUrl, speed: SPEED },
+      { bots: [bot('aapl', 'AAPLUSDT'), bot('tsla', 'TSLAUSDT')] },
     );
     const fillsIn = (d: Running) => (d.stderr.match(/"message":"fill"/g) ?? []).length;
     let d = startCli(['run', '--config', cfg], env);

@@ -40,3 +40,36 @@ export function demoConfigFile(
   writeFileSync(f, stringify(demo));
   return f;
 }
+
+/**
+ * A deployment on a remote simulator (`baseUrl`, running `speed` times real time) with the simulator account's
+ * keys read from ${K}, ${S} and ${P} (pass them in the daemon's environment), JSON logs, metrics and dashboard on
+ * free ports, its journal at `dir/name.db`; `extra` adds or replaces top-level keys (bots, notify...). Written to
+ * `dir/name.yaml`; returns that path.
+ */
+export function remoteConfigFile(
+  dir: string,
+  name: string,
+  o: { baseUrl: string; speed: number },
+  extra: Record<string, unknown>,
+): string {
+  const f = join(dir, `${name}.yaml`);
+  writeFileSync(
+    f,
+    stringify({
+      venue: {
+        kind: 'remote',
+        baseUrl: o.baseUrl,
+        credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
+        whitelisted: true,
+        timeScale: o.speed,
+      },
+      store: { path: join(dir, `${name}.db`) },
+      logging: { level: 'info', format: 'json' },
+      metrics: { enabled: true, port: 0 },
+      dashboard: { enabled: true, port: 0 },
+      ...extra,
+    }),
+  );
+  return f;
+}
