@@ -3,7 +3,6 @@
 // everything after it are the very ones the backtester runs; this file only wires the live feeds in.
 import {
   Subject,
-  combineLatest,
   concatMap,
   filter,
   first,
@@ -335,10 +334,11 @@ export class LiveBot {
   private sessionNotes$(feeds: MarketFeeds): Observable<never> {
     const { o } = this;
     const market = o.trader.market;
-    return combineLatest([feeds.instruments$, feeds.session$]).pipe(
+    return merge(feeds.instruments$, feeds.session$).pipe(
+      startWith(undefined),
       filter(() => o.symbols.every((s) => market.rules(s) !== undefined) && market.session() !== undefined),
       first(),
-      concatMap(() => feeds.session$.pipe(startWith(market.session()))),
+      concatMap(() => feeds.session$),
       tap((s) => {
         if (s !== undefined) this.noteSession(s);
       }),
@@ -353,7 +353,9 @@ export class LiveBot {
   private candles$(feeds: MarketFeeds): Observable<Candle> {
     const { o } = this;
     const market = o.trader.market;
-    const ready$ = combineLatest([feeds.instruments$, feeds.session$, feeds.tickers$]).pipe(
+    // Any feed's news may complete the picture, and so may what the market state knew already.
+    const ready$ = merge(feeds.instruments$, feeds.session$, feeds.tickers$).pipe(
+      startWith(undefined),
       filter(
         () =>
           o.symbols.every((s) => market.rules(s) !== undefined && market.hasQuote(s)) &&

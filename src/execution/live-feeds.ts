@@ -1,6 +1,6 @@
 // The live feeds a bot keeps its pipeline's market state with: the rules, each price (which also marks the
 // portfolio and runs the exits), the session and the suspensions of the bot's pairs.
-import { merge, share, tap, type Observable } from 'rxjs';
+import { merge, share, shareReplay, tap, type Observable } from 'rxjs';
 import type { DeliveryStatus, Ticker } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
 import type { Fresh } from '../feeds/poll.js';
@@ -41,7 +41,9 @@ export function marketFeeds(
         if (r) market.setRules(s, r);
       }
     }),
-    share(),
+    // A late subscriber (the candles' readiness, a strategy) hears the rules already known: the hub's
+    // replay reaches only the first subscriber of a plain share.
+    shareReplay({ bufferSize: 1, refCount: true }),
   );
   const tickers$ = merge(
     ...o.symbols.map((s) =>
@@ -62,9 +64,11 @@ export function marketFeeds(
       ),
     ),
   ).pipe(share());
+  // The session is said at a transition only: a subscriber after the first must hear the current one, or
+  // it waits hours for the next transition (a bot started after another got no candle until the open).
   const session$ = hub.session$().pipe(
     tap((s) => market.setSession(s)),
-    share(),
+    shareReplay({ bufferSize: 1, refCount: true }),
   );
   // A Reality pair's suspension is asked by its company code (the gate reads it for Reality pairs only).
   const suspensions$ = merge(
