@@ -60,7 +60,7 @@ describe('a bot that gets no data', () => {
           body: (await r.json()) as { degraded?: string[]; bots?: { lastCandle?: number }[] },
         };
       };
-      // Both bots trading on live candles first (a backfill caught by the latency is another case: see the note).
+      // Both bots on live candles first (the second bot hears the session the first already has: late-bot.test.ts).
       await waitFor(
         async () => {
           const r = await ready();
