@@ -10,7 +10,7 @@ import { formatMoney } from '../market/decimal.js';
 import { liveClock } from '../feeds/clock.js';
 import { moneyFigures } from '../portfolio/figures.js';
 import { Portfolio } from '../portfolio/portfolio.js';
-import { stateWord } from '../daemon/status.js';
+import { stateWord } from '../market/trading-state.js';
 import {
   journalCounts,
   openStore,

@@ -1,5 +1,6 @@
 // Prometheus metrics of the daemon (prom-client), on a registry of its own so tests can start several.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { TRADING_STATES } from '../market/trading-state.js';
 
 export class DaemonMetrics {
   readonly registry = new Registry();
@@ -88,7 +89,6 @@ export class DaemonMetrics {
   }
 
   setState(bot: string, state: string): void {
-    for (const s of ['ACTIVE', 'REDUCING', 'HALTED'])
-      this.tradingState.set({ bot, state: s }, s === state ? 1 : 0);
+    for (const s of TRADING_STATES) this.tradingState.set({ bot, state: s }, s === state ? 1 : 0);
   }
 }

@@ -7,6 +7,7 @@ import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { Clock } from '../feeds/clock.js';
 import { Decimal, formatAmount, formatMoney } from '../market/decimal.js';
 import { counted } from '../market/spelling.js';
+import { stateWord } from '../market/trading-state.js';
 import { US_EASTERN } from '../market/us-calendar.js';
 import { formatZoned } from '../market/zoned-time.js';
 
@@ -40,15 +41,6 @@ const amount = (s: string, places = 2): string => {
   const shown = formatAmount(s, places);
   return `${new Decimal(shown).gt(0) ? '+' : ''}${shown}`;
 };
-
-/**
- * A bot's state in one word, as the terminal and `tradebot status` show it: the trading state, with the
- * operator's pause (ACTIVE and paused reads PAUSED; another state and paused, e.g. HALTED+PAUSED).
- */
-export function stateWord(tradingState: string, paused: boolean, degraded = false): string {
-  const word = !paused ? tradingState : tradingState === 'ACTIVE' ? 'PAUSED' : `${tradingState}+PAUSED`;
-  return degraded ? `${word}+DEGRADED` : word;
-}
 
 /** A running bot's state word, its feeds' health included. */
 const botStateWord = (b: LiveBotStatus): string =>

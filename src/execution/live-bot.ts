@@ -25,7 +25,6 @@ import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../
 import {
   journalCounts,
   journalLastPrice,
-  pausedKey,
   readLastPrice,
   type ControlInput,
   type JournalCounts,
@@ -134,7 +133,6 @@ export class LiveBot {
     const intervals = [o.interval, ...o.strategy.informative];
     this.warming = new Map(o.symbols.map((s) => [s, new WarmUpCounter(this.warmUp.candles, intervals)]));
     // A bot paused by the operator stays paused across a restart, until someone resumes it.
-    if (o.store.meta.get(pausedKey(o.name)) === 'true') o.trader.control.setPaused(true);
     this.before = journalCounts(o.store, o.name);
     // Positions are valued at the venue's last traded price, from the start: the journal's until a poll reads one.
     for (const s of o.symbols) {
@@ -534,13 +532,10 @@ export class LiveBot {
    * its signal would buy the position back at its next candle) and sells through the gate like any exit.
    */
   async control(c: Omit<ControlInput, 'bot'>): Promise<void> {
-    const { trader, store, name } = this.o;
+    const { trader } = this.o;
     trader.control.record(c);
     const why = `${c.reason} (${c.action} by ${c.who})`;
-    if (c.action !== 'halt' && c.action !== 'rearm') {
-      trader.control.setPaused(c.action !== 'resume');
-      store.meta.set(pausedKey(name), String(c.action !== 'resume'));
-    }
+    if (c.action !== 'halt' && c.action !== 'rearm') trader.control.setPaused(c.action !== 'resume', why);
     switch (c.action) {
       case 'pause':
       case 'resume':

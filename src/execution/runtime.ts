@@ -15,7 +15,7 @@ import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
 import { TradingStateMachine, type TradingState } from '../risk/trading-state.js';
-import type { Store } from '../store/index.js';
+import { pausedKey, type Store } from '../store/index.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import { mergeExitRules, mergeProtections, type ExitRules, type Protections } from '../strategy/exits.js';
 import type { TradeCategory } from '../strategy/intent.js';
@@ -293,10 +293,16 @@ function pairProblem(
 function restoredTradingState(store: Store, spec: BotSpec): TradingStateMachine {
   const stateKey = `trading-state:${spec.name}`;
   const saved = store.meta.get(stateKey) as TradingState | undefined;
-  const tradingState = new TradingStateMachine(spec.risk, saved === 'HALTED' ? 'HALTED' : 'ACTIVE');
+  // A halt and the operator's pause outlive a restart; REDUCING is the day's losses, measured again.
+  const tradingState = new TradingStateMachine(
+    spec.risk,
+    saved === 'HALTED' ? 'HALTED' : 'ACTIVE',
+    store.meta.get(pausedKey(spec.name)) === 'true' || saved === 'PAUSED',
+  );
   tradingState.onChange((c) => {
     store.tradingState.record(c.to, `${spec.name}: ${c.reason}`, c.ts);
     store.meta.set(stateKey, c.to, c.ts);
+    store.meta.set(pausedKey(spec.name), String(c.paused), c.ts);
   });
   return tradingState;
 }

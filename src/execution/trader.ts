@@ -173,9 +173,18 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       tradingState: o.tradingState,
       events,
     });
-    o.tradingState.onChange((c) =>
-      events.emit({ type: 'trading-state', bot: o.bot, ts: c.ts, from: c.from, to: c.to, reason: c.reason }),
-    );
+    o.tradingState.onChange((c) => {
+      // A pause or resume under a halt changes no state shown: the control event says it.
+      if (c.from !== c.to)
+        events.emit({
+          type: 'trading-state',
+          bot: o.bot,
+          ts: c.ts,
+          from: c.from,
+          to: c.to,
+          reason: c.reason,
+        });
+    });
   }
 
   get bot(): string {
@@ -332,7 +341,6 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       fillsEstimated: this.booking.mode === 'estimated',
       heldByOrders: this.orders.held(s),
       entryLock: this.guard.lockOf(s, now),
-      paused: this.control.paused,
     };
   }
 

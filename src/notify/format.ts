@@ -7,6 +7,7 @@ import { describeFill, exitReasonOf } from '../execution/describe.js';
 import { Decimal, formatMoney } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
+import { stateWord } from '../market/trading-state.js';
 import { formatZoned } from '../market/zoned-time.js';
 
 const money = formatMoney;
@@ -106,5 +107,5 @@ export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: s
 /** One bot in a line: state, counts, PnL net of fees, equity, holdings. */
 export function botLine(b: LiveBotStatus): string {
   const held = b.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ') || 'flat';
-  return `${b.name} ${b.tradingState}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(b.net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
+  return `${b.name} ${stateWord(b.tradingState, b.paused === true, b.health.state === 'DEGRADED')}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(b.net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
 }

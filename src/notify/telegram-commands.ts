@@ -24,7 +24,6 @@ export interface CommandedBot {
           reason: string;
           symbol?: string;
         }): Promise<void>;
-        readonly trader?: { readonly control: { readonly paused: boolean } };
       }
     | undefined;
 }
@@ -162,11 +161,7 @@ export class TelegramCommands {
       return (
         this.o
           .bots()
-          .map((s) =>
-            s.bot === undefined
-              ? `${s.config.name}: restarting`
-              : `${botLine(s.bot.status())}${s.bot.trader?.control.paused === true ? ' (PAUSED)' : ''}`,
-          )
+          .map((s) => (s.bot === undefined ? `${s.config.name}: restarting` : botLine(s.bot.status())))
           .join('\n') || 'no bots'
       );
     const action = MONEY_MOVING[command];

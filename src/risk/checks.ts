@@ -86,7 +86,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
     name: 'paused',
     needs: 'intent',
     check: ({ ctx, raw, reducing }) =>
-      ctx.paused === true && !reducing
+      ctx.tradingState === 'PAUSED' && !reducing
         ? deny(
             'PAUSED',
             `the bot is paused by the operator: no new entry on ${raw.symbol} (orders that reduce a position still run); resume it from the dashboard or POST /api/bots/<name>/resume`,

@@ -57,8 +57,6 @@ export interface RiskContext {
     | undefined;
   /** A protection's lock on new entries of the symbol (its sentence), when one is in force. */
   readonly entryLock?: string | undefined;
-  /** The operator paused the bot (dashboard or control API): no new entries, exits still run. */
-  readonly paused?: boolean | undefined;
 }
 
 /** The price an intent is expected to trade at. */

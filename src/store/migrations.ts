@@ -140,6 +140,22 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE sent_ts IS NULL AND dropped_ts IS NULL`,
     ],
   },
+  {
+    version: 5,
+    name: "trading state: the operator's pause is a state (PAUSED)",
+    // SQLite cannot change a CHECK constraint: the table is rebuilt with its rows, in the migration's transaction.
+    sql: [
+      `CREATE TABLE trading_state_v5 (
+        seq INTEGER PRIMARY KEY,
+        state TEXT NOT NULL CHECK (state IN ('ACTIVE', 'PAUSED', 'REDUCING', 'HALTED')),
+        reason TEXT NOT NULL,
+        ts INTEGER NOT NULL
+      )`,
+      `INSERT INTO trading_state_v5 (seq, state, reason, ts) SELECT seq, state, reason, ts FROM trading_state`,
+      `DROP TABLE trading_state`,
+      `ALTER TABLE trading_state_v5 RENAME TO trading_state`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -3,7 +3,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../feeds/clock.js';
 import type { Decimal, DecimalLike } from '../market/decimal.js';
-import type { TradingState } from '../market/trading-state.js';
+import { TRADING_STATES, type TradingState } from '../market/trading-state.js';
 import { StoreError, decimalColumn, readDecimal, textColumn, tsColumn } from './columns.js';
 
 /** One journaled transition. */
@@ -13,8 +13,6 @@ export interface TradingStateRecord {
   readonly reason: string;
   readonly ts: number;
 }
-
-const TRADING_STATES: readonly TradingState[] = ['ACTIVE', 'REDUCING', 'HALTED'];
 
 /** Trading-state transitions; the current state is the last one. */
 export class TradingStateRepository {

@@ -51,8 +51,15 @@ const BotSchema = {
     quoteCoin: { type: 'string' },
     capital: decimal,
     running: { type: 'boolean' },
-    tradingState: { type: 'string', enum: ['ACTIVE', 'REDUCING', 'HALTED', 'unknown'] },
-    paused: { type: 'boolean', description: 'no new entries (denied PAUSED); exits still run' },
+    tradingState: {
+      type: 'string',
+      enum: ['ACTIVE', 'PAUSED', 'REDUCING', 'HALTED', 'unknown'],
+      description: 'PAUSED: paused by the operator, no new entries (denied PAUSED); exits still run',
+    },
+    paused: {
+      type: 'boolean',
+      description: 'the operator paused the bot; true under HALTED too, which a re-arm turns into PAUSED',
+    },
     equity: nullableDecimal,
     cash: nullableDecimal,
     realisedPnl: nullableDecimal,

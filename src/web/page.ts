@@ -26,7 +26,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   section.bot h2 { font-size: 16px; margin: 0 8px 0 0; display: inline-block; }
   .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; margin-right: 6px; background: #e3e7ec; }
   .badge.ACTIVE { background: #d6f5dd; } .badge.REDUCING { background: #fff1c2; } .badge.HALTED { background: #ffd6d6; }
-  .badge.paused { background: #ffe2b8; } .badge.degraded { background: #ffb3b3; font-weight: 600; }
+  .badge.paused, .badge.state.PAUSED { background: #ffe2b8; } .badge.degraded { background: #ffb3b3; font-weight: 600; }
   .degraded-why { color: #b00020; margin: 4px 0; }
   [hidden] { display: none !important; }
   /* Nothing is wider than the screen: long words (a strategy's parameters, a sentence) wrap anywhere. */
@@ -321,8 +321,10 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     st.textContent = b.tradingState;
     st.className = 'badge state ' + b.tradingState;
     var pb = s.querySelector('.badge.paused');
-    pb.textContent = b.paused ? 'PAUSED' : '';
-    pb.hidden = !b.paused;
+    // A pause the state does not show (under a halt): its own badge; PAUSED is the state otherwise.
+    var pausedUnder = b.paused && b.tradingState !== 'PAUSED';
+    pb.textContent = pausedUnder ? 'PAUSED' : '';
+    pb.hidden = !pausedUnder;
     // A starving feed: DEGRADED, and why, in the bot's own words (the same sentences as /readyz and the log).
     var degraded = b.health !== undefined && b.health.state === 'DEGRADED';
     s.dataset.health = b.health === undefined ? 'unknown' : b.health.state;

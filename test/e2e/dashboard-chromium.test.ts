@@ -40,7 +40,11 @@ function demoConfig(name: string, change: (d: DemoConfig) => void = () => undefi
 /** The colour of the equity line (#2962ff, src/web/page.ts). */
 const EQUITY_LINE = [0x29, 0x62, 0xff] as const;
 
-/** How the bot's PAUSED badge shows: its CSS display and its text. */
+/** How the bot's state badge reads (PAUSED is a trading state). */
+const stateBadge = async (page: Page) =>
+  (await page.evaluate(`document.querySelector('${SECTION} .badge.state').textContent`)) as string;
+
+/** How the bot's separate PAUSED badge (a pause under a halt) shows: its CSS display and its text. */
 const pausedBadge = async (page: Page) =>
   (await page.evaluate(
     `(() => { const e = document.querySelector('${SECTION} .badge.paused'); return { display: getComputedStyle(e).display, text: e.textContent }; })()`,
@@ -114,7 +118,9 @@ describe.each([
         }
         await page.click(`${SECTION} .controls button[data-action="pause"]`);
         await until(page, `document.querySelector('${SECTION}').dataset.paused === 'true'`, 'the bot paused');
-        expect(await pausedBadge(page)).toEqual({ display: 'inline-block', text: 'PAUSED' });
+        // The state reads PAUSED, once: no second PAUSED pill beside it.
+        expect(await stateBadge(page)).toBe('PAUSED');
+        expect((await pausedBadge(page)).display).toBe('none');
         const paused = await bot();
         const pause = paused.controls.at(-1);
         expect(pause).toMatchObject({ action: 'pause', reason: 'e2e: pause before the news' });

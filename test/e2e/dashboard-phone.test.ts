@@ -165,6 +165,12 @@ describe.each([{ lang: 'C.UTF-8' }, { lang: 'de_DE.UTF-8' }])(
         await page.click(`${SECTION} .controls button[data-action="halt"]`);
         await until(page, `document.querySelector('${SECTION}').dataset.state === 'HALTED'`, 'the halt');
         expect(await page.$eval('#notice', (e) => e.textContent)).toMatch(/HALTED: nothing is placed/);
+        // The halt shows over the pause, and the pause it outlives keeps its own pill (re-armed, it is PAUSED).
+        expect(
+          await page.evaluate(
+            `Array.from(document.querySelectorAll('${SECTION} .title .badge')).filter((b) => !b.hidden && b.textContent !== '').map((b) => b.textContent)`,
+          ),
+        ).toEqual(['HALTED', 'PAUSED']);
         expect(posted.filter((u) => u.endsWith('/halt'))).toHaveLength(1);
 
         // The entry that made the position is a market order that filled: its status says so, its size carries

@@ -99,9 +99,18 @@ describe('operator controls on a live bot', () => {
       events.filter((e) => e.type === 'control').map((e) => (e.type === 'control' ? e.control.action : '')),
     ).toEqual(['pause', 'flatten', 'halt', 'resume', 'rearm']);
     const states = events.filter((e) => e.type === 'trading-state');
+    // PAUSED is a state: the pause shows, the halt shows over it, and the resume under the halt changes
+    // nothing shown but is journaled (the state's rows say paused or not), so the re-arm leaves it ACTIVE.
     expect(states.map((e) => (e.type === 'trading-state' ? `${e.to}: ${e.reason}` : ''))).toEqual([
+      `PAUSED: news at 14:00 (pause by ${who})`,
       `HALTED: drill (halt by ${who})`,
       `ACTIVE: drill over (rearm by ${who})`,
+    ]);
+    expect(store.tradingState.history().map((t) => t.state)).toEqual([
+      'PAUSED',
+      'HALTED',
+      'HALTED',
+      'ACTIVE',
     ]);
 
     // Over a real loopback socket: the dashboard's control API acts on this very bot, journaled under

@@ -31,7 +31,7 @@ describe('the status block', () => {
     const [, ...rows] = statusLines(
       [
         bot('running'),
-        bot('paused', { paused: true }),
+        bot('paused', { tradingState: 'PAUSED', paused: true }),
         bot('halted', { tradingState: 'HALTED', paused: true }),
       ],
       NOW,

@@ -105,8 +105,8 @@ const rows: Row[] = [
   {
     rule: 'paused by the operator (a reducing sell still runs)',
     code: 'PAUSED',
-    approve: () => gate().check(sell('1'), ctx({ held: '3', paused: true })),
-    deny: () => gate().check(buy('1'), ctx({ held: '3', paused: true })),
+    approve: () => gate().check(sell('1'), ctx({ held: '3', tradingState: 'PAUSED' })),
+    deny: () => gate().check(buy('1'), ctx({ held: '3', tradingState: 'PAUSED' })),
   },
   {
     rule: 'unknown instrument',

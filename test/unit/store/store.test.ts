@@ -142,6 +142,21 @@ describe('openStore: migrations and pragmas', () => {
     expect(v2).toEqual({ applied_ts: clock.now() });
   });
 
+  it("keeps a journal's trading-state history when PAUSED becomes a state (schema step 5), and takes PAUSED then", () => {
+    const old = new BetterSqlite3(path);
+    old.pragma('journal_mode = WAL');
+    expect(migrate(old, path, clock.now(), MIGRATIONS.slice(0, 4))).toBe(4);
+    const insert = old.prepare(`INSERT INTO trading_state (state, reason, ts) VALUES (?, ?, ?)`);
+    insert.run('HALTED', 'kill switch', clock.now());
+    expect(() => insert.run('PAUSED', 'paused', clock.now())).toThrow(/CHECK constraint/);
+    old.close();
+
+    const s = openAt();
+    expect(s.tradingState.history().map((t) => [t.state, t.reason])).toEqual([['HALTED', 'kill switch']]);
+    s.tradingState.record('PAUSED', 're-armed under a pause');
+    expect(s.tradingState.current()?.state).toBe('PAUSED');
+  });
+
   it('refuses a file with a newer schema than the code knows, and leaves it untouched', () => {
     openAt().close();
     const raw = new BetterSqlite3(path);
@@ -349,8 +364,10 @@ describe('intents, denials and runtime state', () => {
       reason: 'manual kill switch',
       ts: clock.now(),
     });
-    expect(s.tradingState.history().map((t) => t.state)).toEqual(['ACTIVE', 'HALTED']);
-    expect(() => s.tradingState.record('PAUSED' as never, 'x')).toThrow(/ACTIVE, REDUCING, HALTED/);
+    clock.advance(1);
+    s.tradingState.record('PAUSED', 're-armed, still paused by the operator');
+    expect(s.tradingState.history().map((t) => t.state)).toEqual(['ACTIVE', 'HALTED', 'PAUSED']);
+    expect(() => s.tradingState.record('STOPPED' as never, 'x')).toThrow(/ACTIVE, PAUSED, REDUCING, HALTED/);
   });
 
   it('keeps an equity series, one point per ts', () => {
