@@ -20,19 +20,21 @@ export class ScaledScheduler implements SchedulerLike {
   schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
     const all = new Subscription();
     const run = (st: T | undefined, d: number): void => {
-      all.add(
-        asyncScheduler.schedule(
-          () => {
-            const action = new Subscription() as Subscription & { schedule(s?: T, d?: number): Subscription };
-            action.schedule = (s2?: T, d2 = 0) => {
-              run(s2, d2);
-              return all;
-            };
-            work.call(action as unknown as SchedulerAction<T>, st);
-          },
-          Math.max(0, d / this.speed),
-        ),
+      const step: Subscription = asyncScheduler.schedule(
+        () => {
+          // A step that ran is done: kept in `all`, every reschedule of a recurring action (a feed's stale
+          // watchdog, an interval) would stay referenced for as long as the daemon runs.
+          all.remove(step);
+          const action = new Subscription() as Subscription & { schedule(s?: T, d?: number): Subscription };
+          action.schedule = (s2?: T, d2 = 0) => {
+            run(s2, d2);
+            return all;
+          };
+          work.call(action as unknown as SchedulerAction<T>, st);
+        },
+        Math.max(0, d / this.speed),
       );
+      all.add(step);
     };
     run(state, delay);
     return all;
