@@ -5,6 +5,7 @@
 // one order on the wire, and each is journaled as an attempt.
 import { ApiError } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
+import { formatDuration } from '../market/duration.js';
 import type { OrderRecord } from '../store/orders.js';
 import type { OrderIntent } from '../strategy/intent.js';
 import type { OrderJournal } from './journal.js';
@@ -45,6 +46,11 @@ export interface ExecutorOptions {
   readonly maxAttempts?: number | undefined;
   /** First backoff between sends (default 250 ms, doubled each time). */
   readonly backoffMs?: number | undefined;
+  /**
+   * The longest wait before a resend (default 30 s): a venue that asks for longer (Retry-After) leaves the
+   * order pending for reconciliation now, instead of holding the bot's next candle and a graceful stop.
+   */
+  readonly maxResendWaitMs?: number | undefined;
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
   readonly hooks?: ExecutorHooks | undefined;
   /** Runs the journal writes that precede a send as one commit (the store's transaction); default: as they come. */
@@ -57,12 +63,14 @@ const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export class Executor {
   private readonly maxAttempts: number;
   private readonly backoffMs: number;
+  private readonly maxResendWaitMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly inFlight = new Set<Promise<OrderOutcome>>();
 
   constructor(private readonly o: ExecutorOptions) {
     this.maxAttempts = o.maxAttempts ?? 4;
     this.backoffMs = o.backoffMs ?? 250;
+    this.maxResendWaitMs = o.maxResendWaitMs ?? 30_000;
     this.sleep = o.sleep ?? realSleep;
   }
 
@@ -162,7 +170,13 @@ export class Executor {
         });
         if (attempt < this.maxAttempts) {
           const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
-          await this.sleep(Math.max(retryAfter ?? 0, this.backoffMs * 2 ** (attempt - 1)));
+          const wait = Math.max(retryAfter ?? 0, this.backoffMs * 2 ** (attempt - 1));
+          if (wait > this.maxResendWaitMs) {
+            lastError = `${lastError}; the venue asked to wait ${formatDuration(wait)} before a resend, longer than the ${formatDuration(this.maxResendWaitMs)} a resend waits: left pending, resent by the reconciliation at the next start`;
+            logger?.warn('order left pending', { clientOid, symbol: order.symbol, error: lastError });
+            break;
+          }
+          await this.sleep(wait);
         }
       }
     }

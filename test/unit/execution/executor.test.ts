@@ -106,6 +106,38 @@ describe('Executor', () => {
     expect(v.accepted()).toBe(0);
   });
 
+  it('leaves an order pending at once when the venue asks to wait longer than a resend waits (no 28-hour sleep)', async () => {
+    const slept: number[] = [];
+    const journal = new MemoryJournal();
+    let sends = 0;
+    const executor = new Executor({
+      venue: {
+        fills: async () => [],
+        async placeOrder() {
+          sends++;
+          throw apiErrorFor({
+            code: '429',
+            msg: 'HTTP 429',
+            endpoint: 'placeRealityOrder',
+            httpStatus: 429,
+            retryAfterMs: 100_000_000,
+          });
+        },
+      },
+      journal: journal.orders,
+      clock: { now: () => T },
+      sleep: async (ms) => void slept.push(ms),
+    });
+    const outcome = await executor.place(order('tb-r'));
+    expect(outcome.status).toBe('pending');
+    expect(outcome.status === 'pending' ? outcome.message : '').toMatch(
+      /asked to wait 1 d 3 h before a resend, longer than the 30 s a resend waits: left pending/,
+    );
+    expect(slept).toEqual([]);
+    expect(sends).toBe(1);
+    expect(journal.orders.byClientOid('tb-r')).toMatchObject({ state: 'pending', attempts: 1 });
+  });
+
   it('counts the first attempt of an order journaled before a crash that never sent it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradebot-executor-'));
     const store = openStore(join(dir, 'journal.sqlite'));
