@@ -133,11 +133,21 @@ describe('every surface shows the same figures', () => {
         if (gauge !== undefined) expect(Number(gauge)).toBeCloseTo(Number(live.equity), 6);
       }
 
-      // The venue's clock runs again (its rate limits refill with it) for the stop's last fill sync.
+      // The venue's clock runs again (its rate limits refill with it) for the stop's last fill sync. While it
+      // stood still the daemon's fill syncs spent the venue's second of reality-fills and were refused 429: the
+      // stop waits until each bot has synced its fills again (the age /readyz shows), so the stop's own sync is
+      // not the one that meets the last 429s.
       await fetch(`${sim.baseUrl}/sim/clock/speed`, {
         method: 'POST',
         body: JSON.stringify({ speed: SPEED }),
       });
+      await waitFor(
+        async () =>
+          ((await readyz()) as { health?: { ages?: { fills?: number } } }[]).every(
+            (b) => (b.health?.ages?.fills ?? Infinity) < 10_000,
+          ),
+        { what: 'a fill sync of every bot after the clock ran again', timeoutMs: 60_000, intervalMs: 100 },
+      );
       d.proc.kill('SIGTERM');
       expect((await d.exited).code, d.stderr.slice(-3000)).toBe(0);
       const second = summaries(d);
