@@ -300,6 +300,13 @@ export function exitBlockedSentence(r: BacktestResult): string | undefined {
   return `${counted(n, 'exit')} denied EXIT_BLOCKED: the strategy's own resting limit sells held the position${first}`;
 }
 
+/** The run's interval, and the data's when the run resampled it: "5m (resampled from 1m)". */
+export function intervalText(meta: BacktestResult['meta']): string {
+  return meta.resampledFrom === undefined
+    ? meta.interval
+    : `${meta.interval} (resampled from ${meta.resampledFrom})`;
+}
+
 /** A terminal summary table. */
 export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quoteDp = 2): string {
   const money = (s: string) => formatAmount(s, quoteDp);
@@ -312,10 +319,7 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
     ],
     ...(r.meta.resampledFrom === undefined
       ? []
-      : ([['interval', `${r.meta.interval} (resampled from ${r.meta.resampledFrom})`]] as [
-          string,
-          string,
-        ][])),
+      : ([['interval', intervalText(r.meta)]] as [string, string][])),
     [
       'period',
       `${new Date(r.meta.from).toISOString().slice(0, 10)} to ${new Date(r.meta.to).toISOString().slice(0, 10)}`,

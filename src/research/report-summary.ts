@@ -4,7 +4,7 @@ import type { BacktestResult } from '../backtest/result.js';
 import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
-import { exitBlockedSentence, unrealisedSentence, type Metrics } from './metrics.js';
+import { exitBlockedSentence, intervalText, unrealisedSentence, type Metrics } from './metrics.js';
 import { num, pct, type InstrumentFormat } from './report-page.js';
 
 /** The tiles of the tearsheet: the run's figures, and the benchmark's when there is one. */
@@ -57,7 +57,7 @@ export function runHeader(
   return [
     `tradebot ${version ?? ''} backtest`.replace('  ', ' '),
     `strategy   ${r.meta.strategy} ${JSON.stringify(r.meta.params)}`,
-    `dataset    ${r.meta.dataset}: ${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles`,
+    `dataset    ${r.meta.dataset}: ${r.meta.symbol} ${intervalText(r.meta)}, ${r.meta.candles.toLocaleString('en-US')} candles`,
     `span       ${clock.text(r.meta.from)} to ${clock.text(r.meta.to)}${clock.label === clock.zone ? '' : ` (${clock.zone})`}`,
     `costs      capital ${r.meta.capital} ${quote}, fee rate ${r.meta.feeRate}, slippage ${r.meta.slippageBps} bps`,
     `result     final equity ${money(m.finalEquity)} ${quote} (${pct(m.totalReturn)}), ${counted(m.trades, 'closed trade')}, Sharpe ${num(m.sharpe)}, max drawdown ${pct(m.maxDrawdown)}`,

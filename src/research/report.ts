@@ -15,7 +15,7 @@
 // shared report-page); the sweep and walk-forward pages have their own modules, exported from here too.
 import type { Instrument } from '../api/index.js';
 import type { BacktestResult } from '../backtest/result.js';
-import type { Metrics } from './metrics.js';
+import { intervalText, type Metrics } from './metrics.js';
 import { chartPanels, chartScript, reportCharts } from './report-charts.js';
 import { chartLibrary, esc, instrumentFormat, page, tileGrid } from './report-page.js';
 import { monthlyTable, runHeader, summaryTiles } from './report-summary.js';
@@ -52,7 +52,7 @@ export function renderReport(r: BacktestResult, m: Metrics, o: ReportOptions = {
   const f = instrumentFormat(o.instrument);
   const charts = reportCharts(r, o.benchmark, f.clock);
   const trades = tradeRecords(r, o.excursions);
-  const body = `<h1>${esc(r.meta.strategy)} on ${esc(r.meta.symbol)} (${esc(r.meta.interval)})</h1>
+  const body = `<h1>${esc(r.meta.strategy)} on ${esc(r.meta.symbol)} (${esc(intervalText(r.meta))})</h1>
 <p>Times in ${esc(f.clock.named)}; money in ${esc(f.quote || 'the quote coin')}, rounded to ${f.qdp} places. Paste the block below into an issue to describe this run.</p>
 <pre id="header">${esc(runHeader(r, m, o.version, f))}</pre>
 ${tileGrid(summaryTiles(r, m, f))}

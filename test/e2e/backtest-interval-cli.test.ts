@@ -45,6 +45,10 @@ describe('tradebot backtest with interval: in the file', () => {
     };
     expect(result.meta).toMatchObject({ interval: '5m', resampledFrom: '1m', candles: 600 });
     expect(result.trades.length).toBeGreaterThan(0);
+    // The report says it too: in its title and in the header a user pastes into an issue.
+    const report = readFileSync(join(dir, 'five', 'report.html'), 'utf8');
+    expect(report).toContain('<h1>ma-crossover on SYNUSDT (5m (resampled from 1m))</h1>');
+    expect(report).toMatch(/dataset {4}synthetic-1m:3:3000: SYNUSDT 5m \(resampled from 1m\), 600 candles/);
   });
 
   it('refuses a 1m run on a 5m file and a 5m run on a 3m file, naming the file and the fix (exit 2)', async () => {
