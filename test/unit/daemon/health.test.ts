@@ -2,28 +2,9 @@
 // the last minute.
 import { describe, expect, it } from 'vitest';
 import { readiness, VENUE_REACHABLE_MS } from '../../../src/daemon/health.js';
-import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
-import { degradedHealth, OK_HEALTH } from '../../helpers/feed-health.js';
+import { botStatus as bot } from '../../helpers/bot-status.js';
+import { degradedHealth } from '../../helpers/feed-health.js';
 
-const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => ({
-  name,
-  running: true,
-  intents: 0,
-  denials: 0,
-  orders: 0,
-  fills: 0,
-  sinceStart: { intents: 0, denials: 0, orders: 0, fills: 0 },
-  tradingState: 'ACTIVE',
-  health: OK_HEALTH,
-  equity: '10000',
-  quoteCoin: 'USDT',
-  realisedPnl: '0',
-  unrealisedPnl: '0',
-  fees: '0',
-  net: '0',
-  positions: [],
-  ...over,
-});
 const now = Date.UTC(2026, 10, 23, 15);
 const polled = now - 5_000;
 

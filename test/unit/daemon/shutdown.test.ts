@@ -1,21 +1,16 @@
 // The end of a run: the bots drained within the deadline, then each bot's summary line in the operator's words.
 import { describe, expect, it } from 'vitest';
 import { botSummary, drainBots } from '../../../src/daemon/shutdown.js';
-import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
-import { OK_HEALTH } from '../../helpers/feed-health.js';
+import { botStatus } from '../../helpers/bot-status.js';
 
-const status: LiveBotStatus = {
-  name: 'momentum',
+const status = botStatus('momentum', {
   running: false,
   intents: 4,
   denials: 1,
   orders: 3,
   fills: 1,
   sinceStart: { intents: 2, denials: 0, orders: 1, fills: 1 },
-  tradingState: 'ACTIVE',
-  health: OK_HEALTH,
   equity: '10010.504321',
-  quoteCoin: 'USDT',
   realisedPnl: '12.005',
   unrealisedPnl: '-0.5',
   fees: '2',
@@ -23,7 +18,7 @@ const status: LiveBotStatus = {
   positions: [
     { symbol: 'AAPLUSDT', baseCoin: 'AAPL', quantity: '3', avgPrice: '150', unrealisedPnl: '-0.5' },
   ],
-};
+});
 
 describe('botSummary', () => {
   it("says a bot's orders, fills, PnL, fees, equity and holdings in one sentence, with the numbers as fields", () => {

@@ -1,29 +1,9 @@
 // The terminal's status block: a bot paused by the operator reads PAUSED, not ACTIVE.
 import { describe, expect, it } from 'vitest';
-import type { LiveBotStatus } from '../../../src/execution/live-bot.js';
 import { STATUS_LEGEND, statusLines } from '../../../src/daemon/status.js';
-import { degradedHealth, OK_HEALTH } from '../../helpers/feed-health.js';
+import { botStatus as bot } from '../../helpers/bot-status.js';
+import { degradedHealth } from '../../helpers/feed-health.js';
 
-const bot = (name: string, over: Partial<LiveBotStatus> = {}): LiveBotStatus => ({
-  name,
-  running: true,
-  intents: 0,
-  denials: 0,
-  orders: 0,
-  fills: 0,
-  sinceStart: { intents: 0, denials: 0, orders: 0, fills: 0 },
-  tradingState: 'ACTIVE',
-  health: OK_HEALTH,
-  paused: false,
-  equity: '10000.00',
-  quoteCoin: 'USDT',
-  realisedPnl: '0',
-  unrealisedPnl: '0',
-  fees: '0',
-  net: '0',
-  positions: [],
-  ...over,
-});
 const NOW = Date.UTC(2026, 10, 23, 15);
 
 describe('the status block', () => {

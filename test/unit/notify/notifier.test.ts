@@ -14,7 +14,7 @@ import { Notifier, webhookChannel, type NotifiableEvent } from '../../../src/not
 import { openStore } from '../../../src/store/index.js';
 import { startRecordingServer } from '../../helpers/recording-server.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { OK_HEALTH } from '../../helpers/feed-health.js';
+import { botStatus } from '../../helpers/bot-status.js';
 
 function harness(
   config: Record<string, unknown>,
@@ -153,18 +153,13 @@ describe('Notifier', () => {
     const clock: Clock = {
       now: () => Math.floor(start + (performance.now() - (t0 ??= performance.now())) * speed),
     };
-    const bot: LiveBotStatus = {
-      name: 'a',
-      running: true,
+    const bot = botStatus('a', {
       intents: 3,
       denials: 1,
       orders: 2,
       fills: 2,
       sinceStart: { intents: 1, denials: 0, orders: 1, fills: 1 },
-      tradingState: 'ACTIVE',
-      health: OK_HEALTH,
       equity: '10010.504321',
-      quoteCoin: 'USDT',
       realisedPnl: '12',
       unrealisedPnl: '0.5',
       fees: '2',
@@ -172,7 +167,7 @@ describe('Notifier', () => {
       positions: [
         { symbol: 'AAPLUSDT', baseCoin: 'AAPL', quantity: '3', avgPrice: '150', unrealisedPnl: '0.5' },
       ],
-    };
+    });
     const { n, emit } = harness(
       { events: ['restart', 'daily-summary'], perMinute: 600 },
       `${rx.baseUrl}/hook`,
