@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONTROL_ACTIONS } from '../../src/store/index.js';
-import { afterPaint, drawnPixels, launchBrowser, openPage } from '../helpers/browser.js';
-import { startCli, type Running } from '../helpers/cli.js';
+import { afterPaint, drawnPixels, launchBrowser, openPage, until } from '../helpers/browser.js';
+import { dashboardUrl, startCli } from '../helpers/cli.js';
 import { demoConfigFile, type DemoConfig } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-dashboard-'));
@@ -49,16 +49,6 @@ const pausedBadge = async (page: Page) =>
   (await page.evaluate(
     `(() => { const e = document.querySelector('${SECTION} .badge.paused'); return { display: getComputedStyle(e).display, text: e.textContent }; })()`,
   )) as { display: string; text: string };
-
-/** The address the daemon's dashboard logs once it listens. */
-const dashboardUrl = async (d: Running): Promise<string> =>
-  (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, 30_000))[1] as string;
-
-/** Waits on a condition in the page (a string: the project compiles without the DOM library). */
-const until = (page: Page, condition: string, what: string, timeout = 90_000) =>
-  page.waitForFunction(condition, { timeout, polling: 100 }).catch((e: unknown) => {
-    throw new Error(`timed out waiting for ${what}`, { cause: e });
-  });
 
 describe.each([
   // The number pattern of the equity in the page: grouped thousands, two decimals, in the locale's spelling.

@@ -4,14 +4,14 @@
 // table laid out as a table, orders with their fills (status, size filled in the base coin, average price),
 // times on the venue's clock with the zone, the equity chart showing the whole run, and Flatten all and Halt
 // asking for confirmation (dismissed: nothing sent). Screenshots land in test-output/dashboard-phone/<locale>/.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
-import { afterPaint, launchBrowser, openPage } from '../helpers/browser.js';
-import { startCli, type Running } from '../helpers/cli.js';
+import { afterPaint, launchBrowser, openPage, until } from '../helpers/browser.js';
+import { dashboardUrl, startCli } from '../helpers/cli.js';
+import { demoConfigFile } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-dashboard-phone-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,32 +19,10 @@ const TOKEN = 'e2e-dashboard-phone-token-5d2e9a10';
 const BOT = 'aapl-ma';
 const SECTION = `#bot-${BOT}`;
 
-interface Demo {
-  venue: { startTime: string };
-  store: { path: string };
-  metrics: { port: number };
-  dashboard: { port: number; enabled: boolean };
-}
-
 /** The demo deployment (its simulator pinned to a Monday, 09:25 ET), with its files in the test's folder. */
 function demoConfig(name: string): string {
-  const demo = parse(readFileSync('config/demo.yaml', 'utf8')) as Demo;
-  expect(demo.venue.startTime).toBe('2026-11-23T14:25:00Z');
-  demo.store.path = join(dir, `${name}.db`);
-  demo.metrics.port = 0;
-  demo.dashboard.port = 0;
-  const f = join(dir, `${name}.yaml`);
-  writeFileSync(f, stringify(demo));
-  return f;
+  return demoConfigFile(dir, name, (demo) => expect(demo.venue.startTime).toBe('2026-11-23T14:25:00Z'));
 }
-
-const dashboardUrl = async (d: Running): Promise<string> =>
-  (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, 30_000))[1] as string;
-
-const until = (page: Page, condition: string, what: string, timeout = 90_000) =>
-  page.waitForFunction(condition, { timeout, polling: 100 }).catch((e: unknown) => {
-    throw new Error(`timed out waiting for ${what}`, { cause: e });
-  });
 
 /**
  * What is wider than the viewport: the page's scroll width, and every visible element whose box ends right of

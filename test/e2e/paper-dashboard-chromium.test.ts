@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import { launchBrowser, openPage } from '../helpers/browser.js';
-import { startCli } from '../helpers/cli.js';
+import { dashboardUrl, startCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-paper-dashboard-'));
 const TOKEN = 'e2e-paper-dashboard-token-7f3a9c';
@@ -41,7 +41,7 @@ describe('the dashboard of a paper run in Chromium under C.UTF-8', () => {
     const d = startCli(['run', '--config', f], { TRADEBOT_DASHBOARD_TOKEN: TOKEN, LANG, LC_ALL: LANG });
     const browser = await launchBrowser({ lang: LANG });
     try {
-      const url = (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, 60_000))[1] as string;
+      const url = await dashboardUrl(d, 60_000);
       const { page, errors } = await openPage(browser, `${url}#token=${TOKEN}`);
       await page.waitForFunction(`document.getElementById('venue').textContent.startsWith('PAPER')`, {
         timeout: 60_000,

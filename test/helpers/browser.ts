@@ -142,6 +142,12 @@ export async function openPage(browser: Browser, url: string, timeoutMs = 30_000
   return { page, errors };
 }
 
+/** Waits on a condition in the page (a string: the project compiles without the DOM library), naming it on a timeout. */
+export const until = (page: Page, condition: string, what: string, timeout = 90_000): Promise<unknown> =>
+  page.waitForFunction(condition, { timeout, polling: 100 }).catch((e: unknown) => {
+    throw new Error(`timed out waiting for ${what}`, { cause: e });
+  });
+
 /** Resolves after the page painted two more animation frames (charts draw on the next frame). */
 export async function afterPaint(page: Page): Promise<void> {
   await page.evaluate(

@@ -115,3 +115,7 @@ export async function runCli(
   clearTimeout(timer);
   return { code, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** The address of the dashboard a daemon started by `startCli` logs once it listens. */
+export const dashboardUrl = async (d: Running, timeoutMs = 30_000): Promise<string> =>
+  (await d.waitFor(/"dashboard listening".*?"url":"([^"]+)"/, timeoutMs))[1] as string;
