@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/sim/index.js';
 import { startCli } from '../helpers/cli.js';
-import { remoteConfigFile } from '../helpers/demo-config.js';
+import { busyBot, remoteConfigFile } from '../helpers/demo-config.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -28,16 +28,8 @@ describe('a bot that gets no data', () => {
     });
     const hook = await startRecordingServer();
     hook.fallback = () => ({ body: 'ok' });
-    const bot = (name: string, symbol: string) => ({
-      name,
-      strategy: 'ma-crossover',
-      params: { fast: 2, slow: 4, quoteAmount: '300' },
-      symbols: [symbol],
-      interval: '1m',
-      capital: '10000',
-      // A price may be a venue minute old (one real second at speed 60): a loaded test machine stays within it.
-      risk: { maxDataAgeMs: 60_000 },
-    });
+    // A price may be a venue minute old (one real second at speed 60): a loaded test machine stays within it.
+    const bot = (name: string, symbol: string) => busyBot(name, symbol, { risk: { maxDataAgeMs: 60_000 } });
     const f = remoteConfigFile(
       dir,
       'starve',

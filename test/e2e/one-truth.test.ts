@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/sim/index.js';
 import { runCli, startCli, type Running } from '../helpers/cli.js';
-import { remoteConfigFile } from '../helpers/demo-config.js';
+import { busyBot, remoteConfigFile } from '../helpers/demo-config.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-one-truth-'));
@@ -50,19 +50,11 @@ describe('every surface shows the same figures', () => {
       startTime: Date.UTC(2026, 10, 23, 15), // Monday 10:00 ET, regular session
       accounts: [{ ...key, whitelisted: true, balances: { USDT: '50000' } }],
     });
-    const bot = (name: string, symbol: string) => ({
-      name,
-      strategy: 'ma-crossover',
-      params: { fast: 2, slow: 4, quoteAmount: '300' },
-      symbols: [symbol],
-      interval: '1m',
-      capital: '10000',
-    });
     const cfg = remoteConfigFile(
       dir,
       'truth',
       { baseUrl: sim.baseUrl, speed: SPEED },
-      { bots: [bot('aapl', 'AAPLUSDT'), bot('tsla', 'TSLAUSDT')] },
+      { bots: [busyBot('aapl', 'AAPLUSDT'), busyBot('tsla', 'TSLAUSDT')] },
     );
     const fillsIn = (d: Running) => (d.stderr.match(/"message":"fill"/g) ?? []).length;
     let d = startCli(['run', '--config', cfg], env);

@@ -73,3 +73,17 @@ export function remoteConfigFile(
   );
   return f;
 }
+
+/**
+ * A bot that trades often on 1m candles (ma-crossover 2/4, 300 USDT a buy, 10000 USDT of capital), for
+ * deployments whose tests need fills within seconds at speed 60; `extra` adds or replaces its keys.
+ */
+export const busyBot = (name: string, symbol: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  strategy: 'ma-crossover',
+  params: { fast: 2, slow: 4, quoteAmount: '300' },
+  symbols: [symbol],
+  interval: '1m',
+  capital: '10000',
+  ...extra,
+});
