@@ -4,10 +4,10 @@
 // 0, and the block drawn again, so a log line never glues onto it. The legend is STATUS_LEGEND.
 import { Writable } from 'node:stream';
 import type { LiveBotStatus } from '../execution/live-bot.js';
+import { botStateWord } from '../execution/live-bot-status.js';
 import type { Clock } from '../feeds/clock.js';
 import { Decimal, formatAmount, formatMoney } from '../market/decimal.js';
 import { counted } from '../market/spelling.js';
-import { stateWord } from '../market/trading-state.js';
 import { US_EASTERN } from '../market/us-calendar.js';
 import { formatZoned } from '../market/zoned-time.js';
 
@@ -41,10 +41,6 @@ const amount = (s: string, places = 2): string => {
   const shown = formatAmount(s, places);
   return `${new Decimal(shown).gt(0) ? '+' : ''}${shown}`;
 };
-
-/** A running bot's state word, its feeds' health included. */
-const botStateWord = (b: LiveBotStatus): string =>
-  stateWord(b.tradingState, b.paused === true, b.health.state === 'DEGRADED');
 
 function positionText(b: LiveBotStatus): string {
   const [first, ...rest] = b.positions;

@@ -1,5 +1,6 @@
 // What a running bot's status says (the terminal, /readyz, the dashboard, the stop summary and notifications all
 // show it): its counts, state and health, and its money figures, computed once by moneyFigures.
+import { stateWord } from '../market/trading-state.js';
 import type { JournalCounts } from '../store/index.js';
 import { moneyFigures } from '../portfolio/figures.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -83,3 +84,7 @@ export function moneyStatus(
       })),
   };
 }
+
+/** A running bot's state in one word, its pause and its feeds' health included (see `stateWord`). */
+export const botStateWord = (b: LiveBotStatus): string =>
+  stateWord(b.tradingState, b.paused === true, b.health.state === 'DEGRADED');

@@ -1,13 +1,13 @@
 // The text of each notification: one or two short lines a person reads on a phone, money with its coin.
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
+import { botStateWord } from '../execution/live-bot-status.js';
 import type { TraderFill } from '../execution/trader.js';
 import type { ExitBlockedFirst } from '../execution/exit-blocked.js';
 import { describeFill, exitReasonOf } from '../execution/describe.js';
 import { Decimal, formatMoney } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
-import { stateWord } from '../market/trading-state.js';
 import { formatZoned } from '../market/zoned-time.js';
 
 const money = formatMoney;
@@ -107,5 +107,5 @@ export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: s
 /** One bot in a line: state, counts, PnL net of fees, equity, holdings. */
 export function botLine(b: LiveBotStatus): string {
   const held = b.positions.map((p) => `${p.quantity} ${p.baseCoin}`).join(', ') || 'flat';
-  return `${b.name} ${stateWord(b.tradingState, b.paused === true, b.health.state === 'DEGRADED')}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(b.net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
+  return `${b.name} ${botStateWord(b)}: ${counted(b.orders, 'order')}, ${counted(b.fills, 'fill')}, pnl ${money(b.net, b.quoteCoin)} (fees ${money(b.fees, b.quoteCoin)}), equity ${money(b.equity, b.quoteCoin)}, ${held}`;
 }
