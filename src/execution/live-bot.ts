@@ -328,14 +328,30 @@ export class LiveBot {
     this.fillTimer = setInterval(() => void this.syncFills(), o.fillPollMs ?? 2000);
   }
 
-  /** Once the rules and a session are known, the operator hears when the session stops the bot and when it may trade again. */
-  private sessionNotes$(feeds: MarketFeeds): Observable<never> {
+  /**
+   * Emits once the rules of every symbol and the session are known (and, `withPrices`, a price of every
+   * symbol): any feed's news may complete the picture, and so may what the market state knew already.
+   */
+  private known$(feeds: MarketFeeds, withPrices: boolean): Observable<unknown> {
     const { o } = this;
     const market = o.trader.market;
-    return merge(feeds.instruments$, feeds.session$).pipe(
+    const sources = withPrices
+      ? [feeds.instruments$, feeds.session$, feeds.tickers$]
+      : [feeds.instruments$, feeds.session$];
+    return merge(...sources).pipe(
       startWith(undefined),
-      filter(() => o.symbols.every((s) => market.rules(s) !== undefined) && market.session() !== undefined),
+      filter(
+        () =>
+          o.symbols.every((s) => market.rules(s) !== undefined && (!withPrices || market.hasQuote(s))) &&
+          market.session() !== undefined,
+      ),
       first(),
+    );
+  }
+
+  /** Once the rules and a session are known, the operator hears when the session stops the bot and when it may trade again. */
+  private sessionNotes$(feeds: MarketFeeds): Observable<never> {
+    return this.known$(feeds, false).pipe(
       concatMap(() => feeds.session$),
       tap((s) => {
         if (s !== undefined) this.noteSession(s);
@@ -350,17 +366,7 @@ export class LiveBot {
    */
   private candles$(feeds: MarketFeeds): Observable<Candle> {
     const { o } = this;
-    const market = o.trader.market;
-    // Any feed's news may complete the picture, and so may what the market state knew already.
-    const ready$ = merge(feeds.instruments$, feeds.session$, feeds.tickers$).pipe(
-      startWith(undefined),
-      filter(
-        () =>
-          o.symbols.every((s) => market.rules(s) !== undefined && market.hasQuote(s)) &&
-          market.session() !== undefined,
-      ),
-      first(),
-    );
+    const ready$ = this.known$(feeds, true);
     const since = (s: string) => {
       const v = o.store.meta.get(`candle:${o.name}:${s}:${o.interval}`);
       return v === undefined ? undefined : Number(v);
