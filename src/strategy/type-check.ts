@@ -6,13 +6,11 @@ import { createRequire } from 'node:module';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TS from 'typescript';
+import type { SourcePlace } from './failure.js';
 import { PACKAGE_ROOT } from './loader.js';
 
-/** A type error in the strategy's file, 1-based as editors count. */
-export interface TypeProblem {
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
+/** A type error in the strategy's file, at its place (1-based as editors count). */
+export interface TypeProblem extends SourcePlace {
   readonly message: string;
 }
 
