@@ -79,6 +79,16 @@ export interface LiveBotOptions {
 }
 
 const SPOT = 'SPOT' as const;
+/**
+ * The least real time between two checkpoints of the journal the bots share: with 200 bots each asking after
+ * each candle, the checkpoints' fsyncs took half the daemon's event loop (bench/scale.ts, issue 33).
+ */
+const CHECKPOINT_GAP_MS = 250;
+/**
+ * How long (real time) a candle mark or last price waits for others to share its commit. Only a mark whose
+ * candle led to no order waits: an order's journal entry commits the marks before it is sent.
+ */
+const MARK_FLUSH_MS = 10;
 
 /** A running bot. `start()` subscribes the feeds; `stop()` stops new intents and drains orders. */
 export class LiveBot {
@@ -292,7 +302,7 @@ export class LiveBot {
     const feeds = marketFeeds(o, (at, symbol, last) => {
       this.feeds.saw('tickers', at);
       this.markTs.set(symbol, at);
-      // Durable within a turn: `tradebot status` reads the marks the daemon values at now, not a candle ago.
+      // Durable within MARK_FLUSH_MS: `tradebot status` reads the marks the daemon values at now, not a candle ago.
       journalLastPrice(o.store, symbol, last, at);
       this.flushSoon();
     });
@@ -418,7 +428,7 @@ export class LiveBot {
    * than the order the candle leads to (else a restart would replay the candle and trade it again on a
    * portfolio that holds the first order), but it need not cost a commit of its own before the send: it
    * commits with that order's journal entry (the order is sent in this turn of the event loop), or on its
-   * own right after this turn when the candle led to none.
+   * own MARK_FLUSH_MS after this turn when the candle led to none.
    */
   private markCandle(symbol: string, openTime: number): void {
     const { store, name, interval } = this.o;
@@ -428,12 +438,16 @@ export class LiveBot {
     this.flushSoon();
   }
 
-  /** Commits the deferred writes (candle marks, last traded prices) right after this turn of the event loop. */
+  /**
+   * Commits the deferred writes (candle marks, last traded prices) MARK_FLUSH_MS after this turn of the event
+   * loop: the bots' candle answers of one boundary arrive within a few milliseconds of each other, and the
+   * first bot's flush takes every bot's marks in one commit (one fsync, not one per symbol).
+   */
   private flushSoon(): void {
     const { store } = this.o;
     if (this.markPending) return;
     this.markPending = true;
-    setImmediate(() => {
+    setTimeout(() => {
       this.markPending = false;
       try {
         store.flushDeferred();
@@ -442,7 +456,7 @@ export class LiveBot {
         return;
       }
       this.checkpointWhenIdle();
-    });
+    }, MARK_FLUSH_MS);
   }
 
   /**
@@ -457,7 +471,7 @@ export class LiveBot {
       setImmediate(() => {
         this.checkpointPending = false;
         try {
-          this.o.store.checkpoint();
+          this.o.store.checkpoint(CHECKPOINT_GAP_MS);
         } catch (err) {
           // SQLite checkpoints by itself when this cannot: nothing is lost, the next candle tries again.
           this.o.logger.warn('journal checkpoint failed', {

@@ -76,9 +76,12 @@ export interface Store {
    * connections) and starts the WAL over. SQLite otherwise does the one inside whichever commit takes the
    * WAL past 1000 pages and the other (a sync of the WAL's header) in the commit after, either of which
    * may be the commit that precedes an order's send; the live bot calls this when its orders are through.
-   * Nothing for `:memory:` or once closed.
+   * Nothing for `:memory:` or once closed, nor when this store's last checkpoint was less than `minGapMs`
+   * real milliseconds ago (many bots share one journal: each asks after each candle, and a checkpoint costs
+   * two fsyncs on the event loop however few pages it copies; the WAL keeps what waits, well below the 1000
+   * pages of SQLite's own checkpoint at the rates a daemon writes).
    */
-  checkpoint(): void;
+  checkpoint(minGapMs?: number): void;
   /** The raw connection, for read-only reporting queries. */
   readonly db: Database;
   /** Commits the deferred writes and closes the file (checkpointing the WAL). Idempotent. */
@@ -173,6 +176,7 @@ function storeOver(
 ): Store {
   const { clock } = o;
   let closed = false;
+  let lastCheckpoint = -Infinity;
   const tx = deferringTransactions(db);
   const meta = new MetaRepository(db, clock);
   return {
@@ -195,9 +199,15 @@ function storeOver(
     deferWrite(key: string, write: () => void): void {
       tx.defer(key, write);
     },
-    flushDeferred: tx.flush,
-    checkpoint(): void {
+    flushDeferred(): void {
+      // Closing flushed them: a flush asked for before the close has nothing left to do.
+      if (!closed) tx.flush();
+    },
+    checkpoint(minGapMs = 0): void {
       if (closed || o.memory) return;
+      const at = performance.now();
+      if (at - lastCheckpoint < minGapMs) return;
+      lastCheckpoint = at;
       const [r] = db.pragma('wal_checkpoint(PASSIVE)') as WalCheckpoint[];
       // All of it copied: the next commit starts the WAL over, and that commit syncs the WAL's header
       // (under NORMAL as under FULL). Made here, it is not the next order's commit that pays for it.

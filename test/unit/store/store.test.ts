@@ -454,6 +454,22 @@ describe('intents, denials and runtime state', () => {
     expect(wal?.log).toBeLessThanOrEqual(2);
     expect(s.meta.get('k19')).toBe('19');
   });
+
+  it('checkpoint(minGapMs) leaves the WAL alone when the last checkpoint was closer than that', () => {
+    const s = openAt();
+    let n = 0;
+    // Frames in the WAL not yet copied into the file, after 20 writes and a checkpoint asked with `gap`.
+    const uncopiedAfter = (gap: number): number => {
+      for (let i = 0; i < 20; i++) s.meta.set(`k${i}`, String(n++));
+      s.checkpoint(gap);
+      const [wal] = s.db.pragma('wal_checkpoint(NOOP)') as { log: number; checkpointed: number }[];
+      return (wal?.log ?? 0) - (wal?.checkpointed ?? 0);
+    };
+    expect(uncopiedAfter(0)).toBeLessThanOrEqual(2);
+    // A minute's gap, asked at once: nothing copied, the 20 writes still only in the WAL.
+    expect(uncopiedAfter(60_000)).toBeGreaterThanOrEqual(20);
+    expect(uncopiedAfter(0)).toBeLessThanOrEqual(2);
+  });
 });
 
 describe('reopen', () => {
