@@ -93,6 +93,69 @@ describe('FeedHub shared polling', () => {
   });
 });
 
+describe('FeedHub tickers of many symbols', () => {
+  it('polls the symbol alone while it is the only one, then the whole category once a second joins', () => {
+    const s = ts();
+    s.run(({ flush }) => {
+      const asked: (string | undefined)[] = [];
+      const all = [
+        wireTicker({ symbol: 'AAPLUSDT', lastPrice: '1' }),
+        wireTicker({ symbol: 'TSLAUSDT', lastPrice: '2' }),
+      ];
+      const hub = new FeedHub({
+        source: fakeSource({
+          tickers: (p: { symbol?: string }) => (
+            asked.push(p.symbol),
+            of(p.symbol === undefined ? all : all.filter((t) => t.symbol === p.symbol))
+          ),
+        } as Partial<MarketDataSource>),
+        scheduler: s,
+        clock: clockOf(s),
+        cadences: { tickersMs: 100 },
+      });
+      const aapl: string[] = [];
+      const tsla: string[] = [];
+      const errors: unknown[] = [];
+      const sa = hub
+        .tickers$('SPOT', 'AAPLUSDT')
+        .subscribe({ next: (f) => aapl.push(f.value.lastPrice), error: (e) => errors.push(e) });
+      let sb: { unsubscribe(): void } | undefined;
+      s.schedule(() => {
+        sb = hub
+          .tickers$('SPOT', 'TSLAUSDT')
+          .subscribe({ next: (f) => tsla.push(f.value.lastPrice), error: (e) => errors.push(e) });
+      }, 150);
+      s.schedule(() => sb?.unsubscribe(), 350);
+      s.schedule(() => sa.unsubscribe(), 450);
+      flush();
+      // One request a period whatever the symbols: AAPL alone at 0 and 100, both at 200 and 300, AAPL alone again at 400.
+      expect(asked).toEqual(['AAPLUSDT', 'AAPLUSDT', undefined, undefined, 'AAPLUSDT']);
+      expect(aapl).toEqual(['1', '1', '1', '1', '1']);
+      // TSLA joined after the poll at 100 (of AAPL alone, which said nothing of it): its first ticker is at 200.
+      expect(tsla).toEqual(['2', '2']);
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it('errs the stream of a symbol the venue has no ticker for', () => {
+    const s = ts();
+    s.run(({ flush }) => {
+      const hub = new FeedHub({
+        source: fakeSource({ tickers: () => of([wireTicker({ symbol: 'AAPLUSDT' })]) }),
+        scheduler: s,
+        clock: clockOf(s),
+        cadences: { tickersMs: 100 },
+      });
+      const errors: string[] = [];
+      const sa = hub.tickers$('SPOT', 'AAPLUSDT').subscribe({ error: (e: Error) => errors.push(e.message) });
+      const sx = hub.tickers$('SPOT', 'NOPEUSDT').subscribe({ error: (e: Error) => errors.push(e.message) });
+      s.schedule(() => (sa.unsubscribe(), sx.unsubscribe()), 50);
+      flush();
+      expect(errors).toEqual(['no ticker for NOPEUSDT']);
+    });
+  });
+});
+
 describe('closed candles', () => {
   const T0 = Date.UTC(2026, 10, 23, 15, 0); // a minute boundary
 
