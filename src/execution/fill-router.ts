@@ -89,6 +89,8 @@ export class FillRouter {
   private readonly chains = new Map<string, Promise<unknown>>();
   /** Syncs of each symbol started and not through yet (every sync runs one pull). */
   private readonly queued = new Map<string, number>();
+  /** Each symbol's pull that waits for the running one (syncs asked meanwhile join it). */
+  private readonly waiting = new Map<string, Promise<ReadonlyMap<string, number>>>();
   /** Fills already reported as unattributed or ignored, so a log line is written once per fill. */
   private readonly reported = new Set<string>();
   /** Each symbol's last page of fills, as read. */
@@ -120,13 +122,28 @@ export class FillRouter {
     return this.missing;
   }
 
-  /** Reads the symbol's new fills and books each to its bot; answers the count booked per bot. */
+  /**
+   * Reads the symbol's new fills and books each to its bot; answers the count booked per bot. A sync asked
+   * while another waits for the symbol's running pull joins the waiting one: it starts after this call, so
+   * it reads every fill this call would, and the bots on a symbol cost one read at a time, not one each.
+   */
   sync(symbol: string): Promise<ReadonlyMap<string, number>> {
+    const waiting = this.waiting.get(symbol);
+    if (waiting !== undefined) return waiting;
     const prev = this.chains.get(symbol);
     // The common case (a backtest: one sync at a time) starts at once, without chaining.
     this.queued.set(symbol, (this.queued.get(symbol) ?? 0) + 1);
-    const run =
-      prev === undefined ? this.pull(symbol) : prev.catch(() => undefined).then(() => this.pull(symbol));
+    let run: Promise<ReadonlyMap<string, number>>;
+    if (prev === undefined) run = this.pull(symbol);
+    else {
+      run = prev
+        .catch(() => undefined)
+        .then(() => {
+          this.waiting.delete(symbol);
+          return this.pull(symbol);
+        });
+      this.waiting.set(symbol, run);
+    }
     // A pull with nothing to read is through before it returns: then there is no chain to keep.
     if (this.queued.has(symbol)) this.chains.set(symbol, run);
     return run;

@@ -132,4 +132,32 @@ describe('order tracking', () => {
     expect(journal.held).toBe(0);
     expect(t.freeCash().toFixed()).toBe('9909.91');
   });
+
+  it('reads the fills of a symbol once for all the bots that ask while a read runs, and books each bot its own', async () => {
+    const w = world();
+    const router = new FillRouter({ venue: w.venue, now: () => T });
+    const bots = ['a', 'b', 'c', 'd'];
+    const traders = bots.map((bot) => traderOn(w, bot, router));
+    for (const [i, t] of traders.entries()) await t.submit(restingBuy(bots[i] ?? '', `t${i}`), T);
+    w.px = 89;
+    w.venue.setTime(T + 60_000);
+    w.venue.advance();
+    let reads = 0;
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const fills = w.venue.fills.bind(w.venue);
+    // The first read is held until every bot has asked, as a read over the wire is still running then.
+    w.venue.fills = async (symbol: string) => {
+      reads++;
+      await gate;
+      return fills(symbol);
+    };
+    // One read runs; the other bots' asks all join the one read that waits for it.
+    const asks = traders.map((t) => t.syncFills());
+    release();
+    const booked = await Promise.all(asks);
+    expect(reads).toBe(2);
+    expect(booked.flat().map((f) => f.size.toFixed())).toContain('1');
+    for (const t of traders) expect(t.hasOpenOrders).toBe(false);
+  });
 });
