@@ -34,7 +34,10 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
     process.stderr.write(`the built CLI ${cli} is missing: run \`npm run build\` first\n`);
     process.exit(2);
   }
-  const proc = spawn(process.execPath, [cli, ...args], {
+  // TRADEBOT_BENCH_PROF=<dir>: each process writes a CPU profile there at its exit (where the time went).
+  const profDir = process.env.TRADEBOT_BENCH_PROF;
+  const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const proc = spawn(process.execPath, [...prof, cli, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
