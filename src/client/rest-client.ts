@@ -125,6 +125,11 @@ class RestClientCore {
   /** Whether the client knows a symbol to be a Reality stock token. */
   isRealitySymbol = (symbol: string): boolean => this.reality.has(symbol);
 
+  /** The venue's time now, Unix ms (our clock plus the learned offset). */
+  private readonly venueNow = (): number => this.clock.now() + this.clockOffsetMs;
+  /** What checking a call's parameters reads; made once, not per call. */
+  private readonly paramRules = { isRealitySymbol: this.isRealitySymbol, venueNow: this.venueNow };
+
   /**
    * Closes the keep-alive sockets and ends every call still waiting (a backoff, a Retry-After, the rate limiter)
    * with ClientClosedError; a request failing after this is not retried (its owner is gone), a new one is refused.
@@ -161,10 +166,7 @@ class RestClientCore {
     opts: RequestOptions = {},
   ): Promise<Result<N>> {
     const def = endpointOf(name);
-    const wire = wireParams(name, params, opts.extra, {
-      isRealitySymbol: this.isRealitySymbol,
-      venueNow: () => this.clock.now() + this.clockOffsetMs,
-    });
+    const wire = wireParams(name, params, opts.extra, this.paramRules);
     const { priority, maxAttempts } = callOptions(name, opts, this.retry.maxAttempts);
     if (isPrivate(def) && this.options.credentials === undefined) {
       throw new AuthError({
@@ -190,9 +192,12 @@ class RestClientCore {
     const apiKey = this.options.credentials?.apiKey;
     const startedAt = this.clock.now();
     for (let attempt = 1; ; attempt++) {
-      const done = await this.admit(name, apiKey, priority);
+      // Without a limiter there is no budget to wait for: no promise to await.
+      if (this.closed) throw new ClientClosedError(name);
+      const done = this.limiter === undefined ? undefined : await this.admit(name, apiKey, priority);
       try {
-        const data = await this.once(def, wire).finally(done);
+        const data =
+          done === undefined ? await this.once(def, wire) : await this.once(def, wire).finally(done);
         this.limiter?.succeeded(name, apiKey);
         if (name === 'instruments') this.learnReality(data as Instrument[]);
         return data as Result<N>;
@@ -213,7 +218,7 @@ class RestClientCore {
           closed: this.closed,
           policy: this.retry,
           random: this.random,
-          venueNow: () => this.clock.now() + this.clockOffsetMs,
+          venueNow: this.venueNow,
           elapsedMs: () => this.clock.now() - startedAt,
         });
         if (step.next === 'return') return step.value as Result<N>;
