@@ -126,17 +126,43 @@ export type RiskStage = 'intent' | 'instrument' | 'market' | 'order';
 
 /** The facts of an order: the normalised intent's size, price and notional, its base quantity when read. */
 export function orderFacts(f: MarketFacts, intent: OrderIntent, size: Decimal): OrderFacts {
-  const price = tradePrice(intent, f.market);
-  const notional = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity.mul(price);
-  let estimated: Decimal | undefined;
-  return {
-    ...f,
-    intent,
-    size,
-    price,
-    notional,
-    get baseQty(): Decimal {
-      return 'quoteAmount' in intent ? (estimated ??= intent.quoteAmount.div(price)) : intent.quantity;
-    },
-  };
+  return new OrderFactsRecord(f, intent, size);
+}
+
+/**
+ * OrderFacts as a class: a spread of the market facts with a getter in the literal made V8 (Node 20) build
+ * each record in dictionary mode, ten times the cost of these fields; the getter lives on the prototype.
+ */
+class OrderFactsRecord implements OrderFacts {
+  readonly raw: OrderIntent;
+  readonly ctx: RiskContext;
+  readonly L: RiskLimits;
+  readonly position: Decimal;
+  readonly reducing: boolean;
+  readonly rules: InstrumentRules;
+  readonly market: MarketSnapshot;
+  readonly price: Decimal;
+  readonly notional: Decimal;
+  private estimated: Decimal | undefined = undefined;
+
+  constructor(
+    f: MarketFacts,
+    readonly intent: OrderIntent,
+    readonly size: Decimal,
+  ) {
+    this.raw = f.raw;
+    this.ctx = f.ctx;
+    this.L = f.L;
+    this.position = f.position;
+    this.reducing = f.reducing;
+    this.rules = f.rules;
+    this.market = f.market;
+    this.price = tradePrice(intent, f.market);
+    this.notional = 'quoteAmount' in intent ? intent.quoteAmount : intent.quantity.mul(this.price);
+  }
+
+  get baseQty(): Decimal {
+    const i = this.intent;
+    return 'quoteAmount' in i ? (this.estimated ??= i.quoteAmount.div(this.price)) : i.quantity;
+  }
 }
