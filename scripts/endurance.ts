@@ -1,8 +1,9 @@
 // The endurance run (`npm run endurance`, not part of npm test): the built daemon with 60 bots on 6 symbols
 // against `tradebot sim` in another process at speed 600 (30 real minutes are 12.5 simulated days from a
 // Monday: a weekend and Thanksgiving included), sampling the daemon's RSS, heap, active handles (its /metrics:
-// prom-client's process and nodejs series) and the journal's size (journal.db and its WAL). Per-bot state sizes
-// are not exposed by the daemon, so they are not sampled. At the end it fits a least-squares line of each
+// prom-client's process and nodejs series), the journal's size (journal.db and its WAL) and each bot's state
+// sizes (tradebot_bot_state_size: entries it holds in memory by part, the largest over the bots, and the
+// strategy's stored state in bytes). At the end it fits a least-squares line of each
 // series over simulated days 2-7 (elapsed 1.0 to 7.0 days) and fails if RSS or heap used still grows faster
 // than --max-slope MB per simulated day, and prints what grows. A run shorter than 7 simulated days fits over
 // the part of the window it covered, and says so.
@@ -119,6 +120,16 @@ const SERIES = [
   { key: 'journal', metric: '', unit: 'MB', scale: MB, bounded: false },
 ] as const;
 
+/** The largest bot's value of each part of tradebot_bot_state_size, from a scrape's `name{labels}` keys. */
+function largestStateSizes(m: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, v] of m) {
+    const part = /^tradebot_bot_state_size\{.*part="([^"]+)"/.exec(key)?.[1];
+    if (part !== undefined) out.set(part, Math.max(out.get(part) ?? 0, v));
+  }
+  return out;
+}
+
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'tradebot-endurance-'));
   const codes = syntheticRealityCodes(SYMBOLS);
@@ -156,6 +167,7 @@ async function main(): Promise<number> {
       const values: Record<string, number> = {};
       for (const s of SERIES)
         values[s.key] = (s.metric === '' ? journalBytes() : (m.get(s.metric) ?? NaN)) / s.scale;
+      for (const [part, n] of largestStateSizes(m)) values[`state:${part}`] = n;
       samples.push({ day, values });
       if (day >= nextReport) {
         process.stdout.write(
@@ -196,6 +208,21 @@ async function main(): Promise<number> {
       k > 0 && Math.abs(k) * ((xs.at(-1) ?? 0) - (xs[0] ?? 0)) > 0.02 * Math.max(1, Math.abs(ys[0] ?? 0));
     process.stdout.write(
       `  ${s.key.padEnd(9)} ${(ys[0] ?? NaN).toFixed(2)} -> ${(ys.at(-1) ?? NaN).toFixed(2)} ${s.unit}, slope ${k >= 0 ? '+' : ''}${k.toFixed(3)} ${s.unit}/day${s.bounded ? ` (bound ${MAX_SLOPE})` : ''}${over ? '  GROWS PAST THE BOUND' : grows ? '  grows' : ''}\n`,
+    );
+  }
+  // Per-bot state, the largest bot's of each part: entries (or bytes) that grow with time are a leak.
+  const parts = [
+    ...new Set(window.flatMap((w) => Object.keys(w.values).filter((k) => k.startsWith('state:')))),
+  ];
+  if (parts.length === 0)
+    process.stdout.write('  per-bot state: not exposed by this daemon (no tradebot_bot_state_size)\n');
+  for (const key of parts.sort()) {
+    const ys = window.map((w) => w.values[key] ?? 0);
+    const k = slope(xs, ys);
+    const max = Math.max(...ys);
+    const grows = k > 0 && k * ((xs.at(-1) ?? 0) - (xs[0] ?? 0)) > Math.max(2, 0.1 * (ys[0] ?? 0));
+    process.stdout.write(
+      `  ${key.padEnd(28)} ${(ys[0] ?? 0).toFixed(0)} -> ${(ys.at(-1) ?? 0).toFixed(0)} (max ${max}), slope ${k >= 0 ? '+' : ''}${k.toFixed(2)}/day${grows ? '  GROWS' : ''}\n`,
     );
   }
   const m = last ?? new Map<string, number>();

@@ -160,6 +160,8 @@ class DaemonRun {
       venueClock: { now: () => (this.venueClockKnown ? this.clock.now() : undefined), zone: US_EASTERN },
     });
     if (mode !== undefined) this.metrics.registry.setDefaultLabels({ mode });
+    this.metrics.stateSizesOf = () =>
+      this.slots.flatMap((s) => (s.bot === undefined ? [] : [[s.cfg.name, s.bot.stateSizes()] as const]));
     this.events = new DaemonEvents(this.logger);
   }
 

@@ -84,6 +84,20 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  /** Each bot's in-memory state sizes (LiveBot.stateSizes), read at each scrape from `stateSizesOf`. */
+  readonly stateSize = new Gauge({
+    name: 'tradebot_bot_state_size',
+    help: 'Entries a bot holds in memory, by part (bytes for strategyStateBytes); none should grow with time',
+    labelNames: ['bot', 'part'],
+    registers: [this.registry],
+    collect: () => {
+      for (const [bot, sizes] of this.stateSizesOf())
+        for (const [part, n] of Object.entries(sizes)) this.stateSize.set({ bot, part }, n);
+    },
+  });
+  /** Set by the daemon: its running bots' state sizes, by bot name. */
+  stateSizesOf: () => Iterable<readonly [string, Record<string, number>]> = () => [];
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

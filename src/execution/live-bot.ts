@@ -178,6 +178,21 @@ export class LiveBot {
     this.failure = fn;
   }
 
+  /**
+   * The bot's in-memory state, entries by part (its pipeline's, its marks and warm-up bookkeeping), and the
+   * size of the strategy's stored state in bytes: the endurance run checks that none grows with time.
+   */
+  stateSizes(): Record<string, number> {
+    const stored = this.o.store.strategyState.get(this.o.name);
+    return {
+      ...this.o.trader.stateSizes(),
+      marks: this.markTs.size,
+      decided: this.decided.size,
+      replayed: this.replayed.size,
+      strategyStateBytes: stored === undefined ? 0 : JSON.stringify(stored).length,
+    };
+  }
+
   status(): LiveBotStatus {
     const p = this.o.trader.portfolio;
     const c = this.counts;

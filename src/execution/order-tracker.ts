@@ -168,6 +168,11 @@ export class OrderTracker {
   }
 
   /** Whether a limit order of the bot may still be resting at the venue (its fills are still to come). */
+  /** How many orders are tracked (the bot's in-memory state sizes: none is kept past its last fill). */
+  get size(): number {
+    return this.open.size;
+  }
+
   get hasOpenLimitOrders(): boolean {
     for (const x of this.open.values()) if (x.order.orderType === 'limit') return true;
     return false;

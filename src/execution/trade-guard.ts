@@ -74,6 +74,11 @@ export class TradeGuard implements ExitHooks {
       : undefined;
   }
 
+  /** How many open trades the guard follows (the bot's in-memory state sizes). */
+  get size(): number {
+    return this.tradeMoney.size;
+  }
+
   /** After a fill is booked: the exits follow the position; a closed trade reaches the protections. */
   afterFill(fill: TraderFill): void {
     if (this.book === undefined && this.protect === undefined) return;

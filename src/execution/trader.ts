@@ -480,6 +480,21 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     return this.submit(intent, signalTime);
   }
 
+  /**
+   * What the pipeline holds in memory, entries by part: none of it may grow with fills or time (the endurance
+   * run samples it through the daemon's /metrics).
+   */
+  stateSizes(): Record<string, number> {
+    const { portfolio } = this.o;
+    return {
+      orders: this.orders.size,
+      trades: this.guard.size,
+      positions: portfolio.positions().length,
+      equitySeries: portfolio.equitySeries().length,
+      recentOrders: this.recentOrders.length,
+    };
+  }
+
   /** Emits the current equity (and feeds it to the trading state and the protections). */
   sampleEquity(now: number): Decimal {
     const equity = this.o.portfolio.equity();

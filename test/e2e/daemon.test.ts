@@ -99,6 +99,12 @@ describe('the demo', () => {
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/tradebot_orders_total\{bot="[a-z-]+",status="acked"\} [1-9]/);
     expect(metrics).toContain('tradebot_tick_to_order_seconds_bucket');
+    // Each bot's in-memory state, by part (what the endurance run watches for growth).
+    for (const b of demo.bots)
+      for (const part of ['orders', 'positions', 'equitySeries', 'marks', 'decided', 'strategyStateBytes'])
+        expect(metrics).toMatch(
+          new RegExp(`tradebot_bot_state_size\\{bot="${b.name}",part="${part}"\\} \\d+`),
+        );
     d.proc.kill('SIGTERM');
     const { code } = await d.exited;
     expect(code).toBe(0);
