@@ -91,8 +91,11 @@ export class FillRouter {
   private readonly queued = new Map<string, number>();
   /** Each symbol's pull that waits for the running one (syncs asked meanwhile join it). */
   private readonly waiting = new Map<string, Promise<ReadonlyMap<string, number>>>();
-  /** Fills already reported as unattributed or ignored, so a log line is written once per fill. */
-  private readonly reported = new Set<string>();
+  /**
+   * Each symbol's fills already reported as unattributed or ignored, so a log line is written once per fill;
+   * only those still on the symbol's page are kept (one that left the page never comes back).
+   */
+  private readonly reported = new Map<string, Set<string>>();
   /** Each symbol's last page of fills, as read. */
   private readonly lastPage = new Map<string, readonly VenueFill[]>();
   /** Orders sent by the bots on this router, counted (see `nextSend`). */
@@ -165,6 +168,7 @@ export class FillRouter {
         const prev = this.lastPage.get(symbol);
         const page = await this.o.venue.fills(symbol, FILLS_PAGE);
         this.lastPage.set(symbol, page);
+        this.keepReported(symbol, page);
         const unjournaled: VenueFill[] = [];
         for (const f of page) if (!journaledBy(sinks, f.execId)) unjournaled.push(f);
         this.route(symbol, unjournaled, sinks, baseline, booked);
@@ -197,6 +201,15 @@ export class FillRouter {
         this.chains.delete(symbol);
       }
     }
+  }
+
+  /** Forgets the reported fills of `symbol` that are no longer on its page. */
+  private keepReported(symbol: string, page: readonly VenueFill[]): void {
+    const was = this.reported.get(symbol);
+    if (was === undefined || was.size === 0) return;
+    const kept = new Set<string>();
+    for (const f of page) if (was.has(f.execId)) kept.add(f.execId);
+    this.reported.set(symbol, kept);
   }
 
   private route(
@@ -240,9 +253,11 @@ export class FillRouter {
       const order = sink.orderOf({ ...f, clientOid: a.clientOid });
       if (sink.bookFill(symbol, f, order)) countFor(booked, sink.bot);
     }
+    let reported = this.reported.get(symbol);
+    if (reported === undefined) this.reported.set(symbol, (reported = new Set()));
     for (const u of unattributed) {
-      if (this.reported.has(u.fill.execId)) continue;
-      this.reported.add(u.fill.execId);
+      if (reported.has(u.fill.execId)) continue;
+      reported.add(u.fill.execId);
       this.o.logger?.warn('fill not booked: no open order of a bot matches it', {
         symbol,
         execId: u.fill.execId,
