@@ -326,11 +326,19 @@ export class SimEngine {
 
   // ---- endpoint handlers ----------------------------------------------------------------------
 
-  /** Answers one endpoint with validated parameters. Throws SimError for a venue error. */
-  handle<N extends EndpointName>(name: N, params: ParamsOut<N>, ctx: CallContext = {}): HandlerResult {
+  /**
+   * Answers one endpoint with validated parameters, at `now` (default the clock's; the gateway passes the
+   * instant its envelope states). Throws SimError for a venue error.
+   */
+  handle<N extends EndpointName>(
+    name: N,
+    params: ParamsOut<N>,
+    ctx: CallContext = {},
+    now = this.now(),
+  ): HandlerResult {
     const h = this.handlers[name] as Handler<N> | undefined;
     if (h === undefined) throw new SimError('90404', `no handler for ${String(name)}`);
-    return h(params, ctx, this.now());
+    return h(params, ctx, now);
   }
 
   /** One handler per endpoint of the catalogue; the type makes a missing one a compile error. */

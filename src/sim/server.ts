@@ -146,6 +146,13 @@ function readBody(
   res: ServerResponse,
   then: (body: string) => void,
 ): void {
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3): most GETs are answered
+  // at once instead of a tick later, at the end of an empty stream (which node drains after the answer).
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) {
+    then('');
+    return;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   req.on('data', (c: Buffer) => {
