@@ -20,7 +20,7 @@ import { DEFAULT_SUSPENDED_CODES, isSyntheticRealityCode, simInstruments } from 
 import { LeverageSettings } from './leverage.js';
 import {
   bookJson,
-  candles,
+  candlesJson,
   deliveryStatus,
   instrumentsOf,
   marketCalendar,
@@ -355,8 +355,8 @@ export class SimEngine {
     fills: (p, _c, now) => ({
       data: this.marketOf(p.symbol, p.category as Category).publicFills(now, p.limit),
     }),
-    candles: (p, _c, now) => ({ data: candles(this.table, p, now) }),
-    historyCandles: (p, _c, now) => ({ data: candles(this.table, p, now, true) }),
+    candles: (p, _c, now) => ({ raw: candlesJson(this.table, p, now) }),
+    historyCandles: (p, _c, now) => ({ raw: candlesJson(this.table, p, now, true) }),
     innerTrades: (p, _c, now) => ({ data: this.page('innerTrades', p.code, p.limit, p.cursor, now) }),
     dividends: (p, _c, now) => ({ data: this.page('dividends', p.code, p.limit, p.cursor, now) }),
     shareholdDetail: (p, _c, now) => ({ data: this.page('shareholdDetail', p.code, p.limit, p.cursor, now) }),
