@@ -26,7 +26,7 @@ import {
   marketCalendar,
   marketStates,
   rpiSymbols,
-  tickers,
+  TickerLists,
 } from './market-answers.js';
 import type { InstrumentMarket, ReplaySource } from './market-model.js';
 import { MarketModel } from './market-model.js';
@@ -116,6 +116,7 @@ export class SimEngine {
   readonly withdrawalCoolingMs: number;
   private readonly reality: RealityData;
   private readonly table: InstrumentTable;
+  private readonly tickerLists: TickerLists;
   private readonly initialAccounts: readonly SimAccountOptions[];
   private core!: MatchingCore;
   private accounts!: SimAccounts;
@@ -145,6 +146,7 @@ export class SimEngine {
     const replay = Object.fromEntries(Object.entries(opts.replay ?? {}).map(([k, v]) => [k, [...v]]));
     this.market = new MarketModel(this.instruments, this.seed, replay, this.bookCadenceMs);
     this.table = new InstrumentTable(this.instruments, this.market);
+    this.tickerLists = new TickerLists(this.table, this.bookCadenceMs);
     if (opts.candleFills !== undefined)
       this.candleFills = candleFillsOf(this.table, replay, opts.candleFills);
     this.reality = new RealityData(this.seed, (code, ms) => this.realityPriceOnDay(code, ms));
@@ -345,7 +347,7 @@ export class SimEngine {
   private readonly handlers: { readonly [N in EndpointName]: Handler<N> } = {
     instruments: (p) => ({ data: instrumentsOf(this.table, p.category as Category, p.symbol) }),
     rpiSymbols: () => ({ data: rpiSymbols(this.table) }),
-    tickers: (p, _c, now) => ({ data: tickers(this.table, p.category as Category, p.symbol, now) }),
+    tickers: (p, _c, now) => ({ raw: this.tickerLists.json(p.category as Category, p.symbol, now) }),
     orderbook: (p, _c, now) => ({
       raw: bookJson(this.table, p.category as Category, p.symbol, p.limit, false, now),
     }),

@@ -62,6 +62,40 @@ export function tickers(
   });
 }
 
+/**
+ * tickers as the JSON text of the wire array, kept per query: within one second and book cadence, with
+ * the same delivery statuses, the list differs only in its `ts` fields (the ticker's fields move no faster,
+ * see InstrumentMarket.ticker), so it is kept cut at them and joined with each instant's `ts`.
+ */
+export class TickerLists {
+  private readonly kept = new Map<string, { sec: number; slot: number; statuses: string; parts: string[] }>();
+
+  constructor(
+    private readonly table: InstrumentTable,
+    private readonly cadenceMs: number,
+  ) {}
+
+  json(category: Category, symbol: string | undefined, now: number): string {
+    const list = symbol !== undefined ? [this.table.need(category, symbol)] : this.table.inCategory(category);
+    const statuses = list.map((i) => deliveryStatus(i.wire, now) ?? '').join(',');
+    const sec = Math.floor(now / 1000);
+    const slot = Math.floor(now / this.cadenceMs);
+    const key = `${category}|${symbol ?? ''}`;
+    const ts = `"ts":"${now}"`;
+    let k = this.kept.get(key);
+    if (k?.sec !== sec || k.slot !== slot || k.statuses !== statuses) {
+      k = {
+        sec,
+        slot,
+        statuses,
+        parts: JSON.stringify(tickers(this.table, category, symbol, now)).split(ts),
+      };
+      this.kept.set(key, k);
+    }
+    return k.parts.join(ts);
+  }
+}
+
 /** orderbook and rpi-orderbook: the book's JSON, levels as raw JSON numbers. */
 export function bookJson(
   table: InstrumentTable,

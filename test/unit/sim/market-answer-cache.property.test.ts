@@ -9,6 +9,7 @@ import { Gateway, SimEngine } from '../../../src/sim/index.js';
 const START = Date.UTC(2026, 10, 23, 15);
 
 const QUERIES: readonly (readonly [string, string])[] = [
+  ['/api/v3/market/tickers', 'category=SPOT'],
   ['/api/v3/market/tickers', 'category=SPOT&symbol=TSLAUSDT'],
   ['/api/v3/market/tickers', 'category=USDT-FUTURES&symbol=BTCUSDT'],
   ['/api/v3/market/orderbook', 'category=SPOT&symbol=BTCUSDT&limit=3'],
