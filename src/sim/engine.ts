@@ -20,13 +20,13 @@ import { DEFAULT_SUSPENDED_CODES, isSyntheticRealityCode, simInstruments } from 
 import { LeverageSettings } from './leverage.js';
 import {
   bookJson,
-  candles,
+  candlesJson,
   deliveryStatus,
   instrumentsOf,
   marketCalendar,
   marketStates,
   rpiSymbols,
-  tickers,
+  TickerLists,
 } from './market-answers.js';
 import type { InstrumentMarket, ReplaySource } from './market-model.js';
 import { MarketModel } from './market-model.js';
@@ -116,6 +116,7 @@ export class SimEngine {
   readonly withdrawalCoolingMs: number;
   private readonly reality: RealityData;
   private readonly table: InstrumentTable;
+  private readonly tickerLists: TickerLists;
   private readonly initialAccounts: readonly SimAccountOptions[];
   private core!: MatchingCore;
   private accounts!: SimAccounts;
@@ -145,6 +146,7 @@ export class SimEngine {
     const replay = Object.fromEntries(Object.entries(opts.replay ?? {}).map(([k, v]) => [k, [...v]]));
     this.market = new MarketModel(this.instruments, this.seed, replay, this.bookCadenceMs);
     this.table = new InstrumentTable(this.instruments, this.market);
+    this.tickerLists = new TickerLists(this.table, this.bookCadenceMs);
     if (opts.candleFills !== undefined)
       this.candleFills = candleFillsOf(this.table, replay, opts.candleFills);
     this.reality = new RealityData(this.seed, (code, ms) => this.realityPriceOnDay(code, ms));
@@ -326,18 +328,26 @@ export class SimEngine {
 
   // ---- endpoint handlers ----------------------------------------------------------------------
 
-  /** Answers one endpoint with validated parameters. Throws SimError for a venue error. */
-  handle<N extends EndpointName>(name: N, params: ParamsOut<N>, ctx: CallContext = {}): HandlerResult {
+  /**
+   * Answers one endpoint with validated parameters, at `now` (default the clock's; the gateway passes the
+   * instant its envelope states). Throws SimError for a venue error.
+   */
+  handle<N extends EndpointName>(
+    name: N,
+    params: ParamsOut<N>,
+    ctx: CallContext = {},
+    now = this.now(),
+  ): HandlerResult {
     const h = this.handlers[name] as Handler<N> | undefined;
     if (h === undefined) throw new SimError('90404', `no handler for ${String(name)}`);
-    return h(params, ctx, this.now());
+    return h(params, ctx, now);
   }
 
   /** One handler per endpoint of the catalogue; the type makes a missing one a compile error. */
   private readonly handlers: { readonly [N in EndpointName]: Handler<N> } = {
     instruments: (p) => ({ data: instrumentsOf(this.table, p.category as Category, p.symbol) }),
     rpiSymbols: () => ({ data: rpiSymbols(this.table) }),
-    tickers: (p, _c, now) => ({ data: tickers(this.table, p.category as Category, p.symbol, now) }),
+    tickers: (p, _c, now) => ({ raw: this.tickerLists.json(p.category as Category, p.symbol, now) }),
     orderbook: (p, _c, now) => ({
       raw: bookJson(this.table, p.category as Category, p.symbol, p.limit, false, now),
     }),
@@ -347,8 +357,8 @@ export class SimEngine {
     fills: (p, _c, now) => ({
       data: this.marketOf(p.symbol, p.category as Category).publicFills(now, p.limit),
     }),
-    candles: (p, _c, now) => ({ data: candles(this.table, p, now) }),
-    historyCandles: (p, _c, now) => ({ data: candles(this.table, p, now, true) }),
+    candles: (p, _c, now) => ({ raw: candlesJson(this.table, p, now) }),
+    historyCandles: (p, _c, now) => ({ raw: candlesJson(this.table, p, now, true) }),
     innerTrades: (p, _c, now) => ({ data: this.page('innerTrades', p.code, p.limit, p.cursor, now) }),
     dividends: (p, _c, now) => ({ data: this.page('dividends', p.code, p.limit, p.cursor, now) }),
     shareholdDetail: (p, _c, now) => ({ data: this.page('shareholdDetail', p.code, p.limit, p.cursor, now) }),

@@ -1,10 +1,10 @@
-// The venue's front door without sockets: routes a request through the catalogue (endpointFor), then
+// The venue's front door without sockets: routes a request through the catalogue (by method and path), then
 // authentication, rate limits and parameter validation (validateParams), to the engine, and renders
 // the envelope. Everything here is derived from src/api, the same table the client is built from.
 import type { EndpointDef, EndpointName } from '../api/index.js';
 import {
+  ENDPOINTS,
   ERROR_CODES,
-  endpointFor,
   errorInfo,
   fail,
   ok,
@@ -40,6 +40,48 @@ export interface GatewayResponse {
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
+/** The catalogue by `METHOD path`, the first entry winning as in `endpointFor`: one lookup per request. */
+const ROUTES = new Map<string, EndpointDef>();
+for (const e of Object.values(ENDPOINTS) as EndpointDef[]) {
+  const key = `${e.method} ${e.path}`;
+  if (!ROUTES.has(key)) ROUTES.set(key, e);
+}
+
+/**
+ * The public market answers that are a pure function of (parameters, simulated time): the market model
+ * is pure in (seed, instrument, time) and the instrument table never changes, so within one millisecond of
+ * simulated time the same query string gets the same bytes (validation included: it depends on nothing
+ * else). Pollers asking the same thing many times a millisecond are answered from `MarketAnswerCache`.
+ */
+const CACHED: ReadonlySet<string> = new Set<EndpointName>([
+  'tickers',
+  'orderbook',
+  'rpiOrderbook',
+  'candles',
+  'historyCandles',
+  'fills',
+]);
+
+/** The 200 answers of the CACHED endpoints at one instant of simulated time, by `name?rawQuery`. */
+class MarketAnswerCache {
+  private at = Number.NaN;
+  private readonly answers = new Map<string, GatewayResponse>();
+
+  get(key: string, now: number): GatewayResponse | undefined {
+    if (now !== this.at) {
+      this.at = now;
+      this.answers.clear();
+      return undefined;
+    }
+    return this.answers.get(key);
+  }
+
+  set(key: string, now: number, answer: GatewayResponse): void {
+    // Many distinct queries in one millisecond: the map is emptied at the next one anyway.
+    if (now === this.at && this.answers.size < 1000) this.answers.set(key, answer);
+  }
+}
+
 /** Routes requests to the engine. */
 export class Gateway {
   readonly limiter = new SlidingWindowLimiter();
@@ -50,6 +92,8 @@ export class Gateway {
    * how many times a client sent something, e.g. one order's sends under faults.
    */
   readonly received = new Map<string, number>();
+
+  private readonly cache = new MarketAnswerCache();
 
   constructor(private readonly engine: SimEngine) {}
 
@@ -68,7 +112,7 @@ export class Gateway {
   /** Handles one request of the v3 API. */
   handle(req: GatewayRequest): GatewayResponse {
     const now = this.engine.now();
-    const def = endpointFor(req.method, req.path);
+    const def = ROUTES.get(`${req.method} ${req.path}`);
     if (!def) return this.error('90404', `Request URL NOT FOUND: ${req.method} ${req.path}`, now);
     const name = def.name as EndpointName;
     let account: SimCredentials | undefined;
@@ -89,6 +133,9 @@ export class Gateway {
       const limited = this.checkRate(def, account, req.ip, now);
       if (limited) return limited;
     }
+    const cacheKey = CACHED.has(name) ? `${name}?${req.rawQuery}` : undefined;
+    const cached = cacheKey === undefined ? undefined : this.cache.get(cacheKey, now);
+    if (cached) return cached;
     const params = this.paramsOf(req, def);
     if (!params.ok) return this.error('90017', params.msg, now);
     const v = validateParams(name, params.value, { isRealitySymbol: this.engine.isRealitySymbol, now });
@@ -99,15 +146,19 @@ export class Gateway {
     }
     try {
       const locale = req.headers.locale;
-      const result = this.engine.handle(name, v.value, {
-        account,
-        locale: Array.isArray(locale) ? locale[0] : locale,
-      });
+      const result = this.engine.handle(
+        name,
+        v.value,
+        { account, locale: Array.isArray(locale) ? locale[0] : locale },
+        now,
+      );
       const body =
         'raw' in result
           ? `{"code":"00000","msg":"success","requestTime":${now},"data":${result.raw}}`
           : JSON.stringify(ok(result.data, now));
-      return { status: 200, body, headers: JSON_HEADERS };
+      const answer = { status: 200, body, headers: JSON_HEADERS };
+      if (cacheKey !== undefined) this.cache.set(cacheKey, now, answer);
+      return answer;
     } catch (err) {
       if (err instanceof SimError) return this.error(err.code, err.message, now);
       return this.error('90015', `System error: ${err instanceof Error ? err.message : String(err)}`, now);

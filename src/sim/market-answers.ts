@@ -1,15 +1,7 @@
 // The simulator's answers to the public market endpoints (spec 4.1): instruments, RPI symbols, tickers
 // with their futures and delivery fields, order books as raw JSON numbers, candles, and the US market's
 // states and calendar.
-import type {
-  CandleInterval,
-  Category,
-  Instrument,
-  ParamsOut,
-  RpiSymbol,
-  Ticker,
-  WireCandle,
-} from '../api/index.js';
+import type { CandleInterval, Category, Instrument, ParamsOut, RpiSymbol, Ticker } from '../api/index.js';
 import { INTERVAL_MS, isFuturesCategory } from '../api/index.js';
 import { isEasternDst } from '../market/sessions.js';
 import { US_SESSIONS, US_SPECIFIC_CLOSURES, US_WEEKLY_CLOSURES } from '../market/us-calendar.js';
@@ -70,6 +62,40 @@ export function tickers(
   });
 }
 
+/**
+ * tickers as the JSON text of the wire array, kept per query: within one second and book cadence, with
+ * the same delivery statuses, the list differs only in its `ts` fields (the ticker's fields move no faster,
+ * see InstrumentMarket.ticker), so it is kept cut at them and joined with each instant's `ts`.
+ */
+export class TickerLists {
+  private readonly kept = new Map<string, { sec: number; slot: number; statuses: string; parts: string[] }>();
+
+  constructor(
+    private readonly table: InstrumentTable,
+    private readonly cadenceMs: number,
+  ) {}
+
+  json(category: Category, symbol: string | undefined, now: number): string {
+    const list = symbol !== undefined ? [this.table.need(category, symbol)] : this.table.inCategory(category);
+    const statuses = list.map((i) => deliveryStatus(i.wire, now) ?? '').join(',');
+    const sec = Math.floor(now / 1000);
+    const slot = Math.floor(now / this.cadenceMs);
+    const key = `${category}|${symbol ?? ''}`;
+    const ts = `"ts":"${now}"`;
+    let k = this.kept.get(key);
+    if (k?.sec !== sec || k.slot !== slot || k.statuses !== statuses) {
+      k = {
+        sec,
+        slot,
+        statuses,
+        parts: JSON.stringify(tickers(this.table, category, symbol, now)).split(ts),
+      };
+      this.kept.set(key, k);
+    }
+    return k.parts.join(ts);
+  }
+}
+
 /** orderbook and rpi-orderbook: the book's JSON, levels as raw JSON numbers. */
 export function bookJson(
   table: InstrumentTable,
@@ -90,17 +116,17 @@ export function bookJson(
 }
 
 /**
- * Candles newest-anchored: the latest `limit` open times up to endTime (or now). History candles
+ * Candles newest-anchored, as the JSON text of the wire array: the latest `limit` open times up to endTime (or now). History candles
  * follow spec 4.1 rule 1 as the venue does: startTime bounds the first open time, except that when
  * endTime passes an interval boundary (is not a multiple of the interval) the answer starts one
  * interval earlier. Clients must drop what they did not ask for (client/candles-range.ts does).
  */
-export function candles(
+export function candlesJson(
   table: InstrumentTable,
   p: ParamsOut<'candles'>,
   now: number,
   history = false,
-): WireCandle[] {
+): string {
   const m = table.marketOf(table.need(p.category, p.symbol));
   const interval = p.interval as CandleInterval;
   const step = INTERVAL_MS[interval];
@@ -113,14 +139,14 @@ export function candles(
       : history
         ? Math.ceil(p.startTime / step) * step - extra
         : Math.floor(p.startTime / step) * step;
-  if (lastOpen < firstAllowed) return [];
+  if (lastOpen < firstAllowed) return '[]';
   const count = Math.min(
     p.limit,
     Math.floor((lastOpen - Math.max(firstAllowed, lastOpen - (p.limit - 1) * step)) / step) + 1,
   );
   const firstOpen = lastOpen - (count - 1) * step;
   const type = m.inst.wire.category === 'SPOT' || m.inst.wire.category === 'MARGIN' ? 'market' : p.type;
-  return m.candles(interval, firstOpen, lastOpen, now, type);
+  return m.candlesJson(interval, firstOpen, lastOpen, now, type);
 }
 
 /** market-states: the US market's sessions, with whether Eastern time is on DST at `now`. */

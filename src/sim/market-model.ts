@@ -36,6 +36,24 @@ export { formatUnits } from './day-block.js';
 export type { ReplayCandle, ReplaySource } from './market-replay.js';
 export type { BookLevel } from './order-book.js';
 
+/** A ticker's fields of the market itself, in wire order: all but the caller's extras and `ts`. */
+type TickerFields = Pick<
+  Ticker,
+  | 'symbol'
+  | 'category'
+  | 'lastPrice'
+  | 'openPrice24h'
+  | 'highPrice24h'
+  | 'lowPrice24h'
+  | 'ask1Price'
+  | 'bid1Price'
+  | 'ask1Size'
+  | 'bid1Size'
+  | 'price24hPcnt'
+  | 'volume24h'
+  | 'turnover24h'
+>;
+
 /** The market of one instrument. Pure in (seed, instrument, replay, time): no hidden state but caches. */
 export class InstrumentMarket {
   readonly pp: number;
@@ -232,25 +250,43 @@ export class InstrumentMarket {
     ];
   }
 
+  /** JSON text of closed candle runs, by `interval|type|firstOpen|count`: the latest few asked for. */
+  private readonly closedRuns = new Map<string, string>();
+
   /**
    * Candles of an interval whose open times run from `firstOpen` to `lastOpen` (both aligned), never
-   * past `now`: closed candles plus the forming one, ascending.
+   * past `now`: closed candles plus the forming one, ascending, as the JSON text of the wire array. A
+   * closed candle (open + step <= now) never changes, so the text of a run of them is kept and reused by
+   * every poll until the next one closes; only the forming candle is aggregated each time.
    */
-  candles(
+  candlesJson(
     interval: CandleInterval,
     firstOpen: number,
     lastOpen: number,
     now: number,
     type: CandleType,
-  ): WireCandle[] {
+  ): string {
     const step = INTERVAL_MS[interval];
-    const out: WireCandle[] = [];
     const premium = type === 'premium';
-    for (let open = firstOpen; open <= lastOpen && open <= now; open += step) {
-      const bar = this.aggregate(open, Math.min(open + step, now), premium);
-      if (bar) out.push(this.wireBar(open, bar, type));
+    const closedUpTo = Math.min(lastOpen, now - step);
+    const closed = closedUpTo < firstOpen ? 0 : Math.floor((closedUpTo - firstOpen) / step) + 1;
+    const key = `${interval}|${type}|${firstOpen}|${closed}`;
+    let run = this.closedRuns.get(key);
+    if (run === undefined) {
+      const parts: string[] = [];
+      for (let k = 0, open = firstOpen; k < closed; k++, open += step) {
+        const bar = this.aggregate(open, open + step, premium);
+        if (bar) parts.push(JSON.stringify(this.wireBar(open, bar, type)));
+      }
+      run = parts.join(',');
+      if (this.closedRuns.size >= 32) this.closedRuns.delete(this.closedRuns.keys().next().value as string);
+      this.closedRuns.set(key, run);
     }
-    return out;
+    const open = firstOpen + closed * step;
+    const bar =
+      open <= lastOpen && open <= now ? this.aggregate(open, Math.min(open + step, now), premium) : undefined;
+    const forming = bar ? JSON.stringify(this.wireBar(open, bar, type)) : '';
+    return `[${run}${run !== '' && forming !== '' ? ',' : ''}${forming}]`;
   }
 
   // ---- books, fills, tickers ----------------------------------------------------------------
@@ -295,8 +331,23 @@ export class InstrumentMarket {
   /** The 24 h bar up to the start of the current minute: every ticker within that minute shares it. */
   private dayUpTo: { minute: number; bar: Bar | undefined } | undefined;
 
+  /**
+   * The ticker's fields but `ts` at the last instant asked for, by second and book cadence: the price path
+   * and the 24 h bar move once a second and the book once a cadence, so every ticker of one second
+   * (of one cadence, if shorter) shares them.
+   */
+  private tickerAt: { sec: number; slot: number; fields: TickerFields } | undefined;
+
   /** Ticker at an instant with 24h statistics over exactly the last 24 hours of the path. */
   ticker(now: number, extra: Partial<Ticker> = {}): Ticker {
+    const sec = Math.floor(now / 1000);
+    const slot = Math.floor(now / this.shape.cadenceMs);
+    if (this.tickerAt?.sec !== sec || this.tickerAt.slot !== slot)
+      this.tickerAt = { sec, slot, fields: this.tickerFields(now) };
+    return { ...this.tickerAt.fields, ...extra, ts: String(now) };
+  }
+
+  private tickerFields(now: number): TickerFields {
     const last = this.lastTicks(now);
     // aggregate(now - DAY, now), as the whole minutes (cached per minute) and the forming one.
     const minute = Math.floor(now / MIN);
@@ -326,8 +377,6 @@ export class InstrumentMarket {
       price24hPcnt: pcnt.toFixed(),
       volume24h: q(bar.v),
       turnover24h: formatUnits(bar.t, this.tp),
-      ...extra,
-      ts: String(now),
     };
   }
 

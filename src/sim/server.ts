@@ -7,6 +7,7 @@ import { fail } from '../api/index.js';
 import { handleAdmin } from './admin.js';
 import type { SimEngine } from './engine.js';
 import type { FaultAction } from './faults.js';
+import type { GatewayResponse } from './gateway.js';
 import { Gateway } from './gateway.js';
 
 export interface ServerOptions {
@@ -37,6 +38,22 @@ function send(
 ): void {
   res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * The UTF-8 bytes of a gateway answer, encoded once per answer object: a market answer the gateway keeps
+ * for its millisecond is sent to every poller of that millisecond, and a Buffer goes to the socket as is.
+ */
+const encoded = new WeakMap<GatewayResponse, Buffer>();
+
+function sendAnswer(res: ServerResponse, r: GatewayResponse): void {
+  let bytes = encoded.get(r);
+  if (bytes === undefined) {
+    bytes = Buffer.from(r.body);
+    encoded.set(r, bytes);
+  }
+  res.writeHead(r.status, { ...r.headers, 'content-length': bytes.length });
+  res.end(bytes);
 }
 
 /** An answer in the venue's error envelope. */
@@ -122,12 +139,8 @@ function onRequest(site: Site, req: IncomingMessage, res: ServerResponse, rawBod
       headers: req.headers,
       ip: req.socket.remoteAddress ?? 'unknown',
     });
-    send(
-      res,
-      r.status,
-      cut ? r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))) : r.body,
-      r.headers,
-    );
+    if (cut) send(res, r.status, r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))), r.headers);
+    else sendAnswer(res, r);
   };
   if (!engine.faults.active) {
     answer();
@@ -146,6 +159,13 @@ function readBody(
   res: ServerResponse,
   then: (body: string) => void,
 ): void {
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3): most GETs are answered
+  // at once instead of a tick later, at the end of an empty stream (which node drains after the answer).
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) {
+    then('');
+    return;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   req.on('data', (c: Buffer) => {
