@@ -96,6 +96,8 @@ export class FillRouter {
    * only those still on the symbol's page are kept (one that left the page never comes back).
    */
   private readonly reported = new Map<string, Set<string>>();
+  /** Each symbol's fills on its last page that were journaled then (a page is 100 fills: 100 queries a read). */
+  private readonly journaled = new Map<string, ReadonlySet<string>>();
   /** Each symbol's last page of fills, as read. */
   private readonly lastPage = new Map<string, readonly VenueFill[]>();
   /** Orders sent by the bots on this router, counted (see `nextSend`). */
@@ -170,7 +172,13 @@ export class FillRouter {
         this.lastPage.set(symbol, page);
         this.keepReported(symbol, page);
         const unjournaled: VenueFill[] = [];
-        for (const f of page) if (!journaledBy(sinks, f.execId)) unjournaled.push(f);
+        // A fill journaled stays so: only the ones not known journaled at the last read ask the journal.
+        const known = this.journaled.get(symbol);
+        const journaled = new Set<string>();
+        for (const f of page)
+          if (known?.has(f.execId) === true || journaledBy(sinks, f.execId)) journaled.add(f.execId);
+          else unjournaled.push(f);
+        this.journaled.set(symbol, journaled);
         this.route(symbol, unjournaled, sinks, baseline, booked);
         if (page.length < FILLS_PAGE) break;
         // Only a full page asks whether every fill on it is new.
