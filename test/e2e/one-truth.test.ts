@@ -138,7 +138,12 @@ describe('every surface shows the same figures', () => {
           ((await readyz()) as { health?: { ages?: { fills?: number } } }[]).every(
             (b) => (b.health?.ages?.fills ?? Infinity) < 10_000,
           ),
-        { what: 'a fill sync of every bot after the clock ran again', timeoutMs: 60_000, intervalMs: 100 },
+        {
+          what: 'a fill sync of every bot after the clock ran again',
+          timeoutMs: 60_000,
+          intervalMs: 100,
+          detail: () => d.stderr.slice(-3000),
+        },
       );
       d.proc.kill('SIGTERM');
       expect((await d.exited).code, d.stderr.slice(-3000)).toBe(0);
