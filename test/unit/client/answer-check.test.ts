@@ -8,6 +8,7 @@ import { compileAnswerCheck } from '../../../src/client/answer-check.js';
 import { RestClient } from '../../../src/client/index.js';
 import { VirtualClock } from '../../../src/feeds/clock.js';
 import { envelope, startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { wireTicker } from '../../helpers/wire.js';
 
 interface Def {
   type: string;
@@ -126,22 +127,7 @@ describe('an answer the checks refuse', () => {
     await server.close();
   });
 
-  const ticker = {
-    symbol: 'AAPLUSDT',
-    category: 'SPOT',
-    lastPrice: '1',
-    openPrice24h: '1',
-    highPrice24h: '1',
-    lowPrice24h: '1',
-    ask1Price: '1',
-    bid1Price: '1',
-    ask1Size: '1',
-    bid1Size: '1',
-    price24hPcnt: '0',
-    volume24h: '1',
-    turnover24h: '1',
-    ts: '1',
-  };
+  const ticker = wireTicker();
 
   it.each([
     [
