@@ -157,10 +157,7 @@ export function closedCandles(source: MarketDataSource, o: ClosedCandleOptions):
       () =>
         defer(() => {
           const t = o.clock.now();
-          // A gap is more than the one candle that closed since the last poll: `t - last` alone is two
-          // steps and the settle plus however late the poll ran, so it read every poll as a gap.
-          const lastClosed = Math.floor(t / step) * step - step;
-          if (!backfilled || lastClosed - last > step) {
+          if (!backfilled || t - last > 2 * step + settle) {
             // A gap: fill it from history before taking recent candles.
             return backfill(t).pipe(
               reduce((acc: Candle[], c) => (acc.push(c), acc), []),

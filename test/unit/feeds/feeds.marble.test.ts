@@ -187,40 +187,6 @@ describe('closed candles', () => {
     });
   });
 
-  it('reads a poll that runs late as the one new candle it is, from candles, not as a gap from history', () => {
-    const s = ts();
-    s.run(({ flush }) => {
-      // Each poll runs 20 ms later than it was scheduled for (a busy event loop, an accelerated venue).
-      let late = 0;
-      const clock = { now: () => T0 + 30_000 + s.now() + late };
-      const asked: string[] = [];
-      const recent = () => {
-        asked.push('candles');
-        const forming = Math.floor(clock.now() / M) * M;
-        return of([wc(forming - 2 * M), wc(forming - M), wc(forming)].reverse());
-      };
-      const history = () => (asked.push('history'), of([wc(T0 - M)]));
-      const src = fakeSource({ candles: recent, historyCandles: history });
-      const seen: number[] = [];
-      const sub = closedCandles(src, {
-        category: 'SPOT',
-        symbol: 'AAPLUSDT',
-        interval: '1m',
-        since: T0 - 2 * M,
-        scheduler: s,
-        clock,
-        settleMs: 1000,
-      }).subscribe((c) => seen.push((c.openTime - T0) / M));
-      // Between polls the venue's clock gets 20 ms ahead of the scheduler's: each poll fires that late.
-      for (let k = 0; k < 4; k++) s.schedule(() => (late += 20), k * M + 10_000);
-      s.schedule(() => sub.unsubscribe(), 4 * M);
-      flush();
-      expect(seen).toEqual([-1, 0, 1, 2, 3]);
-      // The start's backfill from history, then one candles request per closed candle.
-      expect(asked).toEqual(['history', 'candles', 'candles', 'candles', 'candles']);
-    });
-  });
-
   it('backfills a gap from history-candles in windows of 100 before new candles flow', () => {
     const s = ts();
     s.run(({ flush }) => {
