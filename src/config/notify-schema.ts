@@ -34,7 +34,7 @@ const chatId = (field: string) =>
 
 /**
  * Commands the bot answers in its chats (long polling of getUpdates). Like the control API without a
- * token, it is read-only (/status) unless `control` is true: /pause, /resume, /flatten and /halt act on
+ * token, it is read-only (/status) unless `control` is true: /pause, /resume, /flatten, /halt and /rearm act on
  * the bots, and only ever from a chat of `allowedChatIds`.
  */
 const TelegramCommandsSchema = z
@@ -42,7 +42,7 @@ const TelegramCommandsSchema = z
     enabled: z
       .boolean()
       .default(true)
-      .describe('answer commands (/status, /pause, /resume, /flatten, /halt)'),
+      .describe('answer commands (/status, /pause, /resume, /flatten, /halt, /rearm)'),
     allowedChatIds: z
       .array(chatId('notify.telegram.commands.allowedChatIds[]'))
       .min(
@@ -57,7 +57,7 @@ const TelegramCommandsSchema = z
       .boolean()
       .default(false)
       .describe(
-        'allow /pause, /resume, /flatten and /halt from the allowed chats; without it only /status answers',
+        'allow /pause, /resume, /flatten, /halt and /rearm from the allowed chats; without it only /status answers',
       ),
     pollTimeoutS: z
       .number()

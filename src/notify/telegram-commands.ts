@@ -1,4 +1,4 @@
-// Telegram commands of a running deployment: /status, /pause, /resume, /flatten, /halt, read by long
+// Telegram commands of a running deployment: /status, /pause, /resume, /flatten, /halt, /rearm, read by long
 // polling the Bot API's getUpdates through fetch (one small loop, the same fetch, timeout and abort as the
 // channel that sends: no second HTTP stack, no dependency). The rules are the control API's: only the
 // allowed chats are answered, and what can move money or stop trading needs `control: true` (without it,
@@ -6,6 +6,7 @@
 // path, journaled under `telegram:<chat id>`. The update offset is kept in the journal, so a restart does
 // not run a command twice. The token is in the URL's path only: never logged.
 import { z } from 'zod';
+import { commandBot, type CommandableBot } from '../execution/control-outcome.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { ControlActionName } from '../store/index.js';
 import { telegramMethodUrl } from './channels.js';
@@ -15,17 +16,7 @@ import { botLine } from './format.js';
 /** A bot as the commands see it (the daemon's slot: its name, and the running bot unless it restarts). */
 export interface CommandedBot {
   readonly config: { readonly name: string };
-  readonly bot:
-    | {
-        status(): LiveBotStatus;
-        control(c: {
-          action: ControlActionName;
-          who: string;
-          reason: string;
-          symbol?: string;
-        }): Promise<void>;
-      }
-    | undefined;
+  readonly bot: ({ status(): LiveBotStatus } & CommandableBot) | undefined;
 }
 
 export interface TelegramCommandsOptions {
@@ -67,6 +58,7 @@ const MONEY_MOVING: Readonly<Record<string, ControlActionName>> = {
   '/resume': 'resume',
   '/flatten': 'flatten',
   '/halt': 'halt',
+  '/rearm': 'rearm',
 };
 
 export class TelegramCommands {
@@ -165,7 +157,8 @@ export class TelegramCommands {
           .join('\n') || 'no bots'
       );
     const action = MONEY_MOVING[command];
-    if (action === undefined) return `Unknown command ${command}: /status, /pause, /resume, /flatten, /halt`;
+    if (action === undefined)
+      return `Unknown command ${command}: /status, /pause, /resume, /flatten, /halt, /rearm`;
     if (!this.o.control) {
       this.o.logger.warn('telegram command refused', {
         chat,
@@ -200,15 +193,15 @@ export class TelegramCommands {
         done.push(`${s.config.name}: not running (it restarts); try again`);
         continue;
       }
-      if (action === 'flatten' && bot.status().tradingState === 'HALTED') {
-        done.push(
-          `${s.config.name} is HALTED: the gate denies a flatten's sells too; re-arm it first (dashboard or control API)`,
-        );
+      // The bot's own rules and words (commandBot), the control API's: a halted bot refuses a resume.
+      const out = await commandBot(s.config.name, bot, { action, who, reason });
+      if (!out.ok) {
+        this.o.logger.warn('control refused', { bot: s.config.name, action, who, error: out.error });
+        done.push(out.error);
         continue;
       }
       this.o.logger.warn('control action', { bot: s.config.name, action, who, reason });
-      await bot.control({ action, who, reason });
-      done.push(`${s.config.name}: ${action} done`);
+      done.push(out.done);
     }
     return done.join('\n');
   }

@@ -2,21 +2,12 @@
 // flatten, halt, rearm), journaled with who and why. The token and the origin are checked before, by
 // auth.ts's door.
 import type { FastifyInstance } from 'fastify';
+import { commandBot } from '../execution/control-outcome.js';
 import { CONTROL_ACTIONS, type ControlActionName } from '../store/index.js';
 import type { TokenCheck } from './auth.js';
 import type { DashboardState } from './dashboard-state.js';
 import { ControlBodySchema } from './openapi.js';
 import { REFUSALS, refuse } from './refusals.js';
-
-/** What each action did, in the answer's `done` (the page shows it). */
-export const DONE: Record<ControlActionName, (bot: string, symbol: string | undefined) => string> = {
-  pause: (bot) => `${bot} paused: new entries are denied PAUSED until resumed; exits and flattens still run`,
-  resume: (bot) => `${bot} resumed: new entries are allowed again`,
-  flatten: (bot, symbol) =>
-    `${bot}: flattening ${symbol ?? 'every position'} at market; entries are paused until you resume the bot (else its strategy could buy back at its next signal)`,
-  halt: (bot) => `${bot} HALTED: nothing is placed, not even a flatten, until it is re-armed`,
-  rearm: (bot) => `${bot} re-armed: ACTIVE (a pause, if any, holds until resumed)`,
-};
 
 /** What the dashboard logs (the daemon's winston logger is one). */
 export interface DashboardLogger {
@@ -42,22 +33,15 @@ export function registerControlRoutes(
         const bot = v.live;
         if (bot === undefined) return refuse(reply, 503, REFUSALS.notRunning(name));
         const { reason, symbol } = req.body;
-        if (symbol !== undefined && !(action === 'flatten' && bot.symbols.includes(symbol)))
-          return refuse(
-            reply,
-            400,
-            action === 'flatten'
-              ? REFUSALS.notSymbol(name, symbol, bot.symbols)
-              : `symbol is only taken by flatten, not by ${action}`,
-          );
-        // The gate would deny the flatten's sells TRADING_HALTED, and resume does not lift a halt: say so
-        // instead of answering "done".
-        if (bot.trader.tradingState === 'HALTED' && (action === 'flatten' || action === 'resume'))
-          return refuse(
-            reply,
-            409,
-            (action === 'flatten' ? REFUSALS.flattenHalted : REFUSALS.resumeHalted)(name),
-          );
+        // The rules and the words are the bot's (commandBot), the same for Telegram: a refusal by the
+        // bot's state is a 409, one of the input a 400.
+        const out = await commandBot(name, bot, {
+          action: action as ControlActionName,
+          who: tokens.identity,
+          reason,
+          symbol,
+        });
+        if (!out.ok) return refuse(reply, out.kind === 'state' ? 409 : 400, out.error);
         logger?.warn('control action', {
           bot: name,
           action,
@@ -65,8 +49,7 @@ export function registerControlRoutes(
           who: tokens.identity,
           reason,
         });
-        await bot.control({ action: action as ControlActionName, who: tokens.identity, reason, symbol });
-        return { done: DONE[action as ControlActionName](name, symbol), ...v.snapshot(false) };
+        return { done: out.done, ...v.snapshot(false) };
       },
     );
 }

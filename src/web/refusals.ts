@@ -17,12 +17,6 @@ export const REFUSALS = {
   noBot: (name: string, known: readonly string[]) =>
     `no bot named ${name}${didYouMean(name, known)}; the bots are ${known.join(', ') || 'none'}`,
   notRunning: (name: string) => `bot ${name} is restarting; try again in a few seconds`,
-  flattenHalted: (name: string) =>
-    `bot ${name} is HALTED: the risk gate denies every order, a flatten's sells too (TRADING_HALTED); re-arm it first (POST /api/bots/${name}/rearm), pause it if it should not enter again, then flatten`,
-  resumeHalted: (name: string) =>
-    `bot ${name} is HALTED: resume does nothing on a halted bot (it lifts a pause, not a halt); re-arm it with the dashboard's Re-arm or POST /api/bots/${name}/rearm, then resume it if it is paused`,
-  notSymbol: (name: string, symbol: string, symbols: readonly string[]) =>
-    `bot ${name} does not trade ${symbol}${didYouMean(symbol, symbols)}; its symbols are ${symbols.join(', ')}`,
 } as const;
 
 /** Answers `{ error }` with `code`; a 401 also says which scheme to authenticate with. */

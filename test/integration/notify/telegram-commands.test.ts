@@ -90,7 +90,9 @@ describe('Telegram commands', () => {
     expect(repliesTo(STRANGER)).toEqual([
       `This chat (${STRANGER}) may not command this bot: add it to notify.telegram.commands.allowedChatIds.`,
     ]);
-    expect(repliesTo(ALLOWED)[2]).toBe('tg: pause done');
+    expect(repliesTo(ALLOWED)[2]).toBe(
+      'tg paused: new entries are denied PAUSED until resumed; exits and flattens still run',
+    );
     const journaled = venue.store.control.list('tg');
     expect(journaled.map((c) => [c.action, c.who, c.reason])).toEqual([
       ['pause', `telegram:${ALLOWED}`, 'news at 14:00'],
@@ -155,7 +157,7 @@ describe('Telegram commands', () => {
     expect(told()).toEqual(
       expect.arrayContaining([
         'tradebot started on simulator: 1 bot (tg)',
-        'tg: halt done',
+        'tg HALTED: nothing is placed, not even a flatten, until it is re-armed',
         `tg halted (nothing is placed until re-armed) by telegram:${ALLOWED}: drill`,
         expect.stringMatching(/^tg trading state ACTIVE → HALTED: drill \(halt by telegram:4242\)/),
       ]),
