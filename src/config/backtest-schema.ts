@@ -1,14 +1,9 @@
 // A backtest definition (config/backtest.yaml): dataset, strategy, parameters and the fill model.
 import { z } from 'zod';
-import { CANDLE_INTERVALS, DECIMAL_RE, InstrumentSchema } from '../api/index.js';
+import { CANDLE_INTERVALS, InstrumentSchema } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
-import { strategiesDirField } from './schema.js';
+import { amountDecimal, feeRateDecimal, strategiesDirField } from './schema.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
-
-const decimal = (what: string) =>
-  z
-    .string({ error: `${what} must be a decimal string such as "10000"` })
-    .regex(DECIMAL_RE, `${what} must be a plain decimal string`);
 
 /**
  * The name of a run, which names its results folder: one path segment (no `/`, no `..`), so the results stay
@@ -51,9 +46,9 @@ export const BacktestConfigSchema = z
       .describe(
         'instrument rules (spec 2.1) for a dataset file without tradebot metadata, e.g. a freqtrade Feather file: at least pricePrecision and quantityPrecision',
       ),
-    capital: decimal('capital').default('10000').describe('starting cash in the quote coin'),
-    feeRate: decimal('feeRate').default('0.001').describe('taker fee rate'),
-    makerFeeRate: decimal('makerFeeRate').optional().describe('maker fee rate (default: feeRate)'),
+    capital: amountDecimal('capital').default('10000').describe('starting cash in the quote coin'),
+    feeRate: feeRateDecimal('feeRate').default('0.001').describe('taker fee rate'),
+    makerFeeRate: feeRateDecimal('makerFeeRate').optional().describe('maker fee rate (default: feeRate)'),
     slippageBps: z.number().min(0).max(1000).default(2).describe('slippage of market orders in basis points'),
     risk: RiskLimitsSchema.default(
       RiskLimitsSchema.parse({

@@ -2,6 +2,7 @@
 // document before its ${ENV} placeholders and secret files are read, so a paper run needs none of the live
 // credentials (they are dropped unread: a paper venue has no use for them and must never send them).
 import { isMap, type Document } from 'yaml';
+import { amountDigitsProblem } from './schema.js';
 
 /** The `--paper-balances` flag: `COIN=AMOUNT` pairs, comma-separated (`USDT=10000,AAPL=5`). */
 export function parsePaperBalances(text: string): Record<string, string> | string {
@@ -10,7 +11,12 @@ export function parsePaperBalances(text: string): Record<string, string> | strin
     const m = /^\s*([A-Z0-9]+)\s*=\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
     if (m === null || !/[1-9]/.test(m[2] ?? ''))
       return `--paper-balances: "${part.trim()}" is not COIN=AMOUNT with an amount above zero; write e.g. --paper-balances USDT=10000,AAPL=5`;
-    out[m[1] as string] = m[2] as string;
+    const [, coin = '', amount = ''] = m;
+    if (coin in out)
+      return `--paper-balances names ${coin} twice (${coin}=${out[coin]} and ${coin}=${amount}); give each coin once`;
+    const long = amountDigitsProblem(`--paper-balances: ${coin}`, amount);
+    if (long !== undefined) return long;
+    out[coin] = amount;
   }
   return out;
 }

@@ -4,6 +4,7 @@ import cron from 'node-cron';
 import { z } from 'zod';
 import { DECIMAL_RE, REALITY_CANDLE_INTERVALS, SetLeverageParams, namesLeverage } from '../api/index.js';
 import { baseUrlProblem } from '../client/base-url.js';
+import { Decimal } from '../market/decimal.js';
 import { baseFromName } from '../market/instrument-rules.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
@@ -11,7 +12,7 @@ import { FaultConfigSchema } from '../sim/faults.js';
 import { SimExtraPairsSchema, SimPortSchema, SimSeedSchema, SimSpeedSchema } from '../sim/options.js';
 import { NotifySchema } from './notify-schema.js';
 
-const decimal = (what: string) =>
+export const decimal = (what: string) =>
   z
     .string({ error: `${what} must be a decimal string such as "100" (quote it so YAML keeps it exact)` })
     .regex(DECIMAL_RE, `${what} must be a plain decimal string such as "100"`);
@@ -19,6 +20,36 @@ const positiveDecimal = (what: string) =>
   decimal(what).refine(
     (v) => !DECIMAL_RE.test(v) || /[1-9]/.test(v),
     `${what} must be above zero, such as "10000"`,
+  );
+
+/** The most digits an amount of money from a file or a flag may have before and after its point. */
+export const AMOUNT_DIGITS = { integer: 15, fraction: 18 } as const;
+
+/**
+ * Why a plain decimal string is too long to be an amount of money (more than AMOUNT_DIGITS), or undefined:
+ * Decimal would keep it, but the journal would store 1e+400 and no venue holds such a balance.
+ */
+export function amountDigitsProblem(what: string, v: string): string | undefined {
+  const [int = '', frac = ''] = v.split('.');
+  if (int.length <= AMOUNT_DIGITS.integer && frac.length <= AMOUNT_DIGITS.fraction) return undefined;
+  return `${what} ${v.length > 40 ? `${v.slice(0, 20)}…(${v.length} characters)` : v} has more than ${AMOUNT_DIGITS.integer} digits before the point or ${AMOUNT_DIGITS.fraction} after it; write an amount such as "10000"`;
+}
+
+/** An amount of money: a positive decimal string of at most AMOUNT_DIGITS. */
+export const amountDecimal = (what: string) =>
+  positiveDecimal(what).superRefine((v, ctx) => {
+    const problem = DECIMAL_RE.test(v) ? amountDigitsProblem(what, v) : undefined;
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** The highest fee rate a file may set: a rate is a fraction of each fill (0.001 is 0.1%). */
+export const MAX_FEE_RATE = '0.1';
+
+/** A fee rate: a decimal fraction of each fill, from 0 to MAX_FEE_RATE. */
+export const feeRateDecimal = (what: string) =>
+  decimal(what).refine(
+    (v) => !DECIMAL_RE.test(v) || Number(v) <= Number(MAX_FEE_RATE),
+    `${what} is a fraction of each fill (0.001 is 0.1%), at most ${MAX_FEE_RATE} (10%); "2" would be 200%`,
   );
 /** Whether the tz database (through Intl) knows a zone; `Mars/Olympus` and typos are refused. */
 const knownTimeZone = (tz: string): boolean => {
@@ -50,10 +81,10 @@ export const SimAccountSchema = z
       .describe('API passphrase of the simulated account'),
     whitelisted: z.boolean().default(true).describe('whitelist access (reality-fills, 30 orders/s)'),
     balances: z
-      .record(z.string(), decimal('balance'))
+      .record(z.string(), amountDecimal('balance').or(z.literal('0')))
       .default({ USDT: '100000' })
       .describe('starting balances by coin'),
-    feeRate: decimal('feeRate')
+    feeRate: feeRateDecimal('feeRate')
       .default('0.001')
       .describe('fee rate of Reality fills, charged in the quote coin'),
   })
@@ -107,7 +138,7 @@ export const RemoteVenueSchema = z
     channelApiCode: z.string().optional().describe('X-CHANNEL-API-CODE broker code sent with orders'),
     locale: z.string().default('en-US').describe('locale header'),
     timeoutMs: ms('timeoutMs', 500, 10_000),
-    feeRate: decimal('feeRate').default('0.001').describe("the account's fee rate on Reality pairs"),
+    feeRate: feeRateDecimal('feeRate').default('0.001').describe("the account's fee rate on Reality pairs"),
     timeScale: SimSpeedSchema.optional().describe(
       'only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)',
     ),
@@ -120,11 +151,11 @@ export const PaperAccountSchema = z
     balances: z
       .record(
         z.string().regex(/^[A-Z0-9]+$/, 'a balance is keyed by a coin in upper case, e.g. USDT'),
-        positiveDecimal('balance'),
+        amountDecimal('balance'),
       )
       .default({ USDT: '100000' })
       .describe('starting balances of a new paper account, by coin (a journal that has one keeps its own)'),
-    feeRate: decimal('feeRate')
+    feeRate: feeRateDecimal('feeRate')
       .default('0.001')
       .describe('fee rate charged on paper fills, in the quote coin'),
   })
@@ -242,7 +273,7 @@ export const BotSchema = z
       .regex(/^[A-Z0-9]+$/, 'quoteCoin is a coin in upper case, e.g. USDT')
       .default('USDT')
       .describe('coin the bot accounts in: the quote coin of its symbols'),
-    capital: positiveDecimal('capital')
+    capital: amountDecimal('capital')
       .default('10000')
       .describe("the bot's share of the account, in the quote coin"),
     maxSignalAgeMs: z
@@ -440,6 +471,22 @@ export const DeploymentSchema = z
             message: `${sym} is not quoted in ${b.quoteCoin}, the bot's quoteCoin: ${fix}`,
           });
     });
+    // A paper account is the bots' whole money: capital it cannot back would be spent twice.
+    if (d.venue.kind === 'paper') {
+      const balances = d.venue.account.balances;
+      const wanted = new Map<string, Decimal>();
+      for (const b of d.bots)
+        wanted.set(b.quoteCoin, (wanted.get(b.quoteCoin) ?? new Decimal(0)).plus(b.capital));
+      for (const [coin, sum] of wanted) {
+        const has = new Decimal(balances[coin] ?? '0');
+        if (sum.gt(has))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['venue', 'account', 'balances', coin],
+            message: `the bots' capital in ${coin} adds up to ${sum.toFixed()} but the paper account starts with ${has.toFixed()} ${coin}; raise the balance (or --paper-balances ${coin}=${sum.toFixed()}) or lower the bots' capital`,
+          });
+      }
+    }
     const seen = new Map<string, number>();
     d.bots.forEach((b, i) => {
       const prev = seen.get(b.name);

@@ -21,12 +21,12 @@ const env = { TRADEBOT_BASE_URL: 'http://127.0.0.1:1' };
 
 describe('run --paper: where the candles are recorded', () => {
   it("takes the paper block's record as the venue's, its balances as the account's", async () => {
-    const f = liveFile({ balances: { USDT: '5000' }, record: { dir: 'paper-candles' } });
+    const f = liveFile({ balances: { USDT: '8000' }, record: { dir: 'paper-candles' } });
     const { config } = await loadDeployment(f, env, {});
     expect(config.venue.kind).toBe('paper');
     if (config.venue.kind !== 'paper') return;
     expect(config.venue.record).toEqual({ dir: 'paper-candles' });
-    expect(config.venue.account.balances).toEqual({ USDT: '5000' });
+    expect(config.venue.account.balances).toEqual({ USDT: '8000' });
   });
 
   it('lets --record-candles override the block, and records nothing when neither says so', async () => {
