@@ -25,12 +25,19 @@ export const NOTIFY_EVENTS = [
 ] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
+/** A Telegram chat id: a number (negative for groups and channels), or a public channel's @username. */
+const CHAT_ID_RE = /^-?[1-9]\d{0,19}$/;
+const CHANNEL_RE = /^@[A-Za-z][A-Za-z0-9_]{4,31}$/;
+
 const chatId = (field: string) =>
   z
     .union([z.string().min(1), z.number().int()], {
       error: `${field} must be a chat id such as "123456789" or "-1001234567890"`,
     })
-    .transform(String);
+    .transform(String)
+    .refine((v) => CHAT_ID_RE.test(v), {
+      message: `${field} must be a numeric chat id such as "123456789" or "-1001234567890" (getUpdates gives it as message.chat.id)`,
+    });
 
 /**
  * Commands the bot answers in its chats (long polling of getUpdates). Like the control API without a
@@ -79,6 +86,11 @@ export const NotifySchema = z
             error:
               'notify.webhook.url must be an absolute http or https URL such as https://hooks.slack.com/services/...',
           })
+          // fetch refuses a URL with credentials in it: such a target could never be sent to.
+          .refine((u) => !/^https?:\/\/[^/?#]*@/.test(u), {
+            message:
+              'notify.webhook.url must not carry user:password (fetch refuses such a URL, so no message would ever be sent); use a URL whose path or query holds the key, as Slack and Discord webhooks do',
+          })
           .describe(
             'where a JSON POST {"text": ...} goes (Slack incoming webhooks take it); use ${ENV_VAR} when it holds a key',
           ),
@@ -96,6 +108,10 @@ export const NotifySchema = z
             error: 'notify.telegram.chatId must be a chat id such as "123456789" or "@channel"',
           })
           .transform(String)
+          .refine((v) => CHAT_ID_RE.test(v) || CHANNEL_RE.test(v), {
+            message:
+              'notify.telegram.chatId must be a numeric chat id such as "123456789" or "-1001234567890", or a public channel as "@channelname"',
+          })
           .describe('the chat the bot writes to'),
         apiBaseUrl: z
           .url({

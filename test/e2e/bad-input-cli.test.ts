@@ -117,4 +117,29 @@ describe('flags are refused by the rules of the YAML that sets the same option',
       await sim.stop();
     }
   });
+
+  it('record without a venue exits 2 with the fix, as api does (it used to exit 1)', async () => {
+    const out = join(dir, 'no-venue.csv');
+    const r = await runCli(
+      [
+        'record',
+        '--category',
+        'SPOT',
+        '--symbol',
+        'AAPLUSDT',
+        '--interval',
+        '1m',
+        '--from',
+        '2026-11-02',
+        '--to',
+        '2026-11-03',
+        '--out',
+        out,
+      ],
+      { TRADEBOT_BASE_URL: '' },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/no venue: pass --base-url URL, set TRADEBOT_BASE_URL, or use --sim/);
+    expect(existsSync(out)).toBe(false);
+  });
 });

@@ -74,7 +74,7 @@ async function runRecordCommand(raw: Record<string, unknown>): Promise<void> {
   try {
     if (f.sim) sim = await startSimulator({ seed: 42, startTime: Math.max(Date.now(), f.to) });
     const baseUrl = sim?.baseUrl ?? f.baseUrl ?? process.env.TRADEBOT_BASE_URL;
-    if (!baseUrl) throw new Error('no venue: pass --base-url URL, set TRADEBOT_BASE_URL, or use --sim');
+    if (!baseUrl) throw new FlagError('no venue: pass --base-url URL, set TRADEBOT_BASE_URL, or use --sim');
     const client = new RestClient({ baseUrl });
     try {
       await record(client, baseUrl, plan);

@@ -41,11 +41,11 @@ describe('notify: in a deployment', () => {
   });
 
   it('takes the token from the environment and lists it among the secrets to redact', () => {
-    const loaded = loadConfig(file({ telegram: { botToken: '${TG}', chatId: '@ops' } }), {
+    const loaded = loadConfig(file({ telegram: { botToken: '${TG}', chatId: '@ops_room' } }), {
       TG: '123:from-env-token',
     });
     expect(loaded.config.notify?.telegram).toMatchObject({
-      chatId: '@ops',
+      chatId: '@ops_room',
       apiBaseUrl: 'https://api.telegram.org',
     });
     expect(loaded.secrets).toContain('123:from-env-token');
@@ -77,5 +77,23 @@ describe('notify: in a deployment', () => {
     );
     expect(msg).toContain('notify.telegram.commands.control: must be true or false');
     expect(msg).not.toContain('from-env-token');
+  });
+
+  it('refuses a Telegram chat that is not a chat id, and a webhook URL with user:password that fetch could never send to', () => {
+    const env = { TG: '123:from-env-token' };
+    expect(problems(file({ telegram: { botToken: '${TG}', chatId: 'not a chat' } }), env)).toMatch(
+      /notify\.telegram\.chatId: .*must be a numeric chat id such as "123456789".* or a public channel as "@channelname"/,
+    );
+    expect(
+      problems(
+        file({ telegram: { botToken: '${TG}', chatId: 1, commands: { allowedChatIds: ['@ops_room'] } } }),
+        env,
+      ),
+    ).toMatch(/allowedChatIds\[0\]: .*must be a numeric chat id.*message\.chat\.id/);
+    expect(problems(file({ webhook: { url: 'https://user:password@hooks.example.com/x' } }))).toMatch(
+      /notify\.webhook\.url: .*must not carry user:password \(fetch refuses such a URL/,
+    );
+    expect(problems(file({ webhook: { url: 'https://hooks.example.com/services/T0/B0/key' } }))).toBe('');
+    expect(problems(file({ telegram: { botToken: '${TG}', chatId: '-1001234567890' } }), env)).toBe('');
   });
 });
