@@ -4,6 +4,7 @@
 // is scrubbed from messages and fields wherever it appears.
 import type { Writable } from 'node:stream';
 import winston from 'winston';
+import { inertText } from '../market/inert-text.js';
 import { formatZoned, formatZonedTime } from '../market/zoned-time.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -101,9 +102,10 @@ export function createLogger(o: LoggerOptions = {}): Logger {
           const rest = typeof what === 'string' ? (all.bot === undefined ? {} : { bot: all.bot }) : all;
           const fields = Object.entries(rest)
             .filter(([k]) => typeof k === 'string')
-            .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+            .map(([k, v]) => `${k}=${typeof v === 'string' ? inertText(v) : JSON.stringify(v)}`)
             .join(' ');
-          const text = typeof what === 'string' ? what : String(message);
+          // Text from outside (a control reason, a venue's message) stays on its line and cannot steer the terminal.
+          const text = inertText(typeof what === 'string' ? what : String(message));
           const mode = o.mode === undefined ? '' : `${o.mode} `;
           return `${time} ${mode}${level} ${text}${fields ? ` ${fields}` : ''}`;
         }),

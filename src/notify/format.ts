@@ -1,4 +1,5 @@
 // The text of each notification: one or two short lines a person reads on a phone, money with its coin.
+import { inertText } from '../market/inert-text.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import { botStateWord } from '../execution/live-bot-status.js';
@@ -52,7 +53,7 @@ export function controlText(
     halt: 'halted (nothing is placed until re-armed)',
     rearm: 're-armed',
   };
-  return `${bot} ${done[c.action] ?? c.action} by ${c.who}: ${c.reason}`;
+  return `${bot} ${done[c.action] ?? c.action} by ${inertText(c.who)}: ${inertText(c.reason)}`;
 }
 
 /** The deployment started; after an unclean end of the previous run it says so. */
@@ -74,7 +75,7 @@ export function stopText(carried: number): string {
 export type PreviousRun = 'first' | 'clean' | 'unclean';
 
 export function stateText(bot: string, from: string, to: string, reason: string): string {
-  return `${bot} trading state ${from} → ${to}: ${reason}`;
+  return `${bot} trading state ${from} → ${to}: ${inertText(reason)}`;
 }
 
 export function burstText(bot: string, codes: readonly string[], windowMs: number): string {
@@ -90,7 +91,7 @@ export function exitBlockedText(bot: string, d: ExitBlockedFirst): string {
 }
 
 export function restartText(bot: string, restarts: number, error: string): string {
-  return `${bot} failed and is restarted (restart ${restarts}): ${error}`;
+  return `${bot} failed and is restarted (restart ${restarts}): ${inertText(error)}`;
 }
 
 /** A bot DEGRADED by a starving feed, or OK again. */

@@ -2,6 +2,7 @@
 // denials, control actions, the equity curve, a log tail) plus the Trader's own portfolio and market
 // state read at the moment of a snapshot. Nothing is computed twice: PnL, equity and positions are the
 // Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
+import { inertText } from '../market/inert-text.js';
 import type { BotConfig } from '../config/index.js';
 import type { LiveBot, LiveBotStatus } from '../execution/live-bot.js';
 import type { ExitBlockedStatus } from '../execution/exit-blocked.js';
@@ -205,7 +206,13 @@ export class BotView {
       });
     this.controls.length = 0;
     for (const c of this.store.control.list(name, RECENT))
-      this.controls.push({ ts: c.ts, action: c.action, symbol: c.symbol, who: c.who, reason: c.reason });
+      this.controls.push({
+        ts: c.ts,
+        action: c.action,
+        symbol: c.symbol,
+        who: c.who,
+        reason: inertText(c.reason),
+      });
   }
 
   /** Adds a fill to its order's filled size and price x size. */
@@ -219,7 +226,8 @@ export class BotView {
 
   private onEvent(e: TraderEvent): void {
     const { line, point } = this.book(e);
-    this.changed(line, point);
+    // A line may quote text from outside (a control reason, a venue's message): shown inert, on one line.
+    this.changed(line === undefined ? undefined : { ...line, text: inertText(line.text) }, point);
   }
 
   /** Books an event into the recent lists: one handler per type. Intents and locks show in the snapshot. */
@@ -343,7 +351,7 @@ export class BotView {
     const c = e.control;
     push(
       this.controls,
-      { ts: e.ts, action: c.action, symbol: c.symbol, who: c.who, reason: c.reason },
+      { ts: e.ts, action: c.action, symbol: c.symbol, who: c.who, reason: inertText(c.reason) },
       RECENT,
     );
     const text = `${c.action}${c.symbol === undefined ? '' : ` ${c.symbol}`} by ${c.who}: ${c.reason}`;

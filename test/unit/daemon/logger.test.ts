@@ -69,4 +69,24 @@ describe('logger', () => {
     }).info('x');
     expect(JSON.parse(early.lines[0] ?? '{}')).not.toHaveProperty('venueTime');
   });
+
+  it("keeps text from outside inert in a terminal's line: an escape sequence is shown, a newline cannot forge a line", () => {
+    const pretty = capture();
+    const log = createLogger({ format: 'pretty', stream: pretty.stream });
+    const reason = 'news\u001b[2J\u001b]0;pwned\u0007\n12:00:00 info order placed: forged';
+    log.warn('control action', { bot: 'a', action: 'pause', reason });
+    log.info('venue said', { what: `the venue refused: ${reason}` });
+    const [first = '', second = ''] = pretty.lines;
+    // winston's own colours are the only escape sequences left; the reason's are shown as text.
+    for (const line of [first, second]) {
+      expect(stripVTControlCharacters(line).trimEnd()).not.toMatch(/[\u0000-\u001f]/);
+      expect(line.trimEnd().split('\n')).toHaveLength(1);
+    }
+    expect(first).toContain('reason=news\\e[2J\\e]0;pwned\\x07\\n12:00:00 info order placed: forged');
+    expect(second).toContain('the venue refused: news\\e[2J');
+    // JSON keeps the exact text (escaped by JSON itself).
+    const json = capture();
+    createLogger({ format: 'json', stream: json.stream }).warn('control action', { reason });
+    expect((JSON.parse(json.lines[0] ?? '{}') as { reason: string }).reason).toBe(reason);
+  });
 });
