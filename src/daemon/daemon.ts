@@ -29,7 +29,7 @@ import { loadStrategy, resolveStrategyFile } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { StrategyRuntimeError } from '../strategy/failure.js';
 import { watchFeedHealth } from './feed-alarm.js';
-import { readiness, serveHealth } from './health.js';
+import { readiness, serveHealth, venueReachableMs } from './health.js';
 import { markCleanStop, markRunStarted, openDeploymentJournal, type PreviousRun } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
 import { DaemonMetrics } from './metrics.js';
@@ -292,6 +292,14 @@ class DaemonRun {
     return this.runtime;
   }
 
+  /** How long the venue may stay silent and count as reachable: three of the fastest tickers polls. */
+  private get reachableMs(): number {
+    return venueReachableMs(
+      Math.min(...this.cfg.bots.map((b) => b.poll.tickersMs)),
+      this.runtime?.speed ?? 1,
+    );
+  }
+
   /** /healthz, /readyz and /metrics, when enabled. */
   private async serveHealth(): Promise<void> {
     this.http = await serveHealth({
@@ -303,6 +311,7 @@ class DaemonRun {
           this.slots.map((s) => s.bot?.status()),
           this.lastPollOk,
           liveClock.now(),
+          this.reachableMs,
         ),
     });
   }

@@ -1,5 +1,5 @@
 // The daemon's health: when it is ready (every bot running, none DEGRADED by a starving feed, not all of them
-// halted, the venue answering a poll within the last minute), served with /healthz and /metrics when the
+// halted, the venue answering a poll within three poll periods: venueReachableMs), served with /healthz and /metrics when the
 // deployment enables them.
 import type { Deployment } from '../config/index.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
@@ -7,8 +7,20 @@ import { startHttp, type Readiness } from './http.js';
 import type { Logger } from './logger.js';
 import type { DaemonMetrics } from './metrics.js';
 
-/** How long after its last successful poll the venue still counts as reachable. */
+/** The longest a venue may go without an answered poll and still count as reachable. */
 export const VENUE_REACHABLE_MS = 60_000;
+/** The shortest such window: a poll's own time-out and retry must fit in it. */
+export const MIN_VENUE_REACHABLE_MS = 10_000;
+
+/**
+ * How long after its last answered poll (wall clock) the venue still counts as reachable: three of the fastest
+ * poll's periods in real time (a venue's clock may run `speed` times faster), within MIN_VENUE_REACHABLE_MS and
+ * VENUE_REACHABLE_MS. A daemon polling tickers every 5 s knows after 15 s that no answer came.
+ */
+export function venueReachableMs(fastestPollMs: number, speed: number): number {
+  const real = (3 * fastestPollMs) / Math.max(1, speed);
+  return Math.min(VENUE_REACHABLE_MS, Math.max(MIN_VENUE_REACHABLE_MS, Math.round(real)));
+}
 
 /**
  * What /readyz answers: `bots` holds each configured bot's status (undefined while it is not built, or restarts),
@@ -18,17 +30,24 @@ export function readiness(
   bots: readonly (LiveBotStatus | undefined)[],
   lastPollOk: number,
   now: number,
+  reachableMs: number = VENUE_REACHABLE_MS,
 ): Readiness {
   const running = bots.every((b) => b?.running === true);
   const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
-  const venue = now - lastPollOk < VENUE_REACHABLE_MS;
+  const age = now - lastPollOk;
+  const venue = age < reachableMs;
   // A bot that gets no data is not ready, whatever else it does: /readyz says which and why.
   const degraded = bots.flatMap((b) =>
     b?.health.state === 'DEGRADED' ? [`${b.name}: ${b.health.problems.join('; ')}`] : [],
   );
   return {
     ready: running && !halted && venue && degraded.length === 0,
-    detail: { bots, venueReachable: venue, ...(degraded.length > 0 ? { degraded } : {}) },
+    detail: {
+      bots,
+      venueReachable: venue,
+      ...(venue ? {} : { venueSilentMs: lastPollOk > 0 ? age : null }),
+      ...(degraded.length > 0 ? { degraded } : {}),
+    },
   };
 }
 

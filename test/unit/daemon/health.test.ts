@@ -1,7 +1,12 @@
 // /readyz: ready only while every bot runs, not all of them are halted, and the venue answered a poll within
 // the last minute.
 import { describe, expect, it } from 'vitest';
-import { readiness, VENUE_REACHABLE_MS } from '../../../src/daemon/health.js';
+import {
+  MIN_VENUE_REACHABLE_MS,
+  readiness,
+  VENUE_REACHABLE_MS,
+  venueReachableMs,
+} from '../../../src/daemon/health.js';
 import { botStatus as bot } from '../../helpers/bot-status.js';
 import { degradedHealth } from '../../helpers/feed-health.js';
 
@@ -45,5 +50,20 @@ describe('readiness', () => {
       detail: { venueReachable: false },
     });
     expect(readiness([bot('a')], 0, now).ready).toBe(false);
+  });
+
+  it('counts the venue unreachable after three of its fastest polls without an answer, and says for how long', () => {
+    // Tickers every 5 s at real speed: 15 s of silence is an outage (30 s used to read venueReachable: true).
+    const window = venueReachableMs(5_000, 1);
+    expect(window).toBe(15_000);
+    expect(readiness([bot('a')], now - 14_000, now, window)).toMatchObject({
+      ready: true,
+      detail: { venueReachable: true },
+    });
+    const silent = readiness([bot('a')], now - 30_000, now, window);
+    expect(silent).toMatchObject({ ready: false, detail: { venueReachable: false, venueSilentMs: 30_000 } });
+    // An accelerated venue polls faster in real time, but a poll's time-out must still fit.
+    expect(venueReachableMs(5_000, 60)).toBe(MIN_VENUE_REACHABLE_MS);
+    expect(venueReachableMs(60_000, 1)).toBe(VENUE_REACHABLE_MS);
   });
 });
