@@ -82,11 +82,56 @@ describe('tradebot doctor', () => {
     const r = await runCli(['doctor', '--config', f], withKey(GOOD));
     expect(r.stdout).toContain('all checks passed');
     expect(r.stdout).toMatch(/\[ok\] +reachable: .* answered in \d+ ms/);
+    expect(r.stdout).toMatch(
+      /\[ok\] +latency: \d+ ms \(best of 3\): a price is at most \d+ ms old when read, within b's/,
+    );
     expect(r.stdout).toMatch(/\[ok\] +whitelist/);
     expect(r.stdout).toMatch(/\[ok\] +symbol TSLAUSDT/);
     expect(r.stdout).toMatch(/permission trade-read-write: cannot be probed without placing an order/);
     expect(r.stdout).toMatch(/session: the US market is/);
     expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('fails the latency check when prices would arrive older than the bot allows, naming the bot and the fix', async () => {
+    // 300 ms each way on a venue at real speed, with a bot that allows prices 500 ms old and polls every 300 ms.
+    const slow = await startSimulator({
+      seed: 6,
+      startTime: liveClock.now(),
+      accounts: [{ ...GOOD, whitelisted: true }],
+      faults: { latencyMs: [300, 300] },
+    });
+    try {
+      const f = join(dir, 'slow.yaml');
+      writeFileSync(
+        f,
+        stringify({
+          venue: {
+            kind: 'remote',
+            baseUrl: slow.baseUrl,
+            credentials: { apiKey: '${K}', apiSecret: '${S}', passphrase: '${P}' },
+            whitelisted: true,
+          },
+          store: { path: join(dir, 'slow.db') },
+          bots: [
+            {
+              name: 'tight',
+              strategy: 'ma-crossover',
+              symbols: ['AAPLUSDT'],
+              poll: { tickersMs: 300 },
+              risk: { maxDataAgeMs: 500 },
+            },
+          ],
+        }),
+      );
+      const r = await runCli(['doctor', '--config', f], withKey(GOOD));
+      expect(r.stdout).toMatch(
+        /\[FAIL\] latency: \d+ ms \(best of 3\): a price would be \d+ ms old when read .* past tight's risk\.maxDataAgeMs 500/,
+      );
+      expect(r.stdout).toMatch(/fix: run the daemon nearer the venue, poll tickers faster/);
+      expect(r.code).toBe(1);
+    } finally {
+      await slow.stop();
+    }
   }, 60_000);
 
   it('passes an account without whitelist access when the deployment books estimated fills', async () => {

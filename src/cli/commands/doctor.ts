@@ -1,5 +1,5 @@
 // `tradebot doctor --config live.yaml` (or --base-url): checks a venue before the daemon trades on it —
-// reachability and latency, clock skew from requestTime, credentials, each permission the deployment
+// reachability and latency (held to the bots' risk.maxDataAgeMs), clock skew from requestTime, credentials, each permission the deployment
 // needs (probed only where that has no side effect), whitelist, symbols, and the US session — and
 // prints a checklist with a sentence and a fix per failure. Exit 0 all green, 1 a check failed, 2 bad input.
 import type { Command } from 'commander';
@@ -41,6 +41,9 @@ interface Target {
   readonly needsManagement: boolean;
   /** A paper run: public data only, so credentials are neither needed nor checked (docs/paper.md). */
   readonly paper?: boolean | undefined;
+  /** The bot whose prices may age least: its risk.maxDataAgeMs and tickers poll (undefined with --base-url). */
+  readonly freshness?:
+    { readonly bot: string; readonly maxDataAgeMs: number; readonly tickersMs: number } | undefined;
 }
 
 type CredentialField = keyof Credentials;
@@ -97,12 +100,9 @@ async function reachable(
   const started = performance.now();
   try {
     const spot = await client.instruments({ category: 'SPOT' });
+    const latencyMs = Math.round(performance.now() - started);
     return {
-      check: {
-        name: 'reachable',
-        status: 'ok',
-        sentence: `${baseUrl} answered in ${Math.round(performance.now() - started)} ms`,
-      },
+      check: { name: 'reachable', status: 'ok', sentence: `${baseUrl} answered in ${latencyMs} ms` },
       spot,
     };
   } catch (e) {
@@ -115,6 +115,49 @@ async function reachable(
       },
     };
   }
+}
+
+/** The venue's round trip once the connection is open: the best of three small public requests, in ms. */
+async function steadyLatencyMs(client: RestClient): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    await client.rpiSymbols();
+    best = Math.min(best, performance.now() - started);
+  }
+  return Math.round(best);
+}
+
+/**
+ * Whether prices can arrive fresh enough for the tightest bot: a ticker is as old as its poll's period plus the
+ * answer's latency (in the venue's time, `speed` times the real one) when the gate reads it; past the bot's
+ * risk.maxDataAgeMs every order is denied STALE_DATA and the bot goes DEGRADED.
+ */
+function latencyCheck(latencyMs: number, speed: number, t: Target): Check {
+  const f = t.freshness;
+  if (f === undefined)
+    return {
+      name: 'latency',
+      status: 'skip',
+      sentence: `${latencyMs} ms; with --base-url there is no bot whose data age it could be held to (use --config)`,
+    };
+  const age = f.tickersMs + latencyMs * speed;
+  const venueMs =
+    speed === 1
+      ? `${latencyMs} ms (best of 3)`
+      : `${latencyMs} ms (best of 3; ${Math.round(latencyMs * speed)} ms of the venue's time at speed ${speed})`;
+  if (age < f.maxDataAgeMs)
+    return {
+      name: 'latency',
+      status: 'ok',
+      sentence: `${venueMs}: a price is at most ${age} ms old when read, within ${f.bot}'s risk.maxDataAgeMs ${f.maxDataAgeMs}`,
+    };
+  return {
+    name: 'latency',
+    status: 'fail',
+    sentence: `${venueMs}: a price would be ${age} ms old when read (poll every ${f.tickersMs} ms plus the answer), past ${f.bot}'s risk.maxDataAgeMs ${f.maxDataAgeMs}: every order denied STALE_DATA, the bot DEGRADED`,
+    fix: `run the daemon nearer the venue, poll tickers faster (poll.tickersMs), or allow older data (risk.maxDataAgeMs) if the strategy can trade on it`,
+  };
 }
 
 /**
@@ -333,7 +376,8 @@ async function runChecks(t: Target): Promise<Check[]> {
         : acceleratedClockCheck(client.clockOffsetMs, venue);
     const credentials = await credentialChecks(client, t);
     const symbols = await symbolChecks(client, t, reach.spot);
-    return [reach.check, clock, ...credentials, ...symbols, sessionCheck(client.clockOffsetMs)];
+    const latency = latencyCheck(await steadyLatencyMs(client), venue.speed, t);
+    return [reach.check, latency, clock, ...credentials, ...symbols, sessionCheck(client.clockOffsetMs)];
   } finally {
     client.close();
   }
@@ -371,6 +415,17 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string; pa
       );
     const symbols = new Map<'SPOT' | 'MARGIN', string[]>();
     for (const b of cfg.bots) symbols.set(b.category, [...(symbols.get(b.category) ?? []), ...b.symbols]);
+    const tightest = [...cfg.bots].sort(
+      (a, b) => a.risk.maxDataAgeMs - a.poll.tickersMs - (b.risk.maxDataAgeMs - b.poll.tickersMs),
+    )[0];
+    const freshness =
+      tightest === undefined
+        ? undefined
+        : {
+            bot: tightest.name,
+            maxDataAgeMs: tightest.risk.maxDataAgeMs,
+            tickersMs: tightest.poll.tickersMs,
+          };
     if (v.kind === 'paper')
       return {
         baseUrl: v.baseUrl,
@@ -381,6 +436,7 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string; pa
           (b) => b.leverage.length > 0 || b.schedules.some((x) => x.task === 'set-leverage'),
         ),
         paper: true,
+        freshness,
         // A paper run reads no credential: nothing to name.
         credentialSources: ENV_SOURCES,
       };
@@ -393,6 +449,7 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string; pa
       fills: cfg.fills,
       symbols,
       needsManagement: cfg.bots.some((b) => b.leverage.length > 0),
+      freshness,
     };
   }
   if (o.baseUrl === undefined) throw new FlagError('give --config FILE or --base-url URL');
