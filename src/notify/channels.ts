@@ -3,7 +3,8 @@
 // answer's body is never logged (it may echo what was sent). A webhook gets each message's idempotency
 // key as the `Idempotency-Key` header and in the body, the same on every resend: a receiver that honours it
 // keeps one copy whatever our retries send. Telegram has no such key: we deduplicate on our side (a
-// message acknowledged is marked sent in the outbox before the next is sent, and never sent again).
+// message acknowledged is marked sent in the outbox before the next is sent, and never sent again; one that got no
+// answer in time is resent once, not more: see Dispatcher).
 import type { Channel } from './dispatcher.js';
 
 async function post(
@@ -25,6 +26,7 @@ async function post(
 export function webhookChannel(url: string): Channel {
   return {
     name: 'webhook',
+    dedupes: true,
     send: (m, signal) =>
       post(
         url,

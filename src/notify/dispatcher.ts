@@ -15,6 +15,11 @@ export interface OutgoingMessage {
 /** Where a message goes. `send` rejects on any failure (network, abort, non-2xx answer). */
 export interface Channel {
   readonly name: string;
+  /**
+   * Whether the receiver keeps one copy of a message whatever our resends send (the webhook's idempotency key).
+   * Without it (Telegram) a send that got no answer may have arrived: it is resent once, never more.
+   */
+  readonly dedupes?: boolean | undefined;
   send(message: OutgoingMessage, signal: AbortSignal): Promise<void>;
 }
 
@@ -27,7 +32,7 @@ export interface NotifyLogger {
 /** The part of the journal's outbox a dispatcher uses. */
 export type Outbox = Pick<
   OutboxRepository,
-  'next' | 'nextDue' | 'markSent' | 'markAttempt' | 'dropOne' | 'waiting'
+  'next' | 'nextDue' | 'markSent' | 'markAttempt' | 'dropOne' | 'drop' | 'waiting'
 >;
 
 export interface DispatcherOptions {
@@ -69,8 +74,10 @@ export class Dispatcher {
   private waker: Waker | undefined;
   private inFlight: AbortController | undefined;
   private idleWaiters: (() => void)[] = [];
+  /** Messages whose send got no answer in time, by outbox id (a channel without dedupe resends them once). */
+  private readonly unanswered = new Set<number>();
   /** Totals, for tests and the summary. */
-  readonly counts = { sent: 0, dropped: 0, failures: 0 };
+  readonly counts = { sent: 0, dropped: 0, failures: 0, unconfirmed: 0 };
 
   constructor(private readonly o: DispatcherOptions) {}
 
@@ -180,6 +187,7 @@ export class Dispatcher {
     try {
       await this.o.channel.send({ key: m.key, text: m.text }, ac.signal);
       this.o.outbox.markSent(m.id, this.o.now());
+      this.unanswered.delete(m.id);
       this.counts.sent++;
       this.failuresInRow = 0;
       this.recovered();
@@ -188,12 +196,32 @@ export class Dispatcher {
       this.o.outbox.markAttempt(m.id);
       this.counts.failures++;
       this.failing(ac.signal.aborted ? ac.signal.reason : err);
+      if (ac.signal.aborted) this.unansweredAgain(m);
       const doublings = Math.min(this.failuresInRow++, this.o.retries);
       await this.sleep(Math.min(MAX_BACKOFF_MS, (this.o.backoffMs ?? 500) * 2 ** doublings), false);
     } finally {
       clearTimeout(timer);
       this.inFlight = undefined;
     }
+  }
+
+  /**
+   * A send that got no answer in time may still have reached a receiver that keeps no key (a late Telegram):
+   * it is resent once; a second silence gives it up, said in the log, rather than risk a third copy.
+   */
+  private unansweredAgain(m: OutboxMessage): void {
+    if (this.o.channel.dedupes === true) return;
+    if (!this.unanswered.has(m.id)) {
+      this.unanswered.add(m.id);
+      return;
+    }
+    this.unanswered.delete(m.id);
+    this.o.outbox.drop(m.id, this.o.now());
+    this.counts.unconfirmed++;
+    this.o.logger.warn('notification unconfirmed', {
+      target: this.name,
+      what: `a notification to ${this.name} got no answer within ${this.o.timeoutMs} ms twice: it may have arrived, and ${this.name} keeps no idempotency key, so it is not sent a third time (${this.o.scrub(m.text.slice(0, 80))})`,
+    });
   }
 
   private failing(err: unknown): void {

@@ -13,6 +13,7 @@ import { scheduleOnClock, type ClockCron } from '../feeds/cron.js';
 import { liveClock } from '../feeds/clock.js';
 import type { OutboxRepository } from '../store/index.js';
 import { counted } from '../market/spelling.js';
+import { formatZoned } from '../market/zoned-time.js';
 import { telegramChannel, webhookChannel } from './channels.js';
 import { Dispatcher, type Channel, type NotifyLogger } from './dispatcher.js';
 import { TelegramCommands, type CommandedBot } from './telegram-commands.js';
@@ -75,6 +76,9 @@ const scrubber = (secrets: readonly string[]) => (s: string) => {
 };
 
 /** Which messages go first when the rate limit or an outage holds them back: lower first. */
+/** Between a message's text and its time: `a bought 4 AAPL … · 2026-11-23 10:32:05 EST`. */
+export const TIME_SEPARATOR = ' · ';
+
 export const PRIORITY = {
   /** Trading state, operator actions, errors, start and stop. */
   urgent: 0,
@@ -88,6 +92,8 @@ interface FillGroup {
   readonly key: string;
   readonly fills: TraderFill[];
   readonly firstAt: number;
+  /** The venue's time of the first fill: the message's time, whatever joins it. */
+  readonly at: number;
 }
 
 export class Notifier {
@@ -156,22 +162,33 @@ export class Notifier {
   }
 
   /**
-   * Queues a text for every target in the outbox (durable before this returns); answers its idempotency
-   * key. `delayMs` holds it back that long (real time), during which `retext` may still change it. A paper
-   * deployment's messages say so (`[PAPER] ...`).
+   * A message as it goes out, from one place for every kind: the label first (`[PAPER] ...` on a paper
+   * deployment), then the text, then the venue's time of what it tells, in the daily summary's zone (the
+   * journal's clock, not this machine's); secrets scrubbed.
    */
-  send(text: string, priority: number = PRIORITY.urgent, delayMs = 0): string {
+  private compose(text: string, at: number): string {
+    const label = this.o.host.label;
+    const stamped = `${text}${TIME_SEPARATOR}${formatZoned(at, this.o.config.dailySummary.timezone)}`;
+    return this.scrub(label === undefined ? stamped : `[${label}] ${stamped}`);
+  }
+
+  /**
+   * Queues a text for every target in the outbox (durable before this returns); answers its idempotency
+   * key. `delayMs` holds it back that long (real time), during which `retext` may still change it. `at` is
+   * the venue's time of what it tells (default: now on the venue's clock).
+   */
+  send(text: string, priority: number = PRIORITY.urgent, delayMs = 0, at = this.o.host.clock.now()): string {
     const key = randomUUID();
     if (this.stopped) return key;
     const now = this.now();
-    const label = this.o.host.label;
     this.o.outbox.add({
       targets: this.dispatchers.map((d) => d.name),
       key,
       priority,
-      text: this.scrub(label === undefined ? text : `[${label}] ${text}`),
+      text: this.compose(text, at),
+      // Due on the wall clock (the sends wait in real time); created on the venue's, as the journal is.
       dueTs: now + delayMs,
-      ts: now,
+      ts: at,
     });
     for (const d of this.dispatchers) d.pushed();
     return key;
@@ -199,16 +216,17 @@ export class Notifier {
           if (w.has('denials') && e.code !== 'STALE_SIGNAL') this.denied(e.bot, e.ts, e.code);
           break;
         case 'trading-state':
-          if (w.has('trading-state')) this.send(stateText(e.bot, e.from, e.to, e.reason));
+          if (w.has('trading-state'))
+            this.send(stateText(e.bot, e.from, e.to, e.reason), PRIORITY.urgent, 0, e.ts);
           break;
         case 'control':
-          if (w.has('control')) this.send(controlText(e.bot, e.control));
+          if (w.has('control')) this.send(controlText(e.bot, e.control), PRIORITY.urgent, 0, e.ts);
           break;
         case 'bot-restarted':
-          if (w.has('restart')) this.send(restartText(e.bot, e.restarts, e.error));
+          if (w.has('restart')) this.send(restartText(e.bot, e.restarts, e.error), PRIORITY.urgent, 0, e.ts);
           break;
         case 'feed-health':
-          if (w.has('feed-health')) this.send(feedHealthText(e));
+          if (w.has('feed-health')) this.send(feedHealthText(e), PRIORITY.urgent, 0, e.ts);
           break;
         default:
           break;
@@ -232,12 +250,15 @@ export class Notifier {
       if (now - g.firstAt > Math.max(window, 60_000)) this.fillGroups.delete(k);
     const order = `${bot}|${f.orderId ?? f.clientOid ?? f.execId}`;
     const g = this.fillGroups.get(order);
-    if (g !== undefined && this.o.outbox.retext(g.key, this.scrub(orderFillsText(bot, [...g.fills, f])))) {
+    if (
+      g !== undefined &&
+      this.o.outbox.retext(g.key, this.compose(orderFillsText(bot, [...g.fills, f]), g.at))
+    ) {
       g.fills.push(f);
       return;
     }
-    const key = this.send(orderFillsText(bot, [f]), PRIORITY.fill, window);
-    this.fillGroups.set(order, { key, fills: [f], firstAt: now });
+    const key = this.send(orderFillsText(bot, [f]), PRIORITY.fill, window, f.ts);
+    this.fillGroups.set(order, { key, fills: [f], firstAt: now, at: f.ts });
   }
 
   /** The first blocked exit of an episode (a symbol's, until a sell of it fills) makes one message. */
@@ -265,6 +286,8 @@ export class Notifier {
           windowMs,
         ),
         PRIORITY.normal,
+        0,
+        ts,
       );
       this.denials.set(bot, []);
     } else this.denials.set(bot, recent);

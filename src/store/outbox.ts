@@ -111,6 +111,11 @@ export class OutboxRepository {
   }
 
   /** Gives a message up (the target's backlog is full): the lowest priority, oldest first. */
+  /** Gives one message up (dropped at `ts`): it is never sent again. */
+  drop(id: number, ts: number): void {
+    this.dropStmt.run(tsColumn(ts), id);
+  }
+
   dropOne(target: string, ts: number): OutboxMessage | undefined {
     const m = this.droppableStmt.get(target);
     if (m !== undefined) this.dropStmt.run(tsColumn(ts), m.id);

@@ -12,6 +12,7 @@ import { stringify } from 'yaml';
 import { startCli } from '../helpers/cli.js';
 import { demoConfig } from '../helpers/demo-config.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
+import { untimed } from '../helpers/notify-text.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-carry-'));
@@ -88,7 +89,7 @@ describe('notifications across a stop', () => {
       await second.exited;
     }
     for (const w of waiting) expect(kept.get(w.key)).toBe(w.text);
-    expect(waiting.map((w) => w.text)).toContain('tradebot stopping');
+    expect(waiting.map((w) => untimed(w.text))).toContain('tradebot stopping');
     // The new journal took the backlog over from the one kept aside.
     const started = logLines(second.stderr).find(
       (l) => l.message === 'started a fresh journal; the previous one is kept',
@@ -108,7 +109,7 @@ describe('notifications across a stop', () => {
       await third.exited;
       await hook.close();
     }
-    expect([...kept.values()].filter((t) => t.startsWith('tradebot started'))).toEqual([
+    expect([...kept.values()].filter((t) => t.startsWith('tradebot started')).map(untimed)).toEqual([
       'tradebot started on simulator: 3 bots (aapl-ma, tsla-rsi, nvda-session)',
       'tradebot started on simulator: 3 bots (aapl-ma, tsla-rsi, nvda-session)',
       'tradebot started on simulator: 3 bots (aapl-ma, tsla-rsi, nvda-session). The previous run did not end cleanly (no clean stop in the journal): orders and fills were reconciled with the venue at start',

@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { startCli } from '../helpers/cli.js';
 import { demoConfig } from '../helpers/demo-config.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { untimed } from '../helpers/notify-text.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-notify-'));
@@ -22,7 +23,8 @@ afterAll(async () => {
 const TOKEN = '7712345678:AAE-e2eTelegramToken-9f8e7d6c5b4a';
 const HOOK_KEY = 'T000/B000/e2eWebhookKey5a4b3c';
 
-const texts = (s: RecordingServer) => s.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+const texts = (s: RecordingServer) =>
+  s.requests.map((r) => untimed((JSON.parse(r.body) as { text: string }).text));
 const logLines = (stderr: string) =>
   stderr
     .split('\n')

@@ -16,6 +16,7 @@ import { RISK } from '../backtest/fixtures/exit-cases.js';
 import { createPaperBot, startPaperParity } from '../backtest/fixtures/paper-parity.js';
 import { restingTakeProfit } from '../backtest/fixtures/resting-take-profit.js';
 import { startRecordingServer } from '../../helpers/recording-server.js';
+import { untimed } from '../../helpers/notify-text.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const MIN = 60_000;
@@ -136,7 +137,7 @@ describe('a stop-loss behind a resting take-profit, live on the simulator', () =
 
       // One message for the episode, however many candles the stop stays blocked.
       await waitFor(() => rx.requests.length >= 1, { timeoutMs: 10_000, what: 'the notification' });
-      const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+      const texts = rx.requests.map((r) => untimed((JSON.parse(r.body) as { text: string }).text));
       expect(texts.filter((t) => t.includes('EXIT_BLOCKED'))).toEqual([
         `paper: stop_loss exit of AAPLUSDT blocked (EXIT_BLOCKED) by the bot's own resting limit sell ${oid}: the venue has no cancel, the position cannot be sold until it fills. Said once until a sell of AAPLUSDT fills`,
       ]);

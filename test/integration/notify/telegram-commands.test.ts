@@ -2,6 +2,7 @@
 // /pause from an allowed chat pauses the bot through its one control path (journaled under the chat), a
 // chat not allowed is refused and changes nothing, a read-only configuration refuses /pause, /status
 // answers; a command is run once, even when the commands are started again on the same journal.
+import { timeOf, untimed } from '../../helpers/notify-text.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { NotifySchema } from '../../../src/config/index.js';
@@ -152,7 +153,11 @@ describe('Telegram commands', () => {
     tg.say(STRANGER, '/halt');
     tg.say(ALLOWED, '/halt drill');
     await waitFor(() => bot.trader.tradingState === 'HALTED', { what: 'the bot halted', timeoutMs: 20_000 });
-    const told = () => tg.sent.filter((m) => m.chat_id === String(ALLOWED)).map((m) => m.text);
+    // The notifications carry their time; the command replies do not (they answer at once).
+    const told = () =>
+      tg.sent
+        .filter((m) => m.chat_id === String(ALLOWED))
+        .map((m) => (timeOf(m.text) ? untimed(m.text) : m.text));
     await waitFor(() => told().length >= 4, { what: 'four messages in the chat', timeoutMs: 20_000 });
     expect(told()).toEqual(
       expect.arrayContaining([

@@ -1,6 +1,7 @@
 // The notifier between the pipeline's events and a real local receiver: which events make a message
 // (a burst of denials is one, the warm-up's stale signals none, an exit names its reason), and a target
 // whose receiver is down loses only the oldest messages beyond its queue, logged once per outage.
+import { untimed } from '../../helpers/notify-text.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,7 +107,7 @@ describe('Notifier', () => {
     emit(denied(202_000, 'MAX_POSITION'));
     await waitFor(() => rx.requests.length >= 3, { what: 'three messages', timeoutMs: 10_000 });
     await n.stop();
-    const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+    const texts = rx.requests.map((r) => untimed((JSON.parse(r.body) as { text: string }).text));
     // Queued together: the burst outranks the fills, which keep their order.
     expect(texts).toEqual([
       'a: 3 intents denied within 1 min (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
@@ -138,7 +139,7 @@ describe('Notifier', () => {
     expect(recovered?.fields?.dropped).toBe(4);
     const delivered = rx.requests
       .filter((r) => r.body.includes('HALTED'))
-      .map((r) => (JSON.parse(r.body) as { text: string }).text);
+      .map((r) => untimed((JSON.parse(r.body) as { text: string }).text));
     expect(delivered.at(-1)).toBe('a trading state ACTIVE → HALTED: r6');
     await rx.close();
   });
@@ -179,7 +180,7 @@ describe('Notifier', () => {
       timeoutMs: 10_000,
     });
     await n.stop();
-    const texts = rx.requests.map((r) => (JSON.parse(r.body) as { text: string }).text);
+    const texts = rx.requests.map((r) => untimed((JSON.parse(r.body) as { text: string }).text));
     expect(texts).toEqual([
       'a failed and is restarted (restart 2): strategy threw',
       'tradebot daily summary, 2026-11-23 16:05:00 EST\na ACTIVE: 2 orders, 2 fills, pnl 10.50 USDT (fees 2.00 USDT), equity 10010.50 USDT, 3 AAPL\nb ACTIVE: 1 order, 1 fill, pnl 10.50 USDT (fees 2.00 USDT), equity 10010.50 USDT, flat',

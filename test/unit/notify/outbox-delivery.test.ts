@@ -11,9 +11,16 @@ import { NotifySchema } from '../../../src/config/index.js';
 import type { TraderFill } from '../../../src/execution/trader.js';
 import { VirtualClock } from '../../../src/feeds/clock.js';
 import { Decimal } from '../../../src/market/decimal.js';
-import { Notifier, webhookChannel, type NotifiableEvent } from '../../../src/notify/index.js';
+import {
+  Notifier,
+  telegramChannel,
+  webhookChannel,
+  type Channel,
+  type NotifiableEvent,
+} from '../../../src/notify/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
+import { timeOf, untimed } from '../../helpers/notify-text.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 interface Log {
@@ -43,7 +50,12 @@ async function idempotentReceiver(): Promise<RecordingServer & { kept: Map<strin
   return Object.assign(rx, { kept });
 }
 
-function notifier(store: Store, url: string, config: Record<string, unknown> = {}) {
+function notifier(
+  store: Store,
+  url: string,
+  config: Record<string, unknown> = {},
+  o: { label?: string; channel?: Channel } = {},
+) {
   const listeners: ((e: NotifiableEvent) => void)[] = [];
   const logs: Log[] = [];
   const log = (level: string) => (message: string, fields?: Record<string, unknown>) =>
@@ -60,13 +72,14 @@ function notifier(store: Store, url: string, config: Record<string, unknown> = {
       logger: { info: log('info'), warn: log('warn') },
       clock: new VirtualClock(Date.UTC(2026, 10, 23, 15)),
       speed: 1,
+      ...(o.label === undefined ? {} : { label: o.label }),
       bots: () => [],
       subscribe: (l) => {
         listeners.push(l);
         return () => undefined;
       },
     },
-    channels: [webhookChannel(url)],
+    channels: [o.channel ?? webhookChannel(url)],
     backoffMs: 50,
   });
   return { n, logs, emit: (e: NotifiableEvent) => listeners.forEach((l) => l(e)) };
@@ -107,7 +120,7 @@ const fill = (o: { order: string; exec: string; size: string; price: string }): 
   } as TraderFill,
 });
 
-const texts = (rx: { kept: Map<string, string> }) => [...rx.kept.values()];
+const texts = (rx: { kept: Map<string, string> }) => [...rx.kept.values()].map(untimed);
 
 describe('notification delivery', () => {
   it('a receiver that hangs then recovers keeps every message exactly once, by idempotency key', async () => {
@@ -232,5 +245,48 @@ describe('notification delivery', () => {
       'a resumed (entries allowed again) by token:0badc0de: news done',
       'tradebot stopping',
     ]);
+  });
+
+  it('a Telegram that takes a message and never answers gets it twice at most, then the log says it may have arrived', async () => {
+    const rx = await startRecordingServer();
+    onTestFinished(() => rx.close());
+    rx.fallback = () => ({ hang: true });
+    const store = openStore(journalFile());
+    onTestFinished(() => store.close());
+    const channel = telegramChannel({ botToken: '77:late', chatId: '4242', apiBaseUrl: rx.baseUrl });
+    const { n, logs, emit } = notifier(store, 'http://127.0.0.1:9/unused', { timeoutMs: 200 }, { channel });
+    emit(halted(1));
+    await waitFor(() => logs.some((l) => l.message === 'notification unconfirmed'), {
+      what: 'the message given up',
+      timeoutMs: 20_000,
+    });
+    expect(rx.requests.length).toBe(2);
+    expect(store.outbox.waiting('telegram')).toBe(0);
+    expect(String(logs.find((l) => l.message === 'notification unconfirmed')?.fields?.what)).toMatch(
+      /got no answer within 200 ms twice: it may have arrived.*not sent a third time/,
+    );
+    await n.stop(0);
+    expect(rx.requests.length).toBe(2);
+  });
+
+  it("says [PAPER] on every kind of message, the fills of one order too, and the venue's time of what it tells", async () => {
+    const rx = await idempotentReceiver();
+    const store = openStore(journalFile());
+    onTestFinished(() => store.close());
+    const { n, emit } = notifier(store, `${rx.baseUrl}/hook`, { fillWindowMs: 200 }, { label: 'PAPER' });
+    emit(fill({ order: '9', exec: 'e1', size: '1', price: '10' }));
+    emit(fill({ order: '9', exec: 'e2', size: '3', price: '11' }));
+    emit(halted(Date.UTC(2026, 10, 23, 15, 32, 5)));
+    await waitFor(() => rx.kept.size >= 2 && store.outbox.waiting('webhook') === 0, {
+      what: 'two messages',
+      timeoutMs: 20_000,
+    });
+    await n.stop(0);
+    const all = [...rx.kept.values()];
+    for (const t of all) expect(t).toMatch(/^\[PAPER\] a /);
+    expect(all.map(untimed).find((t) => t.includes('in 2 fills'))).toMatch(/^\[PAPER\] a bought 4 AAPL/);
+    // Each message carries the venue's time of its event (the fills' ts, the state change's), in the zone of the
+    // daily summary: not this machine's clock.
+    expect(all.map(timeOf).sort()).toEqual(['1969-12-31 19:00:00 EST', '2026-11-23 10:32:05 EST']);
   });
 });
