@@ -92,6 +92,8 @@ function timedRuntime(answers: number[]): VenueRuntime {
     suspensionResumptionInfo: (a) => client.suspensionResumptionInfo(a),
     marketStates: () => client.marketStates(),
     marketCalendar: () => client.marketCalendar(),
+    timed: ((name: 'candles' | 'historyCandles', a: Parameters<RestClient['candles']>[0]) =>
+      timed(client.timed(name, a))) as MarketDataSource['timed'],
   };
   const scheduler = new ScaledScheduler(clock, SPEED);
   const hub = new FeedHub({

@@ -46,6 +46,18 @@ export interface RestClientOptions {
   /** Reality stock symbols known up front (the client also learns them from instruments answers). */
   readonly realitySymbols?: Iterable<string> | undefined;
   readonly logger?: ClientLogger | undefined;
+  /**
+   * Told of every answer that carried the venue's requestTime, with when it was sent and received on the wall
+   * clock (liveClock): a clock following the venue's time re-estimates itself from these (feeds/venue-clock.ts).
+   */
+  readonly onAnswerTime?: ((t: AnswerTime) => void) | undefined;
+}
+
+/** One answer's timing: the venue's requestTime, and the wall-clock ms the request was sent and answered at. */
+export interface AnswerTime {
+  readonly requestTime: number;
+  readonly sentRealMs: number;
+  readonly receivedRealMs: number;
 }
 
 const isFn = (v: unknown): boolean => typeof v === 'function';
@@ -139,7 +151,7 @@ function credentialIssues(credentials: unknown): ValidationIssue[] {
 /** What the client calls back: sleep, random, the clock and the logger. */
 function hookIssues(o: Record<string, unknown>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const k of ['sleep', 'random'] as const) {
+  for (const k of ['sleep', 'random', 'onAnswerTime'] as const) {
     if (o[k] !== undefined && !isFn(o[k]))
       issues.push({ field: k, value: o[k], rule: `${k} must be a function` });
   }

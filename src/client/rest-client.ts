@@ -20,6 +20,7 @@ import {
   type ResponseOf,
 } from '../api/index.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
+import type { Timed } from '../feeds/source.js';
 import { ClientClosedError } from './client-errors.js';
 import { checkOptions, type RestClientOptions } from './client-options.js';
 import { sendHttp, type HttpTarget } from './http-send.js';
@@ -37,7 +38,8 @@ import {
 } from './wire-params.js';
 
 export { ClientClosedError, ResponseTooLargeError, RetryAfterTooLongError } from './client-errors.js';
-export type { ClientLogger, Credentials, RestClientOptions } from './client-options.js';
+export type { Timed } from '../feeds/source.js';
+export type { AnswerTime, ClientLogger, Credentials, RestClientOptions } from './client-options.js';
 export type { ClientParams, RequestOptions } from './wire-params.js';
 
 /** What place-reality-order resolves to: the venue's acknowledgement, or a retry that found it placed. */
@@ -165,6 +167,18 @@ class RestClientCore {
     params: ClientParams<N> | Record<string, unknown> = {},
     opts: RequestOptions = {},
   ): Promise<Result<N>> {
+    return (await this.timed(name, params, opts)).data;
+  }
+
+  /**
+   * Calls an endpoint like `request`, answering its data with the envelope's requestTime: what the venue's
+   * data was as of, e.g. which candles had closed (feeds/closed-candles.ts).
+   */
+  async timed<N extends EndpointName>(
+    name: N,
+    params: ClientParams<N> | Record<string, unknown> = {},
+    opts: RequestOptions = {},
+  ): Promise<Timed<Result<N>>> {
     const def = endpointOf(name);
     const wire = wireParams(name, params, opts.extra, this.paramRules);
     const { priority, maxAttempts } = callOptions(name, opts, this.retry.maxAttempts);
@@ -187,7 +201,7 @@ class RestClientCore {
     wire: Record<string, string>,
     priority: RequestPriority | undefined,
     maxAttempts: number,
-  ): Promise<Result<N>> {
+  ): Promise<Timed<Result<N>>> {
     const resendable = mayResend(name, def);
     const apiKey = this.options.credentials?.apiKey;
     const startedAt = this.clock.now();
@@ -196,11 +210,11 @@ class RestClientCore {
       if (this.closed) throw new ClientClosedError(name);
       const done = this.limiter === undefined ? undefined : await this.admit(name, apiKey, priority);
       try {
-        const data =
+        const answer =
           done === undefined ? await this.once(def, wire) : await this.once(def, wire).finally(done);
         this.limiter?.succeeded(name, apiKey);
-        if (name === 'instruments') this.learnReality(data as Instrument[]);
-        return data as Result<N>;
+        if (name === 'instruments') this.learnReality(answer.data as Instrument[]);
+        return answer as Timed<Result<N>>;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err.kind === 'rate_limit' && err.code === '429')
@@ -221,7 +235,8 @@ class RestClientCore {
           venueNow: this.venueNow,
           elapsedMs: () => this.clock.now() - startedAt,
         });
-        if (step.next === 'return') return step.value as Result<N>;
+        if (step.next === 'return')
+          return { data: step.value as Result<N>, requestTime: err.requestTime ?? this.venueNow() };
         if (step.next === 'throw') throw step.error;
         if (step.afterMs !== undefined) {
           this.logRetry({ endpoint: name, attempt, code: err.code, delayMs: step.afterMs });
@@ -276,7 +291,7 @@ class RestClientCore {
     for (const i of list) if (i.isReality === 'yes') this.reality.add(i.symbol);
   }
 
-  private async once(def: EndpointDef, wire: Record<string, string>): Promise<unknown> {
+  private async once(def: EndpointDef, wire: Record<string, string>): Promise<Timed<unknown>> {
     const query = def.method === 'GET' ? buildQueryString(wire) : '';
     const body = def.method === 'POST' ? JSON.stringify(wire) : '';
     const path = `${this.basePath}${def.path}`;
@@ -296,11 +311,15 @@ class RestClientCore {
       headers['X-CHANNEL-API-CODE'] = this.options.channelApiCode;
     }
     const sentAt = this.clock.now();
+    const sentRealMs = liveClock.now();
     const res = await sendHttp(this.target, def, path + (query ? `?${query}` : ''), headers, body);
     const now = this.clock.now();
+    const receivedRealMs = liveClock.now();
     const env = readEnvelope(def, res, now);
     this.learnOffset(env.requestTime, sentAt, now);
-    return answerData(def, res, env, this.options.logger);
+    if (Number.isFinite(env.requestTime))
+      this.options.onAnswerTime?.({ requestTime: env.requestTime, sentRealMs, receivedRealMs });
+    return { data: answerData(def, res, env, this.options.logger), requestTime: env.requestTime };
   }
 
   private learnOffset(requestTime: number, sentAt: number, receivedAt: number): void {

@@ -39,7 +39,8 @@ export function watchFeedHealth(o: {
         o.emit({ type: 'feed-health', bot: name, ts: now, state: 'DEGRADED', problems: h.problems });
       } else if (h.state === 'OK' && since !== undefined) {
         degradedSince.delete(name);
-        const what = `feeds fresh again after ${formatDuration(now - since)} DEGRADED`;
+        // Clock time: a clock re-synced back to the venue's may read before `since`.
+        const what = `feeds fresh again after ${formatDuration(Math.max(0, now - since))} DEGRADED`;
         o.logger.info('bot recovered', { bot: name, what });
         o.emit({
           type: 'feed-health',
@@ -47,7 +48,7 @@ export function watchFeedHealth(o: {
           ts: now,
           state: 'OK',
           problems: [],
-          degradedForMs: now - since,
+          degradedForMs: Math.max(0, now - since),
         });
       }
     }

@@ -14,23 +14,7 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics, coins: Co
         break;
       case 'denied':
         metrics.denials.inc({ bot: e.bot, code: e.code });
-        // A replayed candle's signal (warm-up backfill, a gap) is denied STALE_SIGNAL by design: the
-        // journal keeps each; the log tells the replay in one line (LiveBot's "replay done").
-        if (e.code === 'STALE_SIGNAL')
-          logger.debug('intent denied', {
-            bot: e.bot,
-            symbol: e.intent.symbol,
-            code: e.code,
-            reason: e.message,
-          });
-        else
-          logger.info('intent denied', {
-            bot: e.bot,
-            what: `denied ${e.intent.side} of ${e.intent.symbol} (${e.code}): ${e.message}`,
-            symbol: e.intent.symbol,
-            code: e.code,
-            reason: e.message,
-          });
+        logDenial(logger, e);
         break;
       case 'order':
         metrics.orders.inc({ bot: e.bot, status: e.outcome.status });
@@ -85,4 +69,33 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics, coins: Co
         break;
     }
   };
+}
+
+/**
+ * A denial at info. A signal decided too late to trade (a gap, a restart after a long stop, a busy daemon) is a
+ * trade the backtest of the same candles makes and this run does not: said with how late it came.
+ */
+function logDenial(logger: Logger, e: Extract<Parameters<TraderListener>[0], { type: 'denied' }>): void {
+  if (e.code === 'STALE_SIGNAL')
+    logger.info('stale signal not traded', {
+      bot: e.bot,
+      what: `denied ${e.intent.side} of ${e.intent.symbol} (STALE_SIGNAL): ${e.message}`,
+      symbol: e.intent.symbol,
+      code: e.code,
+      ...staleness(e.ts, e.signalTime),
+    });
+  else
+    logger.info('intent denied', {
+      bot: e.bot,
+      what: `denied ${e.intent.side} of ${e.intent.symbol} (${e.code}): ${e.message}`,
+      symbol: e.intent.symbol,
+      code: e.code,
+      reason: e.message,
+    });
+}
+
+/** A stale signal's lateness: from the candle's close (`signalTime`) to its judgement, and the candle's close. */
+function staleness(ts: number, signalTime: number | undefined): Record<string, unknown> {
+  if (signalTime === undefined || signalTime <= 0) return {};
+  return { lateMs: ts - signalTime, candleClose: new Date(signalTime).toISOString() };
 }

@@ -103,6 +103,9 @@ export class FeedWatch {
       return { state: 'DEGRADED', ages: h.ages, limits: this.limits, problems: h.problems };
     }
     const bad = this.lastBad;
+    // The clock stepped back past the last starving moment (re-synced to a venue whose clock stood still): the
+    // feeds are fresh from now on its time, not from a moment it never reached.
+    if (bad !== undefined && now < bad.at) bad.at = now;
     if (bad !== undefined && now - bad.at < bad.recoverMs)
       return {
         state: 'DEGRADED',

@@ -498,14 +498,16 @@ export class LiveBot {
     );
   }
 
-  /** Whether the next candle must wait: intents still in the pipeline, or resting orders' fills to read. */
+  /** Whether the next candle must wait: intents in the pipeline, resting orders' fills to read, a clock found off. */
   private mustWait(): boolean {
-    return this.o.trader.busy || this.o.trader.hasOpenOrders;
+    return this.o.trader.busy || this.o.trader.hasOpenOrders || this.o.hub.clock.settled?.() !== undefined;
   }
 
   private async beforeCandle(): Promise<void> {
     await this.o.trader.idle();
     if (this.o.trader.hasOpenOrders) await this.syncFills();
+    // A clock found off (the venue's stood still or stepped) does not judge a candle's age until an answer agrees.
+    await this.o.hub.clock.settled?.();
   }
 
   private submit(intent: OrderIntent, signalTime: number): Promise<void> {

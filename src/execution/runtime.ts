@@ -4,12 +4,13 @@ import type { Candle } from '../market/candle.js';
 import type { SchedulerLike } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
 import { INTERVAL_MS, type CandleInterval, type Instrument } from '../api/index.js';
-import { RestClient, type ClientLogger, type Credentials } from '../client/index.js';
+import { RestClient, type AnswerTime, type ClientLogger, type Credentials } from '../client/index.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { FeedHub, type FeedCadences } from '../feeds/hub.js';
 import { VenueClock } from '../feeds/venue-clock.js';
 import { ScaledScheduler, scaledSleep } from '../feeds/time-scale.js';
 import { Decimal } from '../market/decimal.js';
+import { formatDuration } from '../market/duration.js';
 import { realityCodeOf } from '../market/instrument-rules.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
@@ -68,21 +69,48 @@ export interface VenueRuntime {
 /**
  * A clock on the time of the venue at `baseUrl`, running `speed` times faster than real time (a tradebot
  * simulator started with --speed): the venue's time is read from a public endpoint's answer through the
- * client, so a venue that drops, 5xx-es or garbles the first answers is retried like any request.
+ * client, so a venue that drops, 5xx-es or garbles the first answers is retried like any request. The
+ * runtime's client re-estimates it from every answer after (createVenueRuntime); a jump is logged with its size.
  */
 export async function followVenueClock(
   baseUrl: string,
   speed: number,
-  o: { timeoutMs?: number | undefined; logger?: ClientLogger | undefined } = {},
+  o: { timeoutMs?: number | undefined; logger?: VenueClockLogger | undefined } = {},
 ): Promise<VenueClock> {
-  const probe = new RestClient({ baseUrl, timeoutMs: o.timeoutMs, logger: o.logger });
+  let sample: AnswerTime | undefined;
+  const probe = new RestClient({
+    baseUrl,
+    timeoutMs: o.timeoutMs,
+    logger: o.logger,
+    onAnswerTime: (t) => (sample = t),
+  });
   try {
     await probe.rpiSymbols();
-    return new VenueClock(liveClock.now() + probe.clockOffsetMs, speed);
   } finally {
     probe.close();
   }
+  if (sample === undefined)
+    throw new Error(`the venue at ${baseUrl} answered without its time (requestTime)`);
+  const log = o.logger;
+  return VenueClock.fromSample(sample, speed, {
+    onJump: (j) =>
+      log?.warn('venue clock jumped', {
+        jumpMs: j.jumpMs,
+        uncertaintyMs: j.uncertaintyMs,
+        what: `the venue's time is ${formatDuration(Math.abs(j.jumpMs))} ${j.jumpMs < 0 ? 'behind' : 'ahead of'} the daemon's estimate: re-anchored on its answer; decisions wait until the next answer agrees`,
+      }),
+    onResync: (r) =>
+      (log?.info ?? log?.warn)?.call(log, 'venue clock re-synced', {
+        jumpMs: r.jumpMs,
+        jumps: r.jumps,
+        uncertaintyMs: r.uncertaintyMs,
+        what: `the daemon's clock follows the venue's again (moved ${r.jumpMs < 0 ? 'back' : 'on'} ${formatDuration(Math.abs(r.jumpMs))} in ${r.jumps} step${r.jumps === 1 ? '' : 's'}, within ${r.uncertaintyMs} ms)`,
+      }),
+  });
 }
+
+/** The client's logger, with info for the re-sync (a warn when it has none). */
+type VenueClockLogger = ClientLogger & { info?(message: string, fields?: Record<string, unknown>): void };
 
 export function createVenueRuntime(o: VenueRuntimeOptions): VenueRuntime {
   const clock = o.clock ?? liveClock;
@@ -100,6 +128,8 @@ export function createVenueRuntime(o: VenueRuntimeOptions): VenueRuntime {
     logger: o.logger,
     // The limiter's jitter allowance is real time; on an accelerated venue it spans `speed` times more.
     rateLimit: { timeScale: speed },
+    // A clock following the venue's learns from every answer (see VenueClock).
+    onAnswerTime: clock instanceof VenueClock ? (t) => clock.observe(t) : undefined,
   });
   const hub = new FeedHub({
     source: client,

@@ -50,6 +50,8 @@ export type TraderEvent =
       readonly intent: OrderIntent;
       readonly code: DenialCode;
       readonly message: string;
+      /** When the data the strategy decided on was complete (a candle's close; 0: none), as on the intent. */
+      readonly signalTime?: number | undefined;
       /** EXIT_BLOCKED: the clientOid of the bot's own resting order that holds the position. */
       readonly blockedBy?: string | undefined;
     }

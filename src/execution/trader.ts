@@ -362,6 +362,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
         intent,
         code: d.code,
         message: d.message,
+        signalTime,
         blockedBy: d.blockedBy,
       });
       // A denied exit is tried again a candle later (a closed session, a suspension ...).

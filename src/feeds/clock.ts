@@ -4,6 +4,11 @@
 export interface Clock {
   /** Unix milliseconds. */
   now(): number;
+  /**
+   * A clock that follows another's (VenueClock): undefined while it is believed right, else a promise resolved
+   * once it is again. Decisions that judge time (a signal's age) wait for it.
+   */
+  settled?(): Promise<void> | undefined;
 }
 
 /** Wall-clock time. */

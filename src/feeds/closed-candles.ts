@@ -2,7 +2,7 @@
 // gap (after a restart or an outage) are backfilled from history-candles, in windows within the venue's
 // limits (planCandleWindows: 99 candles and 90 days at most), before new ones.
 import type { Observable } from 'rxjs';
-import { EMPTY, concatMap, defer, from, map, mergeMap, reduce, type SchedulerLike } from 'rxjs';
+import { concatMap, defer, from, map, mergeMap, of, reduce, type SchedulerLike } from 'rxjs';
 import {
   ENDPOINTS,
   HISTORY_CANDLES_PER_REQUEST,
@@ -108,76 +108,128 @@ export function warmUpBackfillProblem(o: {
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
-/** Closed candles of one symbol and interval. */
+/**
+ * Closed candles of one symbol and interval. A row is closed only when the answer that carried it was made
+ * after its close (the envelope's requestTime, the venue's time): never by this process's clock, which may
+ * run ahead of the venue's or read a late answer, and neither endpoint is trusted to answer closed candles
+ * only. One candles read per boundary while nothing is missing; history-candles only for a real gap (the
+ * first backfill, or a candles answer that does not reach back to the last candle seen), its range ending
+ * before the forming candle of the venue's time.
+ */
 export function closedCandles(source: MarketDataSource, o: ClosedCandleOptions): Observable<Candle> {
   const step = INTERVAL_MS[o.interval];
+  const settle = o.settleMs ?? 1500;
   return defer(() => {
-    const now = o.clock.now();
-    const warmFrom = warmUpStart(now, o.interval, o.informative ?? [], o.warmUpCandles ?? 0);
-    let last = Math.min(o.since ?? Infinity, warmFrom - step);
-    const toCandles = (rows: readonly WireCandle[], upTo: number): Candle[] => {
-      const out: Candle[] = [];
-      for (const w of [...rows].sort((a, b) => Number(a[0]) - Number(b[0]))) {
-        const t = Number(w[0]);
-        if (t <= last || t + step > upTo) continue; // seen already, or still forming
-        out.push(candleFromWire(w, o.symbol, o.interval));
-        last = t;
-      }
-      return out;
-    };
-    const backfill = (upTo: number): Observable<Candle> => {
-      const firstMissing = last + step;
-      const lastClosed = Math.floor(upTo / step) * step - step;
-      if (lastClosed < firstMissing) return EMPTY;
-      return from(planCandleWindows(firstMissing, lastClosed, o.interval)).pipe(
-        concatMap((w) =>
-          from(
-            source.historyCandles({
-              category: o.category,
-              symbol: o.symbol,
-              interval: o.interval,
-              startTime: String(w.startTime),
-              endTime: String(w.endTime),
-              limit: String(HISTORY_CANDLES_PER_REQUEST),
-            }),
-          ),
-        ),
-        reduce((acc: WireCandle[], rows) => acc.concat(rows), []),
-        mergeMap((rows) => from(toCandles(rows, upTo))),
-      );
-    };
-    // The first poll backfills everything since `last`; later polls run shortly after each boundary.
-    const settle = o.settleMs ?? 1500;
+    // After a restart (a mark, `since`) the warm-up ends at the last candle decided, so every candle after it
+    // is decided as live, in order; a first start warms up on the candles before now.
+    const warmTo = o.since === undefined ? o.clock.now() : o.since + step;
+    const warmFrom = warmUpStart(warmTo, o.interval, o.informative ?? [], o.warmUpCandles ?? 0);
+    const reader = new CandleReader(source, o, Math.min(o.since ?? Infinity, warmFrom - step));
+    // Polls run shortly after each boundary of the clock, which follows the venue's (a candle the venue had
+    // not closed yet is read at the next one).
     const untilNextClose = () => {
       const t = o.clock.now();
       return (Math.floor((t - settle) / step) + 1) * step + settle - t;
     };
-    let backfilled = false;
-    return poll(
-      () =>
-        defer(() => {
-          const t = o.clock.now();
-          if (!backfilled || t - last > 2 * step + settle) {
-            // A gap: fill it from history before taking recent candles.
-            return backfill(t).pipe(
-              reduce((acc: Candle[], c) => (acc.push(c), acc), []),
-              map((cs) => {
-                backfilled = true;
-                return cs;
-              }),
-            );
-          }
-          return from(
-            source.candles({ category: o.category, symbol: o.symbol, interval: o.interval, limit: '5' }),
-          ).pipe(map((rows) => toCandles(rows, o.clock.now())));
-        }),
-      {
-        periodMs: step,
-        nextDelayMs: untilNextClose,
-        scheduler: o.scheduler,
-        clock: o.clock,
-        onError: (e) => o.onError?.(e),
-      },
-    ).pipe(mergeMap((f) => from(f.value)));
+    return poll(() => defer(() => reader.read()), {
+      periodMs: step,
+      nextDelayMs: untilNextClose,
+      scheduler: o.scheduler,
+      clock: o.clock,
+      onError: (e) => o.onError?.(e),
+    }).pipe(mergeMap((f) => from(f.value)));
   });
+}
+
+/** What one closed-candle stream has read: the candles of each poll, in order, each once. */
+class CandleReader {
+  private readonly step: number;
+  private readonly settle: number;
+  private backfilled = false;
+
+  constructor(
+    private readonly source: MarketDataSource,
+    private readonly o: ClosedCandleOptions,
+    /** Open time of the last candle handed out, or up to which the venue is known to have nothing more. */
+    private last: number,
+  ) {
+    this.step = INTERVAL_MS[o.interval];
+    this.settle = o.settleMs ?? 1500;
+  }
+
+  /** One poll: the first backfills everything since `last` up to the forming candle; later ones read candles. */
+  read(): Observable<Candle[]> {
+    const { o, step } = this;
+    if (!this.backfilled) {
+      const lastClosed = Math.floor(o.clock.now() / step) * step - step;
+      return this.history(this.last + step, lastClosed).pipe(
+        map((cs) => {
+          this.backfilled = true;
+          return cs;
+        }),
+      );
+    }
+    const params = { category: o.category, symbol: o.symbol, interval: o.interval, limit: '5' };
+    return from(this.source.timed('candles', params)).pipe(
+      concatMap((a) => {
+        const cs = this.closedOf(a.data, a.requestTime);
+        const oldest = Math.min(...a.data.map((w) => Number(w[0])));
+        // The answer reaches back to the last candle seen (or holds nothing new): nothing is missing. Else
+        // the candles between are a gap, read from history before the new ones.
+        if (cs.length === 0 || oldest <= this.last) return of(this.take(cs));
+        return this.history(this.last + step, oldest - step).pipe(map((gap) => [...gap, ...this.take(cs)]));
+      }),
+    );
+  }
+
+  /** The rows of one answer that closed by its requestTime and are new, in order. */
+  private closedOf(rows: readonly WireCandle[], requestTime: number): Candle[] {
+    const out: Candle[] = [];
+    let seen = this.last;
+    for (const w of [...rows].sort((a, b) => Number(a[0]) - Number(b[0]))) {
+      const t = Number(w[0]);
+      if (t <= seen || t + this.step > requestTime) continue; // seen already, or still forming
+      out.push(candleFromWire(w, this.o.symbol, this.o.interval));
+      seen = t;
+    }
+    return out;
+  }
+
+  /** The candles after `last`, which then moves to the newest. */
+  private take(cs: readonly Candle[]): Candle[] {
+    const out = cs.filter((c) => c.openTime > this.last);
+    const end = out.at(-1);
+    if (end !== undefined) this.last = end.openTime;
+    return out;
+  }
+
+  /** history-candles from `first` to `lastOpen` (open times), each window's rows closed by its own answer. */
+  private history(first: number, lastOpen: number): Observable<Candle[]> {
+    const { o, step } = this;
+    if (lastOpen < first) return of([]);
+    return from(planCandleWindows(first, lastOpen, o.interval)).pipe(
+      concatMap((w) =>
+        from(
+          this.source.timed('historyCandles', {
+            category: o.category,
+            symbol: o.symbol,
+            interval: o.interval,
+            startTime: String(w.startTime),
+            endTime: String(w.endTime),
+            limit: String(HISTORY_CANDLES_PER_REQUEST),
+          }),
+        ).pipe(
+          map((a) => {
+            const cs = this.take(this.closedOf(a.data, a.requestTime));
+            // The venue answered all it had closed in the window: a hole in it (a closed market) is not asked
+            // again. A candle is given `settle` after its close to appear.
+            const known = Math.min(w.endTime, Math.floor((a.requestTime - this.settle) / step) * step - step);
+            this.last = Math.max(this.last, Math.floor(known / step) * step);
+            return cs;
+          }),
+        ),
+      ),
+      reduce((acc: Candle[], cs) => acc.concat(cs), []),
+    );
+  }
 }

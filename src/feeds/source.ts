@@ -5,6 +5,12 @@ import type { EndpointName, ParamsIn, ResponseOf } from '../api/index.js';
 
 type Call<N extends EndpointName> = (params: ParamsIn<N>) => ObservableInput<ResponseOf<N>>;
 
+/** An answer's data with the venue's time it was made at (the envelope's requestTime). */
+export interface Timed<T> {
+  readonly data: T;
+  readonly requestTime: number;
+}
+
 export interface MarketDataSource {
   tickers: Call<'tickers'>;
   candles: Call<'candles'>;
@@ -14,4 +20,10 @@ export interface MarketDataSource {
   suspensionResumptionInfo: Call<'suspensionResumptionInfo'>;
   marketStates(): ObservableInput<ResponseOf<'marketStates'>>;
   marketCalendar(): ObservableInput<ResponseOf<'marketCalendar'>>;
+  /** candles and history-candles answered with the envelope's requestTime (RestClient.timed). */
+  timed(name: 'candles', params: ParamsIn<'candles'>): ObservableInput<Timed<ResponseOf<'candles'>>>;
+  timed(
+    name: 'historyCandles',
+    params: ParamsIn<'historyCandles'>,
+  ): ObservableInput<Timed<ResponseOf<'historyCandles'>>>;
 }

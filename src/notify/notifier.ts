@@ -212,8 +212,9 @@ export class Notifier {
           break;
         }
         case 'denied':
-          // A replayed candle's signal is denied by design (the warm-up): not an alarm.
-          if (w.has('denials') && e.code !== 'STALE_SIGNAL') this.denied(e.bot, e.ts, e.code);
+          // STALE_SIGNAL counts too: the warm-up's own candles never reach the gate, so a burst of stale signals
+          // is trades the backtest makes and this run missed (a gap, a slow daemon).
+          if (w.has('denials')) this.denied(e.bot, e.ts, e.code);
           break;
         case 'trading-state':
           if (w.has('trading-state'))

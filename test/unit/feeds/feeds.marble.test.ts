@@ -1,6 +1,6 @@
 // Marble tests of the feed operators on a TestScheduler: virtual time drives the polls, the clock and
 // the session timers, so nothing here sleeps.
-import { Observable, of, throwError } from 'rxjs';
+import { Observable, from, map, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -27,9 +27,13 @@ const wc = (t: number, close = 100): WireCandle => [String(t), '100', '101', '99
 
 const ticker = (last: string): Ticker => wireTicker({ lastPrice: last });
 
-function fakeSource(over: Partial<MarketDataSource>): MarketDataSource {
+/** A fake venue; its candles answers carry `clock`'s time as their requestTime (as a venue's envelope does). */
+function fakeSource(over: Partial<MarketDataSource>, clock?: { now(): number }): MarketDataSource {
   const none = () => throwError(() => new Error('not scripted'));
+  const src = { candles: none, historyCandles: none, ...over } as MarketDataSource;
   return {
+    timed: (name: 'candles' | 'historyCandles', p: never) =>
+      from(src[name](p)).pipe(map((data) => ({ data, requestTime: clock?.now() ?? 0 }))),
     tickers: none,
     candles: none,
     historyCandles: none,
@@ -169,7 +173,7 @@ describe('closed candles', () => {
         const forming = Math.floor(now / M) * M;
         return of([wc(forming - 2 * M), wc(forming - M), wc(forming)].reverse());
       };
-      const src = fakeSource({ candles: recent, historyCandles: () => of([wc(T0 - M)]) });
+      const src = fakeSource({ candles: recent, historyCandles: () => of([wc(T0 - M)]) }, clock);
       const seen: number[] = [];
       const sub = closedCandles(src, {
         category: 'SPOT',
@@ -200,7 +204,7 @@ describe('closed candles', () => {
         for (let t = st - M; t <= en; t += M) rows.push(wc(t)); // rule 4.1.1: one extra before
         return of(rows);
       };
-      const src = fakeSource({ historyCandles: history, candles: () => of([]) });
+      const src = fakeSource({ historyCandles: history, candles: () => of([]) }, clock);
       const seen: number[] = [];
       const sub = closedCandles(src, {
         category: 'SPOT',
@@ -226,15 +230,18 @@ describe('closed candles', () => {
     s.run(({ flush }) => {
       const clock = clockOf(s, T0 + 5_000);
       let down = false;
-      const src = fakeSource({
-        candles: () =>
-          down ? throwError(() => new Error('ECONNRESET')) : of([wc(Math.floor(clock.now() / M) * M - M)]),
-        historyCandles: (p: { startTime?: string | undefined; endTime?: string | undefined }) => {
-          const rows: WireCandle[] = [];
-          for (let t = Number(p.startTime); t <= Number(p.endTime); t += M) rows.push(wc(t));
-          return of(rows);
+      const src = fakeSource(
+        {
+          candles: () =>
+            down ? throwError(() => new Error('ECONNRESET')) : of([wc(Math.floor(clock.now() / M) * M - M)]),
+          historyCandles: (p: { startTime?: string | undefined; endTime?: string | undefined }) => {
+            const rows: WireCandle[] = [];
+            for (let t = Number(p.startTime); t <= Number(p.endTime); t += M) rows.push(wc(t));
+            return of(rows);
+          },
         },
-      });
+        clock,
+      );
       const seen: number[] = [];
       const errors: unknown[] = [];
       const sub = closedCandles(src, {

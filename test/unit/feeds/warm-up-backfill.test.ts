@@ -1,7 +1,7 @@
 // The live warm-up backfill: a closed-candle stream starts exactly where the strategy's warm-up needs it (its
 // base interval and each informative one resampled from it), asks history-candles in windows within the
 // venue's limits (spec 4.1: 100 candles and 90 days a query), and says when a bot's start cannot be served.
-import { of, throwError } from 'rxjs';
+import { from, map, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -28,10 +28,14 @@ const T0 = Date.UTC(2026, 10, 23, 15, 0); // an hour boundary
 const wc = (t: number): WireCandle => [String(t), '100', '101', '99', '100', '1', '100'];
 
 /** history-candles as the venue answers it (rule 4.1.1: one interval earlier when endTime is off a boundary). */
-function history(interval: CandleInterval, asked: [number, number][] = []): MarketDataSource {
+function history(
+  interval: CandleInterval,
+  asked: [number, number][] = [],
+  clock: { now(): number } = { now: () => Infinity },
+): MarketDataSource {
   const step = INTERVAL_MS[interval];
   const none = () => throwError(() => new Error('not scripted'));
-  return {
+  const src = {
     tickers: none,
     orderbook: none,
     instruments: none,
@@ -48,7 +52,10 @@ function history(interval: CandleInterval, asked: [number, number][] = []): Mark
         rows.push(wc(t));
       return of(rows);
     },
-  } as unknown as MarketDataSource;
+  };
+  const timed = (name: 'candles' | 'historyCandles', p: { startTime?: string; endTime?: string }) =>
+    from(src[name](p)).pipe(map((data) => ({ data, requestTime: clock.now() })));
+  return { ...src, timed } as unknown as MarketDataSource;
 }
 
 /** The candles a stream of `interval` (with `informative` resampled) hands out in its first poll at `now`. */
@@ -62,7 +69,7 @@ function firstPoll(
   const seen: Candle[] = [];
   s.run(({ flush }) => {
     const clock = { now: () => now + s.now() };
-    const sub = closedCandles(history(interval, asked), {
+    const sub = closedCandles(history(interval, asked, clock), {
       category: 'SPOT',
       symbol: 'AAPLUSDT',
       interval,
@@ -105,11 +112,12 @@ describe('the warm-up backfill of a closed-candle stream', () => {
     expect(base.length).toBeLessThanOrEqual(47);
   });
 
-  it('after a restart, starts before the journal mark when the warm-up reaches further back', () => {
+  it('after a restart, warms up on the candles up to the journal mark, then hands out every later one', () => {
+    // The warm-up's 10 candles end at the mark (-2), so -1, closed while the daemon was down, is decided live.
     const seen = firstPoll(T0 + 10_000, '1m', { warmUpCandles: 10, since: T0 - 2 * M });
-    expect(seen.map((c) => (c.openTime - T0) / M)).toEqual([-10, -9, -8, -7, -6, -5, -4, -3, -2, -1]);
-    // A gap longer than the warm-up is backfilled from the mark, as before.
-    expect(firstPoll(T0 + 10_000, '1m', { warmUpCandles: 3, since: T0 - 20 * M })).toHaveLength(19);
+    expect(seen.map((c) => (c.openTime - T0) / M)).toEqual([-11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1]);
+    // A gap longer than the warm-up: 3 candles up to the mark, then the 19 after it.
+    expect(firstPoll(T0 + 10_000, '1m', { warmUpCandles: 3, since: T0 - 20 * M })).toHaveLength(22);
   });
 
   it('asks history-candles in windows of at most 100 candles and 90 days, also for daily candles', () => {
