@@ -43,6 +43,9 @@ export interface JournaledPart {
 
 /** The venue's fills of a symbol disagree with the journal: the account and the books have parted. */
 export interface FillMismatch {
+  readonly type: 'fills-mismatch';
+  /** The venue's time of the check. */
+  readonly ts: number;
   readonly symbol: string;
   readonly execId: string;
   readonly side: string;
@@ -101,8 +104,6 @@ export interface FillRouterOptions {
    * dates its fills), in venue ms; default 0. An order counts as placed this much earlier.
    */
   readonly clockSkewMs?: number | undefined;
-  /** Told once per fill the journal disagrees with the venue on (the daemon's alarm). */
-  readonly onMismatch?: ((m: FillMismatch) => void) | undefined;
 }
 
 const hasIds = (f: VenueFill): boolean =>
@@ -157,6 +158,7 @@ export class FillRouter {
   private missing = 0;
   /** Each symbol's market order in flight (the one holding its turn) and the sends waiting, first come first. */
   private readonly turns = new Map<string, (() => void)[]>();
+  private readonly watchers: ((m: FillMismatch) => void)[] = [];
   /** Fills the journal disagreed with the venue on, so the alarm is raised once per fill. */
   private readonly alarmed = new Set<string>();
   readonly accounting: FillAccounting = {
@@ -203,6 +205,15 @@ export class FillRouter {
       return once;
     }
     return new Promise((resolve) => queue.push(() => resolve(once)));
+  }
+
+  /** Tells `listener` of every fill the journal disagrees with the venue on (the daemon's alarm). */
+  watch(listener: (m: FillMismatch) => void): () => void {
+    this.watchers.push(listener);
+    return () => {
+      const i = this.watchers.indexOf(listener);
+      if (i >= 0) this.watchers.splice(i, 1);
+    };
   }
 
   /** Market sends waiting for their symbol's turn. */
@@ -488,6 +499,8 @@ export class FillRouter {
       this.alarmed.add(f.execId);
       this.accounting.mismatches++;
       const m: FillMismatch = {
+        type: 'fills-mismatch',
+        ts: this.o.now(),
         symbol,
         execId: f.execId,
         side: f.side,
@@ -498,7 +511,7 @@ export class FillRouter {
         ...m,
         what: "the bots' books and the account have parted; read the journal against the venue's fills",
       });
-      this.o.onMismatch?.(m);
+      for (const l of this.watchers) l(m);
     }
   }
 
