@@ -19,6 +19,7 @@ export const NOTIFY_EVENTS = [
   'trading-state',
   'restart',
   'feed-health',
+  'account',
   'daily-summary',
   'lifecycle',
   'control',

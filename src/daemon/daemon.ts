@@ -15,7 +15,7 @@ import {
 import { INTERVAL_MS } from '../api/index.js';
 import { coinsBySuffix } from '../execution/describe.js';
 import { feedLimits } from '../execution/feed-watch.js';
-import { createLiveBot, type VenueRuntime } from '../execution/runtime.js';
+import { createLiveBot, fillRouterFor, type VenueRuntime } from '../execution/runtime.js';
 import type { LiveBot } from '../execution/live-bot.js';
 import type { TraderListener } from '../execution/trader.js';
 import { liveClock, type Clock } from '../feeds/clock.js';
@@ -203,6 +203,7 @@ class DaemonRun {
     await this.serveHealth();
     this.recorder = await startPaperRecording(this.cfg, rt.client, this.logger, this.stderr);
     await this.startBots(venue);
+    this.watchAccount();
     this.startSchedules();
     this.watchFeeds();
     this.startStatusLine();
@@ -482,6 +483,13 @@ class DaemonRun {
     } catch (e) {
       void this.restart(slot, e, venue);
     }
+  }
+
+  /** The account's books: the fill router's counts on /metrics; a fill the journal disagrees on, notified. */
+  private watchAccount(): void {
+    const router = fillRouterFor(this.connected(), this.journal(), this.logger);
+    this.metrics.fillAccountingOf = () => ({ ...router.accounting });
+    this.jobs.push({ stop: router.watch((m) => this.events.emit(m)) });
   }
 
   /** Silence is an alarm: a bot whose feed starves is DEGRADED, said once, and its recovery too. */

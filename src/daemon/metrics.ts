@@ -95,6 +95,24 @@ export class DaemonMetrics {
         for (const [part, n] of Object.entries(sizes)) this.stateSize.set({ bot, part }, n);
     },
   });
+  /**
+   * The account's fills as the fill router booked them (FillRouter.accounting), read at each scrape: fills,
+   * exact, ambiguous, split, unbooked (parts booked to the deployment, no bot) and mismatches (venue fills
+   * the journal disagrees with: an alarm).
+   */
+  readonly fillAttribution = new Gauge({
+    name: 'tradebot_fill_attribution',
+    help: 'Venue fills booked since the start, by how: fills, exact, ambiguous, split, unbooked (to the deployment), mismatches',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+    collect: () => {
+      const a = this.fillAccountingOf();
+      if (a !== undefined)
+        for (const [outcome, n] of Object.entries(a)) this.fillAttribution.set({ outcome }, n);
+    },
+  });
+  /** Set by the daemon: the fill router's counts, once the venue is connected. */
+  fillAccountingOf: () => Readonly<Record<string, number>> | undefined = () => undefined;
   /** Set by the daemon: its running bots' state sizes, by bot name. */
   stateSizesOf: () => Iterable<readonly [string, Record<string, number>]> = () => [];
 

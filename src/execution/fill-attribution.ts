@@ -3,7 +3,7 @@
 // open orders. Pure and I/O-free: the caller gives the new fills and the open orders, and books the
 // answer. The rule is documented on `attributeFills`; the baseline helpers keep fills the account made
 // before the deployment first started (by hand, or by an earlier deployment) out of the books.
-import { ZERO, type Decimal } from '../market/decimal.js';
+import { Decimal, ZERO } from '../market/decimal.js';
 
 /** A fill as the venue gives it (spec 2.13), parsed. */
 export interface VenueFill {
@@ -43,36 +43,65 @@ export interface AttributableOrder {
   readonly limitPrice?: Decimal | undefined;
 }
 
-export interface FillAssignment {
+/**
+ * One booking of (part of) a venue fill: to an order of a bot, or, when no open order of a bot can take
+ * it, to the deployment (`bot` undefined): every fill is booked exactly once, in whole or in parts whose
+ * sizes sum to its size.
+ */
+export interface FillPart {
   readonly fill: VenueFill;
-  readonly bot: string;
-  readonly clientOid: string;
+  /** The journal's key: the fill's execId for its last part (a whole fill is one part), `<execId>/<n>` before. */
+  readonly execId: string;
+  /** Base quantity booked: the fill's size, or part of it when it was split. */
+  readonly size: Decimal;
+  /** Undefined: booked to the deployment (no open order of a bot can take it). */
+  readonly bot: string | undefined;
+  readonly clientOid: string | undefined;
+  /**
+   * Whether the fill had exactly one order it could belong to, which took it whole: then the answer is
+   * the venue's own (the fill is of our orders), not a choice of the rule.
+   */
+  readonly exact: boolean;
+  /** The orders it could belong to (same side, placed before, price fits, something left), preferred first. */
+  readonly candidates: readonly string[];
+  /** Why (this part of) the fill went to the deployment; undefined for a part booked to a bot. */
+  readonly reason: UnattributedReason | undefined;
 }
+
+/** A part booked to a bot. */
+export type FillAssignment = FillPart & { readonly bot: string; readonly clientOid: string };
 
 export type UnattributedReason =
   /** The side is neither buy nor sell. */
   | 'unknown_side'
   /** No open order of that side placed at or before the fill at a compatible price. */
   | 'no_matching_order'
-  /** Such orders exist but none has enough left to hold the whole fill. */
+  /** Such orders exist but have not enough left to hold the whole fill: the rest is the deployment's. */
   | 'exceeds_remaining';
 
-export interface UnattributedFill {
-  readonly fill: VenueFill;
-  readonly reason: UnattributedReason;
-}
+/** A part booked to the deployment. */
+export type UnattributedFill = FillPart & { readonly bot: undefined; readonly reason: UnattributedReason };
 
 export interface FillAttribution {
-  /** In fill order (ts, then execId). */
+  /** Every part, in fill order (ts, then execId), a fill's `<execId>/<n>` parts before its last. */
+  readonly parts: readonly FillPart[];
+  /** The parts booked to bots, in fill order. */
   readonly assignments: readonly FillAssignment[];
+  /** The parts booked to the deployment, in fill order. */
   readonly unattributed: readonly UnattributedFill[];
   /** What is left of each order after these fills, by clientOid, in the order's `sizeUnit`. */
   readonly remaining: ReadonlyMap<string, Decimal>;
 }
 
 /** How much of an order's size a fill uses, in the order's size unit. */
-const usedBy = (o: AttributableOrder, f: VenueFill): Decimal =>
-  o.sizeUnit === 'quote' ? f.price.mul(f.size) : f.size;
+const usedBy = (o: AttributableOrder, price: Decimal, size: Decimal): Decimal =>
+  o.sizeUnit === 'quote' ? price.mul(size) : size;
+
+/** How much base an order can still take at `price`, in the fill's decimals (never more than it has left). */
+const capacity = (o: AttributableOrder, left: Decimal, f: VenueFill): Decimal =>
+  o.sizeUnit === 'quote'
+    ? left.div(f.price).toDecimalPlaces(f.size.decimalPlaces(), Decimal.ROUND_DOWN)
+    : left;
 
 const priceFits = (o: AttributableOrder, f: VenueFill): boolean =>
   o.orderType === 'market' ||
@@ -97,19 +126,24 @@ const preference = (a: AttributableOrder, b: AttributableOrder): number =>
   (a.clientOid < b.clientOid ? -1 : a.clientOid > b.clientOid ? 1 : 0);
 
 /**
- * Assigns each fill to one open order of the bots sharing the symbol, or leaves it unattributed.
+ * Books each fill to the open orders of the bots sharing the symbol, exactly once: whole to one order,
+ * split across several, or (what no order can take) to the deployment.
  *
  * The rule. Fills are taken in time order (ts, then execId). A fill can go to an order that
  *  1. has the same side;
  *  2. was placed at or before the fill (`placedAt <= ts`);
  *  3. accepts its price: a limit buy at or below its limit, a limit sell at or above it;
- *  4. has enough left for the whole fill (the venue fills one order per execution, so a fill is
- *     never split across orders; a market buy's remainder is its quote amount not yet spent).
- * Among those, market orders come first (they fill at once on placement, while a resting limit
- * fills only when the price reaches it), then the first sent (FIFO: by the router's send order, which
- * also orders two sends within one tick of the clock), then the smaller clientOid.
- * The chosen order's remainder shrinks before the next fill is looked at. A fill no order can take
- * is returned as unattributed with the reason, for the caller to log and count, never to book.
+ *  4. has something left (a market buy's remainder is its quote amount not yet spent).
+ * These are its candidates, preferred in this order: market orders first (they fill at once on
+ * placement, while a resting limit fills only when the price reaches it), then the first sent (FIFO: by
+ * the router's send order, which also orders two sends within one tick of the clock), then the smaller
+ * clientOid. The fill goes whole to the first candidate that can hold it (the venue fills one order per
+ * execution). When none can, it is split: each candidate in turn takes what it has left, and what is
+ * still left of the fill goes to the deployment (reason `exceeds_remaining`); a fill with no candidate
+ * goes there whole. The chosen orders' remainders shrink before the next fill is looked at.
+ *
+ * A part is `exact` when its fill had one candidate, which took it whole: with one market order in
+ * flight per account and symbol (the Trader waits for `FillRouter.marketTurn`), that is the common case.
  *
  * Deterministic: the answer depends only on the inputs, not on their order.
  */
@@ -127,33 +161,79 @@ export function attributeFills(
   const ordered = [...fills].sort(
     (a, b) => a.ts - b.ts || (a.execId < b.execId ? -1 : a.execId > b.execId ? 1 : 0),
   );
-  const assignments: FillAssignment[] = [];
-  const unattributed: UnattributedFill[] = [];
+  const parts: FillPart[] = [];
   for (const f of ordered) {
     if (f.side !== 'buy' && f.side !== 'sell') {
-      unattributed.push({ fill: f, reason: 'unknown_side' });
+      parts.push(toDeployment(f, f.execId, f.size, [], 'unknown_side'));
       continue;
     }
-    let eligible = false;
-    let chosen: AttributableOrder | undefined;
+    let matched = false;
+    const candidates: AttributableOrder[] = [];
     for (const o of byPreference) {
       if (o.side !== f.side || o.placedAt > f.ts || !priceFits(o, f)) continue;
-      const left = remaining.get(o.clientOid) as Decimal;
-      if (left.lte(0)) continue;
-      eligible = true;
-      if (usedBy(o, f).lte(left)) {
-        chosen = o;
-        break;
-      }
+      matched = true;
+      if ((remaining.get(o.clientOid) as Decimal).gt(0)) candidates.push(o);
     }
-    if (chosen === undefined) {
-      unattributed.push({ fill: f, reason: eligible ? 'exceeds_remaining' : 'no_matching_order' });
+    const names = candidates.map((o) => o.clientOid);
+    const whole = candidates.find((o) =>
+      usedBy(o, f.price, f.size).lte(remaining.get(o.clientOid) as Decimal),
+    );
+    if (whole !== undefined) {
+      take(remaining, whole, f, f.size);
+      parts.push(toOrder(f, f.execId, f.size, whole, candidates.length === 1, names));
       continue;
     }
-    remaining.set(chosen.clientOid, (remaining.get(chosen.clientOid) as Decimal).minus(usedBy(chosen, f)));
-    assignments.push({ fill: f, bot: chosen.bot, clientOid: chosen.clientOid });
+    // Split: each candidate takes what it has left; the rest is the deployment's.
+    const split: FillPart[] = [];
+    let rest = f.size;
+    for (const o of candidates) {
+      const part = Decimal.min(capacity(o, remaining.get(o.clientOid) as Decimal, f), rest);
+      if (!part.gt(0)) continue;
+      take(remaining, o, f, part);
+      rest = rest.minus(part);
+      split.push(toOrder(f, '', part, o, false, names));
+    }
+    if (rest.gt(0))
+      split.push(toDeployment(f, '', rest, names, matched ? 'exceeds_remaining' : 'no_matching_order'));
+    // The last part keeps the fill's execId: once it is journaled, every part is (the router books in order).
+    split.forEach((p, i) =>
+      parts.push({ ...p, execId: i === split.length - 1 ? f.execId : partExecId(f.execId, i + 1) }),
+    );
   }
-  return { assignments, unattributed, remaining };
+  const assignments = parts.filter((p): p is FillAssignment => p.bot !== undefined);
+  const unattributed = parts.filter((p): p is UnattributedFill => p.bot === undefined);
+  return { parts, assignments, unattributed, remaining };
+}
+
+/** The journal's execId of the n-th part (from 1) of a split fill; its last part keeps the fill's own. */
+export const partExecId = (execId: string, n: number): string => `${execId}/${n}`;
+
+/** The venue's execId of a journaled part (`<execId>/<n>` or the execId itself). */
+export const venueExecId = (journaled: string): string => journaled.replace(/\/\d+$/, '');
+
+function take(remaining: Map<string, Decimal>, o: AttributableOrder, f: VenueFill, size: Decimal): void {
+  remaining.set(o.clientOid, (remaining.get(o.clientOid) as Decimal).minus(usedBy(o, f.price, size)));
+}
+
+function toOrder(
+  f: VenueFill,
+  execId: string,
+  size: Decimal,
+  o: AttributableOrder,
+  exact: boolean,
+  candidates: readonly string[],
+): FillPart {
+  return { fill: f, execId, size, bot: o.bot, clientOid: o.clientOid, exact, candidates, reason: undefined };
+}
+
+function toDeployment(
+  f: VenueFill,
+  execId: string,
+  size: Decimal,
+  candidates: readonly string[],
+  reason: UnattributedReason,
+): FillPart {
+  return { fill: f, execId, size, bot: undefined, clientOid: undefined, exact: false, candidates, reason };
 }
 
 /**

@@ -8,7 +8,7 @@ import { fillFee, liquidityOf, type FeeRates, type Liquidity } from '../portfoli
 import type { OrderRecord } from '../store/orders.js';
 import { isExitReason } from '../strategy/exits.js';
 import type { AttributableOrder } from './fill-attribution.js';
-import type { FillRouter, FillSink } from './fill-router.js';
+import type { FillRouter, FillSink, JournaledPart } from './fill-router.js';
 import type { TraderJournal } from './journal.js';
 import type { MarketState } from './market-state.js';
 import type { OrderTracker } from './order-tracker.js';
@@ -162,6 +162,40 @@ export class FillBooking implements FillSink, FillSync {
   /** FillSink: the bot's orders on a symbol that may still receive fills. */
   attributableOrders(symbol: string): AttributableOrder[] {
     return this.o.orders.attributable(symbol);
+  }
+
+  /**
+   * FillSink: books a fill no open order of a bot can take to the deployment: a journal row of no bot, at
+   * the taker fee (its order is not known), outside every bot's portfolio.
+   */
+  bookToDeployment(symbol: string, f: VenueFill): boolean {
+    const { o } = this;
+    const pair = o.pairs.get(symbol);
+    if (pair === undefined || (f.side !== 'buy' && f.side !== 'sell')) return false;
+    const price = f.exact?.price ?? new Decimal(f.price);
+    const size = f.exact?.size ?? new Decimal(f.size);
+    const notional = price.mul(size);
+    const seq = o.journal.addFill({
+      execId: f.execId,
+      bot: undefined,
+      symbol,
+      baseCoin: pair.baseCoin,
+      quoteCoin: pair.quoteCoin,
+      side: f.side,
+      price,
+      size,
+      fee: fillFee(notional, f.liquidity ?? 'taker', o.fees),
+      feeCoin: pair.quoteCoin,
+      ts: f.exact?.ts ?? Number(f.ts),
+      orderId: f.orderId,
+      clientOid: f.clientOid,
+    });
+    return seq !== undefined;
+  }
+
+  /** FillSink: the journal's fills of the symbol since `ts` (the router's conservation check). */
+  journaledSince(symbol: string, ts: number): readonly JournaledPart[] | undefined {
+    return this.o.journal.fillsSince?.(symbol, ts);
   }
 
   /** FillSink: the fills of a sync are booked. */

@@ -11,8 +11,10 @@ import {
   createFillBaseline,
   excludeBaseline,
   inBaseline,
+  venueExecId,
   type AttributableOrder,
   type FillBaseline,
+  type FillPart,
   type VenueFill as BareFill,
 } from './fill-attribution.js';
 import type { Venue, VenueFill } from './venue.js';
@@ -29,6 +31,42 @@ export interface FillBaselineStore {
 export interface FillRouterLogger {
   info(msg: string, meta?: Record<string, unknown>): void;
   warn(msg: string, meta?: Record<string, unknown>): void;
+  error?(msg: string, meta?: Record<string, unknown>): void;
+}
+
+/** A journaled fill (or part of one) as the conservation check reads it. */
+export interface JournaledPart {
+  readonly execId: string;
+  readonly side: string;
+  readonly size: Decimal;
+}
+
+/** The venue's fills of a symbol disagree with the journal: the account and the books have parted. */
+export interface FillMismatch {
+  readonly type: 'fills-mismatch';
+  /** The venue's time of the check. */
+  readonly ts: number;
+  readonly symbol: string;
+  readonly execId: string;
+  readonly side: string;
+  /** What the venue says the fill is. */
+  readonly size: string;
+  /** What the journal holds of it (every bot's parts and the deployment's), base coin. */
+  readonly booked: string;
+}
+
+/**
+ * What the router did since it was made: venue fills it booked, how (exact: the fill had one order it could
+ * belong to; ambiguous: the rule chose among several; split: spread over orders), parts booked to the
+ * deployment for want of an order, and fills the journal disagrees with the venue on.
+ */
+export interface FillAccounting {
+  fills: number;
+  exact: number;
+  ambiguous: number;
+  split: number;
+  unbooked: number;
+  mismatches: number;
 }
 
 /** What the router needs of a bot's pipeline (its FillBooking implements it). */
@@ -44,6 +82,13 @@ export interface FillSink {
   attributableOrders(symbol: string): AttributableOrder[];
   /** Books one fill as the bot's (of `order` when known); answers whether it was booked. */
   bookFill(symbol: string, fill: VenueFill, order: OrderRecord | undefined): boolean;
+  /**
+   * Books a fill (or part) no open order of a bot can take to the deployment (a journal row of no bot):
+   * never to nowhere. Answers whether it was booked (false: journaled already).
+   */
+  bookToDeployment(symbol: string, fill: VenueFill): boolean;
+  /** The journal's fills of the symbol at or after `ts` (any bot, and the deployment's); undefined: not kept. */
+  journaledSince(symbol: string, ts: number): readonly JournaledPart[] | undefined;
   /** Called once per sync in which the bot booked fills (trading state, ...). */
   settle(): void;
 }
@@ -72,6 +117,14 @@ function countFor(booked: Map<string, number>, bot: string): void {
 function journaledBy(sinks: readonly FillSink[], execId: string): boolean {
   for (const s of sinks) if (s.hasFill(execId)) return true;
   return false;
+}
+
+/** A wire fill as the part of it booked: its journal execId and size (the whole fill unchanged). */
+function partOf(f: VenueFill, p: FillPart): VenueFill {
+  if (p.execId === f.execId && p.size.eq(p.fill.size)) return f;
+  const size = p.size.toFixed();
+  const exact = f.exact === undefined ? undefined : { price: f.exact.price, size: p.size, ts: f.exact.ts };
+  return { ...f, execId: p.execId, size, exact };
 }
 
 const bare = (f: VenueFill): BareFill & { readonly wire: VenueFill } => ({
@@ -103,6 +156,19 @@ export class FillRouter {
   /** Orders sent by the bots on this router, counted (see `nextSend`). */
   private sends = 0;
   private missing = 0;
+  /** Each symbol's market order in flight (the one holding its turn) and the sends waiting, first come first. */
+  private readonly turns = new Map<string, (() => void)[]>();
+  private readonly watchers: ((m: FillMismatch) => void)[] = [];
+  /** Fills the journal disagreed with the venue on, so the alarm is raised once per fill. */
+  private readonly alarmed = new Set<string>();
+  readonly accounting: FillAccounting = {
+    fills: 0,
+    exact: 0,
+    ambiguous: 0,
+    split: 0,
+    unbooked: 0,
+    mismatches: 0,
+  };
 
   constructor(private readonly o: FillRouterOptions) {}
 
@@ -112,6 +178,49 @@ export class FillRouter {
    */
   nextSend(): number {
     return ++this.sends;
+  }
+
+  /**
+   * The symbol's turn to send a market order: one market order of the account's bots is in flight per
+   * symbol until its fills are read (the holder calls the answered release then), so each market order's
+   * fills have one order they can belong to and attribution is exact. The others wait, first come first
+   * served. Answers the release at once (no promise hop) when the turn is free.
+   */
+  marketTurn(symbol: string): (() => void) | Promise<() => void> {
+    const queue = this.turns.get(symbol);
+    const release = (): void => {
+      const q = this.turns.get(symbol);
+      const next = q?.shift();
+      if (next === undefined) this.turns.delete(symbol);
+      else next();
+    };
+    let released = false;
+    const once = (): void => {
+      if (released) return;
+      released = true;
+      release();
+    };
+    if (queue === undefined) {
+      this.turns.set(symbol, []);
+      return once;
+    }
+    return new Promise((resolve) => queue.push(() => resolve(once)));
+  }
+
+  /** Tells `listener` of every fill the journal disagrees with the venue on (the daemon's alarm). */
+  watch(listener: (m: FillMismatch) => void): () => void {
+    this.watchers.push(listener);
+    return () => {
+      const i = this.watchers.indexOf(listener);
+      if (i >= 0) this.watchers.splice(i, 1);
+    };
+  }
+
+  /** Market sends waiting for their symbol's turn. */
+  get waitingForTurn(): number {
+    let n = 0;
+    for (const q of this.turns.values()) n += q.length;
+    return n;
   }
 
   register(sink: FillSink): () => void {
@@ -180,6 +289,9 @@ export class FillRouter {
           else unjournaled.push(f);
         this.journaled.set(symbol, journaled);
         this.route(symbol, unjournaled, sinks, baseline, booked);
+        // Each fill is checked once, at the read that first saw it unjournaled (every fill of the page at
+        // the first read since the start).
+        this.check(symbol, known === undefined ? page : unjournaled, sinks, baseline);
         if (page.length < FILLS_PAGE) break;
         // Only a full page asks whether every fill on it is new.
         const seen = new Set(prev?.map((f) => f.execId));
@@ -230,18 +342,27 @@ export class FillRouter {
     const withIds: VenueFill[] = [];
     const withoutIds: VenueFill[] = [];
     for (const f of fresh) (hasIds(f) ? withIds : withoutIds).push(f);
+    const toDeployment: VenueFill[] = [];
     // Oldest first, as they happened (the wire answers newest first).
     for (let i = withIds.length - 1; i >= 0; i--) {
       const f = withIds[i] as VenueFill;
+      let mine = false;
       for (const s of sinks) {
         const order = s.orderOf(f);
         if (order !== undefined) {
-          if (s.bookFill(symbol, f, order)) countFor(booked, s.bot);
+          mine = true;
+          if (s.bookFill(symbol, f, order)) {
+            countFor(booked, s.bot);
+            this.counted(true);
+          }
           break;
         }
       }
+      // An order of none of the bots (by hand, another program): the deployment's, unless of the baseline.
+      if (!mine && (baseline === undefined || !inBaseline(baseline, f.execId, Number(f.ts))))
+        toDeployment.push(f);
     }
-    if (withoutIds.length === 0) return;
+    if (withoutIds.length === 0 && toDeployment.length === 0) return;
     let candidates = withoutIds.map(bare);
     if (baseline !== undefined) {
       const split = excludeBaseline(candidates, baseline);
@@ -251,30 +372,146 @@ export class FillRouter {
     const orders = sinks.flatMap((s) =>
       s.attributableOrders(symbol).map((x) => (skew === 0 ? x : { ...x, placedAt: x.placedAt - skew })),
     );
-    const { assignments, unattributed } = attributeFills(candidates, orders);
+    const deployment = sinks[0] as FillSink;
+    for (const f of toDeployment)
+      if (deployment.bookToDeployment(symbol, f)) {
+        this.unbooked(symbol, f, 'not_ours');
+        this.counted(undefined);
+      }
+    const { parts } = attributeFills(candidates, orders);
+    this.bookParts(symbol, parts, candidates, sinks, booked);
+  }
+
+  /** Books the parts of the fills without ids: each to its bot's order, or to the deployment. */
+  private bookParts(
+    symbol: string,
+    parts: readonly FillPart[],
+    candidates: readonly ReturnType<typeof bare>[],
+    sinks: readonly FillSink[],
+    booked: Map<string, number>,
+  ): void {
     const byBot = new Map(sinks.map((s) => [s.bot, s]));
     const wireOf = new Map(candidates.map((c) => [c.execId, c.wire]));
-    for (const a of assignments) {
-      const sink = byBot.get(a.bot);
-      const f = wireOf.get(a.fill.execId);
-      if (sink === undefined || f === undefined) continue;
-      const order = sink.orderOf({ ...f, clientOid: a.clientOid });
-      if (sink.bookFill(symbol, f, order)) countFor(booked, sink.bot);
-    }
+    const deployment = sinks[0] as FillSink;
     let reported = this.reported.get(symbol);
     if (reported === undefined) this.reported.set(symbol, (reported = new Set()));
-    for (const u of unattributed) {
-      if (reported.has(u.fill.execId)) continue;
-      reported.add(u.fill.execId);
-      this.o.logger?.warn('fill not booked: no open order of a bot matches it', {
+    for (const p of parts) {
+      const wire = wireOf.get(p.fill.execId);
+      if (wire === undefined) continue;
+      const f = partOf(wire, p);
+      const last = p.execId === p.fill.execId;
+      if (p.bot === undefined || p.clientOid === undefined) {
+        if (p.reason === 'unknown_side') {
+          // Not a position either way: said once, never journaled.
+          if (!reported.has(f.execId))
+            this.o.logger?.warn('fill not booked: its side is neither buy nor sell', {
+              symbol,
+              execId: f.execId,
+              side: f.side,
+            });
+          reported.add(f.execId);
+          continue;
+        }
+        if (deployment.bookToDeployment(symbol, f)) {
+          this.unbooked(symbol, f, p.reason ?? 'no_matching_order', p.candidates);
+          if (last) this.counted(p.size.eq(p.fill.size) ? undefined : 'split');
+        }
+        continue;
+      }
+      const sink = byBot.get(p.bot);
+      if (sink === undefined) continue;
+      const order = sink.orderOf({ ...f, clientOid: p.clientOid });
+      if (!sink.bookFill(symbol, f, order)) continue;
+      countFor(booked, sink.bot);
+      const whole = last && p.size.eq(p.fill.size);
+      if (last) this.counted(whole ? p.exact : 'split');
+      if (!p.exact)
+        this.o.logger?.info('fill attributed by the rule, not exactly: it could be of several orders', {
+          symbol,
+          execId: f.execId,
+          venueExecId: p.fill.execId,
+          size: f.size,
+          bot: p.bot,
+          clientOid: p.clientOid,
+          candidates: p.candidates.join(','),
+          split: !whole,
+        });
+    }
+  }
+
+  /** One venue fill booked: exact (true), by the rule among several (false), split, or whole to the deployment. */
+  private counted(how: boolean | 'split' | undefined): void {
+    const a = this.accounting;
+    a.fills++;
+    if (how === true) a.exact++;
+    else if (how === false) a.ambiguous++;
+    else if (how === 'split') a.split++;
+  }
+
+  /** A fill (or part) booked to the deployment: counted and said. */
+  private unbooked(symbol: string, f: VenueFill, reason: string, candidates: readonly string[] = []): void {
+    this.accounting.unbooked++;
+    this.o.logger?.warn('fill booked to the deployment, not to a bot: no open order of a bot matches it', {
+      symbol,
+      execId: f.execId,
+      side: f.side,
+      price: f.price,
+      size: f.size,
+      ts: Number(f.ts),
+      reason,
+      candidates: candidates.join(','),
+    });
+  }
+
+  /**
+   * The conservation check, at every read: each of the page's fills since the baseline is in the journal
+   * exactly once, its parts (bots' and the deployment's) summing to its size on its side. The sum of the
+   * bots' positions and the deployment's book then moves with the account's. A fill that disagrees is an
+   * alarm, raised once.
+   */
+  private check(
+    symbol: string,
+    page: readonly VenueFill[],
+    sinks: readonly FillSink[],
+    baseline: FillBaseline | undefined,
+  ): void {
+    const due = page.filter(
+      (f) =>
+        (f.side === 'buy' || f.side === 'sell') &&
+        (baseline === undefined || !inBaseline(baseline, f.execId, Number(f.ts))),
+    );
+    if (due.length === 0) return;
+    let since = Infinity;
+    for (const f of due) since = Math.min(since, Number(f.ts));
+    const rows = (sinks[0] as FillSink).journaledSince(symbol, since);
+    if (rows === undefined) return;
+    const held = new Map<string, { side: string; size: Decimal }>();
+    for (const r of rows) {
+      const id = venueExecId(r.execId);
+      const was = held.get(id);
+      if (was === undefined) held.set(id, { side: r.side, size: r.size });
+      else held.set(id, { side: was.side === r.side ? was.side : 'mixed', size: was.size.plus(r.size) });
+    }
+    for (const f of due) {
+      if (this.alarmed.has(f.execId)) continue;
+      const h = held.get(f.execId);
+      if (h !== undefined && h.side === f.side && h.size.eq(f.size)) continue;
+      this.alarmed.add(f.execId);
+      this.accounting.mismatches++;
+      const m: FillMismatch = {
+        type: 'fills-mismatch',
+        ts: this.o.now(),
         symbol,
-        execId: u.fill.execId,
-        side: u.fill.side,
-        price: u.fill.price.toFixed(),
-        size: u.fill.size.toFixed(),
-        ts: u.fill.ts,
-        reason: u.reason,
+        execId: f.execId,
+        side: f.side,
+        size: f.size,
+        booked: h === undefined ? '0' : `${h.size.toFixed()} ${h.side}`,
+      };
+      this.o.logger?.error?.('fills disagree with the account: a venue fill is not booked exactly once', {
+        ...m,
+        what: "the bots' books and the account have parted; read the journal against the venue's fills",
       });
+      for (const l of this.watchers) l(m);
     }
   }
 

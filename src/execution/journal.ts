@@ -38,6 +38,11 @@ export interface TraderJournal {
   hasFill(execId: string): boolean;
   /** Journals a fill; answers its sequence number, or undefined when its execId was journaled already. */
   addFill(fill: JournalFill): number | undefined;
+  /**
+   * The journal's fills of a symbol at or after `ts`, every bot's and the deployment's (the fill router's
+   * conservation check); undefined when the journal does not keep them (a backtest's).
+   */
+  fillsSince?(symbol: string, ts: number): readonly { execId: string; side: string; size: Decimal }[];
   /** Journals an operator's action on the bot (a backtest has none). */
   recordControl?(c: ControlInput, ts: number): void;
   /**
@@ -56,6 +61,7 @@ export function storeJournal(store: Store): TraderJournal {
     recordDenial: (d, ts) => void store.denials.record(d, ts),
     hasFill: (execId) => store.fills.has(execId),
     addFill: (f) => store.fills.insert(f),
+    fillsSince: (symbol, ts) => store.fills.list({ symbol, sinceTs: ts }),
     recordControl: (c, ts) => void store.control.record(c, ts),
   };
 }

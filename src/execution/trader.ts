@@ -389,8 +389,23 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     };
   }
 
-  /** Steps 3-5: journal, venue (see Executor), the answer; then the fills. */
-  private async place({ intent, order, trigger, judgedAt, asEmitted }: Approved): Promise<void> {
+  /**
+   * Steps 3-5: journal, venue (see Executor), the answer; then the fills. A market order first takes its
+   * symbol's turn on the account (`FillRouter.marketTurn`) and holds it until its fills are read, so its
+   * fills have one order they can belong to; free, the turn costs no promise hop.
+   */
+  private async place(a: Approved): Promise<void> {
+    if (a.order.orderType !== 'market') return this.send(a);
+    const turn = this.router.marketTurn(a.order.symbol);
+    const release = typeof turn === 'function' ? turn : await turn;
+    try {
+      await this.send(a);
+    } finally {
+      release();
+    }
+  }
+
+  private async send({ intent, order, trigger, judgedAt, asEmitted }: Approved): Promise<void> {
     const { o } = this;
     // Attributable from before the send: the venue may fill it before the acknowledgement is back, and
     // another bot's poll must not take that fill.

@@ -1,6 +1,7 @@
 // The text of each notification: one or two short lines a person reads on a phone, money with its coin.
 import { inertText } from '../market/inert-text.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
+import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import { botStateWord } from '../execution/live-bot-status.js';
 import type { TraderFill } from '../execution/trader.js';
@@ -99,6 +100,11 @@ export function feedHealthText(e: FeedHealthEvent): string {
   return e.state === 'DEGRADED'
     ? `${e.bot} DEGRADED: ${e.problems.join('; ')}`
     : `${e.bot} recovered: feeds fresh again after ${formatDuration(e.degradedForMs ?? 0)} DEGRADED`;
+}
+
+/** The account and the bots' books parted: a venue fill the journal does not hold exactly once. */
+export function fillsMismatchText(e: FillMismatch): string {
+  return `ALARM ${e.symbol}: the venue's fill ${e.execId} (${e.side} ${e.size}) is booked as ${e.booked}; the bots' books no longer sum to the account`;
 }
 
 export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: string): string {

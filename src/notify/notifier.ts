@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
+import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderEvent, TraderFill } from '../execution/trader.js';
 import type { Clock } from '../feeds/clock.js';
@@ -24,6 +25,7 @@ import {
   controlText,
   exitBlockedText,
   feedHealthText,
+  fillsMismatchText,
   orderFillsText,
   restartText,
   startText,
@@ -41,7 +43,7 @@ export type BotRestartedEvent = {
   readonly restarts: number;
   readonly error: string;
 };
-export type NotifiableEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent;
+export type NotifiableEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch;
 
 /** What the notifier needs of the daemon it runs in. */
 export interface NotifyHost {
@@ -203,7 +205,12 @@ export class Notifier {
   private onEvent(e: NotifiableEvent): void {
     try {
       const w = this.wanted;
-      if (e.type !== 'bot-restarted' && e.type !== 'feed-health' && (w.has('exit') || w.has('denials')))
+      if (
+        e.type !== 'bot-restarted' &&
+        e.type !== 'feed-health' &&
+        e.type !== 'fills-mismatch' &&
+        (w.has('exit') || w.has('denials'))
+      )
         this.exitBlocked(e);
       switch (e.type) {
         case 'fill': {
@@ -228,6 +235,9 @@ export class Notifier {
           break;
         case 'feed-health':
           if (w.has('feed-health')) this.send(feedHealthText(e), PRIORITY.urgent, 0, e.ts);
+          break;
+        case 'fills-mismatch':
+          if (w.has('account')) this.send(fillsMismatchText(e));
           break;
         default:
           break;

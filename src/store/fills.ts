@@ -87,6 +87,7 @@ export class FillRepository {
     [{ symbol: string | null; bot: string | null; since: number; clientOid: string | null }],
     FillRow
   >;
+  private readonly deploymentStmt: Statement<[], FillRow>;
   private readonly attachStmt: Statement<
     [{ execId: string; orderId: string | null; clientOid: string | null }],
     unknown
@@ -107,10 +108,19 @@ export class FillRepository {
       `SELECT * FROM fills WHERE (@symbol IS NULL OR symbol = @symbol) AND (@bot IS NULL OR bot = @bot)
          AND ts >= @since AND (@clientOid IS NULL OR client_oid = @clientOid) ORDER BY seq`,
     );
+    this.deploymentStmt = db.prepare(`SELECT * FROM fills WHERE bot IS NULL ORDER BY seq`);
     this.attachStmt = db.prepare(
       `UPDATE fills SET order_id = COALESCE(order_id, @orderId), client_oid = COALESCE(client_oid, @clientOid)
        WHERE exec_id = @execId`,
     );
+  }
+
+  /**
+   * The deployment's book: fills journaled to no bot (a venue fill, or part of one, that no open order of a
+   * bot could take: the fill router books it here rather than nowhere), in insertion order.
+   */
+  deploymentBook(): StoredFill[] {
+    return this.deploymentStmt.all().map(toFill);
   }
 
   /**

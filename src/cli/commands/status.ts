@@ -87,6 +87,28 @@ function blockedNotes(bots: readonly BotReport[]): string[] {
     : ["exits blocked (the bot's own resting limit sells hold the position):", ...lines, ''];
 }
 
+/**
+ * The deployment's book under the table: venue fills (or parts) no open order of a bot could take, booked to no
+ * bot rather than lost (the fill router's conservation), with the net they hold per symbol.
+ */
+function deploymentNotes(src: JournalSource): string[] {
+  const book = src.store.fills.deploymentBook();
+  if (book.length === 0) return [];
+  const net = new Map<string, { coin: string; qty: Decimal }>();
+  for (const f of book) {
+    const was = net.get(f.symbol) ?? { coin: f.baseCoin, qty: new Decimal(0) };
+    net.set(f.symbol, {
+      coin: was.coin,
+      qty: f.side === 'buy' ? was.qty.plus(f.size) : was.qty.minus(f.size),
+    });
+  }
+  const held = [...net.values()].map((x) => `${x.qty.toFixed()} ${x.coin}`).join(', ');
+  return [
+    `deployment's book: ${counted(book.length, 'fill')} of the account no bot's open order matched (booked to no bot, not lost), net ${held}; the log says each ("fill booked to the deployment").`,
+    '',
+  ];
+}
+
 function status(src: JournalSource, f: { json: boolean }): string {
   const bots = botReports(src);
   if (f.json)
@@ -150,6 +172,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
   );
   const notes = [
     ...blockedNotes(bots),
+    ...deploymentNotes(src),
     ...(denied.length > 0 ? ['denied:', ...denied, ''] : []),
     `journal ${src.store.path}; ${VALUATION_RULE}; counts are the deployment's, across restarts.`,
     ...(src.bots === undefined

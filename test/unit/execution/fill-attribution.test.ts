@@ -7,7 +7,9 @@ import {
   attributeFills,
   createFillBaseline,
   excludeBaseline,
+  venueExecId,
   type AttributableOrder,
+  type FillPart,
   type VenueFill,
 } from '../../../src/execution/fill-attribution.js';
 import { Decimal } from '../../../src/market/decimal.js';
@@ -31,11 +33,13 @@ const order = (o: Partial<AttributableOrder> & Pick<AttributableOrder, 'clientOi
   filled: D(0),
   ...o,
 });
+/** A part by its journal execId, with its size when it is not the whole fill. */
+const partName = (p: FillPart) => (p.size.eq(p.fill.size) ? p.execId : `${p.execId} ${p.size.toFixed()}`);
 const owners = (fills: VenueFill[], orders: AttributableOrder[]) => {
   const r = attributeFills(fills, orders);
   return {
-    to: Object.fromEntries(r.assignments.map((x) => [x.fill.execId, `${x.bot}/${x.clientOid}`])),
-    not: Object.fromEntries(r.unattributed.map((x) => [x.fill.execId, x.reason])),
+    to: Object.fromEntries(r.assignments.map((x) => [partName(x), `${x.bot}/${x.clientOid}`])),
+    not: Object.fromEntries(r.unattributed.map((x) => [partName(x), x.reason])),
   };
 };
 
@@ -114,8 +118,9 @@ describe('attributeFills', () => {
       rule: "counts a market buy's remainder in quote coin",
       fills: [fill('f1', 'buy', '3', 3000), fill('f2', 'buy', '3', 3001)],
       orders: [order({ clientOid: 'mkt', orderType: 'market', size: D(500), sizeUnit: 'quote' })],
-      to: { f1: 'a/mkt' },
-      not: { f2: 'exceeds_remaining' },
+      // 500 quote: 300 for f1, 200 (2 of f2's 3) left; the third unit is the deployment's.
+      to: { f1: 'a/mkt', 'f2/1 2': 'a/mkt' },
+      not: { 'f2 1': 'exceeds_remaining' },
     },
     {
       rule: 'respects the limit price',
@@ -128,14 +133,15 @@ describe('attributeFills', () => {
       not: { f1: 'no_matching_order', f2: 'no_matching_order' },
     },
     {
-      rule: 'uses what is already filled, and never splits a fill',
+      rule: 'uses what is already filled, and splits a fill no one order can hold across the candidates',
       fills: [fill('f1', 'buy', '3', 2000), fill('f2', 'buy', '2', 2001)],
       orders: [
         order({ clientOid: 'o1', size: D(5), filled: D(3) }),
-        order({ clientOid: 'o2', size: D(1), placedAt: 900 }),
+        order({ clientOid: 'o2', bot: 'b', size: D(1), placedAt: 900 }),
       ],
-      to: { f2: 'a/o1' },
-      not: { f1: 'exceeds_remaining' },
+      // f1 (3) fits neither (2 and 1 left): o2, placed first, takes 1, o1 its 2; f2 finds both full.
+      to: { 'f1/1 1': 'b/o2', 'f1 2': 'a/o1' },
+      not: { f2: 'exceeds_remaining' },
     },
     {
       rule: 'skips a full order for the next in line',
@@ -173,15 +179,17 @@ describe('attributeFills', () => {
     size: fc.integer({ min: 1, max: 50 }),
     filled: fc.integer({ min: 0, max: 50 }),
     limit: fc.option(fc.integer({ min: 90, max: 110 }), { nil: undefined }),
+    quote: fc.integer({ min: 1, max: 3000 }),
   });
   const arbFill = fc.record({
     side: fc.constantFrom('buy', 'sell'),
-    size: fc.integer({ min: 1, max: 20 }),
-    price: fc.integer({ min: 90, max: 110 }),
+    // Sizes in thousandths and prices in hundredths: a market buy's quote remainder seldom divides evenly.
+    size: fc.integer({ min: 1, max: 20_000 }),
+    price: fc.integer({ min: 9_000, max: 11_000 }),
     ts: fc.integer({ min: 0, max: 120 }),
   });
 
-  it('never assigns more than an order has left, and answers the same whatever the input order', () => {
+  it('books every fill exactly once, never more to an order than it has left, the same whatever the input order', () => {
     fc.assert(
       fc.property(
         fc.array(arbOrder, { maxLength: 8 }),
@@ -195,25 +203,35 @@ describe('attributeFills', () => {
               side: o.side,
               orderType: o.orderType,
               placedAt: o.placedAt,
-              size: D(o.size),
-              filled: D(Math.min(o.filled, o.size)),
+              size: D(o.orderType === 'market' && o.side === 'buy' ? o.quote : o.size),
+              filled: D(Math.min(o.filled, o.orderType === 'market' && o.side === 'buy' ? o.quote : o.size)),
               sizeUnit: o.orderType === 'market' && o.side === 'buy' ? 'quote' : 'base',
               limitPrice: o.orderType === 'limit' && o.limit !== undefined ? D(o.limit) : undefined,
             }),
           );
-          const fills = fs.map((f, i) => fill(`e${i}`, f.side, String(f.size), f.ts, String(f.price)));
+          const fills = fs.map((f, i) =>
+            fill(`e${i}`, f.side, D(f.size).div(1000).toFixed(), f.ts, D(f.price).div(100).toFixed()),
+          );
           const r = attributeFills(fills, orders);
-          expect(r.assignments.length + r.unattributed.length).toBe(fills.length);
+          // Conservation: every fill booked exactly once, its parts (to bots or the deployment) summing to
+          // its size, under distinct journal execIds, its own for its last part.
+          const ids = r.parts.map((p) => p.execId);
+          expect(new Set(ids).size).toBe(ids.length);
+          for (const f of fills) {
+            const mine = r.parts.filter((p) => venueExecId(p.execId) === f.execId);
+            expect(mine.reduce((s, p) => s.plus(p.size), D(0)).toFixed()).toBe(f.size.toFixed());
+            expect(mine.at(-1)?.execId).toBe(f.execId);
+            for (const p of mine) expect(p.size.gt(0)).toBe(true);
+            // Exact only when it had one candidate, which took it whole.
+            for (const p of mine) if (p.exact) expect([mine.length, p.candidates.length]).toEqual([1, 1]);
+          }
           for (const o of orders) {
             const used = r.assignments
               .filter((a) => a.clientOid === o.clientOid)
-              .reduce(
-                (s, a) => s.plus(o.sizeUnit === 'quote' ? a.fill.price.mul(a.fill.size) : a.fill.size),
-                D(0),
-              );
+              .reduce((s, a) => s.plus(o.sizeUnit === 'quote' ? a.fill.price.mul(a.size) : a.size), D(0));
             expect(used.lte(o.size.minus(o.filled))).toBe(true);
             expect(r.remaining.get(o.clientOid)?.toFixed()).toBe(
-              o.size.minus(o.filled).minus(used).toFixed(),
+              Decimal.max(o.size.minus(o.filled), 0).minus(used).toFixed(),
             );
           }
           for (const a of r.assignments) {
@@ -228,10 +246,9 @@ describe('attributeFills', () => {
               .sort((p, q) => p.k - q.k)
               .map((p) => p.x);
           const again = attributeFills(shuffle([...fills]), shuffle([...orders]));
-          expect(again.assignments.map((a) => [a.fill.execId, a.clientOid])).toEqual(
-            r.assignments.map((a) => [a.fill.execId, a.clientOid]),
-          );
-          expect(again.unattributed).toEqual(r.unattributed);
+          const shape = (x: typeof r) =>
+            x.parts.map((p) => [p.execId, p.size.toFixed(), p.clientOid ?? null]);
+          expect(shape(again)).toEqual(shape(r));
         },
       ),
       { numRuns: 300 },

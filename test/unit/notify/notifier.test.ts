@@ -146,6 +146,26 @@ describe('Notifier', () => {
     await rx.close();
   });
 
+  it('raises the alarm when a venue fill is not booked exactly once: the books left the account', async () => {
+    const rx = await startRecordingServer();
+    const { n, emit } = harness({ events: ['account'], perMinute: 600 }, `${rx.baseUrl}/hook`);
+    emit({
+      type: 'fills-mismatch',
+      ts: 1,
+      symbol: 'XAAAUSDT',
+      execId: '14000042',
+      side: 'sell',
+      size: '1.5',
+      booked: '0',
+    });
+    await waitFor(() => rx.requests.length >= 1, { what: 'the alarm', timeoutMs: 10_000 });
+    await n.stop();
+    expect((JSON.parse(rx.requests[0]?.body ?? '{}') as { text: string }).text).toBe(
+      "ALARM XAAAUSDT: the venue's fill 14000042 (sell 1.5) is booked as 0; the bots' books no longer sum to the account",
+    );
+    await rx.close();
+  });
+
   it('tells a bot restart, and sends the daily summary when the venue clock reads its cron time', async () => {
     const rx = await startRecordingServer();
     rx.fallback = () => ({ body: 'ok' });
