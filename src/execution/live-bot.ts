@@ -211,7 +211,7 @@ export class LiveBot {
       paused: this.o.trader.control.paused,
       ...this.locks(),
       ...this.blocked.status(),
-      ...moneyStatus(p, this.markTs),
+      ...moneyStatus(p, this.markTs, (s) => this.o.trader.market.rules(s)),
     };
   }
 
