@@ -23,6 +23,7 @@ export {
 } from './market/sessions.js';
 export { parseInstrument, type InstrumentRules } from './market/instrument-rules.js';
 export type { PortfolioView, PositionView } from './portfolio/view.js';
+export type { StrategyPortfolioView } from './portfolio/dust-view.js';
 export { VirtualClock, type Clock } from './feeds/clock.js';
 export { runBacktest, type BacktestOptions } from './backtest/engine.js';
 export { openDataset, listDatasets } from './data/datasets.js';

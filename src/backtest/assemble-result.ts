@@ -1,6 +1,8 @@
 // The result of a run once the replay is over: the run's figures, per symbol, the trade hash, the holdings.
 import { createHash } from 'node:crypto';
 import { Decimal, ZERO } from '../market/decimal.js';
+import { isDust } from '../market/dust.js';
+import { dustPositions } from '../portfolio/dust-view.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { Lane } from './lanes.js';
 import type { BacktestFill, BacktestResult, BacktestTrade, OpenPosition, SymbolResult } from './result.js';
@@ -25,6 +27,7 @@ export function symbolResults(
       pnl: mine.reduce((a, t) => a.plus(t.pnl), ZERO).toFixed(),
       fees: myFills.reduce((a, f) => a.plus(f.fee), ZERO).toFixed(),
       position: portfolio.position(l.symbol).quantity.toFixed(),
+      ...dustOf(l, portfolio),
       lastClose: new Decimal(l.lastClose).toFixed(),
     };
   }
@@ -45,11 +48,25 @@ export function tradeHashOf(fills: readonly BacktestFill[], withSymbol = false):
     .digest('hex');
 }
 
-/** Balances by coin and positions by symbol, as decimal strings. */
-export function finalHoldings(portfolio: Portfolio): BacktestResult['portfolio'] {
+/** A symbol's dust at the end, when its position is dust (src/market/dust.ts): the `dust` field of its figures. */
+function dustOf(l: Lane, portfolio: Portfolio): { dust?: string } {
+  const q = portfolio.position(l.symbol).quantity;
+  return isDust(l.rules, q) ? { dust: q.toFixed() } : {};
+}
+
+/**
+ * Balances by coin and positions by symbol, as decimal strings; the positions that are dust also under `dust`
+ * (absent when none is).
+ */
+export function finalHoldings(portfolio: Portfolio, lanes: readonly Lane[]): BacktestResult['portfolio'] {
+  const rules = new Map(lanes.map((l) => [l.symbol, l.rules]));
+  const dust = dustPositions(portfolio.positions(), (s) => rules.get(s));
   return {
     cash: Object.fromEntries(Object.entries(portfolio.allCash()).map(([c, v]) => [c, v.toFixed()])),
     positions: Object.fromEntries(portfolio.positions().map((p) => [p.symbol, p.quantity.toFixed()])),
+    ...(dust.length === 0
+      ? {}
+      : { dust: Object.fromEntries(dust.map((p) => [p.symbol, p.quantity.toFixed()])) }),
   };
 }
 

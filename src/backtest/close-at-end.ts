@@ -1,6 +1,7 @@
 // `closeAtEnd`: the positions still open when the data ends exit at the last close through the pipeline, as
 // freqtrade's backtests do: a market sell tagged `end_of_backtest` that the gate judges and the fee is charged on.
 import { Decimal, aboveZero } from '../market/decimal.js';
+import { isDust } from '../market/dust.js';
 import type { Lane } from './lanes.js';
 import type { BacktestPipeline } from './pipeline.js';
 import type { EquityCurvePoint } from './result.js';
@@ -21,7 +22,8 @@ export async function closeAtEnd(
   let sold = false;
   for (const l of lanes) {
     const held = portfolio.position(l.symbol).quantity;
-    if (!aboveZero(held) || l.candles === 0) continue;
+    // Dust is no trade: no order could sell it (src/market/dust.ts); the result shows it apart.
+    if (!aboveZero(held) || isDust(l.rules, held) || l.candles === 0) continue;
     const at = l.cur.t + step;
     Object.assign(l.cur, {
       t: at,

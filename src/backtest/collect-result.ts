@@ -1,6 +1,7 @@
 // The backtest's records (intents, denials and the first of each, fills, round trips) as a subscriber of
 // the pipeline's events.
 import type { Trader } from '../execution/trader.js';
+import { isDust } from '../market/dust.js';
 import type { BacktestFill, FirstDenial, IntentOutcome } from './result.js';
 import { RoundTrips } from './round-trips.js';
 
@@ -17,7 +18,7 @@ export function collectResult(trader: Trader): {
   // The first refusal of each code, with its sentence: what a count alone cannot tell.
   const firstDenials: Record<string, FirstDenial> = {};
   const fills: BacktestFill[] = [];
-  const trips = new RoundTrips();
+  const trips = new RoundTrips((symbol, qty) => isDust(trader.market.rules(symbol), qty));
   trader.subscribe((e) => {
     switch (e.type) {
       case 'intent':

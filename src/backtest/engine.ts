@@ -127,7 +127,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     ...(single ? {} : { charts: Object.fromEntries(lanes.map((l) => [l.symbol, l.chart.bars])) }),
     ...optionalPlots(plots, lanes),
     bySymbol: symbolResults(lanes, fills, trades, portfolio),
-    portfolio: finalHoldings(portfolio),
+    portfolio: finalHoldings(portfolio, lanes),
     timing: { runMs },
   };
 }

@@ -132,6 +132,8 @@ export interface SymbolResult {
   readonly fees: string;
   /** Base quantity held at the end. */
   readonly position: string;
+  /** Set when that position is dust (below the venue's minimum tradable quantity): no trade, shown apart. */
+  readonly dust?: string | undefined;
   readonly lastClose: string;
 }
 
@@ -179,6 +181,8 @@ export interface BacktestResult {
   readonly portfolio: {
     readonly cash: Readonly<Record<string, string>>;
     readonly positions: Readonly<Record<string, string>>;
+    /** The positions that are dust (below the venue's minimum tradable quantity); absent when none is. */
+    readonly dust?: Readonly<Record<string, string>> | undefined;
   };
   /** Downsampled candles of the first symbol, for the report. */
   readonly chart: readonly ChartBar[];

@@ -38,7 +38,9 @@ interface TripFill {
 
 /**
  * Round trips from flat to flat, per symbol, with average prices and PnL after fees, in the order they
- * closed: fed each fill as the pipeline books it (its Decimals, not their strings read back).
+ * closed: fed each fill as the pipeline books it (its Decimals, not their strings read back). A position
+ * left as dust (src/market/dust.ts) is flat: the trip closes there, as the live exits close it, and the dust
+ * is sold with the next trip's exit (its proceeds count in that trip).
  */
 export class RoundTrips {
   readonly trades: BacktestTrade[] = [];
@@ -62,6 +64,14 @@ export class RoundTrips {
     }
   >();
 
+  /** `dust`: whether a symbol's position is dust (default: none is). */
+  constructor(private readonly dust: (symbol: string, quantity: Decimal) => boolean = () => false) {}
+
+  /** Whether a position is flat: zero, or only dust. */
+  private flat(symbol: string, qty: Decimal): boolean {
+    return qty.isZero() || this.dust(symbol, qty);
+  }
+
   add(f: TripFill): void {
     let o = this.open.get(f.symbol);
     if (o === undefined) {
@@ -80,7 +90,7 @@ export class RoundTrips {
       this.open.set(f.symbol, o);
     }
     const value = f.notional;
-    const wasFlat = o.qty.isZero();
+    const wasFlat = this.flat(f.symbol, o.qty);
     if (wasFlat) {
       o.entry = f.ts;
       o.entryTag = f.tag;
@@ -99,7 +109,7 @@ export class RoundTrips {
       o.sellQty = o.sellQty.plus(f.size);
       o.sellValue = o.sellValue.plus(value);
     }
-    const flat = o.qty.isZero();
+    const flat = this.flat(f.symbol, o.qty);
     if (flat !== wasFlat) this.holding += flat ? -1 : 1;
     if (flat && aboveZero(o.buyQty)) {
       this.trades.push({
@@ -124,7 +134,7 @@ export class RoundTrips {
   openTrips(): OpenTrip[] {
     const out: OpenTrip[] = [];
     for (const [symbol, o] of this.open) {
-      if (!aboveZero(o.qty)) continue;
+      if (!aboveZero(o.qty) || this.dust(symbol, o.qty)) continue;
       out.push({
         symbol,
         entryTime: o.entry,

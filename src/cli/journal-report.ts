@@ -8,6 +8,8 @@ import { loadJournalSettings } from '../config/index.js';
 import type { Decimal } from '../market/decimal.js';
 import { formatMoney } from '../market/decimal.js';
 import { liveClock } from '../feeds/clock.js';
+import { isDust } from '../market/dust.js';
+import { dustPositions } from '../portfolio/dust-view.js';
 import { moneyFigures } from '../portfolio/figures.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { stateWord } from '../market/trading-state.js';
@@ -15,6 +17,7 @@ import {
   journalCounts,
   openStore,
   pausedKey,
+  readInstrumentRules,
   readLastPrice,
   venueNow,
   type Store,
@@ -43,6 +46,8 @@ export interface BotReport {
   /** Capital + PnL - fees, at the marks; only with the deployment file (it holds the capital). */
   readonly equity: Decimal | undefined;
   readonly lastFillTs: number | undefined;
+  /** Positions below the venue's minimum order quantity (src/market/dust.ts), shown apart; none when empty. */
+  readonly dust: readonly { symbol: string; baseCoin: string; quantity: Decimal }[];
 }
 
 /** How often a bot's intents were refused with one code, and the latest refusal's time and sentence. */
@@ -167,6 +172,7 @@ export function botReports(src: JournalSource): BotReport[] {
   return botNames(src).map((bot) => {
     const fills = s.fills.list({ bot });
     const { p, quoteCoin, capital } = portfolioOf(src, bot, fills);
+    const dust = dustPositions(p.positions(), (symbol) => readInstrumentRules(s, symbol));
     const m = moneyFigures(p);
     const counts = journalCounts(s, bot);
     return {
@@ -185,6 +191,7 @@ export function botReports(src: JournalSource): BotReport[] {
       net: m.net,
       equity: capital === undefined ? undefined : m.equity,
       lastFillTs: fills.at(-1)?.ts,
+      dust: dust.map((x) => ({ symbol: x.symbol, baseCoin: x.baseCoin, quantity: x.quantity })),
     };
   });
 }
@@ -197,7 +204,8 @@ export function positionReports(src: JournalSource, onlyBot?: string): PositionR
     if (onlyBot !== undefined && bot !== onlyBot) continue;
     const { p, markTs } = portfolioOf(src, bot, s.fills.list({ bot }));
     for (const pos of p.positions()) {
-      if (pos.quantity.isZero()) continue;
+      // Dust is no position to manage (status shows it apart).
+      if (pos.quantity.isZero() || isDust(readInstrumentRules(s, pos.symbol), pos.quantity)) continue;
       out.push({
         bot,
         symbol: pos.symbol,

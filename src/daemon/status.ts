@@ -18,7 +18,9 @@ export const STATUS_LEGEND = `Status lines (on a terminal, pinned below the log;
     state     ACTIVE (trading), PAUSED (paused by the operator: no new entries, exits run; resume to lift),
               REDUCING (exits only), HALTED (no orders; re-arm by hand); HALTED+PAUSED: both;
               +DEGRADED: a feed (candles, prices, fill sync) is older than its limit (the log says which)
-    position  the size held and its coin (flat: none; "<n> positions" for several symbols)
+    position  the size held and its coin (flat: none; "<n> positions" for several symbols); dust (a
+              remainder below the venue's minimum order quantity, which no order can sell) is shown apart:
+              "flat (dust 0.0006 XAAC)"
     pnl       realised + unrealised - fees, in the quote coin
     eq        equity: cash + positions at the venue's last traded price, in the quote coin
     counts    the deployment's, across restarts (the journal's)
@@ -44,6 +46,11 @@ const amount = (s: string, places = 2): string => {
 
 function positionText(b: LiveBotStatus): string {
   const [first, ...rest] = b.positions;
+  const [dust, ...moreDust] = b.dust ?? [];
+  if (first === undefined && dust !== undefined)
+    return moreDust.length > 0
+      ? `flat (dust on ${b.dust?.length} symbols)`
+      : `flat (dust ${dust.quantity} ${dust.baseCoin})`;
   if (first === undefined) return 'flat';
   if (rest.length > 0) return `${b.positions.length} positions`;
   return `${first.quantity} ${first.baseCoin}`;

@@ -14,6 +14,7 @@
 // Time exits (maxTradeMinutes, sessionEnd) are decided like a strategy's signal, at a candle's close
 // (live: at the poll), and go out as market orders.
 import { Decimal, aboveZero, toFloat } from '../market/decimal.js';
+import { isDust } from '../market/dust.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import { usSessionAt, type SessionOrClosed, type SessionState } from '../market/sessions.js';
 import { timeExitsSet, type ExitReason, type ExitRules } from '../strategy/exits.js';
@@ -112,10 +113,11 @@ export class ExitBook {
 
   /**
    * The symbol's position after a fill: a trade opens when it leaves zero (at the fill's time), its
-   * entry follows the average price as it grows, and it closes at zero.
+   * entry follows the average price as it grows, and it closes at zero or when only dust is left (an exit
+   * of dust would be denied BELOW_MIN_QTY at every price).
    */
   onPosition(symbol: string, quantity: Decimal, avgPrice: Decimal, ts: number): void {
-    if (!aboveZero(quantity)) {
+    if (!aboveZero(quantity) || isDust(this.o.instrument(symbol), quantity)) {
       this.trades.delete(symbol);
       return;
     }

@@ -3,6 +3,8 @@
 import { stateWord } from '../market/trading-state.js';
 import type { JournalCounts } from '../store/index.js';
 import { moneyFigures } from '../portfolio/figures.js';
+import type { InstrumentRules } from '../market/instrument-rules.js';
+import { dustPositions } from '../portfolio/dust-view.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { ExitBlockedStatus } from './exit-blocked.js';
 import type { FeedHealth } from './feed-watch.js';
@@ -18,6 +20,13 @@ export interface LiveBotPosition {
   /** The venue time the mark was read at (undefined while it is a fill's price). */
   readonly markTs?: number | undefined;
   readonly unrealisedPnl: string;
+}
+
+/** Dust a bot holds (decimal strings). */
+export interface LiveBotDust {
+  readonly symbol: string;
+  readonly baseCoin: string;
+  readonly quantity: string;
 }
 
 export interface LiveBotStatus {
@@ -49,8 +58,13 @@ export interface LiveBotStatus {
   readonly fees: string;
   /** realised + unrealised - fees. */
   readonly net: string;
-  /** Open positions (size not zero). */
+  /** Open positions (size not zero, dust apart). */
   readonly positions: readonly LiveBotPosition[];
+  /**
+   * Positions below the venue's minimum tradable quantity (src/market/dust.ts): no trade, no order can sell
+   * them alone; absent when the bot holds none.
+   */
+  readonly dust?: readonly LiveBotDust[] | undefined;
   readonly exitBlocked?: ExitBlockedStatus | undefined;
 }
 
@@ -58,11 +72,13 @@ export interface LiveBotStatus {
 export function moneyStatus(
   p: Portfolio,
   markTs: ReadonlyMap<string, number>,
+  rules: (symbol: string) => InstrumentRules | undefined = () => undefined,
 ): Pick<
   LiveBotStatus,
-  'equity' | 'quoteCoin' | 'realisedPnl' | 'unrealisedPnl' | 'fees' | 'net' | 'positions'
+  'equity' | 'quoteCoin' | 'realisedPnl' | 'unrealisedPnl' | 'fees' | 'net' | 'positions' | 'dust'
 > {
   const m = moneyFigures(p);
+  const dust = new Set(dustPositions(p.positions(), rules).map((x) => x.symbol));
   return {
     equity: m.equity.toFixed(),
     quoteCoin: p.quoteCoin,
@@ -72,7 +88,7 @@ export function moneyStatus(
     net: m.net.toFixed(),
     positions: p
       .positions()
-      .filter((x) => !x.quantity.isZero())
+      .filter((x) => !x.quantity.isZero() && !dust.has(x.symbol))
       .map((x) => ({
         symbol: x.symbol,
         baseCoin: x.baseCoin,
@@ -82,6 +98,14 @@ export function moneyStatus(
         markTs: markTs.get(x.symbol),
         unrealisedPnl: x.unrealisedPnl.toFixed(),
       })),
+    ...(dust.size === 0
+      ? {}
+      : {
+          dust: p
+            .positions()
+            .filter((x) => dust.has(x.symbol))
+            .map((x) => ({ symbol: x.symbol, baseCoin: x.baseCoin, quantity: x.quantity.toFixed() })),
+        }),
   };
 }
 

@@ -24,6 +24,7 @@ import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
 import {
   journalCounts,
+  journalInstrument,
   journalLastPrice,
   readLastPrice,
   type ControlInput,
@@ -101,6 +102,8 @@ export class LiveBot {
   private readonly before: JournalCounts;
   /** The venue time of each symbol's mark (its last traded price). */
   private readonly markTs = new Map<string, number>();
+  /** Symbols whose instrument this start journaled. */
+  private readonly rulesJournaled = new Set<string>();
   private readonly blocked = new ExitBlockedTally();
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
@@ -211,7 +214,7 @@ export class LiveBot {
       paused: this.o.trader.control.paused,
       ...this.locks(),
       ...this.blocked.status(),
-      ...moneyStatus(p, this.markTs),
+      ...moneyStatus(p, this.markTs, (s) => this.o.trader.market.rules(s)),
     };
   }
 
@@ -311,6 +314,15 @@ export class LiveBot {
       });
   }
 
+  /** Journals a symbol's instrument once per start (a reader of the journal tells dust by it). */
+  private journalRules(symbol: string): void {
+    if (this.rulesJournaled.has(symbol)) return;
+    const r = this.o.trader.market.rules(symbol);
+    if (r === undefined) return;
+    this.rulesJournaled.add(symbol);
+    journalInstrument(this.o.store, r.raw);
+  }
+
   start(): void {
     const { o } = this;
     const { trader } = o;
@@ -319,6 +331,7 @@ export class LiveBot {
       this.markTs.set(symbol, at);
       // Durable within MARK_FLUSH_MS: `tradebot status` reads the marks the daemon values at now, not a candle ago.
       journalLastPrice(o.store, symbol, last, at);
+      this.journalRules(symbol);
       this.flushSoon();
     });
     const ctx = trader.strategyContext({

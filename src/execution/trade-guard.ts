@@ -4,6 +4,7 @@
 // backtest's replay loop asks it per candle through `ExitHooks`. Without exits and protections it does nothing.
 import type { Decimal } from '../market/decimal.js';
 import { ZERO, aboveZero } from '../market/decimal.js';
+import { isDust } from '../market/dust.js';
 import type { SessionOrClosed } from '../market/sessions.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import { hasExits, hasProtections, type ExitRules, type Protections } from '../strategy/exits.js';
@@ -91,7 +92,8 @@ export class TradeGuard implements ExitHooks {
     if (m === undefined) this.tradeMoney.set(fill.symbol, (m = { cost: ZERO, proceeds: ZERO }));
     if (fill.side === 'buy') m.cost = m.cost.plus(fill.notional).plus(fill.fee);
     else m.proceeds = m.proceeds.plus(fill.notional).minus(fill.fee);
-    if (p.quantity.isZero() && aboveZero(m.cost)) {
+    // A trade closes at zero or when only dust is left (src/market/dust.ts), as the exits see it.
+    if ((p.quantity.isZero() || isDust(this.o.market.rules(fill.symbol), p.quantity)) && aboveZero(m.cost)) {
       const profit = m.proceeds.div(m.cost).minus(1).toNumber();
       this.tradeMoney.delete(fill.symbol);
       pr.onTradeClosed(fill.symbol, profit, fill.exitReason, fill.ts);

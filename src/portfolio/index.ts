@@ -1,5 +1,6 @@
 // Positions, cash, PnL and equity; the read-only PortfolioView that strategies and risk see.
 export type { PortfolioView, PositionView } from './view.js';
+export { dustPositions, withoutDust, type StrategyPortfolioView } from './dust-view.js';
 export {
   Portfolio,
   type PortfolioFill,

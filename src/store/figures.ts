@@ -1,6 +1,8 @@
 // What the journal says of a bot's figures beyond its fills: its counts (the deployment's, across restarts) and
 // the venue's last traded price of each symbol with its time (the mark every surface values positions at).
+import type { Instrument } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
 import type { Store } from './store.js';
 
 /** A bot's intents, denials, orders and fills in the journal: the deployment's, across restarts. */
@@ -40,6 +42,29 @@ export function journalLastPrice(s: Store, symbol: string, price: string, ts: nu
   const key = lastPriceKey(symbol);
   const value = JSON.stringify({ price, ts });
   s.deferWrite(key, () => s.meta.set(key, value));
+}
+
+const instrumentKey = (symbol: string): string => `instrument:${symbol}`;
+
+/**
+ * Journals a symbol's instrument as the venue gave it (deferred, as the last price), so a reader of the journal
+ * (`tradebot status`, `positions`) tells dust from a position by the venue's minimum order quantity.
+ */
+export function journalInstrument(s: Store, instrument: Instrument): void {
+  const key = instrumentKey(instrument.symbol);
+  const value = JSON.stringify(instrument);
+  s.deferWrite(key, () => s.meta.set(key, value));
+}
+
+/** A symbol's journaled instrument rules; undefined when none was journaled (or it is unreadable). */
+export function readInstrumentRules(s: Store, symbol: string): InstrumentRules | undefined {
+  const raw = s.meta.get(instrumentKey(symbol));
+  if (raw === undefined) return undefined;
+  try {
+    return parseInstrument(JSON.parse(raw) as Instrument);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A symbol's journaled last traded price; undefined when none (or unreadable: then the fill price stands). */

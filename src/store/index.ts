@@ -62,8 +62,10 @@ export {
 export type { TradingState } from '../market/trading-state.js';
 export {
   journalCounts,
+  journalInstrument,
   journalLastPrice,
   journalVenueClock,
+  readInstrumentRules,
   readLastPrice,
   venueNow,
   type JournalCounts,

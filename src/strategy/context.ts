@@ -4,6 +4,7 @@ import type { Clock } from '../feeds/clock.js';
 import { ZERO, type Decimal } from '../market/decimal.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
 import type { SessionState } from '../market/sessions.js';
+import { withoutDust } from '../portfolio/dust-view.js';
 import type { PortfolioView } from '../portfolio/view.js';
 import type { OpenOrderView, StrategyContext, StrategyLogger } from './contract.js';
 import type { TradeCategory } from './intent.js';
@@ -64,7 +65,8 @@ export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyCon
     symbols: Object.freeze([...p.symbols]),
     category: p.category,
     rules: p.rules,
-    portfolio: p.portfolio,
+    // Dust reads as flat: a strategy that holds only dust may enter again (ctx.portfolio.dust says what is left).
+    portfolio: withoutDust(p.portfolio, p.rules),
     session: p.session,
     state: p.state,
     expose: p.expose ?? ignore,

@@ -11,7 +11,7 @@ import { resampleProblem } from '../market/resample.js';
 import type { SessionState } from '../market/sessions.js';
 import type { Clock } from '../feeds/clock.js';
 import type { Decimal } from '../market/decimal.js';
-import type { PortfolioView } from '../portfolio/view.js';
+import type { StrategyPortfolioView } from '../portfolio/dust-view.js';
 import {
   parseExitRules,
   parseProtections,
@@ -61,8 +61,11 @@ export interface StrategyContext<P = unknown> extends StrategyPlot {
   readonly category: TradeCategory;
   /** Instrument rules of a symbol (precision, minimums, status), undefined when not known yet. */
   rules(symbol: string): InstrumentRules | undefined;
-  /** Positions and cash as the runner knows them (fills applied). */
-  readonly portfolio: PortfolioView;
+  /**
+   * Positions and cash as the runner knows them (fills applied). A position below the venue's minimum tradable
+   * quantity is dust: it reads as flat here, and `portfolio.dust(symbol)` gives it (see src/market/dust.ts).
+   */
+  readonly portfolio: StrategyPortfolioView;
   /** The latest US session state, undefined when not known yet. */
   session(): SessionState | undefined;
   /** Persistent JSON state of this bot's strategy; survives restarts. */

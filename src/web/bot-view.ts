@@ -417,6 +417,7 @@ export class BotView {
         ...(status === undefined ? {} : { sinceStart: status.sinceStart }),
       },
       positions: positionsOf(p, status),
+      ...(status?.dust === undefined ? {} : { dust: status.dust }),
       rules: rulesOf(trader),
       locks: status?.protections ?? [],
       ...exitBlockedOf(status?.exitBlocked, redacted),
@@ -507,6 +508,8 @@ export interface BotSnapshot {
     realisedPnl: string;
     fees: string;
   }[];
+  /** Positions below the venue's minimum tradable quantity, shown apart (the bot's status); absent when none. */
+  readonly dust?: LiveBotStatus['dust'];
   readonly openOrders: readonly Record<string, unknown>[];
   readonly feeds: readonly Record<string, unknown>[];
   readonly orders: readonly ShownOrder[];
@@ -528,8 +531,9 @@ export interface BotSnapshot {
 
 /** The open positions as the page shows them: the portfolio's, with the time of each mark from the bot's status. */
 function positionsOf(p: Portfolio | undefined, status: LiveBotStatus | undefined): BotSnapshot['positions'] {
+  const dust = new Set(status?.dust?.map((d) => d.symbol));
   return (p?.positions() ?? [])
-    .filter((x) => !x.quantity.isZero())
+    .filter((x) => !x.quantity.isZero() && !dust.has(x.symbol))
     .map((x) => ({
       symbol: x.symbol,
       quantity: s(x.quantity),

@@ -88,6 +88,15 @@ const BotSchema = {
         },
       },
     },
+    dust: {
+      type: 'array',
+      description:
+        "positions below the venue's minimum order quantity (no order can sell them alone), shown apart from positions; absent when none",
+      items: {
+        type: 'object',
+        properties: { symbol: { type: 'string' }, baseCoin: { type: 'string' }, quantity: decimal },
+      },
+    },
     rules: {
       type: 'array',
       description: 'exits and protections in force (the strategy declaration merged with the bot YAML)',

@@ -366,6 +366,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       btn.addEventListener('click', function () { control(b.name, 'flatten', p.symbol); });
       return row([p.symbol, { num: fmt(p.quantity) + ' ' + p.baseCoin }, { num: fmt(p.avgPrice, 4) }, { num: fmt(p.mark, 4) }, { num: fmt(p.unrealisedPnl, 2) }, { num: fmt(p.realisedPnl, 2) }, { num: fmt(p.fees, 2) }, btn], { symbol: p.symbol, qty: p.quantity });
     })));
+    if (b.dust && b.dust.length > 0) {
+      // Below the venue's minimum order quantity: no trade, no order can sell it alone (shown apart).
+      left.appendChild(el('h3', 'dust'));
+      left.appendChild(table('dust', ['symbol', 'size'], b.dust.map(function (d) {
+        return row([d.symbol, { num: fmt(d.quantity) + ' ' + d.baseCoin }], { symbol: d.symbol });
+      })));
+    }
     left.appendChild(el('h3', 'feeds'));
     left.appendChild(table('feeds', ['symbol', 'last', 'bid', 'ask', 'age'], b.feeds.map(function (f) {
       var age = f.ageMs === undefined || f.ageMs === null ? 'no data' : (f.ageMs / 1000).toFixed(0) + ' s' + (f.stale ? ' (stale)' : '');

@@ -173,6 +173,39 @@ describe('tradebot status / positions / trades on a demo journal', () => {
     }
   });
 
+  it('status and positions show dust apart: a remainder below the venue minimum is no open position', async () => {
+    // A copy of the journal where one bot's sell left 0.005 of its position (the venue's minOrderQty is 0.01).
+    const open = fills.find((f) => held(f.bot, f.symbol).gt('0.005'));
+    expect(open, 'the demo run left an open position').toBeDefined();
+    if (open === undefined) return;
+    const copy = join(dir, 'dust.db');
+    copyFileSync(journal, copy);
+    const db = new BetterSqlite3(copy);
+    db.prepare(
+      `INSERT INTO fills (exec_id, bot, symbol, base_coin, quote_coin, side, price, size, fee, fee_coin, ts)
+       VALUES ('dust-test', ?, ?, ?, 'USDT', 'sell', ?, ?, '0', 'USDT', ?)`,
+    ).run(
+      open.bot,
+      open.symbol,
+      open.base_coin,
+      open.price,
+      held(open.bot, open.symbol).minus('0.005').toFixed(),
+      open.ts + 1,
+    );
+    db.close();
+    const st = await runCli(['status', '--journal', copy, '--json']);
+    expect(st.code, st.stderr).toBe(0);
+    const bots = JSON.parse(st.stdout) as { bot: string; dust?: { symbol: string; quantity: string }[] }[];
+    expect(bots.find((b) => b.bot === open.bot)?.dust).toEqual([
+      { symbol: open.symbol, baseCoin: open.base_coin, quantity: '0.005' },
+    ]);
+    const text = await runCli(['status', '--journal', copy]);
+    expect(text.stdout).toContain(`${open.bot}: 0.005 ${open.base_coin} (${open.symbol})`);
+    const pos = await runCli(['positions', '--journal', copy, '--json']);
+    const rows = JSON.parse(pos.stdout) as { bot: string; symbol: string }[];
+    expect(rows.filter((r) => r.bot === open.bot && r.symbol === open.symbol)).toEqual([]);
+  });
+
   it('trades: the fills of one bot, oldest first, with units; --since counts back from the journal', async () => {
     const bot = fills[0]?.bot ?? 'aapl-ma';
     const r = await runCli(['trades', '--config', cfgFile, '--bot', bot]);

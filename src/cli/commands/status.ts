@@ -109,6 +109,20 @@ function deploymentNotes(src: JournalSource): string[] {
   ];
 }
 
+/** Dust the bots hold: below the venue's minimum order quantity, no trade and no order can sell it alone. */
+function dustNotes(bots: readonly BotReport[]): string[] {
+  const lines = bots.flatMap((b) =>
+    b.dust.map((d) => `  ${b.bot}: ${d.quantity.toFixed()} ${d.baseCoin} (${d.symbol})`),
+  );
+  return lines.length === 0
+    ? []
+    : [
+        "dust (below the venue's minimum order quantity: no trade; the next entry's exit sells it with its own):",
+        ...lines,
+        '',
+      ];
+}
+
 function status(src: JournalSource, f: { json: boolean }): string {
   const bots = botReports(src);
   if (f.json)
@@ -134,6 +148,15 @@ function status(src: JournalSource, f: { json: boolean }): string {
         net: b.net.toFixed(),
         equity: b.equity?.toFixed() ?? null,
         lastFill: b.lastFillTs === undefined ? null : new Date(b.lastFillTs).toISOString(),
+        ...(b.dust.length === 0
+          ? {}
+          : {
+              dust: b.dust.map((d) => ({
+                symbol: d.symbol,
+                baseCoin: d.baseCoin,
+                quantity: d.quantity.toFixed(),
+              })),
+            }),
       })),
       null,
       2,
@@ -173,6 +196,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
   const notes = [
     ...blockedNotes(bots),
     ...deploymentNotes(src),
+    ...dustNotes(bots),
     ...(denied.length > 0 ? ['denied:', ...denied, ''] : []),
     `journal ${src.store.path}; ${VALUATION_RULE}; counts are the deployment's, across restarts.`,
     ...(src.bots === undefined
