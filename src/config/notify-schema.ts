@@ -19,6 +19,7 @@ export const NOTIFY_EVENTS = [
   'trading-state',
   'restart',
   'feed-health',
+  'drift',
   'daily-summary',
   'lifecycle',
   'control',

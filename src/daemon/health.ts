@@ -18,6 +18,8 @@ export function readiness(
   bots: readonly (LiveBotStatus | undefined)[],
   lastPollOk: number,
   now: number,
+  /** Each bot's newest drift report in brief (an unexplained difference is named in the detail). */
+  drift: Readonly<Record<string, { unexplained: number }>> = {},
 ): Readiness {
   const running = bots.every((b) => b?.running === true);
   const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
@@ -28,7 +30,13 @@ export function readiness(
   );
   return {
     ready: running && !halted && venue && degraded.length === 0,
-    detail: { bots, venueReachable: venue, ...(degraded.length > 0 ? { degraded } : {}) },
+    detail: {
+      bots,
+      venueReachable: venue,
+      ...(degraded.length > 0 ? { degraded } : {}),
+      ...(Object.keys(drift).length > 0 ? { drift } : {}),
+      ...(driftAlarms(drift).length > 0 ? { driftAlarm: driftAlarms(drift) } : {}),
+    },
   };
 }
 
@@ -47,4 +55,13 @@ export async function serveHealth(o: {
     paths: '/healthz /readyz /metrics',
   });
   return http;
+}
+
+/** The bots whose newest drift report has unexplained differences, each in a sentence. */
+function driftAlarms(drift: Readonly<Record<string, { unexplained: number }>>): string[] {
+  return Object.entries(drift).flatMap(([bot, d]) =>
+    d.unexplained > 0
+      ? [`${bot}: ${d.unexplained} unexplained drift differences (tradebot drift --report)`]
+      : [],
+  );
 }

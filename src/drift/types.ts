@@ -143,3 +143,15 @@ export interface DriftReport {
   readonly byCause: Readonly<Partial<Record<DriftCause, number>>>;
   readonly unexplained: number;
 }
+
+/** The daemon's alarm after a drift check found unexplained differences (notifications, the dashboard). */
+export interface DriftAlarmEvent {
+  readonly type: 'drift-alarm';
+  readonly bot: string;
+  readonly ts: number;
+  readonly from: number;
+  readonly to: number;
+  readonly unexplained: number;
+  /** The unexplained differences (the first few). */
+  readonly differences: readonly DriftDifference[];
+}

@@ -1,4 +1,6 @@
 // The text of each notification: one or two short lines a person reads on a phone, money with its coin.
+import { driftAlarm } from '../drift/format.js';
+import type { DriftAlarmEvent } from '../drift/types.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import { botStateWord } from '../execution/live-bot-status.js';
@@ -98,6 +100,16 @@ export function feedHealthText(e: FeedHealthEvent): string {
   return e.state === 'DEGRADED'
     ? `${e.bot} DEGRADED: ${e.problems.join('; ')}`
     : `${e.bot} recovered: feeds fresh again after ${formatDuration(e.degradedForMs ?? 0)} DEGRADED`;
+}
+
+/** A drift check's alarm: the bot, how many unexplained differences, the first one with its candle. */
+export function driftAlarmText(e: DriftAlarmEvent): string {
+  const first = e.differences[0];
+  return (
+    `${e.bot} DRIFT ALARM: ${e.unexplained} unexplained difference${e.unexplained === 1 ? '' : 's'} between live and the replay of the venue's candles` +
+    (first === undefined ? '' : `; first: ${driftAlarm(e.bot, first)}`) +
+    ' (tradebot drift --report)'
+  );
 }
 
 export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: string): string {

@@ -5,6 +5,7 @@
 // one message), and each target sends from the outbox by priority (see Dispatcher).
 import { randomUUID } from 'node:crypto';
 import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
+import type { DriftAlarmEvent } from '../drift/types.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderEvent, TraderFill } from '../execution/trader.js';
@@ -21,6 +22,7 @@ import { ExitBlockedTally } from '../execution/exit-blocked.js';
 import {
   burstText,
   controlText,
+  driftAlarmText,
   exitBlockedText,
   feedHealthText,
   orderFillsText,
@@ -40,7 +42,7 @@ export type BotRestartedEvent = {
   readonly restarts: number;
   readonly error: string;
 };
-export type NotifiableEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent;
+export type NotifiableEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent | DriftAlarmEvent;
 
 /** What the notifier needs of the daemon it runs in. */
 export interface NotifyHost {
@@ -186,7 +188,12 @@ export class Notifier {
   private onEvent(e: NotifiableEvent): void {
     try {
       const w = this.wanted;
-      if (e.type !== 'bot-restarted' && e.type !== 'feed-health' && (w.has('exit') || w.has('denials')))
+      if (
+        e.type !== 'bot-restarted' &&
+        e.type !== 'feed-health' &&
+        e.type !== 'drift-alarm' &&
+        (w.has('exit') || w.has('denials'))
+      )
         this.exitBlocked(e);
       switch (e.type) {
         case 'fill': {
@@ -209,6 +216,10 @@ export class Notifier {
           break;
         case 'feed-health':
           if (w.has('feed-health')) this.send(feedHealthText(e));
+          break;
+        case 'drift-alarm':
+          // At the priority of a halt: live no longer equals the backtest, for a reason nobody knows.
+          if (w.has('drift')) this.send(driftAlarmText(e));
           break;
         default:
           break;

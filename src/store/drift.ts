@@ -138,6 +138,7 @@ const toReport = (r: ReportRow): DriftReportRecord => ({
 export class DriftReportRepository {
   private readonly insertStmt: Statement<[string, number, number, number, number, string, number], unknown>;
   private readonly listStmt: Statement<[string, string, number], ReportRow>;
+  private readonly latestStmt: Statement<[], ReportRow>;
 
   constructor(db: Database) {
     this.insertStmt = db.prepare(
@@ -147,6 +148,10 @@ export class DriftReportRepository {
     this.listStmt = db.prepare(
       `SELECT * FROM (SELECT id, bot, span_from, span_to, differences, unexplained, report, ts FROM drift_reports
          WHERE (? = '' OR bot = ?) ORDER BY id DESC LIMIT ?) ORDER BY id`,
+    );
+    this.latestStmt = db.prepare(
+      `SELECT id, bot, span_from, span_to, differences, unexplained, report, ts FROM drift_reports
+        WHERE id IN (SELECT MAX(id) FROM drift_reports GROUP BY bot) ORDER BY bot`,
     );
   }
 
@@ -171,8 +176,6 @@ export class DriftReportRepository {
 
   /** Each bot's newest report. */
   latestByBot(): Map<string, DriftReportRecord> {
-    const out = new Map<string, DriftReportRecord>();
-    for (const r of this.list(undefined, 10_000)) out.set(r.bot, r);
-    return out;
+    return new Map(this.latestStmt.all().map((r) => [r.bot, toReport(r)]));
   }
 }

@@ -87,6 +87,31 @@ function blockedNotes(bots: readonly BotReport[]): string[] {
     : ["exits blocked (the bot's own resting limit sells hold the position):", ...lines, ''];
 }
 
+/** Each bot's newest drift check (src/drift): unexplained differences are an alarm, said first. */
+function driftNotes(src: JournalSource): string[] {
+  const latest = [...src.store.drift.latestByBot().values()];
+  if (latest.length === 0) return [];
+  const lines = latest.map(
+    (r) =>
+      `  ${r.bot}: ${r.unexplained > 0 ? `ALARM ${r.unexplained} unexplained` : '0 unexplained'} of ${counted(r.differences, 'difference')}, ${when(r.from)} to ${when(r.to)}`,
+  );
+  return ["drift (live against the replay of the venue's candles; tradebot drift --report):", ...lines, ''];
+}
+
+const driftJson = (src: JournalSource, bot: string) => {
+  const r = src.store.drift.latestByBot().get(bot);
+  return r === undefined
+    ? {}
+    : {
+        drift: {
+          from: new Date(r.from).toISOString(),
+          to: new Date(r.to).toISOString(),
+          differences: r.differences,
+          unexplained: r.unexplained,
+        },
+      };
+};
+
 function status(src: JournalSource, f: { json: boolean }): string {
   const bots = botReports(src);
   if (f.json)
@@ -112,6 +137,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
         net: b.net.toFixed(),
         equity: b.equity?.toFixed() ?? null,
         lastFill: b.lastFillTs === undefined ? null : new Date(b.lastFillTs).toISOString(),
+        ...driftJson(src, b.bot),
       })),
       null,
       2,
@@ -149,6 +175,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
     b.denialCodes.map((d) => `  ${b.bot}: ${d.code} x${d.count}, latest ${when(d.lastTs)}: ${d.lastMessage}`),
   );
   const notes = [
+    ...driftNotes(src),
     ...blockedNotes(bots),
     ...(denied.length > 0 ? ['denied:', ...denied, ''] : []),
     `journal ${src.store.path}; ${VALUATION_RULE}; counts are the deployment's, across restarts.`,
