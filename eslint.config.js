@@ -9,6 +9,7 @@ import noImportCycle from './eslint/no-import-cycle.js';
 export const LAYERS = [
   ['cli'],
   ['daemon', 'research', 'web', 'notify'],
+  ['drift'],
   ['backtest'],
   ['execution', 'config'],
   ['store', 'risk'],

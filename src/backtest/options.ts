@@ -3,6 +3,7 @@
 import type { CandleInterval } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import type { FeeRates } from '../portfolio/fees.js';
+import type { PortfolioFill } from '../portfolio/portfolio.js';
 import type { TraderListener } from '../execution/trader-events.js';
 import type { RiskLimits } from '../risk/limits.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
@@ -63,6 +64,11 @@ export interface BacktestOptions {
    * lists them.
    */
   readonly closeAtEnd?: boolean | undefined;
+  /**
+   * Fills before the first candle, applied to the capital (the portfolio and the venue's balances): a replay
+   * that starts where a live bot's journal says it stood (the drift monitor). Default none.
+   */
+  readonly openingFills?: readonly PortfolioFill[] | undefined;
   /** Each intent and exposed indicator value of the strategy, with its candle (the lookahead check). */
   readonly onSignal?: ((signal: StrategySignal) => void) | undefined;
 }

@@ -5,7 +5,6 @@ import { MemoryJournal } from '../execution/journal.js';
 import { MarketState } from '../execution/market-state.js';
 import { Trader } from '../execution/trader.js';
 import { VirtualClock } from '../feeds/clock.js';
-import { Decimal } from '../market/decimal.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
@@ -36,6 +35,14 @@ export function backtestPipeline(
   fees: FeeRates,
 ): BacktestPipeline {
   const quote = (lanes[0] as Lane).rules.quoteCoin;
+  // Where the run starts: the capital, and the fills before it (a replay from a live bot's journal).
+  const portfolio = Portfolio.fromFills(o.openingFills ?? [], {
+    quoteCoin: quote,
+    cash: { [quote]: capital },
+  });
+  const balances = Object.fromEntries(
+    [quote, ...lanes.map((l) => l.rules.baseCoin)].map((c) => [c, portfolio.cash(c)] as const),
+  );
   const bySymbol = new Map(lanes.map((l) => [l.symbol, l]));
   const venue = new InProcessVenue({
     market: new CandleFillModel({
@@ -53,11 +60,10 @@ export function backtestPipeline(
       quoteCoin: quote,
       quantityPrecision: l.rules.quantityPrecision,
     })),
-    balances: { [quote]: new Decimal(capital) },
+    balances,
     fees,
   });
   const clock = new VirtualClock(0);
-  const portfolio = new Portfolio({ quoteCoin: quote, cash: { [quote]: capital } });
   const market = new MarketState();
   for (const l of lanes) market.setRules(l.symbol, l.rules);
   const trader = new Trader({

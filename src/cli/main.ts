@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ register(program: Comman
   new: () => import('./commands/new.js'),
   status: () => import('./commands/status.js'),
   compare: () => import('./commands/compare.js'),
+  drift: () => import('./commands/drift.js'),
 };
 
 /**

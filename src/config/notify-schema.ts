@@ -20,6 +20,7 @@ export const NOTIFY_EVENTS = [
   'restart',
   'feed-health',
   'account',
+  'drift',
   'daily-summary',
   'lifecycle',
   'control',

@@ -423,6 +423,20 @@ export const DeploymentSchema = z
         'how fills without order ids are shared by bots trading the same symbol: fifo gives each fill to the matching open order (same side, placed before the fill, price within its limit, enough left) placed first, market orders before limit orders. Required when two bots share a symbol',
       ),
     notify: NotifySchema.optional(),
+    drift: z
+      .strictObject({
+        enabled: z.boolean().default(true).describe('run the drift check of every bot on the schedule'),
+        cron: ScheduleSchema.shape.cron
+          .default('30 2 0 * * *')
+          .describe(
+            "when the drift check runs, on the venue's clock (default 00:02:30: after the venue day's last candle, 30 s off a candle boundary)",
+          ),
+        timezone: ScheduleSchema.shape.timezone,
+      })
+      .default({ enabled: true, cron: '30 2 0 * * *', timezone: 'America/New_York' })
+      .describe(
+        "the drift monitor: each bot's journal against the replay of the venue's candles (docs/operating.md, drift)",
+      ),
     bots: z
       .array(BotSchema)
       .min(1, 'a deployment needs at least one bot')

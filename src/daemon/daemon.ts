@@ -28,6 +28,7 @@ import { exitBlockWarning } from '../strategy/exit-block-check.js';
 import { loadStrategy, resolveStrategyFile } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { StrategyRuntimeError } from '../strategy/failure.js';
+import { driftDetail, scheduleDriftChecks } from './drift-checks.js';
 import { watchFeedHealth } from './feed-alarm.js';
 import { readiness, serveHealth, venueReachableMs } from './health.js';
 import { markCleanStop, markRunStarted, openDeploymentJournal, type PreviousRun } from './journal-path.js';
@@ -313,6 +314,7 @@ class DaemonRun {
           this.lastPollOk,
           liveClock.now(),
           this.reachableMs,
+          this.store === undefined ? {} : driftDetail(this.store),
         ),
     });
   }
@@ -513,6 +515,18 @@ class DaemonRun {
       applyLeverage: (b) => this.applyLeverage(b),
     });
     this.jobs.push(...tasks);
+    const drift = scheduleDriftChecks({
+      file: this.file,
+      cfg: this.cfg,
+      clock: this.clock,
+      speed: this.speed,
+      logger: this.logger,
+      client: this.connected().client,
+      store: this.journal(),
+      metrics: this.metrics,
+      emit: (e) => this.events.emit(e),
+    });
+    if (drift !== undefined) this.jobs.push(drift);
   }
 
   /** The live status block, on a terminal only (see StatusLine). */

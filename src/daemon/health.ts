@@ -31,6 +31,8 @@ export function readiness(
   lastPollOk: number,
   now: number,
   reachableMs: number = VENUE_REACHABLE_MS,
+  /** Each bot's newest drift report in brief (an unexplained difference is named in the detail). */
+  drift: Readonly<Record<string, { unexplained: number }>> = {},
 ): Readiness {
   const running = bots.every((b) => b?.running === true);
   const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
@@ -47,6 +49,8 @@ export function readiness(
       venueReachable: venue,
       ...(venue ? {} : { venueSilentMs: lastPollOk > 0 ? age : null }),
       ...(degraded.length > 0 ? { degraded } : {}),
+      ...(Object.keys(drift).length > 0 ? { drift } : {}),
+      ...(driftAlarms(drift).length > 0 ? { driftAlarm: driftAlarms(drift) } : {}),
     },
   };
 }
@@ -66,4 +70,13 @@ export async function serveHealth(o: {
     paths: '/healthz /readyz /metrics',
   });
   return http;
+}
+
+/** The bots whose newest drift report has unexplained differences, each in a sentence. */
+function driftAlarms(drift: Readonly<Record<string, { unexplained: number }>>): string[] {
+  return Object.entries(drift).flatMap(([bot, d]) =>
+    d.unexplained > 0
+      ? [`${bot}: ${d.unexplained} unexplained drift differences (tradebot drift --report)`]
+      : [],
+  );
 }

@@ -84,6 +84,14 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  /** Unexplained differences the drift checks found (src/drift): any is an alarm. */
+  readonly driftUnexplained = new Counter({
+    name: 'tradebot_drift_unexplained_total',
+    help: "Differences between a bot's journal and the replay of the venue's candles that no known cause explains",
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
+
   /** Each bot's in-memory state sizes (LiveBot.stateSizes), read at each scrape from `stateSizesOf`. */
   readonly stateSize = new Gauge({
     name: 'tradebot_bot_state_size',

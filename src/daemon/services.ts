@@ -1,6 +1,7 @@
 // The services started beside the bots (notifications, the dashboard) and the events they hear: every bot's
 // pipeline events and the daemon's own, handed to each listener so that one that throws is logged, never felt.
 import type { BotConfig, Deployment } from '../config/index.js';
+import type { DriftAlarmEvent } from '../drift/types.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBot } from '../execution/live-bot.js';
@@ -18,7 +19,7 @@ export interface BotRestartedEvent {
   readonly restarts: number;
   readonly error: string;
 }
-export type DaemonEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch;
+export type DaemonEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent;
 
 /** What a service started beside the bots is given. */
 export interface DaemonServiceContext {

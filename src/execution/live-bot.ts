@@ -75,8 +75,8 @@ export interface LiveBotOptions {
    * replay (the warm-up backfill, a gap), told in one line once live candles come (0: no limit).
    */
   readonly maxSignalAgeMs?: number | undefined;
-  /** Told each candle of the bot's interval it decides on, warm-up and replays included (a paper run's recorder). */
-  readonly onCandle?: ((c: Candle) => void) | undefined;
+  /** Told each candle of the bot's interval it decides on, warm-up (`warmUp`: not traded) and replays included. */
+  readonly onCandle?: ((c: Candle, warmUp: boolean) => void) | undefined;
 }
 
 const SPOT = 'SPOT' as const;
@@ -439,7 +439,7 @@ export class LiveBot {
         this.noteWarmUp(c);
         // An informative candle closes with the base candle that follows it: the base one is the mark.
         if (c.interval !== o.interval) return;
-        o.onCandle?.(c);
+        o.onCandle?.(c, this.warming.get(c.symbol)?.complete === false || this.decidedBefore(c));
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
         this.feeds.saw('candles', this.lastTrigger);

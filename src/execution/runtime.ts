@@ -24,6 +24,7 @@ import { parseStrategyParams } from '../strategy/params.js';
 import { feedLimits, type FeedLimits } from './feed-watch.js';
 import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
 import { storeJournal } from './journal.js';
+import { journalDecidedCandle } from './decided-candles.js';
 import { LiveBot } from './live-bot.js';
 import type { FillsMode } from './fill-booking.js';
 import { MarketState } from './market-state.js';
@@ -258,7 +259,16 @@ export async function createLiveBot(
       }),
     maxSignalAgeMs: spec.maxSignalAgeMs,
     allowedSessions: spec.risk.allowedSessions,
-    onCandle: args.onCandle,
+    onCandle: (c, warmUp) => {
+      journalDecidedCandle(store, {
+        bot: spec.name,
+        candle: c,
+        now: trader.clockNow(),
+        warmUp,
+        maxSignalAgeMs: spec.maxSignalAgeMs,
+      });
+      args.onCandle?.(c);
+    },
   });
   const reconciled = await reconcile({ store, trader, bot: spec.name });
   return { bot, reconciled, portfolio };

@@ -1,5 +1,7 @@
 // The text of each notification: one or two short lines a person reads on a phone, money with its coin.
 import { inertText } from '../market/inert-text.js';
+import { driftAlarm } from '../drift/format.js';
+import type { DriftAlarmEvent } from '../drift/types.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
@@ -105,6 +107,16 @@ export function feedHealthText(e: FeedHealthEvent): string {
 /** The account and the bots' books parted: a venue fill the journal does not hold exactly once. */
 export function fillsMismatchText(e: FillMismatch): string {
   return `ALARM ${e.symbol}: the venue's fill ${e.execId} (${e.side} ${e.size}) is booked as ${e.booked}; the bots' books no longer sum to the account`;
+}
+
+/** A drift check's alarm: the bot, how many unexplained differences, the first one with its candle. */
+export function driftAlarmText(e: DriftAlarmEvent): string {
+  const first = e.differences[0];
+  return (
+    `${e.bot} DRIFT ALARM: ${e.unexplained} unexplained difference${e.unexplained === 1 ? '' : 's'} between live and the replay of the venue's candles` +
+    (first === undefined ? '' : `; first: ${driftAlarm(e.bot, first)}`) +
+    ' (tradebot drift --report)'
+  );
 }
 
 export function summaryText(bots: readonly LiveBotStatus[], now: number, zone: string): string {

@@ -5,6 +5,7 @@
 // one message), and each target sends from the outbox by priority (see Dispatcher).
 import { randomUUID } from 'node:crypto';
 import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
+import type { DriftAlarmEvent } from '../drift/types.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
@@ -23,6 +24,7 @@ import { ExitBlockedTally } from '../execution/exit-blocked.js';
 import {
   burstText,
   controlText,
+  driftAlarmText,
   exitBlockedText,
   feedHealthText,
   fillsMismatchText,
@@ -43,7 +45,8 @@ export type BotRestartedEvent = {
   readonly restarts: number;
   readonly error: string;
 };
-export type NotifiableEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch;
+export type NotifiableEvent =
+  TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent;
 
 /** What the notifier needs of the daemon it runs in. */
 export interface NotifyHost {
@@ -209,6 +212,7 @@ export class Notifier {
         e.type !== 'bot-restarted' &&
         e.type !== 'feed-health' &&
         e.type !== 'fills-mismatch' &&
+        e.type !== 'drift-alarm' &&
         (w.has('exit') || w.has('denials'))
       )
         this.exitBlocked(e);
@@ -238,6 +242,10 @@ export class Notifier {
           break;
         case 'fills-mismatch':
           if (w.has('account')) this.send(fillsMismatchText(e));
+          break;
+        case 'drift-alarm':
+          // At the priority of a halt: live no longer equals the backtest, for a reason nobody knows.
+          if (w.has('drift')) this.send(driftAlarmText(e));
           break;
         default:
           break;

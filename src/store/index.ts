@@ -59,6 +59,14 @@ export {
   type ControlInput,
   type ControlRecord,
 } from './control.js';
+export {
+  DecidedCandleRepository,
+  DriftReportRepository,
+  DECISION_PHASES,
+  type DecidedCandle,
+  type DecisionPhase,
+  type DriftReportRecord,
+} from './drift.js';
 export type { TradingState } from '../market/trading-state.js';
 export {
   journalCounts,

@@ -156,6 +156,39 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE trading_state_v5 RENAME TO trading_state`,
     ],
   },
+  {
+    version: 6,
+    name: 'drift: the candles each bot decided on (as it saw them, and when), and the daily drift reports',
+    sql: [
+      // One row per time a bot's strategy saw a candle of its interval: a restart's warm-up sees some again.
+      `CREATE TABLE decided_candles (
+        id INTEGER PRIMARY KEY,
+        bot TEXT NOT NULL,
+        symbol TEXT NOT NULL,
+        interval TEXT NOT NULL,
+        open_time INTEGER NOT NULL,
+        open TEXT NOT NULL,
+        high TEXT NOT NULL,
+        low TEXT NOT NULL,
+        close TEXT NOT NULL,
+        volume TEXT NOT NULL,
+        decided_ts INTEGER NOT NULL,
+        phase TEXT NOT NULL CHECK (phase IN ('warm_up', 'replay', 'live'))
+      )`,
+      `CREATE INDEX decided_candles_bot_ts ON decided_candles (bot, decided_ts)`,
+      `CREATE TABLE drift_reports (
+        id INTEGER PRIMARY KEY,
+        bot TEXT NOT NULL,
+        span_from INTEGER NOT NULL,
+        span_to INTEGER NOT NULL,
+        differences INTEGER NOT NULL,
+        unexplained INTEGER NOT NULL,
+        report TEXT NOT NULL,
+        ts INTEGER NOT NULL
+      )`,
+      `CREATE INDEX drift_reports_bot ON drift_reports (bot, id)`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

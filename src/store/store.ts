@@ -5,6 +5,7 @@ import type { Database } from 'better-sqlite3';
 import { liveClock, type Clock } from '../feeds/clock.js';
 import { StoreError } from './columns.js';
 import { ControlRepository } from './control.js';
+import { DecidedCandleRepository, DriftReportRepository } from './drift.js';
 import { FillRepository } from './fills.js';
 import { DenialRepository, IntentRepository } from './intents.js';
 import { checkJournalPath, describeJournalFault, ensureJournalFolder } from './journal-file.js';
@@ -57,6 +58,10 @@ export interface Store {
   readonly control: ControlRepository;
   /** Notifications waiting for their receivers (see OutboxRepository). */
   readonly outbox: OutboxRepository;
+  /** The candles each bot decided on, as it saw them (the drift monitor's side of the journal). */
+  readonly decided: DecidedCandleRepository;
+  /** The drift monitor's reports. */
+  readonly drift: DriftReportRepository;
   /**
    * Runs `fn` in one transaction: all of its writes commit together or none do. `fn` must be synchronous
    * (an awaited write would escape the transaction). Nested calls become savepoints.
@@ -193,6 +198,8 @@ function storeOver(
     meta,
     control: new ControlRepository(db),
     outbox: new OutboxRepository(db),
+    decided: new DecidedCandleRepository(db),
+    drift: new DriftReportRepository(db),
     transaction<T>(fn: () => T): T {
       return tx.commit(fn) as T;
     },

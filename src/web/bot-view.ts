@@ -3,6 +3,7 @@
 // state read at the moment of a snapshot. Nothing is computed twice: PnL, equity and positions are the
 // Portfolio's, freshness the MarketState's quote times. Money leaves as decimal strings.
 import { inertText } from '../market/inert-text.js';
+import { driftOf, type DriftStatus } from './drift-panel.js';
 import type { BotConfig } from '../config/index.js';
 import type { LiveBot, LiveBotStatus } from '../execution/live-bot.js';
 import type { ExitBlockedStatus } from '../execution/exit-blocked.js';
@@ -421,6 +422,7 @@ export class BotView {
       rules: rulesOf(trader),
       locks: status?.protections ?? [],
       ...exitBlockedOf(status?.exitBlocked, redacted),
+      ...driftOf(this.store, c.name),
       openOrders: (trader?.orders.inFlight() ?? []).map((x) => ({
         symbol: x.order.symbol,
         side: x.order.side,
@@ -520,6 +522,8 @@ export interface BotSnapshot {
   readonly rules: readonly { kind: 'exit' | 'protection'; name: string; value: string }[];
   /** Exits the bot's own resting limit sells blocked (EXIT_BLOCKED); absent when none was. */
   readonly exitBlocked?: ExitBlockedStatus | undefined;
+  /** The newest drift check of the bot (absent before the first); `alarms`: its unexplained differences. */
+  readonly drift?: DriftStatus | undefined;
   /** Protection locks on entries in force now. */
   readonly locks: readonly {
     protection: string;

@@ -143,6 +143,18 @@ const BotSchema = {
         },
       },
     },
+    drift: {
+      type: 'object',
+      description:
+        "the newest drift check (live against the replay of the venue's candles); unexplained above 0 is an alarm",
+      properties: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        differences: { type: 'integer' },
+        unexplained: { type: 'integer' },
+        alarms: { type: 'array', items: { type: 'string' } },
+      },
+    },
     openOrders: { type: 'array', items: { type: 'object' } },
     feeds: { type: 'array', items: { type: 'object' } },
     orders: { type: 'array', items: { type: 'object' } },

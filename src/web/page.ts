@@ -27,7 +27,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; margin-right: 6px; background: #e3e7ec; }
   .badge.ACTIVE { background: #d6f5dd; } .badge.REDUCING { background: #fff1c2; } .badge.HALTED { background: #ffd6d6; }
   .badge.paused, .badge.state.PAUSED { background: #ffe2b8; } .badge.degraded { background: #ffb3b3; font-weight: 600; }
-  .degraded-why { color: #b00020; margin: 4px 0; }
+  .degraded-why { color: #b00020; margin: 4px 0; } .drift-alarm { background: #ffb3b3; font-weight: 600; }
   [hidden] { display: none !important; }
   /* Nothing is wider than the screen: long words (a strategy's parameters, a sentence) wrap anywhere. */
   section.bot, #notice, #log, td, .strategy { overflow-wrap: anywhere; }
@@ -395,6 +395,11 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     left.appendChild(table('control-actions', ['time', 'action', 'who', 'reason'], b.controls.slice().reverse().map(function (c) {
       return row([rowTime(c.ts), c.action + (c.symbol ? ' ' + c.symbol : ''), c.who || '', c.reason], { action: c.action });
     })));
+    // The newest drift check: live against the replay of the venue's candles; unexplained is an alarm.
+    left.appendChild(el('h3', 'drift'));
+    var dr = b.drift ? [row([b.drift.from + ' to ' + b.drift.to, { num: String(b.drift.differences) }, { num: String(b.drift.unexplained) }, b.drift.alarms.join('; ') || 'none'], { unexplained: String(b.drift.unexplained) })] : [];
+    if (b.drift && b.drift.unexplained > 0) dr[0].className = 'drift-alarm';
+    left.appendChild(table('drift', ['span', 'differences', 'unexplained', 'alarm'], dr));
     right.appendChild(el('h3', 'fills'));
     // A symbol's sizes and prices with the decimals of its longest one, so the points line up. An estimated
     // buy's price (its quote amount over its size, to 12 places) does not set them: shown rounded, marked.

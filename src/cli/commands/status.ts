@@ -123,6 +123,31 @@ function dustNotes(bots: readonly BotReport[]): string[] {
       ];
 }
 
+/** Each bot's newest drift check (src/drift): unexplained differences are an alarm, said first. */
+function driftNotes(src: JournalSource): string[] {
+  const latest = [...src.store.drift.latestByBot().values()];
+  if (latest.length === 0) return [];
+  const lines = latest.map(
+    (r) =>
+      `  ${r.bot}: ${r.unexplained > 0 ? `ALARM ${r.unexplained} unexplained` : '0 unexplained'} of ${counted(r.differences, 'difference')}, ${when(r.from)} to ${when(r.to)}`,
+  );
+  return ["drift (live against the replay of the venue's candles; tradebot drift --report):", ...lines, ''];
+}
+
+const driftJson = (src: JournalSource, bot: string) => {
+  const r = src.store.drift.latestByBot().get(bot);
+  return r === undefined
+    ? {}
+    : {
+        drift: {
+          from: new Date(r.from).toISOString(),
+          to: new Date(r.to).toISOString(),
+          differences: r.differences,
+          unexplained: r.unexplained,
+        },
+      };
+};
+
 function status(src: JournalSource, f: { json: boolean }): string {
   const bots = botReports(src);
   if (f.json)
@@ -157,6 +182,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
                 quantity: d.quantity.toFixed(),
               })),
             }),
+        ...driftJson(src, b.bot),
       })),
       null,
       2,
@@ -194,6 +220,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
     b.denialCodes.map((d) => `  ${b.bot}: ${d.code} x${d.count}, latest ${when(d.lastTs)}: ${d.lastMessage}`),
   );
   const notes = [
+    ...driftNotes(src),
     ...blockedNotes(bots),
     ...deploymentNotes(src),
     ...dustNotes(bots),

@@ -103,7 +103,9 @@ describe('openStore: migrations and pragmas', () => {
     expect(tables).toEqual(
       [
         'control_actions',
+        'decided_candles',
         'denials',
+        'drift_reports',
         'equity',
         'fills',
         'intents',
