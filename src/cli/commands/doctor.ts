@@ -396,6 +396,17 @@ function sourcesIn(loaded: ReturnType<typeof loadConfig>, c: Credentials): Crede
   return { apiKey: from('apiKey'), apiSecret: from('apiSecret'), passphrase: from('passphrase') };
 }
 
+/** The bot whose prices may age least once polled: the one the latency check holds the venue to. */
+function tightestFreshness(
+  bots: readonly { name: string; risk: { maxDataAgeMs: number }; poll: { tickersMs: number } }[],
+): Target['freshness'] {
+  const slack = (b: (typeof bots)[number]) => b.risk.maxDataAgeMs - b.poll.tickersMs;
+  const tightest = [...bots].sort((a, b) => slack(a) - slack(b))[0];
+  return tightest === undefined
+    ? undefined
+    : { bot: tightest.name, maxDataAgeMs: tightest.risk.maxDataAgeMs, tickersMs: tightest.poll.tickersMs };
+}
+
 function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string; paper?: boolean }): Target {
   if (o.config !== undefined && o.baseUrl !== undefined)
     throw new FlagError('give --config or --base-url, not both');
@@ -415,17 +426,7 @@ function targetFrom(o: { config?: string; baseUrl?: string; symbols?: string; pa
       );
     const symbols = new Map<'SPOT' | 'MARGIN', string[]>();
     for (const b of cfg.bots) symbols.set(b.category, [...(symbols.get(b.category) ?? []), ...b.symbols]);
-    const tightest = [...cfg.bots].sort(
-      (a, b) => a.risk.maxDataAgeMs - a.poll.tickersMs - (b.risk.maxDataAgeMs - b.poll.tickersMs),
-    )[0];
-    const freshness =
-      tightest === undefined
-        ? undefined
-        : {
-            bot: tightest.name,
-            maxDataAgeMs: tightest.risk.maxDataAgeMs,
-            tickersMs: tightest.poll.tickersMs,
-          };
+    const freshness = tightestFreshness(cfg.bots);
     if (v.kind === 'paper')
       return {
         baseUrl: v.baseUrl,

@@ -160,7 +160,7 @@ describe('Notifier', () => {
     });
     await waitFor(() => rx.requests.length >= 1, { what: 'the alarm', timeoutMs: 10_000 });
     await n.stop();
-    expect((JSON.parse(rx.requests[0]?.body ?? '{}') as { text: string }).text).toBe(
+    expect(untimed((JSON.parse(rx.requests[0]?.body ?? '{}') as { text: string }).text)).toBe(
       "ALARM XAAAUSDT: the venue's fill 14000042 (sell 1.5) is booked as 0; the bots' books no longer sum to the account",
     );
     await rx.close();
