@@ -294,14 +294,6 @@ class DaemonRun {
     return this.runtime;
   }
 
-  /** How long the venue may stay silent and count as reachable: three of the fastest tickers polls. */
-  private get reachableMs(): number {
-    return venueReachableMs(
-      Math.min(...this.cfg.bots.map((b) => b.poll.tickersMs)),
-      this.runtime?.speed ?? 1,
-    );
-  }
-
   /** /healthz, /readyz and /metrics, when enabled. */
   private async serveHealth(): Promise<void> {
     this.http = await serveHealth({
@@ -313,9 +305,11 @@ class DaemonRun {
           this.slots.map((s) => s.bot?.status()),
           this.lastPollOk,
           liveClock.now(),
-          this.reachableMs,
+          venueReachableMs(Math.min(...this.cfg.bots.map((b) => b.poll.tickersMs)), this.runtime?.speed ?? 1),
           this.store === undefined ? {} : driftDetail(this.store),
+          this.store?.path,
         ),
+      store: this.store,
     });
   }
 

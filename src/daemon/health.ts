@@ -2,6 +2,7 @@
 // halted, the venue answering a poll within three poll periods: venueReachableMs), served with /healthz and /metrics when the
 // deployment enables them.
 import type { Deployment } from '../config/index.js';
+import { journalHealthUrl, type Store } from '../store/index.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import { startHttp, type Readiness } from './http.js';
 import type { Logger } from './logger.js';
@@ -33,6 +34,8 @@ export function readiness(
   reachableMs: number = VENUE_REACHABLE_MS,
   /** Each bot's newest drift report in brief (an unexplained difference is named in the detail). */
   drift: Readonly<Record<string, { unexplained: number }>> = {},
+  /** The journal this daemon runs on: a reader (`tradebot status`) checks it asked the right daemon. */
+  journal?: string | undefined,
 ): Readiness {
   const running = bots.every((b) => b?.running === true);
   const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
@@ -45,6 +48,7 @@ export function readiness(
   return {
     ready: running && !halted && venue && degraded.length === 0,
     detail: {
+      ...(journal === undefined ? {} : { journal }),
       bots,
       venueReachable: venue,
       ...(venue ? {} : { venueSilentMs: lastPollOk > 0 ? age : null }),
@@ -61,6 +65,8 @@ export async function serveHealth(o: {
   readonly metrics: DaemonMetrics;
   readonly logger: Logger;
   readonly readiness: () => Readiness;
+  /** The journal: where /readyz answers is kept there, for `tradebot status` to ask the running daemon. */
+  readonly store?: Store | undefined;
 }): Promise<{ port: number; close(): Promise<void> } | undefined> {
   const { host, port, enabled } = o.metricsConfig;
   if (!enabled) return undefined;
@@ -69,6 +75,7 @@ export async function serveHealth(o: {
     url: `http://${host}:${http.port}`,
     paths: '/healthz /readyz /metrics',
   });
+  if (o.store !== undefined) journalHealthUrl(o.store, `http://${host}:${http.port}/readyz`);
   return http;
 }
 

@@ -95,6 +95,19 @@ export interface VenueClockReading {
 const VENUE_CLOCK_KEY = 'venue-clock';
 const RUN_MARKER = 'daemon:run';
 
+/** Where the running daemon of a journal answers /readyz (journaled when it starts serving it). */
+const HEALTH_URL_KEY = 'daemon:health-url';
+
+/** Journals where the daemon of this journal serves /readyz, so `tradebot status` can ask it. */
+export function journalHealthUrl(s: Store, url: string): void {
+  s.meta.set(HEALTH_URL_KEY, url);
+}
+
+/** Where the daemon of this journal said it serves /readyz, while its run marker says it runs. */
+export function runningHealthUrl(s: Store): string | undefined {
+  return s.meta.get(RUN_MARKER) === 'running' ? s.meta.get(HEALTH_URL_KEY) : undefined;
+}
+
 export function journalVenueClock(s: Store, r: VenueClockReading): void {
   s.meta.set(VENUE_CLOCK_KEY, JSON.stringify(r));
 }

@@ -70,11 +70,13 @@ export {
 export type { TradingState } from '../market/trading-state.js';
 export {
   journalCounts,
+  journalHealthUrl,
   journalInstrument,
   journalLastPrice,
   journalVenueClock,
   readInstrumentRules,
   readLastPrice,
+  runningHealthUrl,
   venueNow,
   type JournalCounts,
   type LastPrice,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/sim/index.js';
-import { startCli } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { busyBot, remoteConfigFile } from '../helpers/demo-config.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -86,6 +86,20 @@ describe('a bot that gets no data', () => {
         bots: { name: string; health?: { state: string; problems: string[] } }[];
       };
       expect(bots.some((b) => b.health?.state === 'DEGRADED' && b.health.problems.length > 0)).toBe(true);
+      // `tradebot status` asks the running daemon (it used to read the journal alone and say ACTIVE).
+      const st = await runCli(['status', '--config', f], {});
+      expect(st.code, st.stderr).toBe(0);
+      expect(st.stdout).toMatch(
+        /^running: states and data ages from the daemon \(http:\/\/127\.0\.0\.1:\d+\/readyz\), NOT ready/,
+      );
+      expect(st.stdout).toMatch(/^(aapl|tsla) +DEGRADED \(ACTIVE\)/m);
+      expect(st.stdout).toMatch(/data ages \(since each feed last arrived\):\n  aapl: candles /);
+      const stJson = JSON.parse((await runCli(['status', '--config', f, '--json'], {})).stdout) as {
+        running: boolean;
+        live: { degraded: boolean } | null;
+      }[];
+      expect(stJson.every((b) => b.running)).toBe(true);
+      expect(stJson.some((b) => b.live?.degraded === true)).toBe(true);
       expect(d.stderr.match(/"message":"bot degraded"/g)?.length ?? 0).toBeLessThanOrEqual(2);
       await waitFor(() => texts().some((t) => / DEGRADED: no /.test(t)), {
         what: 'a DEGRADED notification',
@@ -114,6 +128,11 @@ describe('a bot that gets no data', () => {
       expect(d.stderr).toMatch(/"message":"bot recovered".*"what":"feeds fresh again after [^"]+ DEGRADED"/);
       d.proc.kill('SIGTERM');
       expect((await d.exited).code).toBe(0);
+      // Stopped: the states are the journal's, and status says so.
+      const after = await runCli(['status', '--config', f], {});
+      expect(after.stdout).toMatch(
+        /^not running \(no daemon runs on this journal\): states from the journal as of /,
+      );
     } finally {
       d.proc.kill('SIGKILL');
       await hook.close();

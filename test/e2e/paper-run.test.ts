@@ -206,6 +206,17 @@ describe('a paper run killed mid-run', () => {
     expect([...seen.fills].sort()).toEqual([...seen.paper].sort());
     expect((await receivedPaths(sim)).filter((p) => !isPublic(p))).toEqual([]);
 
+    // The journal readers mark a paper run's journal: text and JSON (issue 40: they did not).
+    for (const cmd of ['status', 'positions', 'trades']) {
+      const text = await runCli([cmd, '--journal', journal]);
+      expect(text.stdout, cmd).toMatch(/^PAPER/);
+      const json = JSON.parse((await runCli([cmd, '--journal', journal, '--json'])).stdout) as {
+        mode: string;
+      }[];
+      if (cmd !== 'positions') expect(json.length, cmd).toBeGreaterThan(0);
+      for (const r of json) expect(r.mode, cmd).toBe('paper');
+    }
+
     // compare reads the paper journal against a backtest's result.json; here one whose fills are the paper
     // run's own, so every trade pairs and costs nothing: the plumbing, end to end.
     const s = openStore(journal);

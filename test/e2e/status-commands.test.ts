@@ -70,7 +70,9 @@ describe('tradebot status / positions / trades on a demo journal', () => {
     const r = await runCli(['status', '--config', cfgFile]);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^BOT\s+STATE\s+INTENTS\s+DENIED\s+ORDERS\s+FILLS\s+REALISED PNL/);
+    // The daemon has stopped: the states are the journal's, and the first line says so.
+    expect(lines[0]).toMatch(/^not running \(no daemon runs on this journal\): states from the journal as of /);
+    expect(lines[1]).toMatch(/^BOT\s+STATE\s+INTENTS\s+DENIED\s+ORDERS\s+FILLS\s+REALISED PNL/);
     for (const bot of ['aapl-ma', 'tsla-rsi', 'nvda-session']) {
       const row = lines.find((l) => l.startsWith(`${bot} `));
       expect(row, `a row for ${bot}`).toBeDefined();
@@ -83,8 +85,8 @@ describe('tradebot status / positions / trades on a demo journal', () => {
       expect(row).toContain(`${fees} USDT`);
     }
     // The columns are aligned: each row's fill count ends where the FILLS header ends.
-    const end = (lines[0] ?? '').indexOf('FILLS') + 'FILLS'.length;
-    for (const row of lines.slice(1, 4)) expect(row.slice(0, end)).toMatch(/\d$/);
+    const end = (lines[1] ?? '').indexOf('FILLS') + 'FILLS'.length;
+    for (const row of lines.slice(2, 5)) expect(row.slice(0, end)).toMatch(/\d$/);
     const json = await runCli(['status', '--journal', journal, '--json']);
     expect(json.code, json.stderr).toBe(0);
     const bots = JSON.parse(json.stdout) as {

@@ -21,6 +21,7 @@ import { counted, didYouMean } from '../../market/spelling.js';
 import { isEstimatedFill } from '../../execution/trader.js';
 import { Decimal } from '../../market/decimal.js';
 import { VALUATION_RULE } from '../../portfolio/figures.js';
+import { agesText, isPaperJournal, liveHeader, readLive, type LiveRead } from '../live-status.js';
 
 const SourceFlags = z.object({
   config: z.string().min(1).optional(),
@@ -41,16 +42,25 @@ const TradesFlags = SourceFlags.extend({
 const when = (ts: number | undefined): string => (ts === undefined ? '—' : formatZoned(ts, US_EASTERN));
 
 const withSource =
-  <T extends z.ZodType>(schema: T, fn: (src: JournalSource, flags: z.output<T>) => string) =>
-  (raw: Record<string, unknown>): void => {
+  <T extends z.ZodType>(
+    schema: T,
+    fn: (src: JournalSource, flags: z.output<T>) => string | Promise<string>,
+  ) =>
+  async (raw: Record<string, unknown>): Promise<void> => {
     const flags = parseFlags(schema, raw);
     const src = openJournalSource(flags as { config?: string; journal?: string });
     try {
-      process.stdout.write(`${fn(src, flags)}\n`);
+      process.stdout.write(`${await fn(src, flags)}\n`);
     } finally {
       src.close();
     }
   };
+
+/** The first line of `positions` and `trades` on a paper run's journal. */
+const paperLine = (src: JournalSource): string[] =>
+  isPaperJournal(src) ? ['PAPER (pretend money, docs/paper.md)'] : [];
+/** Each JSON row's `mode`: a paper run's pretend money, or the venue's. */
+const modeOf = (src: JournalSource): 'paper' | 'live' => (isPaperJournal(src) ? 'paper' : 'live');
 
 const checkBot = (src: JournalSource, bot: string | undefined): void => {
   if (bot === undefined) return;
@@ -149,7 +159,7 @@ const driftJson = (src: JournalSource, bot: string) => {
 };
 
 /** `status --json`: each bot's figures, money as decimal strings. */
-function statusJson(src: JournalSource, bots: readonly BotReport[]): string {
+function statusJson(src: JournalSource, bots: readonly BotReport[], live: LiveRead, paper: boolean): string {
   return JSON.stringify(
     bots.map((b) => ({
       bot: b.bot,
@@ -182,15 +192,21 @@ function statusJson(src: JournalSource, bots: readonly BotReport[]): string {
             })),
           }),
       ...driftJson(src, b.bot),
+      mode: paper ? 'paper' : 'live',
+      running: live.running,
+      live: live.running ? (live.bots.get(b.bot) ?? null) : null,
     })),
     null,
     2,
   );
 }
 
-function status(src: JournalSource, f: { json: boolean }): string {
+async function status(src: JournalSource, f: { json: boolean }): Promise<string> {
   const bots = botReports(src);
-  if (f.json) return statusJson(src, bots);
+  const live = await readLive(src);
+  const paper = isPaperJournal(src);
+  if (f.json) return statusJson(src, bots, live, paper);
+  const liveOf = (b: BotReport) => (live.running ? live.bots.get(b.bot) : undefined);
   const table = formatTable(
     [
       { header: 'BOT' },
@@ -207,7 +223,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
     ],
     bots.map((b) => [
       b.bot,
-      b.state,
+      liveOf(b)?.state ?? b.state,
       String(b.intents),
       String(b.denials),
       String(b.orders),
@@ -223,7 +239,14 @@ function status(src: JournalSource, f: { json: boolean }): string {
   const denied = bots.flatMap((b) =>
     b.denialCodes.map((d) => `  ${b.bot}: ${d.code} x${d.count}, latest ${when(d.lastTs)}: ${d.lastMessage}`),
   );
+  const ages = bots.flatMap((b) => {
+    const l = liveOf(b);
+    return l === undefined
+      ? []
+      : [`  ${b.bot}: ${agesText(l.ages)}${l.degraded ? `; ${l.problems.join('; ')}` : ''}`];
+  });
   const notes = [
+    ...(ages.length > 0 ? ['data ages (since each feed last arrived):', ...ages, ''] : []),
     ...driftNotes(src),
     ...blockedNotes(bots),
     ...deploymentNotes(src),
@@ -234,7 +257,7 @@ function status(src: JournalSource, f: { json: boolean }): string {
       ? ["equity needs the bots' capital: pass --config <deployment.yaml> instead of --journal."]
       : []),
   ];
-  return `${table}\n\n${notes.join('\n')}`;
+  return `${liveHeader(live, paper, when(deploymentNow(src.store)))}\n${table}\n\n${notes.join('\n')}`;
 }
 
 function positions(src: JournalSource, f: { json: boolean }): string {
@@ -253,35 +276,41 @@ function positions(src: JournalSource, f: { json: boolean }): string {
         unrealisedPnl: p.unrealisedPnl.toFixed(),
         realisedPnl: p.realisedPnl.toFixed(),
         fees: p.fees.toFixed(),
+        mode: modeOf(src),
       })),
       null,
       2,
     );
-  if (rows.length === 0) return 'no open position';
-  return formatTable(
-    [
-      { header: 'BOT' },
-      { header: 'SYMBOL' },
-      { header: 'SIZE', numeric: true },
-      { header: 'AVG PRICE', numeric: true },
-      { header: 'MARK (LAST TRADED)', numeric: true },
-      { header: 'MARK AT' },
-      { header: 'UNREALISED PNL', numeric: true },
-      { header: 'REALISED PNL', numeric: true },
-      { header: 'FEES', numeric: true },
-    ],
-    rows.map((p) => [
-      p.bot,
-      p.symbol,
-      `${p.size.toFixed()} ${p.baseCoin}`,
-      money(p.avgPrice, p.quoteCoin, 4),
-      // At the average price's places: an estimated buy's fill price has 12 (see trades).
-      p.lastPrice === undefined ? '—' : money(p.lastPrice, p.quoteCoin, 4),
-      p.lastPriceTs === undefined ? 'fill price' : when(p.lastPriceTs),
-      money(p.unrealisedPnl, p.quoteCoin),
-      money(p.realisedPnl, p.quoteCoin),
-      money(p.fees, p.quoteCoin),
-    ]),
+  if (rows.length === 0) return [...paperLine(src), 'no open position'].join('\n');
+  return (
+    paperLine(src)
+      .map((l) => `${l}\n`)
+      .join('') +
+    formatTable(
+      [
+        { header: 'BOT' },
+        { header: 'SYMBOL' },
+        { header: 'SIZE', numeric: true },
+        { header: 'AVG PRICE', numeric: true },
+        { header: 'MARK (LAST TRADED)', numeric: true },
+        { header: 'MARK AT' },
+        { header: 'UNREALISED PNL', numeric: true },
+        { header: 'REALISED PNL', numeric: true },
+        { header: 'FEES', numeric: true },
+      ],
+      rows.map((p) => [
+        p.bot,
+        p.symbol,
+        `${p.size.toFixed()} ${p.baseCoin}`,
+        money(p.avgPrice, p.quoteCoin, 4),
+        // At the average price's places: an estimated buy's fill price has 12 (see trades).
+        p.lastPrice === undefined ? '—' : money(p.lastPrice, p.quoteCoin, 4),
+        p.lastPriceTs === undefined ? 'fill price' : when(p.lastPriceTs),
+        money(p.unrealisedPnl, p.quoteCoin),
+        money(p.realisedPnl, p.quoteCoin),
+        money(p.fees, p.quoteCoin),
+      ]),
+    )
   );
 }
 
@@ -307,11 +336,12 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
         execId: x.execId,
         clientOid: x.clientOid ?? null,
         estimated: isEstimatedFill(x.execId),
+        mode: modeOf(src),
       })),
       null,
       2,
     );
-  if (fills.length === 0) return 'no fill in this range';
+  if (fills.length === 0) return [...paperLine(src), 'no fill in this range'].join('\n');
   // Prices and sizes of a symbol with as many decimals as its longest one has, so the points line up
   // ("151.90" under "151.83", never "151.9"); padding with zeros never changes a value. An estimated buy's
   // price (its quote amount over its size, to 12 places) does not set the column: it is shown rounded to
@@ -332,6 +362,9 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
   };
   const anyEstimated = fills.some((x) => isEstimatedFill(x.execId));
   return (
+    paperLine(src)
+      .map((l) => `${l}\n`)
+      .join('') +
     formatTable(
       [
         { header: 'TIME' },
