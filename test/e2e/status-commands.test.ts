@@ -71,7 +71,9 @@ describe('tradebot status / positions / trades on a demo journal', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     // The daemon has stopped: the states are the journal's, and the first line says so.
-    expect(lines[0]).toMatch(/^not running \(no daemon runs on this journal\): states from the journal as of /);
+    expect(lines[0]).toMatch(
+      /^not running \(no daemon runs on this journal\): states from the journal as of /,
+    );
     expect(lines[1]).toMatch(/^BOT\s+STATE\s+INTENTS\s+DENIED\s+ORDERS\s+FILLS\s+REALISED PNL/);
     for (const bot of ['aapl-ma', 'tsla-rsi', 'nvda-session']) {
       const row = lines.find((l) => l.startsWith(`${bot} `));
