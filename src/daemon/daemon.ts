@@ -161,8 +161,13 @@ class DaemonRun {
       venueClock: { now: () => (this.venueClockKnown ? this.clock.now() : undefined), zone: US_EASTERN },
     });
     if (mode !== undefined) this.metrics.registry.setDefaultLabels({ mode });
-    this.metrics.stateSizesOf = () =>
-      this.slots.flatMap((s) => (s.bot === undefined ? [] : [[s.cfg.name, s.bot.stateSizes()] as const]));
+    const running = () =>
+      this.slots.flatMap((s) => (s.bot === undefined ? [] : [[s.cfg.name, s.bot] as const]));
+    this.metrics.stateSizesOf = () => running().map(([n, b]) => [n, b.stateSizes()] as const);
+    this.metrics.tradingStatesOf = () =>
+      running().map(
+        ([n, b]) => [n, { state: b.trader.tradingState, paused: b.trader.control.paused }] as const,
+      );
     this.events = new DaemonEvents(this.logger);
   }
 

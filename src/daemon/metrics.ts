@@ -61,9 +61,13 @@ export class DaemonMetrics {
   });
   readonly tradingState = new Gauge({
     name: 'tradebot_trading_state',
-    help: '1 for the current trading state of a bot',
+    help: "1 for the current trading state of a bot; PAUSED is 1 too while the operator's pause holds under a halt",
     labelNames: ['bot', 'state'],
     registers: [this.registry],
+    // Read at each scrape from the running bots: a pause under a halt changes no state an event would carry.
+    collect: () => {
+      for (const [bot, s] of this.tradingStatesOf()) this.setState(bot, s.state, s.paused);
+    },
   });
   readonly degraded = new Gauge({
     name: 'tradebot_bot_degraded',
@@ -128,7 +132,11 @@ export class DaemonMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  setState(bot: string, state: string): void {
-    for (const s of TRADING_STATES) this.tradingState.set({ bot, state: s }, s === state ? 1 : 0);
+  /** Set by the daemon: its running bots' trading states and whether the operator paused them. */
+  tradingStatesOf: () => Iterable<readonly [string, { state: string; paused: boolean }]> = () => [];
+
+  setState(bot: string, state: string, paused = false): void {
+    for (const s of TRADING_STATES)
+      this.tradingState.set({ bot, state: s }, s === state || (s === 'PAUSED' && paused) ? 1 : 0);
   }
 }
