@@ -481,7 +481,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     fetch('/api/events', { headers: headers(false) }).then(function (r) {
       if (r.status === 401) { askToken('the token was refused: enter the dashboard token'); return; }
       if (!r.ok || !r.body) throw new Error('stream answered ' + r.status);
-      setMode('live');
+      setMode('streaming');
       var reader = r.body.getReader();
       var dec = new TextDecoder();
       var buf = '';

@@ -78,7 +78,7 @@ describe.each([
       // Flatten and Halt ask for confirmation (dashboard-phone.test.ts dismisses one): accepted here.
       page.on('dialog', (dialog) => void dialog.accept());
       await page.setViewport({ width: 1400, height: 1000 });
-      await until(page, `document.body.dataset.mode === 'live'`, 'the live stream');
+      await until(page, `document.body.dataset.mode === 'streaming'`, 'the live stream');
       expect(page.url()).not.toContain(TOKEN);
 
       // A position and a fill appear (the demo's ma-crossover buys a few simulated minutes in).

@@ -72,7 +72,7 @@ describe.each([{ lang: 'C.UTF-8' }, { lang: 'de_DE.UTF-8' }])(
           if (r.method() === 'POST') posted.push(r.url());
         });
         await page.setViewport({ width: 1280, height: 900 });
-        await until(page, `document.body.dataset.mode === 'live'`, 'the live stream');
+        await until(page, `document.body.dataset.mode === 'streaming'`, 'the live stream');
 
         // A position of aapl-ma: then, at 390 px, nothing is wider than the screen, the money line is whole and
         // the position's Flatten button is in view.

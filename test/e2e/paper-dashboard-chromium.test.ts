@@ -48,6 +48,9 @@ describe('the dashboard of a paper run in Chromium under C.UTF-8', () => {
         polling: 100,
       });
       expect(await page.$eval('#venue', (e) => e.textContent)).toBe('PAPER at 60x');
+      // The stream's state beside it says streaming, never "live" next to PAPER (issue 40).
+      await page.waitForFunction(`document.body.dataset.mode === 'streaming'`, { timeout: 30_000 });
+      expect(await page.$eval('#mode', (e) => e.textContent)).toBe('streaming');
       await page.waitForFunction(`document.querySelectorAll('table.fills tbody tr').length > 0`, {
         timeout: 120_000,
         polling: 100,
