@@ -1,5 +1,5 @@
 // A paper run against the backtest of the same candles, trade by trade: each execution (an order's fills)
-// of the paper journal paired with the backtest's execution of the same symbol, side and tag, in order, with
+// of the paper journal paired with the backtest's execution of the same symbol, side and tag nearest in time, with
 // the price difference and the fill model's reason for it (docs/paper.md, "What a paper fill means").
 import { Decimal } from '../market/decimal.js';
 
@@ -82,26 +82,39 @@ function reasonOf(p: Execution | undefined, b: Execution | undefined): string {
     ? ''
     : "; the sizes differ: a quote amount is sized at the last price paper polled, in the backtest at the candle's close";
   if (p.liquidity === 'maker' && b.liquidity === 'maker')
-    return `both resting limits filled at their price: paper on a public trade through it, the backtest on a candle through it (times differ, prices agree)${size}`;
+    return p.price.eq(b.price)
+      ? `both resting limits filled at their price: paper on a public trade through it, the backtest on a candle through it (times differ, prices agree)${size}`
+      : `both filled as resting limits, at different prices (paper ${p.price.toFixed()}, backtest ${b.price.toFixed()}): the limits differ (each run priced its order from what it saw when it decided), or one filled better than its limit on a price that opened through it${size}`;
   const levels = p.fills > 1 ? `walked ${p.fills} levels of the book` : 'took the best level of the book';
   const age = p.bookAgeMs === undefined ? '' : ` polled ${p.bookAgeMs} ms before`;
   return `paper ${levels}${age} (spread and depth); the backtest filled at the candle's open, moved by its slippage${size}`;
 }
 
-/** Pairs the executions of each symbol, side and tag in order; an unmatched one is a row alone. */
+/**
+ * Pairs each paper execution with the backtest's of the same symbol, side and tag nearest to it in time, within
+ * `windowMs` (the candle it traded on: the backtest fills at the next candle's open, paper within the candle after
+ * the signal), each used once; an unmatched one is a row alone. Pairing by place in a list let one missing trade
+ * shift every later pair onto the wrong candle.
+ */
 export function comparePaperBacktest(
   paper: readonly Execution[],
   backtest: readonly Execution[],
+  windowMs: number,
 ): ComparedTrade[] {
   const key = (e: Execution) => `${e.symbol}|${e.side}|${e.tag}`;
-  const queue = new Map<string, Execution[]>();
-  for (const b of backtest) queue.set(key(b), [...(queue.get(key(b)) ?? []), b]);
+  const open = new Map<string, Execution[]>();
+  for (const b of backtest) open.set(key(b), [...(open.get(key(b)) ?? []), b]);
   const rows: ComparedTrade[] = [];
-  for (const p of paper) {
-    const b = queue.get(key(p))?.shift();
-    rows.push(row(p, b));
+  for (const p of [...paper].sort((x, y) => x.ts - y.ts)) {
+    const candidates = open.get(key(p)) ?? [];
+    let best = -1;
+    for (let i = 0; i < candidates.length; i++) {
+      const d = Math.abs((candidates[i] as Execution).ts - p.ts);
+      if (d <= windowMs && (best < 0 || d < Math.abs((candidates[best] as Execution).ts - p.ts))) best = i;
+    }
+    rows.push(row(p, best < 0 ? undefined : candidates.splice(best, 1)[0]));
   }
-  for (const left of queue.values()) for (const b of left) rows.push(row(undefined, b));
+  for (const left of open.values()) for (const b of left) rows.push(row(undefined, b));
   const at = (r: ComparedTrade) => (r.paper ?? (r.backtest as Execution)).ts;
   return rows.sort((x, y) => at(x) - at(y));
 }

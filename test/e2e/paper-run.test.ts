@@ -237,14 +237,37 @@ describe('a paper run killed mid-run', () => {
         });
     s.close();
     const result = join(dir, 'result.json');
-    writeFileSync(
-      result,
-      JSON.stringify({ fills: [...orders.values()].map((o) => ({ ...o, liquidity: 'taker' })) }),
-    );
+    const times = [...orders.values()].map((o) => o.ts);
+    const symbols = [...new Set([...orders.values()].map((o) => o.symbol))];
+    const meta = (o: { symbol?: string; shift?: number } = {}) => ({
+      symbol: o.symbol ?? symbols.join(','),
+      interval: '1m',
+      from: Math.min(...times) - 60_000 + (o.shift ?? 0),
+      to: Math.max(...times) + 60_000 + (o.shift ?? 0),
+    });
+    const fills = [...orders.values()].map((o) => ({ ...o, liquidity: 'taker' }));
+    writeFileSync(result, JSON.stringify({ meta: meta(), fills }));
     const cmp = await runCli(['compare', '--journal', journal, '--backtest', result]);
     expect(cmp.code, cmp.stderr).toBe(0);
     expect(cmp.stdout).toMatch(/time \(ET\) +symbol +side +tag +paper +backtest +cost bps +why/);
     expect(cmp.stdout).toContain(`${orders.size} of ${orders.size} trades in both runs`);
+    // Inputs that do not overlap are refused with exit 2 and the reason, not compared into a table of misses.
+    const other = join(dir, 'other.json');
+    writeFileSync(other, JSON.stringify({ meta: meta({ symbol: 'MSFTUSDT' }), fills: [] }));
+    const otherSymbol = await runCli(['compare', '--journal', journal, '--backtest', other]);
+    expect(otherSymbol.code).toBe(2);
+    expect(otherSymbol.stderr).toMatch(
+      /the backtest trades MSFTUSDT and the paper run .*: no symbol in common/,
+    );
+    writeFileSync(other, JSON.stringify({ meta: meta({ shift: -365 * 86_400_000 }), fills: [] }));
+    const otherYear = await runCli(['compare', '--journal', journal, '--backtest', other]);
+    expect(otherYear.code).toBe(2);
+    expect(otherYear.stderr).toMatch(
+      /: no time in common; give the backtest of the paper run's recorded candles/,
+    );
+    const noBot = await runCli(['compare', '--journal', journal, '--backtest', result, '--bot', 'nobody']);
+    expect(noBot.code).toBe(2);
+    expect(noBot.stderr).toMatch(/--bot: no bot named nobody in this journal/);
     const bad = await runCli(['compare', '--journal', journal, '--backtest', f]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--backtest: .*kill\.yaml is not JSON; give a backtest's result\.json/);

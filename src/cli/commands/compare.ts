@@ -3,9 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { DECIMAL_RE } from '../../api/index.js';
+import { DECIMAL_RE, INTERVAL_MS, type CandleInterval } from '../../api/index.js';
 import { PAPER_ACCOUNT_KEY, decodePaperAccount } from '../../execution/paper-journal.js';
 import { Decimal } from '../../market/decimal.js';
+import { didYouMean } from '../../market/spelling.js';
 import { formatTable } from '../../market/text-table.js';
 import { US_EASTERN } from '../../market/us-calendar.js';
 import { formatZoned } from '../../market/zoned-time.js';
@@ -34,6 +35,13 @@ const Flags = z.object({
 const dec = z.string().regex(DECIMAL_RE, 'must be a decimal string');
 /** The part of a backtest's result.json read here: its fills, and the intents with the gate's decisions. */
 const ResultFills = z.object({
+  meta: z.object({
+    symbol: z.string(),
+    symbols: z.array(z.string()).optional(),
+    interval: z.enum(Object.keys(INTERVAL_MS) as [CandleInterval, ...CandleInterval[]]),
+    from: z.number(),
+    to: z.number(),
+  }),
   intents: z
     .array(
       z.object({
@@ -60,7 +68,11 @@ const ResultFills = z.object({
 });
 
 /** The backtest's fills and intents, checked at the boundary: a file that is no result.json is named with what is wrong. */
-function readBacktest(path: string): { fills: CompareFill[]; intents: IntentDecision[] | undefined } {
+function readBacktest(path: string): {
+  fills: CompareFill[];
+  intents: IntentDecision[] | undefined;
+  meta: z.output<typeof ResultFills>['meta'];
+} {
   if (!existsSync(path)) throw new FlagError(`--backtest: no file at ${path}; give a backtest's result.json`);
   let raw: unknown;
   try {
@@ -88,7 +100,34 @@ function readBacktest(path: string): { fills: CompareFill[]; intents: IntentDeci
     tag: i.tag,
     decision: i.approved ? 'approved' : (i.code ?? 'denied'),
   }));
-  return { fills, intents };
+  return { fills, intents, meta: r.data.meta };
+}
+
+/**
+ * Why this journal and this backtest cannot be compared, or undefined: a bot the journal does not hold, no
+ * symbol in common, or no time in common (a backtest of another symbol or year compared with exit 0 before).
+ */
+function mismatch(
+  store: Store,
+  bot: string | undefined,
+  paper: readonly CompareFill[],
+  meta: z.output<typeof ResultFills>['meta'],
+): string | undefined {
+  if (bot !== undefined) {
+    const bots = [...new Set(store.intents.list({}).map((i) => i.bot ?? ''))].filter((b) => b !== '');
+    if (!bots.includes(bot))
+      return `--bot: no bot named ${bot} in this journal${didYouMean(bot, bots)}; its bots are ${bots.join(', ') || '(none)'}`;
+  }
+  if (paper.length === 0) return undefined;
+  const theirs = meta.symbols ?? meta.symbol.split(',');
+  const ours = [...new Set(paper.map((f) => f.symbol))];
+  if (!ours.some((s) => theirs.includes(s)))
+    return `--backtest: the backtest trades ${theirs.join(', ')} and the paper run ${ours.join(', ')}: no symbol in common; give the backtest of the paper run's recorded candles`;
+  const first = Math.min(...paper.map((f) => f.ts));
+  const last = Math.max(...paper.map((f) => f.ts));
+  if (last < meta.from || first > meta.to)
+    return `--backtest: the backtest spans ${formatZoned(meta.from, US_EASTERN)} to ${formatZoned(meta.to, US_EASTERN)} and the paper run traded ${formatZoned(first, US_EASTERN)} to ${formatZoned(last, US_EASTERN)}: no time in common; give the backtest of the paper run's recorded candles`;
+  return undefined;
 }
 
 /** The paper run's intents from its journal, each with the gate's decision (a denial is journaled with its intent). */
@@ -193,7 +232,11 @@ export function register(program: Command): void {
       const backtest = executionsOf(bt.fills);
       const src = openJournalSource(flags);
       try {
-        const rows = comparePaperBacktest(executionsOf(paperFills(src.store, flags.bot)), backtest);
+        const fills = paperFills(src.store, flags.bot);
+        const problem = mismatch(src.store, flags.bot, fills, bt.meta);
+        if (problem !== undefined) throw new FlagError(problem);
+        // A trade pairs with the other run's within two candles of it (see comparePaperBacktest).
+        const rows = comparePaperBacktest(executionsOf(fills), backtest, 2 * INTERVAL_MS[bt.meta.interval]);
         const intents =
           bt.intents === undefined
             ? undefined
