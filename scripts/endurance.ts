@@ -227,12 +227,20 @@ async function main(): Promise<number> {
   }
   const m = last ?? new Map<string, number>();
   process.stdout.write(
-    `totals: polls ${m.get('tradebot_polls_total') ?? 0}, poll errors ${m.get('tradebot_poll_errors_total') ?? 0}, 429s ${m.get('tradebot_rate_limited_total') ?? 0}, orders ${m.get('tradebot_orders_total') ?? 0}, fills ${m.get('tradebot_fills_total') ?? 0}, bot restarts ${m.get('tradebot_bot_restarts_total') ?? 0}\n`,
+    `totals: polls ${m.get('tradebot_polls_total') ?? 0}, poll errors ${m.get('tradebot_poll_errors_total') ?? 0}, 429s ${m.get('tradebot_rate_limited_total') ?? 0}, orders ${m.get('tradebot_orders_total') ?? 0}, fills ${m.get('tradebot_fills_total') ?? 0}, STALE_SIGNAL ${staleSignals(m)}, bot restarts ${m.get('tradebot_bot_restarts_total') ?? 0}\n`,
   );
   process.stdout.write(failed ? 'endurance: FAILED\n' : 'endurance: OK\n');
   if (f.keep === true) process.stdout.write(`kept ${dir}\n`);
   else rmSync(dir, { recursive: true, force: true });
   return failed ? 1 : 0;
+}
+
+/** Intents denied STALE_SIGNAL, all bots: decided too late to trade (issue 38). */
+function staleSignals(m: Map<string, number>): number {
+  let n = 0;
+  for (const [k, v] of m)
+    if (k.startsWith('tradebot_denials_total{') && k.includes('code="STALE_SIGNAL"')) n += v;
+  return n;
 }
 
 main().then(
