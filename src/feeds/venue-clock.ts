@@ -122,13 +122,9 @@ export class VenueClock implements Clock {
     const anchorUncertainty = this.uncertaintyAt(a.real);
     if (a.uncertainty < anchorUncertainty) this.anchor(a);
     const run = this.run;
-    // Only an answer that could have seen the venue's clock stand still since the last jump confirms it (one
-    // right after it agrees with anything), and one about as sure as the anchor (a slow one agrees too).
-    if (
-      run !== undefined &&
-      (a.real - run.lastReal) * this.speed > CONFIRM * allowed &&
-      a.uncertainty <= 2 * anchorUncertainty + this.speed
-    ) {
+    // Only an answer that could have seen the venue's clock stand still since the last jump confirms it: one
+    // right after it, or a slow one (a wide uncertainty), agrees with anything.
+    if (run !== undefined && (a.real - run.lastReal) * this.speed > CONFIRM * allowed) {
       this.run = undefined;
       run.resolve();
       this.o.onResync?.({

@@ -110,4 +110,22 @@ describe('VenueClock', () => {
     expect(jumps[0]?.jumpMs).toBeLessThan(-34 * 60_000);
     expect(resyncs).toEqual([]);
   });
+
+  it('is confirmed synced by slower answers than the one it jumped on, once late enough to have seen a stop', () => {
+    const { real, v, clock, resyncs } = setUp();
+    real.advance(100);
+    clock.observe(v.ask(0, 0)); // a 1 ms answer: the tightest anchor there is
+    v.setSpeed(0.0001);
+    real.advance(1_000);
+    clock.observe(v.ask(0, 0));
+    expect(clock.settled()).toBeInstanceOf(Promise);
+    v.setSpeed(SPEED);
+    // Every later answer takes 20 real ms (1.2 venue s each way): decisions do not wait for a 1 ms one.
+    for (let k = 0; k < 5 && resyncs.length === 0; k++) {
+      real.advance(100);
+      clock.observe(v.ask(10, 10));
+    }
+    expect(resyncs).toHaveLength(1);
+    expect(clock.settled()).toBeUndefined();
+  });
 });
