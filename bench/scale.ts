@@ -50,7 +50,15 @@ interface StepResult {
   readonly pollsPerS: number;
   readonly limited: number;
   readonly t2o: number[];
+  /** Intents denied STALE_SIGNAL in the window: decided too late to trade (issue 38). */
+  readonly stale: number;
+  /** candles and history-candles requests in the window (history only for real gaps, issue 38). */
+  readonly candleReads: { readonly candles: number; readonly history: number };
 }
+
+/** The sum of a labelled counter's series whose labels include `label`. */
+const sumWhere = (m: Map<string, number>, name: string, label: string): number =>
+  [...m].reduce((n, [k, v]) => (k.startsWith(`${name}{`) && k.includes(label) ? n + v : n), 0);
 
 /** Tick to order from outside: each order from the last candles answer of its symbol before it. */
 function tickToOrder(xs: readonly TimedExchange[], from: number, to: number): number[] {
@@ -106,6 +114,8 @@ async function step(bots: number, symbols: number): Promise<StepResult> {
       const d = (k: string) => (m1.get(k) ?? 0) - (m0.get(k) ?? 0);
       const seconds = (t1 - t0) / 1000;
       const at429 = proxy.exchanges.filter((x) => x.status === 429 && x.firstByteAt >= t0).length;
+      const inWindow = proxy.exchanges.filter((x) => x.firstByteAt >= t0 && x.firstByteAt <= t1);
+      const stale = (m: Map<string, number>) => sumWhere(m, 'tradebot_denials_total', 'code="STALE_SIGNAL"');
       return {
         bots,
         symbols,
@@ -115,6 +125,11 @@ async function step(bots: number, symbols: number): Promise<StepResult> {
         pollsPerS: d('tradebot_polls_total') / seconds,
         limited: Math.max(d('tradebot_rate_limited_total'), at429),
         t2o: tickToOrder(proxy.exchanges, t0, t1),
+        stale: stale(m1) - stale(m0),
+        candleReads: {
+          candles: inWindow.filter((x) => x.path.startsWith('/api/v3/market/candles')).length,
+          history: inWindow.filter((x) => x.path.startsWith('/api/v3/market/history-candles')).length,
+        },
       };
     } finally {
       await daemon.stop();
@@ -135,7 +150,7 @@ for (const s of STEPS) {
   const r = await step(s.bots, s.symbols);
   results.push(r);
   console.log(
-    `${String(r.bots).padStart(3)} bots / ${String(r.symbols).padStart(2)} symbols: running after ${f(r.startS)} s, CPU ${f(r.cpuShare * 100)}% of a core (${f((r.cpuShare * 1000) / r.bots, 2)} ms/s per bot), RSS ${f(r.rssMb)} MB (${f(r.rssMb / r.bots, 2)} MB per bot), polls ${f(r.pollsPerS)}/s, 429s ${r.limited}, tick-to-order ${r.t2o.length} orders p50 ${f(pct(r.t2o, 50), 2)} ms p99 ${f(pct(r.t2o, 99), 2)} ms`,
+    `${String(r.bots).padStart(3)} bots / ${String(r.symbols).padStart(2)} symbols: running after ${f(r.startS)} s, CPU ${f(r.cpuShare * 100)}% of a core (${f((r.cpuShare * 1000) / r.bots, 2)} ms/s per bot), RSS ${f(r.rssMb)} MB (${f(r.rssMb / r.bots, 2)} MB per bot), polls ${f(r.pollsPerS)}/s, 429s ${r.limited}, tick-to-order ${r.t2o.length} orders p50 ${f(pct(r.t2o, 50), 2)} ms p99 ${f(pct(r.t2o, 99), 2)} ms, STALE_SIGNAL ${r.stale}, candles reads ${r.candleReads.candles} / history-candles ${r.candleReads.history}`,
   );
 }
 const base = results[0];

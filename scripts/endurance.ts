@@ -434,7 +434,7 @@ async function main(): Promise<number> {
     ...memoryReport(samples),
   ];
   process.stdout.write(
-    `totals: speed ${speed}, polls ${m.get('tradebot_polls_total') ?? 0}, poll errors ${m.get('tradebot_poll_errors_total') ?? 0}, 429s ${m.get('tradebot_rate_limited_total') ?? 0}, orders ${m.get('tradebot_orders_total') ?? 0}, fills ${m.get('tradebot_fills_total') ?? 0}, bot restarts ${m.get('tradebot_bot_restarts_total') ?? 0}\n`,
+    `totals: speed ${speed}, polls ${m.get('tradebot_polls_total') ?? 0}, poll errors ${m.get('tradebot_poll_errors_total') ?? 0}, 429s ${m.get('tradebot_rate_limited_total') ?? 0}, orders ${m.get('tradebot_orders_total') ?? 0}, fills ${m.get('tradebot_fills_total') ?? 0}, STALE_SIGNAL ${staleOf(m)}, bot restarts ${m.get('tradebot_bot_restarts_total') ?? 0}\n`,
   );
   for (const x of failures) process.stdout.write(`endurance: FAILED: ${x}\n`);
   if (failures.length === 0) process.stdout.write(`endurance: OK (speed ${speed})\n`);

@@ -277,7 +277,8 @@ class DaemonRun {
   }
 
   private async startVenue(): Promise<VenueConnection> {
-    const venue = await startVenue(this.cfg.venue, this.logger);
+    // A re-synced venue clock is journaled again: the CLI's "now" extrapolates from the last reading.
+    const venue = await startVenue(this.cfg.venue, this.logger, () => this.journalVenueClock());
     this.sim = venue.sim;
     this.clock = venue.clock ?? liveClock;
     this.venueClockKnown = true;

@@ -28,7 +28,12 @@ export interface VenueConnection {
 }
 
 /** Starts the embedded simulator, or syncs to a remote venue's clock when it runs at another speed. */
-export async function startVenue(v: Deployment['venue'], logger: Logger): Promise<VenueConnection> {
+export async function startVenue(
+  v: Deployment['venue'],
+  logger: Logger,
+  /** Told when a followed venue clock re-synced after a jump. */
+  onResync?: () => void,
+): Promise<VenueConnection> {
   if (v.kind === 'simulator') {
     const sim = await startSimulator({
       port: v.port,
@@ -59,7 +64,7 @@ export async function startVenue(v: Deployment['venue'], logger: Logger): Promis
   if (v.kind === 'paper') {
     // Orders and the public trades that fill them are dated on the venue's clock: it is followed always.
     const speed = v.timeScale ?? 1;
-    const clock = await followVenueClock(v.baseUrl, speed, { timeoutMs: v.timeoutMs, logger });
+    const clock = await followVenueClock(v.baseUrl, speed, { timeoutMs: v.timeoutMs, logger, onResync });
     logger.info("paper run: the venue's public data, orders filled locally", {
       venue: v.baseUrl,
       venueTime: new Date(clock.now()).toISOString(),
@@ -79,7 +84,7 @@ export async function startVenue(v: Deployment['venue'], logger: Logger): Promis
   let speed = 1;
   let clock: Clock | undefined;
   if (v.timeScale !== undefined) {
-    const vc = await followVenueClock(v.baseUrl, v.timeScale, { timeoutMs: v.timeoutMs, logger });
+    const vc = await followVenueClock(v.baseUrl, v.timeScale, { timeoutMs: v.timeoutMs, logger, onResync });
     clock = vc;
     speed = v.timeScale;
     logger.info('running on the venue time', { speed, venueTime: new Date(vc.now()).toISOString() });

@@ -76,7 +76,12 @@ export interface VenueRuntime {
 export async function followVenueClock(
   baseUrl: string,
   speed: number,
-  o: { timeoutMs?: number | undefined; logger?: VenueClockLogger | undefined } = {},
+  o: {
+    timeoutMs?: number | undefined;
+    logger?: VenueClockLogger | undefined;
+    /** Told after each re-sync (the daemon journals the clock's reading again). */
+    onResync?: (() => void) | undefined;
+  } = {},
 ): Promise<VenueClock> {
   let sample: AnswerTime | undefined;
   const probe = new RestClient({
@@ -100,13 +105,22 @@ export async function followVenueClock(
         uncertaintyMs: j.uncertaintyMs,
         what: `the venue's time is ${formatDuration(Math.abs(j.jumpMs))} ${j.jumpMs < 0 ? 'behind' : 'ahead of'} the daemon's estimate: re-anchored on its answer; decisions wait until the next answer agrees`,
       }),
-    onResync: (r) =>
+    onResync: (r) => {
+      // Told inside a request's answer: a failing listener must not fail the request.
+      try {
+        o.onResync?.();
+      } catch (err) {
+        log?.warn('venue clock re-sync not recorded', {
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
       (log?.info ?? log?.warn)?.call(log, 'venue clock re-synced', {
         jumpMs: r.jumpMs,
         jumps: r.jumps,
         uncertaintyMs: r.uncertaintyMs,
         what: `the daemon's clock follows the venue's again (moved ${r.jumpMs < 0 ? 'back' : 'on'} ${formatDuration(Math.abs(r.jumpMs))} in ${r.jumps} step${r.jumps === 1 ? '' : 's'}, within ${r.uncertaintyMs} ms)`,
-      }),
+      });
+    },
   });
 }
 

@@ -3,7 +3,7 @@
 // a wall-clock instant), and is re-estimated from every answer the venue sends (its requestTime, stamped while
 // the request was in flight): the answer with the least round trip is the best anchor, a better one replaces
 // it, and one that says the clock is off by more than both uncertainties re-anchors it at once (a jump: the
-// venue's clock stood still, stepped, or changed speed). Small corrections never run the clock backwards.
+// venue's clock stood still, stepped, or changed speed). Only a jump runs the clock backwards; a refinement holds it.
 import { liveClock, type Clock } from './clock.js';
 
 /** One answer's timing: the venue's requestTime, and the wall-clock ms its request was sent and answered at. */
@@ -42,8 +42,8 @@ export interface VenueClockOptions {
  * quartz is good to about 1e-5; the anchor's uncertainty grows by this, so a fresh answer replaces an old one.
  */
 const DRIFT = 1e-4;
-/** The largest backward correction (real ms, times the speed) held rather than stepped back. */
-const HOLD_REAL_MS = 1_000;
+/** How much longer than the uncertainties an answer must come after a jump to confirm the clock is synced. */
+const CONFIRM = 4;
 
 export class VenueClock implements Clock {
   private readonly real: Clock;
@@ -51,10 +51,12 @@ export class VenueClock implements Clock {
   private venueBase: number;
   private realBase: number;
   private uncertainty: number;
-  /** The latest reading: small backward corrections hold the clock here until it catches up. */
+  /** The latest reading: a refinement backwards holds the clock here until it catches up. */
   private lastRead = -Infinity;
   /** The jumps of the run in progress (the clock found off and not yet confirmed), or undefined. */
-  private run: { jumpMs: number; jumps: number; settled: Promise<void>; resolve: () => void } | undefined;
+  private run:
+    | { jumpMs: number; jumps: number; lastReal: number; settled: Promise<void>; resolve: () => void }
+    | undefined;
 
   constructor(
     /** The venue's time at `realBase`. */
@@ -77,7 +79,8 @@ export class VenueClock implements Clock {
 
   now(): number {
     const t = this.estimate(this.real.now());
-    if (t < this.lastRead && this.lastRead - t <= HOLD_REAL_MS * this.speed) return this.lastRead;
+    // A refinement within the anchor's uncertainty holds the clock until it catches up.
+    if (t < this.lastRead) return this.lastRead;
     this.lastRead = t;
     return t;
   }
@@ -103,21 +106,25 @@ export class VenueClock implements Clock {
     const allowed = a.uncertainty + this.uncertaintyAt(a.real);
     if (Math.abs(off) > allowed) {
       this.anchor(a);
-      // A step back beyond what `now` holds is taken: the venue's time is the truth.
-      if (off < -HOLD_REAL_MS * this.speed) this.lastRead = -Infinity;
+      // A jump is taken as it is, backwards too: the venue's time is the truth, and nothing is judged on a held clock.
+      this.lastRead = -Infinity;
       if (this.run === undefined) {
         let resolve: () => void = () => undefined;
         const settled = new Promise<void>((r) => (resolve = r));
-        this.run = { jumpMs: 0, jumps: 0, settled, resolve };
+        this.run = { jumpMs: 0, jumps: 0, lastReal: a.real, settled, resolve };
         this.o.onJump?.({ jumpMs: Math.round(off), uncertaintyMs: Math.round(a.uncertainty) });
       }
       this.run.jumpMs += off;
       this.run.jumps++;
+      this.run.lastReal = a.real;
       return;
     }
-    if (a.uncertainty < this.uncertaintyAt(a.real)) this.anchor(a);
+    const anchorUncertainty = this.uncertaintyAt(a.real);
+    if (a.uncertainty < anchorUncertainty) this.anchor(a);
     const run = this.run;
-    if (run !== undefined) {
+    // Only an answer that could have seen the venue's clock stand still since the last jump confirms it: one
+    // right after it, or a slow one (a wide uncertainty), agrees with anything.
+    if (run !== undefined && (a.real - run.lastReal) * this.speed > CONFIRM * allowed) {
       this.run = undefined;
       run.resolve();
       this.o.onResync?.({
