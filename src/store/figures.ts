@@ -45,12 +45,20 @@ export function journalLastPrice(s: Store, symbol: string, price: string, ts: nu
 }
 
 const instrumentKey = (symbol: string): string => `instrument:${symbol}`;
+const journaled = new WeakMap<Store, Set<string>>();
 
 /**
  * Journals a symbol's instrument as the venue gave it (deferred, as the last price), so a reader of the journal
- * (`tradebot status`, `positions`) tells dust from a position by the venue's minimum order quantity.
+ * (`tradebot status`, `positions`) tells dust from a position by the venue's minimum order quantity. Undefined (no
+ * rules yet) journals nothing.
  */
-export function journalInstrument(s: Store, instrument: Instrument): void {
+export function journalInstrument(s: Store, instrument: Instrument | undefined): void {
+  if (instrument === undefined) return;
+  // Once per symbol and process: the caller may ask at every price.
+  let seen = journaled.get(s);
+  if (seen === undefined) journaled.set(s, (seen = new Set()));
+  if (seen.has(instrument.symbol)) return;
+  seen.add(instrument.symbol);
   const key = instrumentKey(instrument.symbol);
   const value = JSON.stringify(instrument);
   s.deferWrite(key, () => s.meta.set(key, value));

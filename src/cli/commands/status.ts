@@ -101,44 +101,48 @@ function dustNotes(bots: readonly BotReport[]): string[] {
       ];
 }
 
+/** `status --json`: each bot's figures, money as decimal strings. */
+function statusJson(bots: readonly BotReport[]): string {
+  return JSON.stringify(
+    bots.map((b) => ({
+      bot: b.bot,
+      state: b.state,
+      quoteCoin: b.quoteCoin,
+      intents: b.intents,
+      denials: b.denials,
+      ...exitBlockedJson(b),
+      denialsByCode: b.denialCodes.map((d) => ({
+        code: d.code,
+        count: d.count,
+        last: new Date(d.lastTs).toISOString(),
+        lastMessage: d.lastMessage,
+      })),
+      orders: b.orders,
+      fills: b.fills,
+      realisedPnl: b.realisedPnl.toFixed(),
+      unrealisedPnl: b.unrealisedPnl.toFixed(),
+      fees: b.fees.toFixed(),
+      net: b.net.toFixed(),
+      equity: b.equity?.toFixed() ?? null,
+      lastFill: b.lastFillTs === undefined ? null : new Date(b.lastFillTs).toISOString(),
+      ...(b.dust.length === 0
+        ? {}
+        : {
+            dust: b.dust.map((d) => ({
+              symbol: d.symbol,
+              baseCoin: d.baseCoin,
+              quantity: d.quantity.toFixed(),
+            })),
+          }),
+    })),
+    null,
+    2,
+  );
+}
+
 function status(src: JournalSource, f: { json: boolean }): string {
   const bots = botReports(src);
-  if (f.json)
-    return JSON.stringify(
-      bots.map((b) => ({
-        bot: b.bot,
-        state: b.state,
-        quoteCoin: b.quoteCoin,
-        intents: b.intents,
-        denials: b.denials,
-        ...exitBlockedJson(b),
-        denialsByCode: b.denialCodes.map((d) => ({
-          code: d.code,
-          count: d.count,
-          last: new Date(d.lastTs).toISOString(),
-          lastMessage: d.lastMessage,
-        })),
-        orders: b.orders,
-        fills: b.fills,
-        realisedPnl: b.realisedPnl.toFixed(),
-        unrealisedPnl: b.unrealisedPnl.toFixed(),
-        fees: b.fees.toFixed(),
-        net: b.net.toFixed(),
-        equity: b.equity?.toFixed() ?? null,
-        lastFill: b.lastFillTs === undefined ? null : new Date(b.lastFillTs).toISOString(),
-        ...(b.dust.length === 0
-          ? {}
-          : {
-              dust: b.dust.map((d) => ({
-                symbol: d.symbol,
-                baseCoin: d.baseCoin,
-                quantity: d.quantity.toFixed(),
-              })),
-            }),
-      })),
-      null,
-      2,
-    );
+  if (f.json) return statusJson(bots);
   const table = formatTable(
     [
       { header: 'BOT' },
