@@ -402,9 +402,9 @@ function memoryReport(samples: readonly Sample[]): string[] {
   return failures;
 }
 
-/** A fill the daemon exports as not booked (a metric of that name, if the daemon has one), summed. */
+/** Fills the daemon exports as not booked (a metric named so, if it has one), summed; a fill booked to a deployment-level book is booked. */
 const metricUnbookedOf = (m: ReadonlyMap<string, number>): number =>
-  [...m].reduce((n, [k, v]) => n + (/^tradebot_\w*(unbooked|unattributed)\w*$/.test(k) ? v : 0), 0);
+  [...m].reduce((n, [k, v]) => n + (/^tradebot_\w*(unbooked|not_booked)\w*$/.test(k) ? v : 0), 0);
 
 async function main(): Promise<number> {
   if (f.ceiling === true) return ceiling();
