@@ -23,7 +23,7 @@
 // (candles decided per real second) with trials at doubling speeds, and exits.
 //   npm run endurance -- [--minutes 30] [--bots 60] [--symbols 6] [--speed 600] [--max-slope 2] [--sample-s 5] [--trial-s 60] [--ceiling] [--keep]
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { syntheticRealityCodes } from '../src/sim/instruments.js';
@@ -254,7 +254,9 @@ async function trial(speed: number): Promise<TrialResult> {
 async function chooseSpeed(): Promise<number> {
   if (TRIAL_S === 0) return SPEED;
   process.stdout.write(
-    `checking the daemon keeps up (trials of ${TRIAL_S} s: the orders' p99 decision lateness within ${KEEP_UP_P99_S} s, half the signal age, and STALE_SIGNAL at most ${MAX_STALE * 100}% of intents)\n`,
+    `checking the daemon keeps up (trials of ${TRIAL_S} s: the orders' p99 decision lateness within ${KEEP_UP_P99_S} s, half the signal age, and STALE_SIGNAL at most ${MAX_STALE * 100}% of intents; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})\n`,
   );
   for (let speed = SPEED; speed >= 10; speed = Math.floor(speed / 2)) {
     if ((await trial(speed)).keepsUp) {
@@ -268,20 +270,36 @@ async function chooseSpeed(): Promise<number> {
   throw new Error(`the daemon keeps up at no speed from ${SPEED} down to 10: see the trials above`);
 }
 
-/** --ceiling: trials at --speed, then doubling, until one does not keep up; the ceiling is the last that did. */
+/**
+ * --ceiling: trials at --speed, then doubling, until one does not keep up, then one at the speed halfway between
+ * the last that kept up and it; the ceiling is the candles decided per real second of the fastest that kept up.
+ */
 async function ceiling(): Promise<number> {
   const t = TRIAL_S === 0 ? 60 : TRIAL_S;
-  process.stdout.write(`decision throughput ceiling: ${BOTS} bots on ${SYMBOLS} symbols, trials of ${t} s\n`);
+  process.stdout.write(
+    `decision throughput ceiling: ${BOTS} bots on ${SYMBOLS} symbols, trials of ${t} s (load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})\n`,
+  );
   let best: TrialResult | undefined;
+  let failed: number | undefined;
   for (let speed = SPEED; speed <= 3600; speed *= 2) {
     const r = await trial(speed);
-    if (!r.keepsUp) break;
+    if (!r.keepsUp) {
+      failed = speed;
+      break;
+    }
     best = r;
+  }
+  if (best !== undefined && failed !== undefined) {
+    const mid = await trial(Math.round((best.speed + failed) / 2));
+    if (mid.keepsUp) best = mid;
+    else failed = mid.speed;
   }
   process.stdout.write(
     best === undefined
       ? `ceiling: below speed ${SPEED} (no trial kept up)\n`
-      : `ceiling: ${best.decidedPerSecond.toFixed(0)} candles decided per real second (${BOTS} bots at speed ${best.speed}, the fastest trial that kept up${best.speed * 2 <= 3600 ? `; speed ${best.speed * 2} did not` : ''})\n`,
+      : `ceiling: ${best.decidedPerSecond.toFixed(0)} candles decided per real second (${BOTS} bots at speed ${best.speed}, the fastest trial that kept up${failed === undefined ? '' : `; speed ${failed} did not`})\n`,
   );
   return best === undefined ? 1 : 0;
 }
@@ -384,9 +402,9 @@ function memoryReport(samples: readonly Sample[]): string[] {
   return failures;
 }
 
-/** A fill the daemon exports as not booked (a metric of that name, if the daemon has one), summed. */
+/** Fills the daemon exports as not booked (a metric named so, if it has one), summed; a fill booked to a deployment-level book is booked. */
 const metricUnbookedOf = (m: ReadonlyMap<string, number>): number =>
-  [...m].reduce((n, [k, v]) => n + (/^tradebot_\w*(unbooked|unattributed)\w*$/.test(k) ? v : 0), 0);
+  [...m].reduce((n, [k, v]) => n + (/^tradebot_\w*(unbooked|not_booked)\w*$/.test(k) ? v : 0), 0);
 
 async function main(): Promise<number> {
   if (f.ceiling === true) return ceiling();

@@ -102,8 +102,6 @@ export class LiveBot {
   private readonly before: JournalCounts;
   /** The venue time of each symbol's mark (its last traded price). */
   private readonly markTs = new Map<string, number>();
-  /** Symbols whose instrument this start journaled. */
-  private readonly rulesJournaled = new Set<string>();
   private readonly blocked = new ExitBlockedTally();
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
@@ -314,15 +312,6 @@ export class LiveBot {
       });
   }
 
-  /** Journals a symbol's instrument once per start (a reader of the journal tells dust by it). */
-  private journalRules(symbol: string): void {
-    if (this.rulesJournaled.has(symbol)) return;
-    const r = this.o.trader.market.rules(symbol);
-    if (r === undefined) return;
-    this.rulesJournaled.add(symbol);
-    journalInstrument(this.o.store, r.raw);
-  }
-
   start(): void {
     const { o } = this;
     const { trader } = o;
@@ -331,7 +320,7 @@ export class LiveBot {
       this.markTs.set(symbol, at);
       // Durable within MARK_FLUSH_MS: `tradebot status` reads the marks the daemon values at now, not a candle ago.
       journalLastPrice(o.store, symbol, last, at);
-      this.journalRules(symbol);
+      journalInstrument(o.store, o.trader.market.rules(symbol)?.raw);
       this.flushSoon();
     });
     const ctx = trader.strategyContext({

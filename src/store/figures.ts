@@ -1,5 +1,6 @@
-// What the journal says of a bot's figures beyond its fills: its counts (the deployment's, across restarts) and
-// the venue's last traded price of each symbol with its time (the mark every surface values positions at).
+// What the journal says of a bot's figures beyond its fills: its counts (the deployment's, across restarts),
+// the venue's last traded price of each symbol with its time (the mark every surface values positions at), and
+// each symbol's instrument (its minimum order quantity tells dust from a position).
 import type { Instrument } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
 import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
@@ -45,14 +46,25 @@ export function journalLastPrice(s: Store, symbol: string, price: string, ts: nu
 }
 
 const instrumentKey = (symbol: string): string => `instrument:${symbol}`;
+/** Per journal, the instrument last journaled of each symbol, and its JSON. */
+const journaled = new WeakMap<Store, Map<string, { readonly wire: Instrument; readonly json: string }>>();
 
 /**
  * Journals a symbol's instrument as the venue gave it (deferred, as the last price), so a reader of the journal
- * (`tradebot status`, `positions`) tells dust from a position by the venue's minimum order quantity.
+ * (`tradebot status`, `positions`) tells dust from a position by the venue's minimum order quantity. Undefined (no
+ * rules yet) journals nothing.
  */
-export function journalInstrument(s: Store, instrument: Instrument): void {
-  const key = instrumentKey(instrument.symbol);
+export function journalInstrument(s: Store, instrument: Instrument | undefined): void {
+  if (instrument === undefined) return;
+  // Written when it changes: the caller may ask at every price, with the same instrument until the next poll of them.
+  let seen = journaled.get(s);
+  if (seen === undefined) journaled.set(s, (seen = new Map()));
+  const last = seen.get(instrument.symbol);
+  if (last?.wire === instrument) return;
   const value = JSON.stringify(instrument);
+  seen.set(instrument.symbol, { wire: instrument, json: value });
+  if (last?.json === value) return;
+  const key = instrumentKey(instrument.symbol);
   s.deferWrite(key, () => s.meta.set(key, value));
 }
 

@@ -57,6 +57,8 @@ function plotInto(sink: ((point: PlotPoint) => void) | undefined): StrategyConte
 export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyContext<P> {
   const first = p.symbols[0];
   const quoteCoin = p.quoteCoin ?? (first === undefined ? undefined : p.rules(first)?.quoteCoin) ?? 'USDT';
+  // Dust reads as flat: a strategy that holds only dust may enter again (ctx.portfolio.dust says what is left).
+  const portfolio = withoutDust(p.portfolio, p.rules);
   return Object.freeze({
     bot: p.bot,
     params: p.params,
@@ -65,8 +67,7 @@ export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyCon
     symbols: Object.freeze([...p.symbols]),
     category: p.category,
     rules: p.rules,
-    // Dust reads as flat: a strategy that holds only dust may enter again (ctx.portfolio.dust says what is left).
-    portfolio: withoutDust(p.portfolio, p.rules),
+    portfolio,
     session: p.session,
     state: p.state,
     expose: p.expose ?? ignore,
@@ -74,6 +75,7 @@ export function buildStrategyContext<P>(p: StrategyContextParts<P>): StrategyCon
     quoteCoin,
     openOrders: p.openOrders ?? (() => NO_ORDERS),
     freeCash: p.freeCash ?? (() => p.portfolio.cash(quoteCoin)),
-    unrealisedPnl: p.unrealisedPnl ?? (() => ZERO),
+    // Flat to the strategy, dust has no PnL to watch either.
+    unrealisedPnl: (s: string) => (portfolio.dust(s).isZero() ? (p.unrealisedPnl?.(s) ?? ZERO) : ZERO),
   });
 }

@@ -93,7 +93,7 @@ describe('a bot that gets no data', () => {
         /^running: states and data ages from the daemon \(http:\/\/127\.0\.0\.1:\d+\/readyz\), NOT ready/,
       );
       expect(st.stdout).toMatch(/^(aapl|tsla) +DEGRADED \(ACTIVE\)/m);
-      expect(st.stdout).toMatch(/data ages \(since each feed last arrived\):\n  aapl: candles /);
+      expect(st.stdout).toMatch(/data ages \(since each feed last arrived\):\n {2}aapl: candles /);
       const stJson = JSON.parse((await runCli(['status', '--config', f, '--json'], {})).stdout) as {
         running: boolean;
         live: { degraded: boolean } | null;

@@ -178,24 +178,28 @@ describe('tradebot status / positions / trades on a demo journal', () => {
   });
 
   it('status and positions show dust apart: a remainder below the venue minimum is no open position', async () => {
-    // A copy of the journal where one bot's sell left 0.005 of its position (the venue's minOrderQty is 0.01).
-    const open = fills.find((f) => held(f.bot, f.symbol).gt('0.005'));
-    expect(open, 'the demo run left an open position').toBeDefined();
+    // A copy of the journal where one bot's fill leaves it 0.005 of a symbol it traded (the venue's minOrderQty
+    // is 0.01): a sell of what it held above that, or a buy of what it lacked.
+    const open = fills[0];
+    expect(open, 'the demo run made a fill').toBeDefined();
     if (open === undefined) return;
+    const delta = held(open.bot, open.symbol).minus('0.005');
     const copy = join(dir, 'dust.db');
     copyFileSync(journal, copy);
     const db = new BetterSqlite3(copy);
-    db.prepare(
-      `INSERT INTO fills (exec_id, bot, symbol, base_coin, quote_coin, side, price, size, fee, fee_coin, ts)
-       VALUES ('dust-test', ?, ?, ?, 'USDT', 'sell', ?, ?, '0', 'USDT', ?)`,
-    ).run(
-      open.bot,
-      open.symbol,
-      open.base_coin,
-      open.price,
-      held(open.bot, open.symbol).minus('0.005').toFixed(),
-      open.ts + 1,
-    );
+    if (!delta.isZero())
+      db.prepare(
+        `INSERT INTO fills (exec_id, bot, symbol, base_coin, quote_coin, side, price, size, fee, fee_coin, ts)
+         VALUES ('dust-test', ?, ?, ?, 'USDT', ?, ?, ?, '0', 'USDT', ?)`,
+      ).run(
+        open.bot,
+        open.symbol,
+        open.base_coin,
+        delta.gt(0) ? 'sell' : 'buy',
+        open.price,
+        delta.abs().toFixed(),
+        (fills.at(-1)?.ts ?? open.ts) + 1,
+      );
     db.close();
     const st = await runCli(['status', '--journal', copy, '--json']);
     expect(st.code, st.stderr).toBe(0);

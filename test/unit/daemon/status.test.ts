@@ -50,3 +50,23 @@ describe('a starving bot in the status block', () => {
     expect(row).toContain('eq 9869.30 USDT');
   });
 });
+
+describe('dust in the status block', () => {
+  it('reads flat with the dust beside it, not as a position', () => {
+    const [, one, two] = statusLines(
+      [
+        bot('a', { dust: [{ symbol: 'XAACUSDT', baseCoin: 'XAAC', quantity: '0.0006' }] }),
+        bot('b', {
+          dust: [
+            { symbol: 'XAACUSDT', baseCoin: 'XAAC', quantity: '0.0006' },
+            { symbol: 'XAABUSDT', baseCoin: 'XAAB', quantity: '0.004' },
+          ],
+        }),
+      ],
+      NOW,
+    );
+    expect(one).toContain('flat (dust 0.0006 XAAC)');
+    expect(two).toContain('flat (dust on 2 symbols)');
+    expect(STATUS_LEGEND).toMatch(/dust \(a\s+remainder below the venue's minimum order quantity/);
+  });
+});

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateParams } from '../../../src/api/index.js';
 import { IntentSequencer, base36Of160, deriveClientOid } from '../../../src/execution/client-oid.js';
+import { triggerTimeOf } from '../../../scripts/endurance-report.js';
 
 const base = {
   bot: 'sma',
@@ -65,6 +66,21 @@ describe('deriveClientOid', () => {
         },
       ),
     );
+  });
+});
+
+describe('the trigger time in a clientOid', () => {
+  it('reads back as the endurance run reads it, to measure decision lateness from the journal', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4_000_000_000_000 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (t, seq) => {
+          expect(triggerTimeOf(deriveClientOid({ ...base, triggerTime: t, seq }))).toBe(t);
+        },
+      ),
+    );
+    expect(triggerTimeOf(deriveClientOid({ ...base, triggerTime: -1 }))).not.toBe(-1);
   });
 });
 

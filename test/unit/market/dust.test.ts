@@ -10,7 +10,10 @@ import { isDust } from '../../../src/market/dust.js';
 import { parseInstrument } from '../../../src/market/instrument-rules.js';
 import { Portfolio } from '../../../src/portfolio/portfolio.js';
 import { withoutDust } from '../../../src/portfolio/dust-view.js';
+import { buildStrategyContext } from '../../../src/strategy/context.js';
 import { parseExitRules } from '../../../src/strategy/exits.js';
+import { MemoryStrategyState } from '../../../src/strategy/state.js';
+import { silentLogger } from '../../../src/strategy/testing.js';
 
 // The simulator's Reality pairs: 4 quantity decimals, 0.01 the least an order may be.
 const rules = parseInstrument({
@@ -67,6 +70,30 @@ describe("the strategy's portfolio", () => {
     const v = held('2.0006');
     expect(v.position('XAACUSDT').quantity.toFixed()).toBe('2.0006');
     expect(v.dust('XAACUSDT').toFixed()).toBe('0');
+  });
+});
+
+describe("the strategy's context", () => {
+  it('reads dust as flat, with no unrealised PnL to watch', () => {
+    const p = new Portfolio({ quoteCoin: 'USDT', cash: { USDT: '1000' } });
+    const fill = { symbol: 'XAACUSDT', baseCoin: 'XAAC', quoteCoin: 'USDT', fee: '0', feeCoin: 'USDT' };
+    p.applyFill({ ...fill, side: 'buy', price: '100', size: '0.0006', ts: 1 });
+    const ctx = buildStrategyContext({
+      bot: 'b',
+      params: {},
+      clock: { now: () => 0 },
+      logger: silentLogger,
+      symbols: ['XAACUSDT'],
+      category: 'SPOT',
+      rules: () => rules,
+      portfolio: p,
+      session: () => undefined,
+      state: new MemoryStrategyState(),
+      unrealisedPnl: () => d('0.01'),
+    });
+    expect(ctx.portfolio.position('XAACUSDT').quantity.toFixed()).toBe('0');
+    expect(ctx.portfolio.dust('XAACUSDT').toFixed()).toBe('0.0006');
+    expect(ctx.unrealisedPnl('XAACUSDT').toFixed()).toBe('0');
   });
 });
 

@@ -1,10 +1,13 @@
 // What the journal says of "now" and of marks for a reader (the CLI): the venue's clock, not the journal's last
 // entry; the venue's last traded price with its time.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Instrument } from '../../../src/api/index.js';
 import {
+  journalInstrument,
   journalLastPrice,
   journalVenueClock,
   openStore,
+  readInstrumentRules,
   readLastPrice,
   venueNow,
   type Store,
@@ -52,5 +55,36 @@ describe('the journaled last traded price', () => {
     store.meta.set('last-price:TSLAUSDT', 'not json');
     expect(readLastPrice(store, 'TSLAUSDT')).toBeUndefined();
     expect(readLastPrice(store, 'NVDAUSDT')).toBeUndefined();
+  });
+});
+
+describe("the journal's instruments (dust for a reader of the journal)", () => {
+  const wire = {
+    category: 'SPOT',
+    symbol: 'XAACUSDT',
+    baseCoin: 'XAAC',
+    quoteCoin: 'USDT',
+    status: 'online',
+    pricePrecision: '2',
+    quantityPrecision: '4',
+    minOrderQty: '0.01',
+  } as Instrument;
+
+  it('reads back the rules journaled, and the newer ones when the venue changes them', () => {
+    store = openStore(':memory:');
+    expect(readInstrumentRules(store, 'XAACUSDT')).toBeUndefined();
+    journalInstrument(store, undefined);
+    journalInstrument(store, wire);
+    store.flushDeferred();
+    expect(readInstrumentRules(store, 'XAACUSDT')?.minOrderQty?.toFixed()).toBe('0.01');
+    journalInstrument(store, { ...wire, minOrderQty: '0.1' });
+    store.flushDeferred();
+    expect(readInstrumentRules(store, 'XAACUSDT')?.minOrderQty?.toFixed()).toBe('0.1');
+  });
+
+  it('is undefined for a row it cannot read (the position is then shown whole)', () => {
+    store = openStore(':memory:');
+    store.meta.set('instrument:XAACUSDT', '{not json');
+    expect(readInstrumentRules(store, 'XAACUSDT')).toBeUndefined();
   });
 });
