@@ -88,6 +88,7 @@ export class FillRepository {
     FillRow
   >;
   private readonly deploymentStmt: Statement<[], FillRow>;
+  private readonly lastSeqStmt: Statement<[], { s: number | null }>;
   private readonly attachStmt: Statement<
     [{ execId: string; orderId: string | null; clientOid: string | null }],
     unknown
@@ -109,6 +110,7 @@ export class FillRepository {
          AND ts >= @since AND (@clientOid IS NULL OR client_oid = @clientOid) ORDER BY seq`,
     );
     this.deploymentStmt = db.prepare(`SELECT * FROM fills WHERE bot IS NULL ORDER BY seq`);
+    this.lastSeqStmt = db.prepare(`SELECT MAX(seq) AS s FROM fills`);
     this.attachStmt = db.prepare(
       `UPDATE fills SET order_id = COALESCE(order_id, @orderId), client_oid = COALESCE(client_oid, @clientOid)
        WHERE exec_id = @execId`,
@@ -121,6 +123,11 @@ export class FillRepository {
    */
   deploymentBook(): StoredFill[] {
     return this.deploymentStmt.all().map(toFill);
+  }
+
+  /** The last fill's sequence number (0 for none): a reader's cheap "did any fill come" (the rowid's maximum). */
+  lastSeq(): number {
+    return this.lastSeqStmt.get()?.s ?? 0;
   }
 
   /**
