@@ -372,7 +372,15 @@ export class FillRouter {
     }
     const skew = this.o.clockSkewMs ?? 0;
     const orders = sinks.flatMap((s) =>
-      s.attributableOrders(symbol).map((x) => (skew === 0 ? x : { ...x, placedAt: x.placedAt - skew })),
+      s.attributableOrders(symbol).map((x) =>
+        skew === 0
+          ? x
+          : {
+              ...x,
+              placedAt: x.placedAt - skew,
+              restingSince: x.restingSince === undefined ? undefined : x.restingSince + skew,
+            },
+      ),
     );
     const deployment = sinks[0] as FillSink;
     for (const f of toDeployment)
