@@ -401,7 +401,15 @@ async function main(): Promise<number> {
   if (lostFills > 0) {
     // What the daemons said of the fills they did not book (the attribution's reason), and the fills.
     const notBooked = daemons.flatMap((d) =>
-      d.log.split('\n').filter((l) => l.includes('fill not booked') || l.includes('fills may be missing')),
+      d.log
+        .split('\n')
+        .filter(
+          (l) =>
+            l.includes('fill not booked') ||
+            l.includes('fill booked to the deployment') ||
+            l.includes('fills disagree with the account') ||
+            l.includes('fills may be missing'),
+        ),
     );
     out.push(
       'lost fills (venue): ' +

@@ -41,6 +41,11 @@ export interface AttributableOrder {
   readonly filled: Decimal;
   /** Limit price of a limit order: a buy fills at or below it, a sell at or above it. */
   readonly limitPrice?: Decimal | undefined;
+  /**
+   * When a limit order was acknowledged, Unix ms: from then on it rests in the book, and a resting order fills
+   * at its own price (a maker), so a later fill at another price is not its. Undefined: not known to rest.
+   */
+  readonly restingSince?: number | undefined;
 }
 
 /**
@@ -106,7 +111,11 @@ const capacity = (o: AttributableOrder, left: Decimal, f: VenueFill): Decimal =>
 const priceFits = (o: AttributableOrder, f: VenueFill): boolean =>
   o.orderType === 'market' ||
   o.limitPrice === undefined ||
-  (o.side === 'buy' ? f.price.lte(o.limitPrice) : f.price.gte(o.limitPrice));
+  (o.restingSince !== undefined && f.ts > o.restingSince
+    ? f.price.eq(o.limitPrice)
+    : o.side === 'buy'
+      ? f.price.lte(o.limitPrice)
+      : f.price.gte(o.limitPrice));
 
 /**
  * Which of two orders went first: by their router's send order when both were sent since it was made; an
@@ -132,7 +141,8 @@ const preference = (a: AttributableOrder, b: AttributableOrder): number =>
  * The rule. Fills are taken in time order (ts, then execId). A fill can go to an order that
  *  1. has the same side;
  *  2. was placed at or before the fill (`placedAt <= ts`);
- *  3. accepts its price: a limit buy at or below its limit, a limit sell at or above it;
+ *  3. accepts its price: a limit buy at or below its limit, a limit sell at or above it, and a limit
+ *     order resting since before the fill (acknowledged) only its limit price (resting, it fills as a maker);
  *  4. has something left (a market buy's remainder is its quote amount not yet spent).
  * These are its candidates, preferred in this order: market orders first (they fill at once on
  * placement, while a resting limit fills only when the price reaches it), then the first sent (FIFO: by

@@ -3,7 +3,9 @@
 // share one attribution step, or each would take the others' fills. Fills that carry the order's ids
 // (the in-process backtest venue) go to the bot that journaled that order; fills without ids go through
 // `attributeFills` over the open orders of every bot on the symbol, after the baseline (the account's
-// fills from before the deployment first started) is set aside.
+// fills from before the deployment first started) is set aside. Every other fill is booked exactly once (to
+// a bot, in parts, or to the deployment's book) and checked against the journal at each read; the router
+// also holds each symbol's market turn (one market order in flight per account and symbol).
 import { Decimal } from '../market/decimal.js';
 import type { OrderRecord } from '../store/orders.js';
 import {
@@ -272,7 +274,7 @@ export class FillRouter {
       if (sinks.length === 0) return booked;
       const baseline = this.o.baselines === undefined ? undefined : await this.baselineOf(symbol);
       // A fill leaves the venue's page only when newer ones push it out, so the previous page is all the
-      // router must remember to tell a new fill from one it has seen (booked, or left unattributed).
+      // router must remember to tell a new fill from one it has seen (booked, or reported).
       // A page of only new fills means older new ones may lie beyond it: the venue has no cursor or time
       // range, so the best the daemon can do is read again at once (fills that landed meanwhile) and say so.
       for (let round = 0; round < 3; round++) {
@@ -370,7 +372,15 @@ export class FillRouter {
     }
     const skew = this.o.clockSkewMs ?? 0;
     const orders = sinks.flatMap((s) =>
-      s.attributableOrders(symbol).map((x) => (skew === 0 ? x : { ...x, placedAt: x.placedAt - skew })),
+      s.attributableOrders(symbol).map((x) =>
+        skew === 0
+          ? x
+          : {
+              ...x,
+              placedAt: x.placedAt - skew,
+              restingSince: x.restingSince === undefined ? undefined : x.restingSince + skew,
+            },
+      ),
     );
     const deployment = sinks[0] as FillSink;
     for (const f of toDeployment)

@@ -61,7 +61,7 @@ export function storeJournal(store: Store): TraderJournal {
     recordDenial: (d, ts) => void store.denials.record(d, ts),
     hasFill: (execId) => store.fills.has(execId),
     addFill: (f) => store.fills.insert(f),
-    fillsSince: (symbol, ts) => store.fills.list({ symbol, sinceTs: ts }),
+    fillsSince: (symbol, ts) => store.fills.sizesSince(symbol, ts),
     recordControl: (c, ts) => void store.control.record(c, ts),
   };
 }

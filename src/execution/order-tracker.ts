@@ -143,6 +143,7 @@ export class OrderTracker {
         sizeUnit: quoteSized ? 'quote' : 'base',
         filled: quoteSized ? x.spent : x.filled,
         limitPrice: x.order.price === undefined ? undefined : new Decimal(x.order.price),
+        restingSince: x.order.orderType === 'limit' ? x.ackedAt : undefined,
       });
     }
     return out;

@@ -88,6 +88,8 @@ export class FillRepository {
     FillRow
   >;
   private readonly deploymentStmt: Statement<[], FillRow>;
+  private readonly lastSeqStmt: Statement<[], { s: number | null }>;
+  private readonly sizesStmt: Statement<[string, number], { exec_id: string; side: string; size: string }>;
   private readonly attachStmt: Statement<
     [{ execId: string; orderId: string | null; clientOid: string | null }],
     unknown
@@ -109,6 +111,8 @@ export class FillRepository {
          AND ts >= @since AND (@clientOid IS NULL OR client_oid = @clientOid) ORDER BY seq`,
     );
     this.deploymentStmt = db.prepare(`SELECT * FROM fills WHERE bot IS NULL ORDER BY seq`);
+    this.lastSeqStmt = db.prepare(`SELECT MAX(seq) AS s FROM fills`);
+    this.sizesStmt = db.prepare(`SELECT exec_id, side, size FROM fills WHERE symbol = ? AND ts >= ?`);
     this.attachStmt = db.prepare(
       `UPDATE fills SET order_id = COALESCE(order_id, @orderId), client_oid = COALESCE(client_oid, @clientOid)
        WHERE exec_id = @execId`,
@@ -121,6 +125,21 @@ export class FillRepository {
    */
   deploymentBook(): StoredFill[] {
     return this.deploymentStmt.all().map(toFill);
+  }
+
+  /**
+   * What the journal holds of a symbol's fills at or after `sinceTs`, every bot's and the deployment's: execId,
+   * side and size only, through the (symbol, ts) index (the fill router's conservation check, at every read).
+   */
+  sizesSince(symbol: string, sinceTs: number): { execId: string; side: Side; size: Decimal }[] {
+    return this.sizesStmt
+      .all(symbol, sinceTs)
+      .map((r) => ({ execId: r.exec_id, side: r.side as Side, size: readDecimal(r.size) }));
+  }
+
+  /** The last fill's sequence number (0 for none): a reader's cheap "did any fill come" (the rowid's maximum). */
+  lastSeq(): number {
+    return this.lastSeqStmt.get()?.s ?? 0;
   }
 
   /**

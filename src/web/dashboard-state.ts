@@ -3,9 +3,16 @@
 import type { FastifyReply } from 'fastify';
 import type { BotConfig } from '../config/index.js';
 import type { LiveBot } from '../execution/live-bot.js';
+import { ZERO, type Decimal } from '../market/decimal.js';
 import type { SessionState } from '../market/sessions.js';
 import type { Store } from '../store/index.js';
 import { BotView, LOG_LINES, type EquityPoint, type LogLine } from './bot-view.js';
+
+/** The deployment's book as the state shows it: quantities as decimal strings. */
+export interface DeploymentBook {
+  readonly fills: number;
+  readonly positions: readonly { symbol: string; baseCoin: string; quantity: string }[];
+}
 
 /** A bot as the daemon holds it: its configuration, and its running instance (none while restarting). */
 export interface DashboardBot {
@@ -28,6 +35,7 @@ export class DashboardState {
   readonly log: LogLine[] = [];
   private readonly streams = new Set<FastifyReply>();
   private pending: ReturnType<typeof setTimeout> | undefined;
+  private book: { seq: number; view: DeploymentBook } | undefined;
 
   constructor(private readonly o: DashboardStateOptions) {}
 
@@ -58,7 +66,34 @@ export class DashboardState {
       session,
       venue: this.o.venue,
       bots: [...this.views.values()].map((v) => v.snapshot(redacted)),
+      deploymentBook: this.deploymentBook(),
     };
+  }
+
+  /**
+   * The deployment's book: fills (or parts) of the account no open order of a bot matched, booked to no bot
+   * rather than lost, with the net they hold per symbol. Read again only when a fill came.
+   */
+  private deploymentBook(): DeploymentBook {
+    const seq = this.o.store.fills.lastSeq();
+    if (this.book?.seq === seq) return this.book.view;
+    const net = new Map<string, { baseCoin: string; quantity: Decimal }>();
+    const rows = this.o.store.fills.deploymentBook();
+    for (const f of rows) {
+      const was = net.get(f.symbol) ?? { baseCoin: f.baseCoin, quantity: ZERO };
+      const quantity = f.side === 'buy' ? was.quantity.plus(f.size) : was.quantity.minus(f.size);
+      net.set(f.symbol, { baseCoin: was.baseCoin, quantity });
+    }
+    const view: DeploymentBook = {
+      fills: rows.length,
+      positions: [...net].map(([symbol, p]) => ({
+        symbol,
+        baseCoin: p.baseCoin,
+        quantity: p.quantity.toFixed(),
+      })),
+    };
+    this.book = { seq, view };
+    return view;
   }
 
   /**

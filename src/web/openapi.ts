@@ -211,6 +211,25 @@ const READ_PATHS = {
                   now: { type: 'integer', description: 'venue time, Unix ms' },
                   session: { type: 'object', nullable: true },
                   bots: { type: 'array', items: { $ref: '#/components/schemas/Bot' } },
+                  deploymentBook: {
+                    type: 'object',
+                    description:
+                      'fills of the account no open order of a bot matched (bots sharing a symbol, fills without ids): booked to no bot rather than lost, with the net they hold per symbol',
+                    properties: {
+                      fills: { type: 'integer' },
+                      positions: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          properties: {
+                            symbol: { type: 'string' },
+                            baseCoin: { type: 'string' },
+                            quantity: { type: 'string', description: 'decimal, base coin' },
+                          },
+                        },
+                      },
+                    },
+                  },
                 },
               },
             },

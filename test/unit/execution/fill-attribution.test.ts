@@ -115,6 +115,22 @@ describe('attributeFills', () => {
       not: {},
     },
     {
+      rule: 'gives a resting limit only fills at its own price (a maker), and before it rested any fitting one',
+      fills: [
+        fill('early', 'buy', '1', 1200, '99'),
+        fill('late', 'buy', '1', 2000, '99'),
+        fill('maker', 'buy', '1', 2500, '100'),
+      ],
+      orders: [
+        order({ clientOid: 'lim', bot: 'b', limitPrice: D(100), restingSince: 1500 }),
+        order({ clientOid: 'mkt', orderType: 'market', placedAt: 1900, size: D(1) }),
+      ],
+      // 'early' (before the ack: it may have crossed the book) and 'maker' go to the limit; 'late', at 99 after
+      // the limit rested at 100, only the market order can take.
+      to: { early: 'b/lim', late: 'a/mkt', maker: 'b/lim' },
+      not: {},
+    },
+    {
       rule: "counts a market buy's remainder in quote coin",
       fills: [fill('f1', 'buy', '3', 3000), fill('f2', 'buy', '3', 3001)],
       orders: [order({ clientOid: 'mkt', orderType: 'market', size: D(500), sizeUnit: 'quote' })],
@@ -180,6 +196,7 @@ describe('attributeFills', () => {
     filled: fc.integer({ min: 0, max: 50 }),
     limit: fc.option(fc.integer({ min: 90, max: 110 }), { nil: undefined }),
     quote: fc.integer({ min: 1, max: 3000 }),
+    resting: fc.option(fc.integer({ min: 0, max: 120 }), { nil: undefined }),
   });
   const arbFill = fc.record({
     side: fc.constantFrom('buy', 'sell'),
@@ -207,6 +224,7 @@ describe('attributeFills', () => {
               filled: D(Math.min(o.filled, o.orderType === 'market' && o.side === 'buy' ? o.quote : o.size)),
               sizeUnit: o.orderType === 'market' && o.side === 'buy' ? 'quote' : 'base',
               limitPrice: o.orderType === 'limit' && o.limit !== undefined ? D(o.limit) : undefined,
+              restingSince: o.orderType === 'limit' ? o.resting : undefined,
             }),
           );
           const fills = fs.map((f, i) =>

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardSchema } from '../../../src/config/index.js';
+import { Decimal } from '../../../src/market/decimal.js';
 import { CONTROL_ACTIONS, openStore, type Store } from '../../../src/store/index.js';
 import { openApiDocument, startDashboard, type Dashboard } from '../../../src/web/index.js';
 
@@ -72,7 +73,36 @@ describe('dashboard with a token', () => {
     }
     const ok = await d.app.inject({ url: '/api/bots', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ readOnly: false, bots: [] });
+    expect(ok.json()).toMatchObject({
+      readOnly: false,
+      bots: [],
+      deploymentBook: { fills: 0, positions: [] },
+    });
+  });
+
+  it("shows the deployment's book: the account's fills no bot's order matched, with their net", async () => {
+    const D = (s: string) => new Decimal(s);
+    const row = (execId: string, side: 'buy' | 'sell', size: string) => ({
+      execId,
+      symbol: 'XAAAUSDT',
+      baseCoin: 'XAAA',
+      quoteCoin: 'USDT',
+      side,
+      price: D('10'),
+      size: D(size),
+      fee: D('0.01'),
+      feeCoin: 'USDT',
+      ts: 1,
+    });
+    store.fills.insertFill(row('d1/1', 'buy', '1.5'));
+    store.fills.insertFill(row('d1', 'buy', '0.25'));
+    store.fills.insertFill({ ...row('mine', 'buy', '7'), bot: 'aapl-ma' });
+    store.fills.insertFill(row('d2', 'sell', '0.5'));
+    const ok = await d.app.inject({ url: '/api/bots', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect((ok.json() as { deploymentBook: unknown }).deploymentBook).toEqual({
+      fills: 3,
+      positions: [{ symbol: 'XAAAUSDT', baseCoin: 'XAAA', quantity: '1.25' }],
+    });
   });
 
   it('refuses a control call from another origin, even with the token (CSRF)', async () => {
