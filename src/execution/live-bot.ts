@@ -20,7 +20,6 @@ import {
 import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
 import type { FeedHub } from '../feeds/hub.js';
 import { closeTimeOf, type Candle } from '../market/candle.js';
-import { formatDuration } from '../market/duration.js';
 import { marketWaitSentence, type SessionOrClosed, type SessionState } from '../market/sessions.js';
 import {
   journalCounts,
@@ -38,6 +37,7 @@ import {
   type StrategyLogger,
 } from '../strategy/contract.js';
 import type { OrderIntent, TradeCategory } from '../strategy/intent.js';
+import { ReplayNote } from './replay-note.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
 import { ExitBlockedTally } from './exit-blocked.js';
 import { FeedWatch, feedLimits, type FeedHealth, type FeedLimits } from './feed-watch.js';
@@ -105,8 +105,8 @@ export class LiveBot {
   private readonly blocked = new ExitBlockedTally();
   private fillTimer: ReturnType<typeof setInterval> | undefined;
   private failure: ((err: unknown) => void) | undefined;
-  /** Candles of the replay in progress (closed longer ago than maxSignalAgeMs), by symbol. */
-  private replayed = new Map<string, number>();
+  /** The replay in progress (candles closed longer ago than maxSignalAgeMs), told once it ends. */
+  private readonly replay: ReplayNote;
   /** A flush of the journal's deferred writes (the candle marks) is scheduled. */
   private markPending = false;
   /** A checkpoint of the journal is scheduled for when the pipeline is idle. */
@@ -128,6 +128,7 @@ export class LiveBot {
   private readonly feeds: FeedWatch;
 
   constructor(private readonly o: LiveBotOptions) {
+    this.replay = new ReplayNote({ bot: o.name, maxSignalAgeMs: o.maxSignalAgeMs ?? 0, logger: o.logger });
     // Informative intervals are resampled from the bot's interval: refuse at once the ones that cannot be.
     const problems = informativeProblems(o.strategy, o.interval);
     if (problems.length > 0)
@@ -189,7 +190,7 @@ export class LiveBot {
       ...this.o.trader.stateSizes(),
       marks: this.markTs.size,
       decided: this.decided.size,
-      replayed: this.replayed.size,
+      replayed: this.replay.size,
       strategyStateBytes: stored === undefined ? 0 : JSON.stringify(stored).length,
     };
   }
@@ -232,29 +233,6 @@ export class LiveBot {
         reason: l.reason,
       })),
     };
-  }
-
-  /**
-   * Counts the candles of a replay (closed longer ago than signals may be); at the first live candle
-   * after one, tells it in one line: its denials (STALE_SIGNAL) are in the journal, not one log line each.
-   */
-  private noteReplay(c: { symbol: string; closeTime: number }): void {
-    const maxAge = this.o.maxSignalAgeMs ?? 0;
-    if (maxAge <= 0) return;
-    if (this.o.trader.clockNow() - c.closeTime > maxAge) {
-      this.replayed.set(c.symbol, (this.replayed.get(c.symbol) ?? 0) + 1);
-      return;
-    }
-    if (this.replayed.size === 0) return;
-    const counts = [...this.replayed.values()];
-    const n = counts.every((x) => x === counts[0])
-      ? `${counts[0]} candles per symbol`
-      : [...this.replayed].map(([s, k]) => `${counted(k, 'candle')} of ${s}`).join(', ');
-    this.replayed = new Map();
-    this.o.logger.info('replay done', {
-      bot: this.o.name,
-      what: `backfilled ${n}; signals older than ${formatDuration(maxAge)} are not traded (their denials are in the journal)`,
-    });
   }
 
   /**
@@ -432,7 +410,7 @@ export class LiveBot {
         this.lastCandle = c.openTime;
         this.lastTrigger = closeTimeOf(c);
         this.feeds.saw('candles', this.lastTrigger);
-        this.noteReplay({ symbol: c.symbol, closeTime: this.lastTrigger });
+        this.replay.see(c.symbol, this.lastTrigger, o.trader.clockNow());
         // A candle decided before a restart, replayed for the warm-up, keeps the mark where it is.
         if (!this.decidedBefore(c)) this.markCandle(c.symbol, c.openTime);
       }),
