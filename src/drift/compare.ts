@@ -284,6 +284,22 @@ class Comparison {
     return { equal, live: live.length, replay: replay.length };
   }
 
+  /**
+   * How many candles of the symbol the strategy had seen since its last start when it decided `candle` (warm-up
+   * included), and that start; undefined when the candle was not decided after a start the journal shows.
+   */
+  private sinceStart(symbol: string, candle: number): { seen: number; start: number } | undefined {
+    const rows = this.i.decided.filter((r) => r.symbol === symbol);
+    const decision = rows.find((r) => r.openTime === candle && r.phase !== 'warm_up');
+    if (decision === undefined) return undefined;
+    const start = [...this.starts].reverse().find((t) => t <= decision.decidedTs);
+    if (start === undefined) return undefined;
+    const seen = new Set(
+      rows.filter((r) => r.decidedTs >= start && r.decidedTs <= decision.decidedTs).map((r) => r.openTime),
+    );
+    return { seen: seen.size, start };
+  }
+
   /** The cause an earlier difference gives (the candle's own, or the symbol's divergence), if any. */
   private inherited(
     symbol: string,
@@ -292,6 +308,15 @@ class Comparison {
   ): { cause: DriftCause; follows: string } | undefined {
     const own = candle === undefined ? undefined : this.candleCause.get(`${symbol}|${candle}`);
     if (own !== undefined) return { cause: own.cause, follows: labelOf(own) };
+    // A strategy started anew sees only its warm-up before deciding: until it has seen one candle more than
+    // that, its state (a cross needs the candle before) may not be the replay's, which saw the whole history.
+    const young = candle === undefined ? undefined : this.sinceStart(symbol, candle);
+    const warm = this.i.warmUpCandles ?? 0;
+    if (young !== undefined && young.seen <= warm + 1)
+      return {
+        cause: 'restart_gap',
+        follows: `the start at ${iso(young.start)}: the strategy had seen ${young.seen} candles of ${symbol} since, the replay the whole history`,
+      };
     const d = this.diverged.get(symbol);
     if (d !== undefined && d.at <= at) return { cause: d.cause, follows: labelOf(d) };
     return undefined;

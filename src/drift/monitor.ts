@@ -13,7 +13,7 @@ import {
   type LiveOrder,
   type OperatorAction,
 } from './compare.js';
-import { fetchVenueCandles, replayBot, type DriftBot } from './replay.js';
+import { fetchVenueCandles, replayBot, replayStart, type DriftBot } from './replay.js';
 
 /** The span the daemon checks at a venue day's close, and the CLI by default: the last 24 venue hours. */
 export const DRIFT_DAY_MS = 86_400_000;
@@ -104,6 +104,12 @@ export function journalSide(
   return { intents, orders, fills, controls };
 }
 
+/** The strategy's warm-up in candles of the bot's interval (informative intervals counted in base candles). */
+function warmUpOf(bot: DriftBot): number {
+  const step = INTERVAL_MS[bot.interval];
+  return Math.round((0 - replayStart(bot, 0)) / step);
+}
+
 /** Runs one drift check of one bot (see the module's comment); the report is kept unless `keep` is false. */
 export async function runDrift(o: DriftRun): Promise<DriftReport> {
   const { bot, store } = o;
@@ -127,6 +133,7 @@ export async function runDrift(o: DriftRun): Promise<DriftReport> {
     liveFills: journal.fills,
     replayFills: replay.fills,
     controls: journal.controls,
+    warmUpCandles: warmUpOf(bot),
     feeRate: new Decimal(bot.feeRate),
     makerFeeRate: bot.makerFeeRate === undefined ? undefined : new Decimal(bot.makerFeeRate),
   });

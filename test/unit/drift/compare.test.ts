@@ -140,6 +140,27 @@ describe('the drift comparison', () => {
     expect(r.unexplained).toBe(0);
   });
 
+  it('names a signal lost while the restarted strategy had seen no more than its warm-up and one candle restart_gap', () => {
+    // Killed after candle 4; restarted at candle 5's close with a warm-up of 2: candles 4 and 5 warm it up again.
+    const decided = [
+      ...[0, 1, 2, 3, 4].map((k) => row(k)),
+      ...[4, 5].map((k) => ({ ...row(k, 'warm_up'), decidedTs: at(6) + 100 })),
+      ...[6, 7, 8, 9].map((k) => row(k)),
+    ];
+    const r = compareDrift(
+      inputs({ decided, warmUpCandles: 2, replayIntents: [replay(6, 'buy'), replay(8, 'sell')] }),
+    );
+    expect(r.differences.map((d) => [d.kind, d.cause, d.candle])).toEqual([
+      ['candle_not_decided', 'restart_gap', at(5)],
+      ['intent_missing', 'restart_gap', at(6)],
+      ['intent_missing', 'restart_gap', at(8)],
+    ]);
+    expect(r.differences[1]?.follows).toMatch(/had seen 3 candles of AAPLUSDT since/);
+    // Without the restart, the same missing signal is unexplained.
+    const calm = compareDrift(inputs({ warmUpCandles: 2, replayIntents: [replay(6, 'buy')] }));
+    expect(calm.differences).toMatchObject([{ kind: 'intent_missing', cause: 'unexplained' }]);
+  });
+
   it('names a signal denied STALE_SIGNAL stale_signal, and the exit the replay then makes follows it', () => {
     // Candles 3 to 7 come in one burst at 8 minutes past candle 3's close (a late answer): one instant for all.
     const burst = at(8) + 100;
