@@ -103,6 +103,12 @@ class Comparison {
     return openTime >= this.i.from && openTime <= this.lastOpen;
   }
 
+  /** From `d` on, the symbol's portfolio or indicators differ: the earliest such difference is kept. */
+  private diverge(d: DriftDifference): void {
+    const was = this.diverged.get(d.symbol);
+    if (was === undefined || d.at < was.at) this.diverged.set(d.symbol, d);
+  }
+
   private add(d: DriftDifference): DriftDifference {
     this.diffs.push(d);
     return d;
@@ -222,7 +228,7 @@ class Comparison {
     this.candleCause.set(key(c), diff);
     // What the strategy saw differs from here on (its indicators), unless it did not see the candle at all
     // and the next decision was its warm-up's.
-    if (!this.diverged.has(c.symbol)) this.diverged.set(c.symbol, diff);
+    this.diverge(diff);
   }
 
   // ---- intents -------------------------------------------------------------------------------------------
@@ -348,7 +354,7 @@ class Comparison {
       detail: `the replay emits ${r.side} ${r.tag} (${r.decision}); the journal has no such intent${op !== undefined && why === undefined ? ` (the bot was ${op.action === 'flatten' ? 'flattened' : `${op.action}ed`} by ${op.who}: ${op.reason})` : ''}`,
       ...(why === undefined ? {} : { follows: why.follows }),
     });
-    if (!this.diverged.has(r.symbol)) this.diverged.set(r.symbol, d);
+    this.diverge(d);
   }
 
   private intentExtra(l: LiveIntent, candle: number | undefined): void {
@@ -368,7 +374,7 @@ class Comparison {
           : `the journal has ${l.side} ${l.tag} (${l.decision}); the replay emits no such intent`,
       ...(why === undefined ? {} : { follows: why.follows }),
     });
-    if (!this.diverged.has(l.symbol)) this.diverged.set(l.symbol, d);
+    this.diverge(d);
   }
 
   private decisionDiffers(l: LiveIntent, r: ReplayIntent): void {
@@ -387,7 +393,7 @@ class Comparison {
       detail: `${l.side} ${l.tag}: the gate decided ${l.decision} live, ${r.decision} in the replay${stale ? ` (judged ${secs(l.ts - r.candle - this.i.stepMs)} after the candle's close)` : ''}`,
       ...(why === undefined ? {} : { follows: why.follows }),
     });
-    if (!this.diverged.has(l.symbol)) this.diverged.set(l.symbol, d);
+    this.diverge(d);
   }
 
   // ---- orders and fills ----------------------------------------------------------------------------------
@@ -402,7 +408,7 @@ class Comparison {
         at: o.ts,
         detail: `the venue refused ${o.side} ${o.tag} (${o.clientOid})${o.reject === undefined ? '' : `: ${o.reject}`}; the replay's venue filled it`,
       });
-      if (!this.diverged.has(o.symbol)) this.diverged.set(o.symbol, d);
+      this.diverge(d);
     }
   }
 
