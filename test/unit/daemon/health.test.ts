@@ -46,4 +46,13 @@ describe('readiness', () => {
     });
     expect(readiness([bot('a')], 0, now).ready).toBe(false);
   });
+
+  it('names a bot whose newest drift check found unexplained differences in its detail, readiness unchanged', () => {
+    const r = readiness([bot('a'), bot('b')], polled, now, { a: { unexplained: 0 }, b: { unexplained: 2 } });
+    expect(r.ready).toBe(true);
+    expect(r.detail).toMatchObject({
+      drift: { a: { unexplained: 0 }, b: { unexplained: 2 } },
+      driftAlarm: ['b: 2 unexplained drift differences (tradebot drift --report)'],
+    });
+  });
 });
