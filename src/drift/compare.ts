@@ -176,22 +176,53 @@ class Comparison {
         });
       }
       const late = decided.decidedTs - close;
-      if (late > i.lateAfterMs) {
-        const start = this.startBetween(close, decided.decidedTs);
-        this.add({
-          kind: 'candle_late',
-          cause: start === undefined ? 'late_decision' : 'restart_gap',
-          symbol: c.symbol,
-          candle: c.openTime,
-          at: decided.decidedTs,
-          detail:
-            start === undefined
-              ? `decided ${secs(late)} after its close (${decided.phase}): the answer came late, or the daemon's clock was ahead of the venue's`
-              : `decided ${secs(late)} after its close, in the backfill after the start at ${iso(start)}`,
-        });
-      }
+      if (late > i.lateAfterMs) this.lateCandle(c, decided, late);
     }
     this.notAtVenue(atVenue);
+  }
+
+  /**
+   * A decision long after its candle's close: in a restart's backfill (a start between the close and the
+   * decision, and the bot on time again after it), or late for another reason, the daemon's clock ahead of
+   * the venue's when the decisions after it are late too.
+   */
+  private lateCandle(c: VenueCandle, decided: DecidedCandle, late: number): void {
+    const { i } = this;
+    const close = c.openTime + i.stepMs;
+    const next = i.decided.find(
+      (r) =>
+        r.symbol === c.symbol &&
+        r.phase !== 'warm_up' &&
+        r.openTime > c.openTime &&
+        r.decidedTs - decided.decidedTs >= i.stepMs / 2,
+    );
+    // The last one of the journal: the one before it, when it was decided apart (not in the same backfill).
+    const prev = [...i.decided]
+      .reverse()
+      .find(
+        (r) =>
+          r.symbol === c.symbol &&
+          r.phase !== 'warm_up' &&
+          r.openTime < c.openTime &&
+          decided.decidedTs - r.decidedTs >= i.stepMs / 2,
+      );
+    const lateRow = (r: DecidedCandle | undefined): boolean =>
+      r !== undefined && r.decidedTs - (r.openTime + i.stepMs) > i.lateAfterMs;
+    const stillLate = next !== undefined ? lateRow(next) : lateRow(prev);
+    const start = stillLate ? undefined : this.startBetween(close, decided.decidedTs);
+    this.add({
+      kind: 'candle_late',
+      cause: start === undefined ? 'late_decision' : 'restart_gap',
+      symbol: c.symbol,
+      candle: c.openTime,
+      at: decided.decidedTs,
+      detail:
+        start !== undefined
+          ? `decided ${secs(late)} after its close, in the backfill after the start at ${iso(start)}`
+          : stillLate
+            ? `decided ${secs(late)} after its close (${decided.phase}), and the candles after it too: the daemon's clock ran ahead of the venue's`
+            : `decided ${secs(late)} after its close (${decided.phase}): the answer came late, or the daemon's clock was ahead of the venue's`,
+    });
   }
 
   /** A candle the bot decided on that the venue does not have. */

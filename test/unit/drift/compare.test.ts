@@ -184,6 +184,22 @@ describe('the drift comparison', () => {
     expect(r.unexplained).toBe(0);
   });
 
+  it('names decisions that stay late after a start late_decision (a clock ahead), not restart_gap', () => {
+    // Restarted at candle 5's close; from then on every decision is 30 minutes after its candle's close.
+    const decided = [
+      ...[0, 1, 2, 3, 4].map((k) => row(k)),
+      ...[3, 4].map((k) => ({ ...row(k, 'warm_up'), decidedTs: at(6) + 30 * M })),
+      ...[5, 6, 7].map((k) => row(k, 'replay', 30 * M)),
+    ];
+    const r = compareDrift(inputs({ decided, venueCandles: inputs().venueCandles.slice(0, 8) }));
+    expect(r.differences.map((d) => [d.kind, d.cause, d.candle])).toEqual([
+      ['candle_late', 'late_decision', at(5)],
+      ['candle_late', 'late_decision', at(6)],
+      ['candle_late', 'late_decision', at(7)],
+    ]);
+    expect(r.differences[0]?.detail).toMatch(/the candles after it too: the daemon's clock ran ahead/);
+  });
+
   it("names the operator's flatten operator_action and a venue's refusal venue_refusal", () => {
     const r = compareDrift(
       inputs({
