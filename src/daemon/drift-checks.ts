@@ -101,8 +101,8 @@ export function scheduleDriftChecks(o: DriftCheckOptions): ClockCron | undefined
 /** Each bot's newest kept drift report in brief, for /readyz and the status: its span and unexplained count. */
 export function driftDetail(store: Store): Record<string, { from: string; to: string; unexplained: number }> {
   const out: Record<string, { from: string; to: string; unexplained: number }> = {};
-  for (const [bot, r] of store.drift.latestByBot())
-    out[bot] = {
+  for (const r of store.drift.latestBrief())
+    out[r.bot] = {
       from: new Date(r.from).toISOString(),
       to: new Date(r.to).toISOString(),
       unexplained: r.unexplained,

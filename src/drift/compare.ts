@@ -103,6 +103,12 @@ class Comparison {
     return openTime >= this.i.from && openTime <= this.lastOpen;
   }
 
+  /** From `d` on, the symbol's portfolio or indicators differ: the earliest such difference is kept. */
+  private diverge(d: DriftDifference): void {
+    const was = this.diverged.get(d.symbol);
+    if (was === undefined || d.at < was.at) this.diverged.set(d.symbol, d);
+  }
+
   private add(d: DriftDifference): DriftDifference {
     this.diffs.push(d);
     return d;
@@ -170,22 +176,53 @@ class Comparison {
         });
       }
       const late = decided.decidedTs - close;
-      if (late > i.lateAfterMs) {
-        const start = this.startBetween(close, decided.decidedTs);
-        this.add({
-          kind: 'candle_late',
-          cause: start === undefined ? 'late_decision' : 'restart_gap',
-          symbol: c.symbol,
-          candle: c.openTime,
-          at: decided.decidedTs,
-          detail:
-            start === undefined
-              ? `decided ${secs(late)} after its close (${decided.phase}): the answer came late, or the daemon's clock was ahead of the venue's`
-              : `decided ${secs(late)} after its close, in the backfill after the start at ${iso(start)}`,
-        });
-      }
+      if (late > i.lateAfterMs) this.lateCandle(c, decided, late);
     }
     this.notAtVenue(atVenue);
+  }
+
+  /**
+   * A decision long after its candle's close: in a restart's backfill (a start between the close and the
+   * decision, and the bot on time again after it), or late for another reason, the daemon's clock ahead of
+   * the venue's when the decisions after it are late too.
+   */
+  private lateCandle(c: VenueCandle, decided: DecidedCandle, late: number): void {
+    const { i } = this;
+    const close = c.openTime + i.stepMs;
+    const next = i.decided.find(
+      (r) =>
+        r.symbol === c.symbol &&
+        r.phase !== 'warm_up' &&
+        r.openTime > c.openTime &&
+        r.decidedTs - decided.decidedTs >= i.stepMs / 2,
+    );
+    // The last one of the journal: the one before it, when it was decided apart (not in the same backfill).
+    const prev = [...i.decided]
+      .reverse()
+      .find(
+        (r) =>
+          r.symbol === c.symbol &&
+          r.phase !== 'warm_up' &&
+          r.openTime < c.openTime &&
+          decided.decidedTs - r.decidedTs >= i.stepMs / 2,
+      );
+    const lateRow = (r: DecidedCandle | undefined): boolean =>
+      r !== undefined && r.decidedTs - (r.openTime + i.stepMs) > i.lateAfterMs;
+    const stillLate = next !== undefined ? lateRow(next) : lateRow(prev);
+    const start = stillLate ? undefined : this.startBetween(close, decided.decidedTs);
+    this.add({
+      kind: 'candle_late',
+      cause: start === undefined ? 'late_decision' : 'restart_gap',
+      symbol: c.symbol,
+      candle: c.openTime,
+      at: decided.decidedTs,
+      detail:
+        start !== undefined
+          ? `decided ${secs(late)} after its close, in the backfill after the start at ${iso(start)}`
+          : stillLate
+            ? `decided ${secs(late)} after its close (${decided.phase}), and the candles after it too: the daemon's clock ran ahead of the venue's`
+            : `decided ${secs(late)} after its close (${decided.phase}): the answer came late, or the daemon's clock was ahead of the venue's`,
+    });
   }
 
   /** A candle the bot decided on that the venue does not have. */
@@ -222,7 +259,7 @@ class Comparison {
     this.candleCause.set(key(c), diff);
     // What the strategy saw differs from here on (its indicators), unless it did not see the candle at all
     // and the next decision was its warm-up's.
-    if (!this.diverged.has(c.symbol)) this.diverged.set(c.symbol, diff);
+    this.diverge(diff);
   }
 
   // ---- intents -------------------------------------------------------------------------------------------
@@ -284,6 +321,22 @@ class Comparison {
     return { equal, live: live.length, replay: replay.length };
   }
 
+  /**
+   * How many candles of the symbol the strategy had seen since its last start when it decided `candle` (warm-up
+   * included), and that start; undefined when the candle was not decided after a start the journal shows.
+   */
+  private sinceStart(symbol: string, candle: number): { seen: number; start: number } | undefined {
+    const rows = this.i.decided.filter((r) => r.symbol === symbol);
+    const decision = rows.find((r) => r.openTime === candle && r.phase !== 'warm_up');
+    if (decision === undefined) return undefined;
+    const start = [...this.starts].reverse().find((t) => t <= decision.decidedTs);
+    if (start === undefined) return undefined;
+    const seen = new Set(
+      rows.filter((r) => r.decidedTs >= start && r.decidedTs <= decision.decidedTs).map((r) => r.openTime),
+    );
+    return { seen: seen.size, start };
+  }
+
   /** The cause an earlier difference gives (the candle's own, or the symbol's divergence), if any. */
   private inherited(
     symbol: string,
@@ -292,6 +345,15 @@ class Comparison {
   ): { cause: DriftCause; follows: string } | undefined {
     const own = candle === undefined ? undefined : this.candleCause.get(`${symbol}|${candle}`);
     if (own !== undefined) return { cause: own.cause, follows: labelOf(own) };
+    // A strategy started anew sees only its warm-up before deciding: until it has seen one candle more than
+    // that, its state (a cross needs the candle before) may not be the replay's, which saw the whole history.
+    const young = candle === undefined ? undefined : this.sinceStart(symbol, candle);
+    const warm = this.i.warmUpCandles ?? 0;
+    if (young !== undefined && young.seen <= warm + 1)
+      return {
+        cause: 'restart_gap',
+        follows: `the start at ${iso(young.start)}: the strategy had seen ${young.seen} candles of ${symbol} since, the replay the whole history`,
+      };
     const d = this.diverged.get(symbol);
     if (d !== undefined && d.at <= at) return { cause: d.cause, follows: labelOf(d) };
     return undefined;
@@ -323,7 +385,7 @@ class Comparison {
       detail: `the replay emits ${r.side} ${r.tag} (${r.decision}); the journal has no such intent${op !== undefined && why === undefined ? ` (the bot was ${op.action === 'flatten' ? 'flattened' : `${op.action}ed`} by ${op.who}: ${op.reason})` : ''}`,
       ...(why === undefined ? {} : { follows: why.follows }),
     });
-    if (!this.diverged.has(r.symbol)) this.diverged.set(r.symbol, d);
+    this.diverge(d);
   }
 
   private intentExtra(l: LiveIntent, candle: number | undefined): void {
@@ -343,7 +405,7 @@ class Comparison {
           : `the journal has ${l.side} ${l.tag} (${l.decision}); the replay emits no such intent`,
       ...(why === undefined ? {} : { follows: why.follows }),
     });
-    if (!this.diverged.has(l.symbol)) this.diverged.set(l.symbol, d);
+    this.diverge(d);
   }
 
   private decisionDiffers(l: LiveIntent, r: ReplayIntent): void {
@@ -362,7 +424,7 @@ class Comparison {
       detail: `${l.side} ${l.tag}: the gate decided ${l.decision} live, ${r.decision} in the replay${stale ? ` (judged ${secs(l.ts - r.candle - this.i.stepMs)} after the candle's close)` : ''}`,
       ...(why === undefined ? {} : { follows: why.follows }),
     });
-    if (!this.diverged.has(l.symbol)) this.diverged.set(l.symbol, d);
+    this.diverge(d);
   }
 
   // ---- orders and fills ----------------------------------------------------------------------------------
@@ -377,7 +439,7 @@ class Comparison {
         at: o.ts,
         detail: `the venue refused ${o.side} ${o.tag} (${o.clientOid})${o.reject === undefined ? '' : `: ${o.reject}`}; the replay's venue filled it`,
       });
-      if (!this.diverged.has(o.symbol)) this.diverged.set(o.symbol, d);
+      this.diverge(d);
     }
   }
 

@@ -4,7 +4,7 @@
 import { INTERVAL_MS } from '../api/index.js';
 import type { RestClient } from '../client/index.js';
 import { Decimal } from '../market/decimal.js';
-import type { Store } from '../store/index.js';
+import { daemonRunning, type Store } from '../store/index.js';
 import {
   compareDrift,
   type DriftFill,
@@ -13,7 +13,7 @@ import {
   type LiveOrder,
   type OperatorAction,
 } from './compare.js';
-import { fetchVenueCandles, replayBot, type DriftBot } from './replay.js';
+import { fetchVenueCandles, replayBot, replayStart, type DriftBot } from './replay.js';
 
 /** The span the daemon checks at a venue day's close, and the CLI by default: the last 24 venue hours. */
 export const DRIFT_DAY_MS = 86_400_000;
@@ -38,11 +38,17 @@ export function driftSpan(
   since: number | undefined,
 ): { from: number; to: number } {
   const step = INTERVAL_MS[bot.interval];
-  const to = Math.floor(now / step) * step;
+  let to = Math.floor(now / step) * step;
   let from = Math.ceil((since ?? now - DRIFT_DAY_MS) / step) * step;
   // Before the bot's first decision that could trade there is nothing of it to compare (its first warm-up).
-  const first = store.decided.list(bot.name).find((r) => r.phase !== 'warm_up');
+  const rows = store.decided.list(bot.name);
+  const first = rows.find((r) => r.phase !== 'warm_up');
   if (first !== undefined && first.openTime > from) from = first.openTime;
+  // A daemon that stopped decides nothing more: the span ends where its journal does (while it runs, a candle
+  // it does not decide is a difference).
+  const last = rows[rows.length - 1];
+  if (!daemonRunning(store) && last !== undefined)
+    to = Math.min(to, Math.floor(last.decidedTs / step) * step);
   return { from, to: Math.max(from, to) };
 }
 
@@ -104,6 +110,12 @@ export function journalSide(
   return { intents, orders, fills, controls };
 }
 
+/** The strategy's warm-up in candles of the bot's interval (informative intervals counted in base candles). */
+function warmUpOf(bot: DriftBot): number {
+  const step = INTERVAL_MS[bot.interval];
+  return Math.round((0 - replayStart(bot, 0)) / step);
+}
+
 /** Runs one drift check of one bot (see the module's comment); the report is kept unless `keep` is false. */
 export async function runDrift(o: DriftRun): Promise<DriftReport> {
   const { bot, store } = o;
@@ -127,6 +139,7 @@ export async function runDrift(o: DriftRun): Promise<DriftReport> {
     liveFills: journal.fills,
     replayFills: replay.fills,
     controls: journal.controls,
+    warmUpCandles: warmUpOf(bot),
     feeRate: new Decimal(bot.feeRate),
     makerFeeRate: bot.makerFeeRate === undefined ? undefined : new Decimal(bot.makerFeeRate),
   });

@@ -126,6 +126,11 @@ export interface DriftInputs {
   /** The fee rates the replay charges (taker; maker defaults to it). */
   readonly feeRate: Decimal;
   readonly makerFeeRate?: Decimal | undefined;
+  /**
+   * The strategy's warm-up in candles of the bot's interval: a decision within one candle more than this of a
+   * start was made by a strategy that had seen less history than the replay's (its indicators may differ).
+   */
+  readonly warmUpCandles?: number | undefined;
   /** How far outside the venue candle's range a live fill may be (the book's spread), basis points. Default 100. */
   readonly fillToleranceBps?: number | undefined;
 }

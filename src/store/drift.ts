@@ -139,6 +139,9 @@ export class DriftReportRepository {
   private readonly insertStmt: Statement<[string, number, number, number, number, string, number], unknown>;
   private readonly listStmt: Statement<[string, string, number], ReportRow>;
   private readonly latestStmt: Statement<[], ReportRow>;
+  private readonly latestIdStmt: Statement<[string], { id: number | null }>;
+  private readonly briefStmt: Statement<[], Omit<ReportRow, 'report'>>;
+  private readonly byIdStmt: Statement<[number], ReportRow>;
 
   constructor(db: Database) {
     this.insertStmt = db.prepare(
@@ -152,6 +155,14 @@ export class DriftReportRepository {
     this.latestStmt = db.prepare(
       `SELECT id, bot, span_from, span_to, differences, unexplained, report, ts FROM drift_reports
         WHERE id IN (SELECT MAX(id) FROM drift_reports GROUP BY bot) ORDER BY bot`,
+    );
+    this.latestIdStmt = db.prepare(`SELECT MAX(id) AS id FROM drift_reports WHERE bot = ?`);
+    this.briefStmt = db.prepare(
+      `SELECT id, bot, span_from, span_to, differences, unexplained, ts FROM drift_reports
+        WHERE id IN (SELECT MAX(id) FROM drift_reports GROUP BY bot) ORDER BY bot`,
+    );
+    this.byIdStmt = db.prepare(
+      `SELECT id, bot, span_from, span_to, differences, unexplained, report, ts FROM drift_reports WHERE id = ?`,
     );
   }
 
@@ -172,6 +183,30 @@ export class DriftReportRepository {
   /** The newest `limit` reports (of one bot, or of all), oldest first. */
   list(bot?: string, limit = 100): DriftReportRecord[] {
     return this.listStmt.all(bot ?? '', bot ?? '', limit).map(toReport);
+  }
+
+  /** The id of a bot's newest report (undefined before the first): cheap, for a reader that caches reports. */
+  latestId(bot: string): number | undefined {
+    return this.latestIdStmt.get(bot)?.id ?? undefined;
+  }
+
+  /** One report by its id. */
+  byId(id: number): DriftReportRecord | undefined {
+    const r = this.byIdStmt.get(id);
+    return r === undefined ? undefined : toReport(r);
+  }
+
+  /** Each bot's newest report's span and counts, without the report (cheap: /readyz reads it at every probe). */
+  latestBrief(): Omit<DriftReportRecord, 'report'>[] {
+    return this.briefStmt.all().map((r) => ({
+      id: r.id,
+      bot: r.bot,
+      from: r.span_from,
+      to: r.span_to,
+      differences: r.differences,
+      unexplained: r.unexplained,
+      ts: r.ts,
+    }));
   }
 
   /** Each bot's newest report. */

@@ -130,6 +130,9 @@ export function journalVenueClock(s: Store, r: VenueClockReading): void {
  * for a simulator the newest venue time the journal holds (its clock stopped with the run). Without a reading
  * (a journal older than it), the wall clock.
  */
+/** Whether the journal says its daemon runs (started, no clean stop since; a killed one still reads running). */
+export const daemonRunning = (s: Store): boolean => s.meta.get(RUN_MARKER) === 'running';
+
 export function venueNow(s: Store, wallNow: number): number {
   let r: VenueClockReading | undefined;
   try {

@@ -69,6 +69,7 @@ export {
 } from './drift.js';
 export type { TradingState } from '../market/trading-state.js';
 export {
+  daemonRunning,
   journalCounts,
   journalHealthUrl,
   journalInstrument,

@@ -66,4 +66,16 @@ describe('readiness', () => {
     expect(venueReachableMs(5_000, 60)).toBe(MIN_VENUE_REACHABLE_MS);
     expect(venueReachableMs(60_000, 1)).toBe(VENUE_REACHABLE_MS);
   });
+
+  it('names a bot whose newest drift check found unexplained differences in its detail, readiness unchanged', () => {
+    const r = readiness([bot('a'), bot('b')], polled, now, VENUE_REACHABLE_MS, {
+      a: { unexplained: 0 },
+      b: { unexplained: 2 },
+    });
+    expect(r.ready).toBe(true);
+    expect(r.detail).toMatchObject({
+      drift: { a: { unexplained: 0 }, b: { unexplained: 2 } },
+      driftAlarm: ['b: 2 unexplained drift differences (tradebot drift --report)'],
+    });
+  });
 });

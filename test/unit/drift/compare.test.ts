@@ -140,6 +140,27 @@ describe('the drift comparison', () => {
     expect(r.unexplained).toBe(0);
   });
 
+  it('names a signal lost while the restarted strategy had seen no more than its warm-up and one candle restart_gap', () => {
+    // Killed after candle 4; restarted at candle 5's close with a warm-up of 2: candles 4 and 5 warm it up again.
+    const decided = [
+      ...[0, 1, 2, 3, 4].map((k) => row(k)),
+      ...[4, 5].map((k) => ({ ...row(k, 'warm_up'), decidedTs: at(6) + 100 })),
+      ...[6, 7, 8, 9].map((k) => row(k)),
+    ];
+    const r = compareDrift(
+      inputs({ decided, warmUpCandles: 2, replayIntents: [replay(6, 'buy'), replay(8, 'sell')] }),
+    );
+    expect(r.differences.map((d) => [d.kind, d.cause, d.candle])).toEqual([
+      ['candle_not_decided', 'restart_gap', at(5)],
+      ['intent_missing', 'restart_gap', at(6)],
+      ['intent_missing', 'restart_gap', at(8)],
+    ]);
+    expect(r.differences[1]?.follows).toMatch(/had seen 3 candles of AAPLUSDT since/);
+    // Without the restart, the same missing signal is unexplained.
+    const calm = compareDrift(inputs({ warmUpCandles: 2, replayIntents: [replay(6, 'buy')] }));
+    expect(calm.differences).toMatchObject([{ kind: 'intent_missing', cause: 'unexplained' }]);
+  });
+
   it('names a signal denied STALE_SIGNAL stale_signal, and the exit the replay then makes follows it', () => {
     // Candles 3 to 7 come in one burst at 8 minutes past candle 3's close (a late answer): one instant for all.
     const burst = at(8) + 100;
@@ -161,6 +182,22 @@ describe('the drift comparison', () => {
     ]);
     expect(r.differences[3]?.follows).toMatch(/decision_differs \(stale_signal\)/);
     expect(r.unexplained).toBe(0);
+  });
+
+  it('names decisions that stay late after a start late_decision (a clock ahead), not restart_gap', () => {
+    // Restarted at candle 5's close; from then on every decision is 30 minutes after its candle's close.
+    const decided = [
+      ...[0, 1, 2, 3, 4].map((k) => row(k)),
+      ...[3, 4].map((k) => ({ ...row(k, 'warm_up'), decidedTs: at(6) + 30 * M })),
+      ...[5, 6, 7].map((k) => row(k, 'replay', 30 * M)),
+    ];
+    const r = compareDrift(inputs({ decided, venueCandles: inputs().venueCandles.slice(0, 8) }));
+    expect(r.differences.map((d) => [d.kind, d.cause, d.candle])).toEqual([
+      ['candle_late', 'late_decision', at(5)],
+      ['candle_late', 'late_decision', at(6)],
+      ['candle_late', 'late_decision', at(7)],
+    ]);
+    expect(r.differences[0]?.detail).toMatch(/the candles after it too: the daemon's clock ran ahead/);
   });
 
   it("names the operator's flatten operator_action and a venue's refusal venue_refusal", () => {
