@@ -327,7 +327,11 @@ class Comparison {
    */
   private sinceStart(symbol: string, candle: number): { seen: number; start: number } | undefined {
     const rows = this.i.decided.filter((r) => r.symbol === symbol);
-    const decision = rows.find((r) => r.openTime === candle && r.phase !== 'warm_up');
+    // A candle decided only in a start's warm-up counts too: live saw it while warming up (no intent is sent
+    // then, by design), where the replay, warmed up on the history before, could trade it.
+    const decision =
+      rows.find((r) => r.openTime === candle && r.phase !== 'warm_up') ??
+      rows.find((r) => r.openTime === candle);
     if (decision === undefined) return undefined;
     const start = [...this.starts].reverse().find((t) => t <= decision.decidedTs);
     if (start === undefined) return undefined;

@@ -71,7 +71,13 @@ describe('the drift monitor over a live bot', () => {
     });
     expect(report.unexplained, JSON.stringify(report.differences, null, 1)).toBe(0);
     expect(report.intents.replay).toBeGreaterThan(0);
-    expect(report.intents.equal).toBe(report.intents.replay);
+    // Live equals the replay but for what a start explains: the bot started on the venue's clock while the
+    // candle of its start was closing (under load, a few venue seconds late at speed 60), and a signal on a
+    // candle of its warm-up is not traded (the replay, warmed up on the history before, trades it).
+    const atStart = report.differences.filter(
+      (d) => d.kind === 'intent_missing' && d.cause === 'restart_gap',
+    );
+    expect(report.intents.equal + atStart.length).toBe(report.intents.replay);
     expect(store.drift.list('ma').map((r) => r.unexplained)).toEqual([0]);
     await venue.close();
   }, 90_000);
