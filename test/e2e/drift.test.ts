@@ -195,9 +195,6 @@ describe('the drift monitor through the CLI', () => {
     expect(late.length).toBeGreaterThan(0);
     for (const x of late) expect(['late_decision', 'restart_gap']).toContain(x.cause);
     for (const b of CLEAN) expect(by.get(b)?.unexplained, JSON.stringify(by.get(b)?.differences)).toBe(0);
-    // The restarts' gaps are named: a candle only a restart's warm-up saw, or a decision of a strategy that had
-    // seen less history than the replay (the defect of issue 38's "Restart" item, fixed on another branch).
-    for (const b of [...CLEAN, 'amzn']) expect(by.get(b)?.byCause.restart_gap ?? 0, b).toBeGreaterThan(0);
     const off = (by.get('amzn') as DriftReport).differences.filter((x) => x.cause === 'unexplained');
     expect(off[0]).toMatchObject({ kind: 'candle_differs', symbol: 'AMZNUSDT', candle: changed?.openTime });
     expect(off[0]?.detail).toContain(`close ${Number(changed?.close)}`);
