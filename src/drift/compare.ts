@@ -2,6 +2,7 @@
 // and the gate's decisions, its orders and fills) beside the replay of the venue's closed candles through
 // the same strategy and gate, step by step. Pure: the inputs are plain data, so it is tested on hand-built
 // journals and replays. Every difference gets one cause from DRIFT_CAUSES; `unexplained` is the alarm.
+import { groupFills } from '../market/fill-groups.js';
 import { Decimal } from '../market/decimal.js';
 import type { DecidedCandle } from '../store/index.js';
 import type {
@@ -521,29 +522,16 @@ interface Execution {
 
 /** Fills grouped by order (size-weighted price), in the order of their first fill. */
 function executions(fills: readonly DriftFill[]): Execution[] {
-  const groups = new Map<string, DriftFill[]>();
-  for (const f of [...fills].sort((a, b) => a.ts - b.ts)) {
-    const g = groups.get(f.key);
-    if (g === undefined) groups.set(f.key, [f]);
-    else g.push(f);
-  }
-  return [...groups.values()].map((g) => {
-    const first = g[0] as DriftFill;
-    const size = g.reduce((a, f) => a.plus(f.size), new Decimal(0));
-    const notional = g.reduce((a, f) => a.plus(f.price.mul(f.size)), new Decimal(0));
-    const fee = g.reduce((a, f) => a.plus(f.fee), new Decimal(0));
-    const price = size.isZero() ? first.price : notional.div(size);
-    return {
-      ts: first.ts,
-      symbol: first.symbol,
-      side: first.side,
-      tag: first.tag,
-      price,
-      size,
-      notional,
-      fee,
-    };
-  });
+  return groupFills(fills).map(({ fills: g, first, size, price }) => ({
+    ts: first.ts,
+    symbol: first.symbol,
+    side: first.side,
+    tag: first.tag,
+    price,
+    size,
+    notional: g.reduce((a, f) => a.plus(f.price.mul(f.size)), new Decimal(0)),
+    fee: g.reduce((a, f) => a.plus(f.fee), new Decimal(0)),
+  }));
 }
 
 const key = (c: { symbol: string; openTime: number }): string => `${c.symbol}|${c.openTime}`;

@@ -1,7 +1,8 @@
 // A paper run against the backtest of the same candles, trade by trade: each execution (an order's fills)
 // of the paper journal paired with the backtest's execution of the same symbol, side and tag nearest in time, with
 // the price difference and the fill model's reason for it (docs/paper.md, "What a paper fill means").
-import { Decimal } from '../market/decimal.js';
+import type { Decimal } from '../market/decimal.js';
+import { groupFills } from '../market/fill-groups.js';
 
 /** One execution: an order's fills together (size-weighted price). */
 export interface Execution {
@@ -45,16 +46,7 @@ export interface ComparedTrade {
 
 /** Fills grouped into executions, in the order of their first fill. */
 export function executionsOf(fills: readonly CompareFill[]): Execution[] {
-  const groups = new Map<string, CompareFill[]>();
-  for (const f of [...fills].sort((a, b) => a.ts - b.ts)) {
-    const g = groups.get(f.key);
-    if (g === undefined) groups.set(f.key, [f]);
-    else g.push(f);
-  }
-  return [...groups.values()].map((g) => {
-    const first = g[0] as CompareFill;
-    const size = g.reduce((a, f) => a.plus(f.size), new Decimal(0));
-    const notional = g.reduce((a, f) => a.plus(f.price.mul(f.size)), new Decimal(0));
+  return groupFills(fills).map(({ fills: g, first, size, price }) => {
     const kinds = new Set(g.map((f) => f.liquidity));
     const ages = g.flatMap((f) => (f.bookAgeMs === undefined ? [] : [f.bookAgeMs]));
     return {
@@ -62,7 +54,7 @@ export function executionsOf(fills: readonly CompareFill[]): Execution[] {
       symbol: first.symbol,
       side: first.side,
       tag: first.tag,
-      price: size.isZero() ? first.price : notional.div(size),
+      price,
       size,
       fills: g.length,
       liquidity: kinds.size > 1 ? 'mixed' : first.liquidity,
