@@ -22,7 +22,7 @@ import {
 } from '../../research/paper-compare.js';
 import type { Store } from '../../store/index.js';
 import { FlagError, parseFlags } from '../flags.js';
-import { openJournalSource } from '../journal-report.js';
+import { botNames, openJournalSource, type JournalSource } from '../journal-report.js';
 
 const Flags = z.object({
   config: z.string().min(1).optional(),
@@ -108,13 +108,14 @@ function readBacktest(path: string): {
  * symbol in common, or no time in common (a backtest of another symbol or year compared with exit 0 before).
  */
 function mismatch(
-  store: Store,
+  src: JournalSource,
   bot: string | undefined,
   paper: readonly CompareFill[],
   meta: z.output<typeof ResultFills>['meta'],
 ): string | undefined {
   if (bot !== undefined) {
-    const bots = [...new Set(store.intents.list({}).map((i) => i.bot ?? ''))].filter((b) => b !== '');
+    // The journal's bots only (not the deployment file's): a bot that never traded has nothing to compare.
+    const bots = botNames({ ...src, bots: undefined });
     if (!bots.includes(bot))
       return `--bot: no bot named ${bot} in this journal${didYouMean(bot, bots)}; its bots are ${bots.join(', ') || '(none)'}`;
   }
@@ -233,7 +234,7 @@ export function register(program: Command): void {
       const src = openJournalSource(flags);
       try {
         const fills = paperFills(src.store, flags.bot);
-        const problem = mismatch(src.store, flags.bot, fills, bt.meta);
+        const problem = mismatch(src, flags.bot, fills, bt.meta);
         if (problem !== undefined) throw new FlagError(problem);
         // A trade pairs with the other run's within two candles of it (see comparePaperBacktest).
         const rows = comparePaperBacktest(executionsOf(fills), backtest, 2 * INTERVAL_MS[bt.meta.interval]);
