@@ -175,6 +175,7 @@ export class FillBooking implements FillSink, FillSync {
     const price = f.exact?.price ?? new Decimal(f.price);
     const size = f.exact?.size ?? new Decimal(f.size);
     const notional = price.mul(size);
+    const liquidity = f.liquidity ?? 'taker';
     const seq = o.journal.addFill({
       execId: f.execId,
       bot: undefined,
@@ -184,11 +185,13 @@ export class FillBooking implements FillSink, FillSync {
       side: f.side,
       price,
       size,
-      fee: fillFee(notional, f.liquidity ?? 'taker', o.fees),
+      fee: fillFee(notional, liquidity, o.fees),
       feeCoin: pair.quoteCoin,
       ts: f.exact?.ts ?? Number(f.ts),
       orderId: f.orderId,
       clientOid: f.clientOid,
+      liquidity,
+      liquidityInferred: f.liquidity === undefined,
     });
     return seq !== undefined;
   }
@@ -305,6 +308,8 @@ export class FillBooking implements FillSink, FillSync {
       ts: o.clock.now(),
       orderId,
       clientOid: order.clientOid,
+      liquidity,
+      liquidityInferred: true,
     };
     const seq = o.journal.addFill(input);
     if (seq === undefined) return;
@@ -312,8 +317,6 @@ export class FillBooking implements FillSink, FillSync {
     o.onFill({
       ...input,
       seq,
-      liquidity,
-      liquidityInferred: true,
       tag,
       exitReason: isExitReason(tag) ? tag : undefined,
       estimated: true,

@@ -12,6 +12,10 @@ export interface FillInput extends PortfolioFill {
   readonly bot?: string | undefined;
   readonly orderId?: string | undefined;
   readonly clientOid?: string | undefined;
+  /** The liquidity the fee was charged at (absent: not known, e.g. the deployment's book). */
+  readonly liquidity?: 'maker' | 'taker' | undefined;
+  /** The venue did not say the liquidity: it was inferred from the order, so the fee is an estimate. */
+  readonly liquidityInferred?: boolean | undefined;
 }
 
 /** A journaled fill; it is directly a `PortfolioFill`, so `Portfolio.fromFills(store.fills.list())` works. */
@@ -31,6 +35,14 @@ export interface StoredFill {
   readonly ts: number;
   readonly orderId?: string;
   readonly clientOid?: string;
+  /** The liquidity the fee was charged at; absent when not known (a row journaled before schema 7). */
+  readonly liquidity?: 'maker' | 'taker';
+  /**
+   * Whether the fee is an estimate: the venue's fills do not say the liquidity, so it was inferred from the
+   * order (maker for a limit order resting before it filled, taker otherwise) and the fee computed from the
+   * configured rates. Absent when not known (a row journaled before schema 7).
+   */
+  readonly feeEstimated?: boolean;
 }
 
 /** Filter of `list`; results in insertion order. */
@@ -56,6 +68,8 @@ interface FillRow {
   ts: number;
   order_id: string | null;
   client_oid: string | null;
+  liquidity: 'maker' | 'taker' | null;
+  liquidity_inferred: number | null;
 }
 
 function toFill(r: FillRow): StoredFill {
@@ -74,6 +88,8 @@ function toFill(r: FillRow): StoredFill {
     ts: r.ts,
     ...(r.order_id === null ? {} : { orderId: r.order_id }),
     ...(r.client_oid === null ? {} : { clientOid: r.client_oid }),
+    ...(r.liquidity === null ? {} : { liquidity: r.liquidity }),
+    ...(r.liquidity_inferred === null ? {} : { feeEstimated: r.liquidity_inferred === 1 }),
   };
 }
 
@@ -98,9 +114,9 @@ export class FillRepository {
   constructor(db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO fills (exec_id, bot, symbol, base_coin, quote_coin, side, price, size, fee, fee_coin, ts,
-         order_id, client_oid)
+         order_id, client_oid, liquidity, liquidity_inferred)
        VALUES (@execId, @bot, @symbol, @baseCoin, @quoteCoin, @side, @price, @size, @fee, @feeCoin, @ts,
-         @orderId, @clientOid)
+         @orderId, @clientOid, @liquidity, @liquidityInferred)
        ON CONFLICT (exec_id) DO NOTHING`,
     );
     this.byExecStmt = db.prepare(`SELECT * FROM fills WHERE exec_id = ?`);
@@ -173,6 +189,8 @@ export class FillRepository {
       ts: tsColumn(fill.ts, 'fill.ts'),
       orderId: fill.orderId ?? null,
       clientOid: fill.clientOid ?? null,
+      liquidity: fill.liquidity ?? null,
+      liquidityInferred: fill.liquidityInferred === undefined ? null : fill.liquidityInferred ? 1 : 0,
     });
     return info.changes === 1 ? Number(info.lastInsertRowid) : undefined;
   }

@@ -189,6 +189,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX drift_reports_bot ON drift_reports (bot, id)`,
     ],
   },
+  {
+    version: 7,
+    name: "fills: the liquidity each fee was charged at, and whether it was inferred (the venue's fills do not say)",
+    sql: [
+      // NULL in rows journaled before this step: the liquidity was not kept then.
+      `ALTER TABLE fills ADD COLUMN liquidity TEXT CHECK (liquidity IN ('maker', 'taker'))`,
+      `ALTER TABLE fills ADD COLUMN liquidity_inferred INTEGER CHECK (liquidity_inferred IN (0, 1))`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -196,8 +196,15 @@ describe('an account without whitelist access', () => {
     ) as {
       price: string;
       estimated: boolean;
+      liquidity: string | null;
+      feeEstimated: boolean | null;
     }[];
     expect(json.every((x) => x.estimated)).toBe(true);
+    // Booked at the touch: taker, the fee an estimate, as the log line said (feeEstimated: true).
+    expect(json.every((x) => x.liquidity === 'taker' && x.feeEstimated === true)).toBe(true);
+    expect(d.stderr).toMatch(
+      /"feeEstimated":true[^\n]*"message":"fill"|"message":"fill"[^\n]*"feeEstimated":true/,
+    );
     expect(json.map((x) => x.price)).toEqual(fills.map((f) => f.price.toFixed()));
     // positions prints prices at 4 places, the last fill's too.
     const positions = await runCli(['positions', '--journal', join(dir, 'estimated.db')]);

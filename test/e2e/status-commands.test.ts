@@ -29,6 +29,15 @@ interface FillRow {
 let fills: FillRow[] = [];
 let orders: Record<string, number> = {};
 let denials: { bot: string; code: string; message: string; ts: number }[] = [];
+/** The daemon's `fill` log lines (JSON format). */
+let loggedFills: {
+  bot: string;
+  side: string;
+  price: string;
+  size: string;
+  liquidity: string;
+  feeEstimated: boolean;
+}[] = [];
 
 beforeAll(async () => {
   const demo = demoConfig(journal);
@@ -44,6 +53,10 @@ beforeAll(async () => {
   await d.waitFor(/"message":"fill"[^\n]*"bot":"aapl-ma"|"bot":"aapl-ma"[^\n]*"message":"fill"/, 90_000);
   d.proc.kill('SIGTERM');
   expect((await d.exited).code).toBe(0);
+  loggedFills = (d.stdout + '\n' + d.stderr)
+    .split('\n')
+    .filter((l) => l.includes('"message":"fill"'))
+    .map((l) => JSON.parse(l) as (typeof loggedFills)[number]);
   const db = new BetterSqlite3(journal, { readonly: true });
   fills = db.prepare('SELECT * FROM fills ORDER BY seq').all() as FillRow[];
   orders = Object.fromEntries(
@@ -232,7 +245,30 @@ describe('tradebot status / positions / trades on a demo journal', () => {
       expect(rows[i]).toMatch(/^2026-11-23 \d\d:\d\d:\d\d EST /);
     });
     const json = await runCli(['trades', '--journal', journal, '--json', '--since', '2026-11-23T14:00:00Z']);
-    expect((JSON.parse(json.stdout) as unknown[]).length).toBe(fills.length);
+    const trades = JSON.parse(json.stdout) as {
+      bot: string;
+      side: string;
+      price: string;
+      size: string;
+      estimated: boolean;
+      liquidity: string | null;
+      feeEstimated: boolean | null;
+    }[];
+    expect(trades.length).toBe(fills.length);
+    // --json says what the log said of each fill: the liquidity its fee was charged at, and that the fee is
+    // an estimate (the venue's fills do not say maker or taker); `estimated` is about the fill itself.
+    expect(loggedFills.length).toBe(fills.length);
+    for (const l of loggedFills) {
+      const t = trades.find(
+        (x) => x.bot === l.bot && x.side === l.side && x.price === l.price && x.size === l.size,
+      );
+      expect(t, JSON.stringify(l)).toBeDefined();
+      expect({ liquidity: t?.liquidity, feeEstimated: t?.feeEstimated, estimated: t?.estimated }).toEqual({
+        liquidity: l.liquidity,
+        feeEstimated: l.feeEstimated,
+        estimated: false,
+      });
+    }
     const none = await runCli(['trades', '--journal', journal, '--json', '--since', '2026-11-24']);
     expect(JSON.parse(none.stdout)).toEqual([]);
     // A duration counts back from the newest intent or fill, not from the wall clock.

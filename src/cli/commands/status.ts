@@ -336,6 +336,10 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
         execId: x.execId,
         clientOid: x.clientOid ?? null,
         estimated: isEstimatedFill(x.execId),
+        // The log's feeEstimated: the venue's fills do not say maker or taker, so the fee was computed at an
+        // inferred liquidity. null for a fill journaled before the journal kept it.
+        liquidity: x.liquidity ?? null,
+        feeEstimated: x.feeEstimated ?? null,
         mode: modeOf(src),
       })),
       null,

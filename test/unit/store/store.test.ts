@@ -8,7 +8,6 @@ import { dec } from '../../../src/market/decimal.js';
 import type { VenueOrder } from '../../../src/execution/venue.js';
 import type { OrderIntent } from '../../../src/strategy/intent.js';
 import {
-  FillRepository,
   LATEST_SCHEMA_VERSION,
   MIGRATIONS,
   OrderRepository,
@@ -131,7 +130,13 @@ describe('openStore: migrations and pragmas', () => {
     old.pragma('journal_mode = WAL');
     expect(migrate(old, path, clock.now(), MIGRATIONS.slice(0, 1))).toBe(1);
     new OrderRepository(old, clock).journal({ order });
-    expect(new FillRepository(old).insertFill(fill('e1'))).toBe(true);
+    // A row as step 1's columns hold it (today's repository writes columns that step did not have).
+    old
+      .prepare(
+        `INSERT INTO fills (exec_id, bot, symbol, base_coin, quote_coin, side, price, size, fee, fee_coin, ts)
+         VALUES ('e1', 'b', 'AAPLUSDT', 'AAPL', 'USDT', 'buy', '189.4', '1', '0.1', 'USDT', ?)`,
+      )
+      .run(clock.now());
     old.close();
 
     clock.advance(1000);
@@ -139,6 +144,10 @@ describe('openStore: migrations and pragmas', () => {
     expect(s.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
     expect(s.orders.byClientOid(order.clientOid)?.state).toBe('pending');
     expect(s.fills.byExecId('e1')?.price.toFixed()).toBe('189.4');
+    // Its liquidity was not kept then: not known, never a made-up "not estimated".
+    expect(s.fills.byExecId('e1')?.feeEstimated).toBeUndefined();
+    expect(s.fills.insertFill({ ...fill('e2'), liquidity: 'maker', liquidityInferred: true })).toBe(true);
+    expect(s.fills.byExecId('e2')).toMatchObject({ liquidity: 'maker', feeEstimated: true });
     s.meta.set('k', 'v'); // a table of version 2 exists now
     const v2 = s.db.prepare(`SELECT applied_ts FROM schema_migrations WHERE version = 2`).get();
     expect(v2).toEqual({ applied_ts: clock.now() });
