@@ -30,16 +30,17 @@ export const DASHBOARD_HTML = `<!doctype html>
   .degraded-why { color: #b00020; margin: 4px 0; } .drift-alarm { background: #ffb3b3; font-weight: 600; }
   [hidden] { display: none !important; }
   /* Nothing is wider than the screen: long words (a strategy's parameters, a sentence) wrap anywhere. */
-  section.bot, #notice, #log, td, .strategy { overflow-wrap: anywhere; }
+  section.bot, #notice, #log, table.data td, .strategy { overflow-wrap: anywhere; }
   .summary { display: flex; flex-wrap: wrap; column-gap: 14px; }
   .summary span { white-space: nowrap; }
   .controls { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
   .controls input { width: 22em; max-width: 100%; box-sizing: border-box; }
   .chart { height: 180px; margin: 6px 0; }
-  table { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
-  th, td { border-bottom: 1px solid #e6e9ee; padding: 2px 8px; text-align: left; }
-  td.num { text-align: right; font-variant-numeric: tabular-nums; }
-  td.empty { color: #888; font-style: italic; }
+  /* table.data: the page's own tables; the chart library lays its plot and axes out in a table of its own. */
+  table.data { border-collapse: collapse; margin: 4px 0 10px; font-size: 13px; }
+  table.data th, table.data td { border-bottom: 1px solid #e6e9ee; padding: 2px 8px; text-align: left; }
+  table.data td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  table.data td.empty { color: #888; font-style: italic; }
   h3 { font-size: 13px; margin: 8px 0 2px; color: #556; }
   .cols { display: flex; flex-wrap: wrap; gap: 18px; }
   .cols > div { min-width: 0; max-width: 100%; }
@@ -48,13 +49,13 @@ export const DASHBOARD_HTML = `<!doctype html>
   @media (max-width: 640px) {
     main { padding: 8px; }
     section.bot { padding: 8px; }
-    table, thead, tbody, tfoot, tr, th, td { display: block; }
-    table { width: 100%; }
-    thead { display: none; }
-    tbody tr { border-bottom: 1px solid #d9dde3; padding: 4px 0; }
-    td { display: flex; justify-content: space-between; gap: 12px; border: 0; padding: 1px 4px; }
-    td.num { text-align: right; }
-    td::before { content: attr(data-label); color: #667; flex: none; }
+    table.data, table.data thead, table.data tbody, table.data tfoot, table.data tr, table.data th, table.data td { display: block; }
+    table.data { width: 100%; }
+    table.data thead { display: none; }
+    table.data tbody tr { border-bottom: 1px solid #d9dde3; padding: 4px 0; }
+    table.data td { display: flex; justify-content: space-between; gap: 12px; border: 0; padding: 1px 4px; }
+    table.data td.num { text-align: right; }
+    table.data td::before { content: attr(data-label); color: #667; flex: none; }
   }
   #log .warn { color: #ffcf70; }
   .stale { color: #b00020; }
@@ -192,7 +193,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
 
   function table(cls, head, rows) {
     var t = el('table');
-    t.className = cls;
+    t.className = 'data ' + cls;
     var tr = el('tr');
     head.forEach(function (h) { tr.appendChild(el('th', h)); });
     var th = el('thead'); th.appendChild(tr); t.appendChild(th);

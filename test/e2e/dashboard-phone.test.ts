@@ -41,6 +41,28 @@ const overflow = async (page: Page) =>
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth: w, wide };
   })()`)) as { scrollWidth: number; innerWidth: number; wide: string[] };
 
+/**
+ * The equity chart's plot and axes as drawn: the plot (the largest canvas), the price axis (canvases right of
+ * it) and the time axis (canvases below it), each with its size and whether it lies inside the chart's box.
+ */
+const chartAxes = async (page: Page, id: string) =>
+  (await page.evaluate(`(() => {
+    const box = document.getElementById(${JSON.stringify(id)}).getBoundingClientRect();
+    const shown = Array.from(document.querySelectorAll('#' + ${JSON.stringify(id)} + ' canvas'))
+      .map((c) => c.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0);
+    const plot = shown.reduce((a, r) => (r.width * r.height > a.width * a.height ? r : a), shown[0]);
+    const inside = (r) => r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+    const right = shown.filter((r) => r.left >= plot.right - 1 && r.top < plot.bottom);
+    const below = shown.filter((r) => r.top >= plot.bottom - 1);
+    return {
+      priceAxisWidth: Math.round(Math.max(0, ...right.map((r) => r.width))),
+      timeAxisHeight: Math.round(Math.max(0, ...below.map((r) => r.height))),
+      axesInside: right.concat(below).every(inside),
+      plotHeight: Math.round(plot.height),
+    };
+  })()`)) as { priceAxisWidth: number; timeAxisHeight: number; axesInside: boolean; plotHeight: number };
+
 /** Whether the element is wholly inside the viewport's width and shown. */
 const inView = async (page: Page, selector: string) =>
   (await page.evaluate(`(() => {
@@ -92,12 +114,23 @@ describe.each([{ lang: 'C.UTF-8' }, { lang: 'de_DE.UTF-8' }])(
         expect(await inView(page, `${SECTION} table.positions tbody tr button[data-action="flatten"]`)).toBe(
           'in view',
         );
+        // The equity chart keeps its price and time axes on a phone, inside its box (the card layout of the
+        // data tables once reached the chart's own table and clipped both below the plot).
+        const axes = await chartAxes(page, `chart-${BOT}`);
+        expect(axes.priceAxisWidth, JSON.stringify(axes)).toBeGreaterThanOrEqual(30);
+        expect(axes.timeAxisHeight, JSON.stringify(axes)).toBeGreaterThanOrEqual(15);
+        expect(axes.axesInside, JSON.stringify(axes)).toBe(true);
+        expect(axes.plotHeight, JSON.stringify(axes)).toBeGreaterThanOrEqual(120);
         await page.setViewport({ width: 1280, height: 900 });
         await afterPaint(page);
         await page.screenshot({ path: join(shots, '1280px.png'), fullPage: true });
         const wide = await overflow(page);
         expect(wide.wide, 'elements wider than 1280 px').toEqual([]);
         expect(wide.scrollWidth).toBeLessThanOrEqual(wide.innerWidth);
+        const wideAxes = await chartAxes(page, `chart-${BOT}`);
+        expect(wideAxes.priceAxisWidth, JSON.stringify(wideAxes)).toBeGreaterThanOrEqual(30);
+        expect(wideAxes.timeAxisHeight, JSON.stringify(wideAxes)).toBeGreaterThanOrEqual(15);
+        expect(wideAxes.axesInside, JSON.stringify(wideAxes)).toBe(true);
 
         // Flatten all and Halt ask first; dismissed, nothing reaches the control API.
         const controlsBefore = ((await api(`/api/bots/${BOT}`)) as { controls: unknown[] }).controls.length;
