@@ -2,6 +2,7 @@
 // pair in the bot's quote coin, and that the account may read its fills. A refusal is explained, then thrown.
 import type { Writable } from 'node:stream';
 import { ApiError } from '../api/index.js';
+import type { RestClient } from '../client/index.js';
 import {
   ConfigError,
   type BotConfig,
@@ -39,19 +40,7 @@ export interface StartCheckContext {
  * problem of the configuration (exit 2), said at its line as `validate` says the ones it can know.
  */
 export async function checkPairs(ctx: StartCheckContext, rt: VenueRuntime): Promise<void> {
-  const lists = new Map<BotConfig['category'], ReturnType<typeof instrumentsFor>>();
-  const problems: ConfigProblem[] = [];
-  for (const [i, b] of ctx.cfg.bots.entries()) {
-    const listed = lists.get(b.category) ?? instrumentsFor(rt.client, b.category);
-    lists.set(b.category, listed);
-    for (const p of botPairs(b, await listed).problems)
-      problems.push({
-        file: ctx.file,
-        ...ctx.source.locate(['bots', i, 'symbols', p.index]),
-        path: `bots[${i}].symbols[${p.index}]`,
-        message: p.message,
-      });
-  }
+  const problems = await pairProblems(ctx.file, ctx.cfg, ctx.source, rt.client);
   if (problems.length === 0) return;
   const e = new ConfigError(problems, undefined, ctx.source.redact);
   ctx.logger.error('start refused: the venue cannot trade a configured symbol', {
@@ -61,6 +50,32 @@ export async function checkPairs(ctx: StartCheckContext, rt: VenueRuntime): Prom
     `tradebot: the configuration has ${counted(e.problems.length, 'problem')} the venue found; the daemon did not start:\n${e.message}\n`,
   );
   throw new StartRefused(2, 'start refused');
+}
+
+/**
+ * Each bot's symbols the venue cannot trade for it (not listed, no Reality pair, another quote coin), each at
+ * its line: what `run` refuses at its start, and what `validate` finds when the venue's list is at hand.
+ */
+export async function pairProblems(
+  file: string,
+  cfg: Pick<Deployment, 'bots'>,
+  source: Pick<LoadedConfig<Deployment>, 'locate'>,
+  client: RestClient,
+): Promise<ConfigProblem[]> {
+  const lists = new Map<BotConfig['category'], ReturnType<typeof instrumentsFor>>();
+  const problems: ConfigProblem[] = [];
+  for (const [i, b] of cfg.bots.entries()) {
+    const listed = lists.get(b.category) ?? instrumentsFor(client, b.category);
+    lists.set(b.category, listed);
+    for (const p of botPairs(b, await listed).problems)
+      problems.push({
+        file,
+        ...source.locate(['bots', i, 'symbols', p.index]),
+        path: `bots[${i}].symbols[${p.index}]`,
+        message: p.message,
+      });
+  }
+  return problems;
 }
 
 /**

@@ -1,9 +1,10 @@
 // The tradebot command from the outside: help, exit codes, validation messages, schema, api calls.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { demoConfigFile } from '../helpers/demo-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-cli-'));
 /** The embedded simulator of `api --sim`, pinned to a Monday in the regular session: the same on any day. */
@@ -20,7 +21,53 @@ describe('tradebot CLI', () => {
   it('validate accepts the demo and exits 0', async () => {
     const r = await runCli(['validate', 'config/demo.yaml']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('config/demo.yaml: ok (3 bots)');
+    expect(r.stdout).toContain('config/demo.yaml: ok (3 bots; symbols listed by the embedded simulator)');
+  });
+
+  it('validate refuses what run refuses: a symbol the simulator does not list, a pair that is no Reality pair, each at its line', async () => {
+    const f = demoConfigFile(dir, 'symbols', (demo) => {
+      const [first, second] = demo.bots;
+      if (first === undefined || second === undefined) throw new Error('the demo has fewer than two bots');
+      first.symbols = [...first.symbols, 'NOPEUSDT'];
+      second.symbols = ['BTCUSDT'];
+    });
+    const v = await runCli(['validate', f]);
+    expect(v.code, v.stderr).toBe(2);
+    expect(v.stderr).toMatch(
+      new RegExp(
+        `${f}:\\d+:\\d+ bots\\[0\\]\\.symbols\\[1\\]: bot \\S+: NOPEUSDT is not an instrument of SPOT`,
+      ),
+    );
+    expect(v.stderr).toMatch(/bots\[1\]\.symbols\[0\]: bot \S+: BTCUSDT is not a Reality stock pair/);
+    expect(v.stderr).toContain(`${f}: 2 problems`);
+    const run = await runCli(['run', '--config', f]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/NOPEUSDT is not an instrument of SPOT/);
+    expect(run.stderr).toMatch(/BTCUSDT is not a Reality stock pair/);
+  });
+
+  it('validate says when it could not check the symbols (a remote venue that does not answer, or --offline)', async () => {
+    const f = join(dir, 'remote.yaml');
+    // A loopback port nothing listens on: refused at once, on any machine.
+    const live = readFileSync('config/live.example.yaml', 'utf8').replace(
+      '${TRADEBOT_BASE_URL:-https://api.example.com}',
+      'http://127.0.0.1:9',
+    );
+    writeFileSync(f, live);
+    mkdirSync(join(dir, 'secrets'), { recursive: true });
+    writeFileSync(join(dir, 'secrets', 'passphrase.txt'), 'p\n');
+    const env = { TRADEBOT_API_KEY: 'k', TRADEBOT_API_SECRET: 's' };
+    for (const args of [
+      ['validate', f],
+      ['validate', f, '--offline'],
+    ]) {
+      const v = await runCli(args, env);
+      expect(v.code, v.stderr).toBe(0);
+      expect(v.stdout).toMatch(/: ok \(\d+ bots?; symbols not checked\)/);
+      expect(v.stderr).toMatch(
+        /the bots' symbols were not checked against the venue: .*tradebot doctor --config/,
+      );
+    }
   });
 
   it('a broken YAML file prints its line and column and exits non-zero', async () => {

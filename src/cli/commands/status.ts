@@ -21,6 +21,7 @@ import { counted, didYouMean } from '../../market/spelling.js';
 import { isEstimatedFill } from '../../execution/trader.js';
 import { Decimal } from '../../market/decimal.js';
 import { VALUATION_RULE } from '../../portfolio/figures.js';
+import type { StoredFill } from '../../store/index.js';
 import { agesText, isPaperJournal, liveHeader, readLive, type LiveRead } from '../live-status.js';
 
 const SourceFlags = z.object({
@@ -314,37 +315,41 @@ function positions(src: JournalSource, f: { json: boolean }): string {
   );
 }
 
+/** `trades --json`: each fill with its exact values, as the journal keeps them. */
+function tradesJson(src: JournalSource, fills: readonly StoredFill[]): string {
+  return JSON.stringify(
+    fills.map((x) => ({
+      time: new Date(x.ts).toISOString(),
+      bot: x.bot ?? null,
+      side: x.side,
+      symbol: x.symbol,
+      size: x.size.toFixed(),
+      baseCoin: x.baseCoin,
+      price: x.price.toFixed(),
+      value: x.price.mul(x.size).toFixed(),
+      fee: x.fee.toFixed(),
+      quoteCoin: x.quoteCoin,
+      execId: x.execId,
+      clientOid: x.clientOid ?? null,
+      estimated: isEstimatedFill(x.execId),
+      // The log's feeEstimated: the venue's fills do not say maker or taker, so the fee was computed at an
+      // inferred liquidity. null for a fill journaled before the journal kept it.
+      liquidity: x.liquidity ?? null,
+      feeEstimated: x.feeEstimated ?? null,
+      mode: modeOf(src),
+    })),
+    null,
+    2,
+  );
+}
+
 function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
   checkBot(src, f.bot);
   const sinceTs =
     f.since === undefined ? undefined : parseSince(f.since, deploymentNow(src.store), parseDateFlag);
   let fills = src.store.fills.list({ bot: f.bot, sinceTs });
   if (f.limit !== undefined) fills = fills.slice(-f.limit);
-  if (f.json)
-    return JSON.stringify(
-      fills.map((x) => ({
-        time: new Date(x.ts).toISOString(),
-        bot: x.bot ?? null,
-        side: x.side,
-        symbol: x.symbol,
-        size: x.size.toFixed(),
-        baseCoin: x.baseCoin,
-        price: x.price.toFixed(),
-        value: x.price.mul(x.size).toFixed(),
-        fee: x.fee.toFixed(),
-        quoteCoin: x.quoteCoin,
-        execId: x.execId,
-        clientOid: x.clientOid ?? null,
-        estimated: isEstimatedFill(x.execId),
-        // The log's feeEstimated: the venue's fills do not say maker or taker, so the fee was computed at an
-        // inferred liquidity. null for a fill journaled before the journal kept it.
-        liquidity: x.liquidity ?? null,
-        feeEstimated: x.feeEstimated ?? null,
-        mode: modeOf(src),
-      })),
-      null,
-      2,
-    );
+  if (f.json) return tradesJson(src, fills);
   if (fills.length === 0) return [...paperLine(src), 'no fill in this range'].join('\n');
   // Prices and sizes of a symbol with as many decimals as its longest one has, so the points line up
   // ("151.90" under "151.83", never "151.9"); padding with zeros never changes a value. An estimated buy's

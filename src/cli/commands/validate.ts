@@ -23,6 +23,7 @@ import {
 import { exitBlockWarning } from '../../strategy/exit-block-check.js';
 import { parseExitRules } from '../../strategy/exits.js';
 import { loadStrategy, resolveStrategyFile } from '../../strategy/loader.js';
+import { checkVenueSymbols } from '../venue-symbols.js';
 
 export function register(program: Command): void {
   program
@@ -36,8 +37,18 @@ export function register(program: Command): void {
       'the file is a backtest definition (found by itself when it has a dataset and no bots)',
       false,
     )
-    .addHelpText('after', '\nExit codes: 0 valid, 2 invalid.')
-    .action(async (file: string, opts: { backtest: boolean }) => {
+    .option(
+      '--offline',
+      "a deployment on a remote or paper venue: do not ask the venue's instrument list (its symbols are then not checked)",
+      false,
+    )
+    .addHelpText(
+      'after',
+      "\nA deployment's symbols are checked as `run` checks them at its start: against the embedded simulator's\n" +
+        "instruments, or a remote venue's (public, no key needed) when it answers within 5 s; otherwise the output\n" +
+        'says they were not checked.\n\nExit codes: 0 valid, 2 invalid.',
+    )
+    .action(async (file: string, opts: { backtest: boolean; offline: boolean }) => {
       if (STRATEGY_MODULE_RE.test(file)) {
         process.exitCode = await validateStrategyFile(file);
         return;
@@ -64,17 +75,7 @@ export function register(program: Command): void {
           );
           process.stdout.write(`${file}: ok (backtest)\n`);
         } else {
-          const { config } = await loadDeployment(file);
-          const refs = config.bots.map((b) => b.strategy);
-          const problems = await typeProblems(file, refs, config.strategiesDir);
-          if (problems.length > 0) throw new ConfigError(problems);
-          const bots = config.bots.map((b, i) => ({
-            where: `bots[${i}] (${b.name})`,
-            ref: b.strategy,
-            exits: b.exits,
-          }));
-          await warnBlockableExits(file, bots, config.strategiesDir);
-          process.stdout.write(`${file}: ok (${counted(config.bots.length, 'bot')})\n`);
+          await validateDeployment(file, opts.offline);
         }
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
@@ -82,6 +83,30 @@ export function register(program: Command): void {
         process.exitCode = 2;
       }
     });
+}
+
+/** A deployment file: its strategies' types, its symbols against the venue's list, its blockable exits. */
+async function validateDeployment(file: string, offline: boolean): Promise<void> {
+  const loaded = await loadDeployment(file);
+  const { config } = loaded;
+  const refs = config.bots.map((b) => b.strategy);
+  const problems = await typeProblems(file, refs, config.strategiesDir);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const symbols = await checkVenueSymbols(loaded, { offline });
+  if (symbols.checked && symbols.problems.length > 0)
+    throw new ConfigError([...symbols.problems], undefined, loaded.redact);
+  if (!symbols.checked)
+    process.stderr.write(
+      `${file}: the bots' symbols were not checked against the venue: ${symbols.why}; \`tradebot doctor --config ${file}\` checks them when the venue answers (run refuses a symbol it does not list)\n`,
+    );
+  const bots = config.bots.map((b, i) => ({
+    where: `bots[${i}] (${b.name})`,
+    ref: b.strategy,
+    exits: b.exits,
+  }));
+  await warnBlockableExits(file, bots, config.strategiesDir);
+  const unchecked = symbols.checked ? `; symbols listed by ${symbols.against}` : '; symbols not checked';
+  process.stdout.write(`${file}: ok (${counted(config.bots.length, 'bot')}${unchecked})\n`);
 }
 
 /** The type errors of the user's .ts strategies the file names, as the file's problems. */
