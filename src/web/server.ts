@@ -38,6 +38,44 @@ export class DashboardConfigError extends Error {
   override readonly name = 'DashboardConfigError';
 }
 
+const BODY_EXAMPLE =
+  'send a JSON body such as {"reason": "why"} (and "symbol": "AAPLUSDT" to flatten one symbol)';
+
+/**
+ * A control body parsed, or what is wrong with it in a sentence: not JSON, empty, or carrying a key that would
+ * reach an object's prototype (`__proto__`, `constructor.prototype`), which is refused by name rather than
+ * called "not valid JSON" as fastify's own parser does.
+ */
+function jsonBody(text: string): { value: unknown } | { error: string } {
+  if (text.trim() === '') return { error: `the body is empty; ${BODY_EXAMPLE}` };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { error: `the body is not valid JSON (${(e as Error).message}); ${BODY_EXAMPLE}` };
+  }
+  const key = prototypeKey(value);
+  return key === undefined
+    ? { value }
+    : {
+        error: `the body has a key "${key}", which is refused (it would reach an object's prototype); ${BODY_EXAMPLE}`,
+      };
+}
+
+/** The first key of a parsed JSON value that names a prototype, as a dotted path. */
+function prototypeKey(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  for (const k of Object.keys(v)) {
+    const child = (v as Record<string, unknown>)[k];
+    if (k === '__proto__') return k;
+    if (k === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child)
+      return 'constructor.prototype';
+    const deeper = prototypeKey(child);
+    if (deeper !== undefined) return `${k}.${deeper}`;
+  }
+  return undefined;
+}
+
 /** The fastify instance, with the dashboard's answers to invalid requests and unknown routes. */
 function createApp(): FastifyInstance {
   const app = Fastify({
@@ -45,6 +83,11 @@ function createApp(): FastifyInstance {
     // Bodies are validated as declared: an unknown field is refused, not silently dropped or coerced.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
     bodyLimit: 16 * 1024,
+  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const r = jsonBody(String(body));
+    if ('error' in r) done(Object.assign(new Error(r.error), { statusCode: 400 }), undefined);
+    else done(null, r.value);
   });
   app.setErrorHandler(
     (
@@ -58,7 +101,7 @@ function createApp(): FastifyInstance {
         });
       if (err.validation !== undefined)
         return reply.code(400).send({
-          error: `invalid request: ${err.message}; send a JSON body such as {"reason": "why"} (and "symbol": "AAPLUSDT" to flatten one symbol)`,
+          error: `invalid request: ${err.message}; ${BODY_EXAMPLE}`,
         });
       const code = err.statusCode !== undefined && err.statusCode >= 400 ? err.statusCode : 500;
       return reply.code(code).send({ error: err.message });

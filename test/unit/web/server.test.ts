@@ -135,6 +135,27 @@ describe('dashboard with a token', () => {
       expect(r.statusCode, JSON.stringify(body)).toBe(400);
       expect(r.json<{ error: string }>().error).toMatch(re);
     }
+    // Bodies that are not the JSON object asked for: each said for what it is, never called what it is not.
+    const raw: [string, RegExp][] = [
+      ['{"reason":"x","__proto__":{"admin":true}}', /the body has a key "__proto__", which is refused/],
+      [
+        '{"reason":"x","constructor":{"prototype":{"a":1}}}',
+        /the body has a key "constructor.prototype", which is refused/,
+      ],
+      ['{"reason":"x",', /the body is not valid JSON \(.+\); send a JSON body such as \{"reason": "why"\}/],
+      ['', /the body is empty; send a JSON body such as \{"reason": "why"\}/],
+    ];
+    for (const [payload, re] of raw) {
+      const r = await d.app.inject({
+        method: 'POST',
+        url: '/api/bots/a/pause',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        payload,
+      });
+      expect(r.statusCode, payload).toBe(400);
+      expect(r.json<{ error: string }>().error, payload).toMatch(re);
+    }
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
   it('serves the page and its script without the token in them, under a CSP without inline scripts', async () => {
