@@ -501,7 +501,10 @@ export function resumePoint(
   path: string,
   want: { readonly symbol: string; readonly category: string; readonly interval: CandleInterval },
 ): number | undefined {
-  if (!existsSync(path) || completeLength(path) === 0) return undefined;
+  if (!existsSync(path)) return undefined;
+  // A folder (or a device) where the file would be: said with its path, not a raw EISDIR.
+  checkCandleFile(path, 'record into a new file');
+  if (completeLength(path) === 0) return undefined;
   const fix = 'record into a new file (another --out), or move this one away';
   let meta: CandleFileMeta;
   try {

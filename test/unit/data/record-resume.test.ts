@@ -1,6 +1,6 @@
 // What a recording resumes onto: only a file of its own symbol, category and interval whose last candles read as
 // such (anything else is refused with what the file holds); a new, empty or header-only file starts anew.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,14 @@ describe('resumePoint: a recording resumes only onto its own series', () => {
       `${headOf('BTCUSDT', '1H').split('\n')[0]}\nopen,openTime,high,low,close,volume,turnover\n100.5,${T0},101,100,100.75,1,1\n`,
     );
     expect(() => resumePoint(reordered, btc1h)).toThrow(/is no candle of this recorder/);
+  });
+
+  it('refuses a folder named like the candle file with a sentence that names it, not a raw EISDIR', () => {
+    const folder = join(dir, 'BTCUSDT-1H.csv');
+    mkdirSync(folder);
+    expect(() => resumePoint(folder, btc1h)).toThrow(
+      new RegExp(`^${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder, not a candle file:`),
+    );
   });
 
   it('writes the metadata header into an existing empty file', async () => {
