@@ -72,7 +72,7 @@ interface OrderRow {
   updated_ts: number;
 }
 
-function toRecord(r: OrderRow): OrderRecord {
+function toRecord(r: OrderRow, intent?: OrderIntent): OrderRecord {
   const order: VenueOrder = {
     category: r.category as VenueOrder['category'],
     symbol: r.symbol,
@@ -86,7 +86,9 @@ function toRecord(r: OrderRow): OrderRecord {
     clientOid: r.client_oid,
     ...(r.bot === null ? {} : { bot: r.bot }),
     order,
-    ...(r.intent === null ? {} : { intent: decodeIntent(r.intent, `intent of order ${r.client_oid}`) }),
+    ...(r.intent === null
+      ? {}
+      : { intent: intent ?? decodeIntent(r.intent, `intent of order ${r.client_oid}`) }),
     state: r.state,
     ...(r.order_id === null ? {} : { orderId: r.order_id }),
     ...(r.reject_code === null ? {} : { rejectCode: r.reject_code }),
@@ -148,6 +150,13 @@ export class OrderRepository {
   private readonly ackStmt: Statement<[{ oid: string; orderId: string; ts: number }], unknown>;
   private readonly rejectStmt: Statement<[{ oid: string; code: string; msg: string; ts: number }], unknown>;
 
+  /**
+   * The intents of the orders this process journaled and the venue has not answered yet, as objects: the
+   * answer's record takes its intent from here instead of decoding the stored JSON through its schema on the
+   * order path. Bounded by the orders in flight (an answer takes its intent out).
+   */
+  private readonly inFlight = new Map<string, OrderIntent>();
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -204,7 +213,10 @@ export class OrderRepository {
     // One statement, atomic on its own (no transaction of its own: inside the pipeline's commit it would
     // be a savepoint more). A new order's record is what was just written: reading it back (and parsing
     // its intent's JSON) would cost every order, between the strategy and the send.
-    if (this.insertStmt.run(row).changes === 1) return { inserted: true, record: newRecord(entry, row) };
+    if (this.insertStmt.run(row).changes === 1) {
+      if (entry.intent !== undefined) this.inFlight.set(o.clientOid, entry.intent);
+      return { inserted: true, record: newRecord(entry, row) };
+    }
     const record = this.require(o.clientOid);
     if (!sameWireOrder(record.order, o)) {
       throw new StoreError(
@@ -228,17 +240,21 @@ export class OrderRepository {
    */
   markAcked(clientOid: string, orderId: string, ts: number = this.clock.now()): OrderRecord {
     textColumn(orderId, 'orderId');
+    const at = tsColumn(ts);
     return this.db
       .transaction((): OrderRecord => {
-        const cur = this.require(clientOid);
+        const cur = this.requireRow(clientOid);
+        const intent = this.inFlight.get(clientOid);
         if (cur.state === 'acked') {
-          if (cur.orderId === orderId) return cur;
+          if (cur.order_id === orderId) return toRecord(cur, intent);
           throw new StoreError(
-            `order ${clientOid} is already acknowledged as orderId ${cur.orderId ?? '?'}, not ${orderId}`,
+            `order ${clientOid} is already acknowledged as orderId ${cur.order_id ?? '?'}, not ${orderId}`,
           );
         }
-        this.ackStmt.run({ oid: clientOid, orderId, ts: tsColumn(ts) });
-        return this.require(clientOid);
+        this.ackStmt.run({ oid: clientOid, orderId, ts: at });
+        this.inFlight.delete(clientOid);
+        // The row as the update left it, without reading it back.
+        return toRecord({ ...cur, state: 'acked', order_id: orderId, updated_ts: at }, intent);
       })
       .immediate();
   }
@@ -257,6 +273,7 @@ export class OrderRepository {
           );
         }
         this.rejectStmt.run({ oid: clientOid, code: String(code), msg: String(msg), ts: tsColumn(ts) });
+        this.inFlight.delete(clientOid);
         return this.require(clientOid);
       })
       .immediate();
@@ -276,20 +293,24 @@ export class OrderRepository {
 
   /** What a restart must resend (same clientOid): journaled orders without an answer, oldest first. */
   pendingOrders(): OrderRecord[] {
-    return this.pendingStmt.all().map(toRecord);
+    return this.pendingStmt.all().map((r) => toRecord(r));
   }
 
   /** Journaled orders, oldest first. */
   list(filter: OrderFilter = {}): OrderRecord[] {
     return this.listStmt
       .all({ bot: filter.bot ?? null, symbol: filter.symbol ?? null, state: filter.state ?? null })
-      .map(toRecord);
+      .map((r) => toRecord(r));
   }
 
   private require(clientOid: string): OrderRecord {
+    return toRecord(this.requireRow(clientOid), this.inFlight.get(clientOid));
+  }
+
+  private requireRow(clientOid: string): OrderRow {
     const r = this.byOidStmt.get(clientOid);
     if (r === undefined) throw unknownOrder(clientOid);
-    return toRecord(r);
+    return r;
   }
 }
 

@@ -253,6 +253,19 @@ describe('order journal', () => {
     expect(s.orders.byOrderId('O-42')?.clientOid).toBe(order.clientOid);
   });
 
+  it("answers an acknowledged order's record with its intent, in this process and after a restart", () => {
+    const s = openAt();
+    s.orders.journal({ order, bot: 'sma', intent: limitIntent, firstAttempt: true });
+    const acked = s.orders.markAcked(order.clientOid, 'O-7');
+    expect(acked).toMatchObject({ state: 'acked', orderId: 'O-7', bot: 'sma', attempts: 1 });
+    expect(acked.intent).toEqual(limitIntent);
+    // What the journal holds is what the answer said, read back from the file by another process.
+    s.close();
+    const again = openAt();
+    expect(again.orders.byClientOid(order.clientOid)).toEqual(acked);
+    expect(again.orders.markAcked(order.clientOid, 'O-7')).toEqual(acked);
+  });
+
   it('runs pending -> rejected with the venue code and message', () => {
     const s = openAt();
     s.orders.journal({ order });
