@@ -41,6 +41,7 @@ import { botSummary, drainBots } from './shutdown.js';
 import { startPaperRecording, type CandleRecorder } from './candle-recorder.js';
 import { watchSignals } from './signals.js';
 import { checkFillAccess, checkPairs, checkPaperCalls, PAPER, StartRefused } from './start-checks.js';
+import { START_CONCURRENCY, startInChains, symbolChains } from './start-chains.js';
 import { US_EASTERN } from '../market/us-calendar.js';
 import { StatusLine } from './status.js';
 import { connectVenue, startVenue, type VenueConnection } from './venue.js';
@@ -57,10 +58,7 @@ export interface DaemonOptions {
   readonly fresh?: boolean | undefined;
   /** Called once everything runs, with the ports in use. */
   readonly onReady?: ((info: { metricsPort?: number | undefined; venueUrl: string }) => void) | undefined;
-  /**
-   * Services started once the bots run and closed first at shutdown (the CLI passes notifications; the
-   * dashboard too): daemon, notify and web are one layer, so the daemon knows them only through this port.
-   */
+  /** Services started once the bots run, closed first at shutdown (notifications, dashboard; one layer). */
   readonly services?: readonly DaemonService[] | undefined;
   /** A strategy's failure is logged with its stack (`run --verbose`). */
   readonly verbose?: boolean | undefined;
@@ -319,20 +317,20 @@ class DaemonRun {
     });
   }
 
-  /** Each bot in turn: its leverage, then built (reconciled with the venue) and started on the feeds. */
+  /** Each bot: its leverage, then built (reconciled with the venue) and started, chains of a symbol in turn. */
   private async startBots(venue: VenueConnection): Promise<void> {
-    for (const [i, b] of this.cfg.bots.entries()) {
-      const slot: BotSlot = { cfg: b, restarts: 0, stopping: false };
-      this.slots.push(slot);
-      await this.applyLeverage(b);
+    const slots = this.cfg.bots.map((cfg): BotSlot => ({ cfg, restarts: 0, stopping: false }));
+    this.slots.push(...slots);
+    await startInChains(symbolChains(this.cfg.bots), START_CONCURRENCY, async (i) => {
+      await this.applyLeverage(this.cfg.bots[i] as BotConfig);
       try {
-        await this.startBot(slot, venue);
+        await this.startBot(slots[i] as BotSlot, venue);
       } catch (e) {
         if (!(e instanceof StrategyParamsError)) throw e;
         this.stderr.write(`tradebot: ${this.file}: bots[${i}].params: ${e.message}\n`);
         throw new StartRefused(2, 'bad strategy parameters');
       }
-    }
+    });
   }
 
   /** Leverage at start (futures and margin accounts); a refusal is logged, not fatal. */
