@@ -34,6 +34,12 @@ export class DaemonMetrics {
     labelNames: ['bot', 'code'],
     registers: [this.registry],
   });
+  readonly denialBursts = new Counter({
+    name: 'tradebot_denial_bursts_total',
+    help: 'Bursts of denials: a bot denied its denialBurst.count intents of one code within the window',
+    labelNames: ['bot', 'code'],
+    registers: [this.registry],
+  });
   readonly orders = new Counter({
     name: 'tradebot_orders_total',
     help: 'Orders by outcome',
