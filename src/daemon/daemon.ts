@@ -248,6 +248,7 @@ class DaemonRun {
     });
     this.store = journal.store;
     this.unlock = journal.unlock;
+    this.metrics.seedFromJournal(journal.store);
     this.previousRun =
       journal.keptAt === undefined
         ? markRunStarted(journal.store, this.clock.now())
