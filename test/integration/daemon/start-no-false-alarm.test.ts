@@ -95,9 +95,20 @@ describe('a normal start at speed 60', () => {
           },
           { what: `start ${i + 1}: a candle boundary and a fill`, timeoutMs: 60_000, intervalMs: 100 },
         );
-        // The counters are the deployment's: the journal's totals, as /readyz counts them.
-        const last = await ready();
-        const metrics = await (await fetch(`${url}/metrics`)).text();
+        // The counters are the deployment's: the journal's totals, as /readyz counts them (read while the
+        // counts hold still: a fill between the two reads is taken again).
+        const { last, metrics } = await waitFor(
+          async () => {
+            const before = await ready();
+            const metrics = await (await fetch(`${url}/metrics`)).text();
+            const last = await ready();
+            const still =
+              JSON.stringify(before.bots.map((x) => [x.fills, x.orders])) ===
+              JSON.stringify(last.bots.map((x) => [x.fills, x.orders]));
+            return still ? { last, metrics } : undefined;
+          },
+          { what: 'counts that hold still while /metrics is read', timeoutMs: 30_000, intervalMs: 20 },
+        );
         const fills = counterByBot(metrics, 'tradebot_fills_total');
         const orders = counterByBot(metrics, 'tradebot_orders_total');
         for (const b of last.bots) {
