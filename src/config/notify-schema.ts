@@ -135,8 +135,10 @@ export const NotifySchema = z
         count: z.number().int().min(1).default(5).describe('denials of one bot that make a burst'),
         windowMs: ms('notify.denialBurst.windowMs', 1000, 60_000),
       })
-      .default({ count: 5, windowMs: 60_000 })
-      .describe('one message when a bot is denied this many intents within the window (venue time)'),
+      .optional()
+      .describe(
+        "the default of every bot's denialBurst: this many denials of one code within the window (venue time) are one alarm; without it, 5 within ten of the bot's candles",
+      ),
     dailySummary: z
       .strictObject({
         cron: z

@@ -307,6 +307,27 @@ export const BotSchema = z
     ),
     leverage: z.array(LeverageSchema).default([]).describe('set-leverage calls made at start'),
     schedules: z.array(ScheduleSchema).default([]).describe('cron jobs of this bot'),
+    denialBurst: z
+      .strictObject({
+        count: z
+          .number({ error: 'denialBurst.count must be a whole number of denials, e.g. 5' })
+          .int('denialBurst.count must be a whole number of denials, e.g. 5')
+          .min(1, 'denialBurst.count must be at least 1')
+          .max(10_000, 'denialBurst.count must be at most 10000')
+          .optional()
+          .describe('denials of one code that make a burst (default 5)'),
+        windowMs: z
+          .number({ error: 'denialBurst.windowMs must be a number of milliseconds, e.g. 600000' })
+          .int('denialBurst.windowMs must be a whole number of milliseconds')
+          .min(1000, 'denialBurst.windowMs must be at least 1000 ms')
+          .max(604_800_000, 'denialBurst.windowMs must be at most a week (604800000 ms)')
+          .optional()
+          .describe("within how long, venue time (default ten of the bot's candles)"),
+      })
+      .optional()
+      .describe(
+        "one alarm (log, metric, notification) when the bot is denied this many intents of one code within the window; default notify.denialBurst, else 5 within ten of the bot's candles",
+      ),
   })
   .describe('one bot: a strategy on some symbols with its risk limits');
 

@@ -28,6 +28,7 @@ import { exitBlockWarning } from '../strategy/exit-block-check.js';
 import { loadStrategy, resolveStrategyFile } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { StrategyRuntimeError } from '../strategy/failure.js';
+import { denialAlarm } from './denial-alarm.js';
 import { driftDetail, scheduleDriftChecks } from './drift-checks.js';
 import { watchFeedHealth } from './feed-alarm.js';
 import { readiness, serveHealth, venueReachableMs } from './health.js';
@@ -209,9 +210,9 @@ class DaemonRun {
     await this.startBots(venue);
     this.watchAccount();
     this.startSchedules();
-    this.watchFeeds();
     this.startStatusLine();
     await this.startServices();
+    this.watchFeeds();
     this.o.onReady?.({ metricsPort: this.http?.port, venueUrl: venue.baseUrl });
     this.logger.info('running', { bots: this.cfg.bots.length, journal: this.cfg.store.path });
   }
@@ -245,6 +246,7 @@ class DaemonRun {
     });
     this.store = journal.store;
     this.unlock = journal.unlock;
+    this.metrics.seedFromJournal(journal.store);
     this.previousRun =
       journal.keptAt === undefined
         ? markRunStarted(journal.store, this.clock.now())
@@ -262,7 +264,6 @@ class DaemonRun {
       });
   }
 
-  /** The embedded simulator started, or a remote venue's clock followed: from here `clock` is the venue's. */
   /** The venue clock's reading, for the CLI's "now" (`trades --since 10m`): see venueNow. */
   private journalVenueClock(): void {
     if (this.store === undefined) return;
@@ -305,14 +306,14 @@ class DaemonRun {
       metrics: this.metrics,
       logger: this.logger,
       readiness: () =>
-        readiness(
-          this.slots.map((s) => s.bot?.status()),
-          this.lastPollOk,
-          liveClock.now(),
-          venueReachableMs(Math.min(...this.cfg.bots.map((b) => b.poll.tickersMs)), this.runtime?.speed ?? 1),
-          this.store === undefined ? {} : driftDetail(this.store),
-          this.store?.path,
-        ),
+        readiness({
+          bots: this.slots.map((s) => s.bot?.status()),
+          lastPollOk: this.lastPollOk,
+          now: liveClock.now(),
+          reachableMs: venueReachableMs(this.cfg.bots, this.runtime?.speed ?? 1),
+          drift: this.store === undefined ? {} : driftDetail(this.store),
+          journal: this.store?.path,
+        }),
       store: this.store,
     });
   }
@@ -396,7 +397,7 @@ class DaemonRun {
             ? undefined
             : parseProtections(b.protections, `bots.${b.name}.protections`),
       },
-      onEvent: this.fanOut(pipelineEvents(logger, metrics, coinsBySuffix(b.quoteCoin))),
+      onEvent: this.fanOut(b),
       onCandle: (c) => this.recorder?.see(c),
     });
     if (reconciled.resent.length > 0 || reconciled.newFills > 0) {
@@ -421,11 +422,15 @@ class DaemonRun {
     });
   }
 
-  /** The pipeline's events to the log and metrics, then to the add-ons. */
-  private fanOut(first: TraderListener): TraderListener {
+  /** A bot's pipeline events to the log and metrics, then to the add-ons, then to its denial alarm. */
+  private fanOut(b: BotConfig): TraderListener {
+    const { cfg, logger, metrics } = this;
+    const first = pipelineEvents(logger, metrics, coinsBySuffix(b.quoteCoin));
+    const alarm = denialAlarm({ bot: b, cfg, logger, metrics, emit: (e) => this.events.emit(e) });
     return (e) => {
       first(e);
       this.events.emit(e);
+      alarm(e);
     };
   }
 
@@ -492,16 +497,11 @@ class DaemonRun {
     this.jobs.push({ stop: router.watch((m) => this.events.emit(m)) });
   }
 
-  /** Silence is an alarm: a bot whose feed starves is DEGRADED, said once, and its recovery too. */
+  /** Silence is an alarm (a starving feed: DEGRADED, said once); started last: the start's own work is no silence. */
   private watchFeeds(): void {
-    const alarm = watchFeedHealth({
-      bots: () => this.slots.map((s) => ({ name: s.cfg.name, bot: s.bot })),
-      clock: this.clock,
-      logger: this.logger,
-      metrics: this.metrics,
-      emit: (e) => this.events.emit(e),
-    });
-    this.jobs.push(alarm);
+    const bots = () => this.slots.map((s) => ({ name: s.cfg.name, bot: s.bot }));
+    const { clock, logger, metrics } = this;
+    this.jobs.push(watchFeedHealth({ bots, clock, logger, metrics, emit: (e) => this.events.emit(e) }));
   }
 
   /** The bots' cron tasks, on the venue's clock (see scheduleBotTasks). */

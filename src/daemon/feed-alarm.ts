@@ -13,15 +13,22 @@ import type { DaemonMetrics } from './metrics.js';
 export const FEED_CHECK_MS = 500;
 
 export function watchFeedHealth(o: {
-  readonly bots: () => readonly { readonly name: string; readonly bot: LiveBot | undefined }[];
+  readonly bots: () => readonly {
+    readonly name: string;
+    readonly bot: Pick<LiveBot, 'feedHealth' | 'forgiveFeedStall' | 'watchFeedsFromNow'> | undefined;
+  }[];
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: DaemonMetrics;
   readonly emit: (e: FeedHealthEvent) => void;
   readonly everyMs?: number | undefined;
-}): { stop(): void } {
+}): { stop(): void; check(): void } {
   /** Since when each DEGRADED bot is (clock time). */
   const degradedSince = new Map<string, number>();
+  /** Bots read DEGRADED once, not yet said: a second reading, a check later, confirms it. */
+  const suspect = new Set<string>();
+  // The feeds are judged from now on (FeedWatch.watchFrom): the start's own work is no silence of the venue.
+  for (const { bot } of o.bots()) bot?.watchFeedsFromNow();
   const check = (): void => {
     const now = o.clock.now();
     for (const { name, bot } of o.bots()) {
@@ -31,8 +38,19 @@ export function watchFeedHealth(o: {
         const age = h.ages[feed];
         if (age !== undefined) o.metrics.feedAge.set({ bot: name, feed }, age / 1000);
       }
-      o.metrics.degraded.set({ bot: name }, h.state === 'DEGRADED' ? 1 : 0);
       const since = degradedSince.get(name);
+      // A timer that fires after the event loop stood still (a CPU-bound step, a loaded machine) runs before
+      // the answers that arrived meanwhile are read: its first DEGRADED reading may be the daemon's own stall.
+      // The next check, after the loop has read them, says whether the venue is silent.
+      if (h.state === 'DEGRADED' && since === undefined && !suspect.has(name)) {
+        suspect.add(name);
+        continue;
+      }
+      if (suspect.delete(name) && h.held === true) {
+        bot.forgiveFeedStall();
+        continue;
+      }
+      o.metrics.degraded.set({ bot: name }, h.state === 'DEGRADED' ? 1 : 0);
       if (h.state === 'DEGRADED' && since === undefined) {
         degradedSince.set(name, now);
         o.logger.warn('bot degraded', { bot: name, what: `DEGRADED: ${h.problems.join('; ')}` });
@@ -55,5 +73,5 @@ export function watchFeedHealth(o: {
   };
   const timer = setInterval(check, o.everyMs ?? FEED_CHECK_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return { stop: () => clearInterval(timer), check };
 }

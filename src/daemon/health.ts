@@ -18,25 +18,37 @@ export const MIN_VENUE_REACHABLE_MS = 10_000;
  * poll's periods in real time (a venue's clock may run `speed` times faster), within MIN_VENUE_REACHABLE_MS and
  * VENUE_REACHABLE_MS. A daemon polling tickers every 5 s knows after 15 s that no answer came.
  */
-export function venueReachableMs(fastestPollMs: number, speed: number): number {
+export function venueReachableMs(
+  fastestPoll: number | readonly { readonly poll: { readonly tickersMs: number } }[],
+  speed: number,
+): number {
+  const fastestPollMs =
+    typeof fastestPoll === 'number' ? fastestPoll : Math.min(...fastestPoll.map((b) => b.poll.tickersMs));
   const real = (3 * fastestPollMs) / Math.max(1, speed);
   return Math.min(VENUE_REACHABLE_MS, Math.max(MIN_VENUE_REACHABLE_MS, Math.round(real)));
 }
 
-/**
- * What /readyz answers: `bots` holds each configured bot's status (undefined while it is not built, or restarts),
- * `lastPollOk` the wall-clock time of the venue's last answered poll.
- */
-export function readiness(
-  bots: readonly (LiveBotStatus | undefined)[],
-  lastPollOk: number,
-  now: number,
-  reachableMs: number = VENUE_REACHABLE_MS,
+/** What /readyz is computed from (see `readiness`). */
+export interface ReadinessInput {
+  /** Each configured bot's status (undefined while it is not built, or restarts). */
+  readonly bots: readonly (LiveBotStatus | undefined)[];
+  /** The wall-clock time of the venue's last answered poll (0: none yet). */
+  readonly lastPollOk: number;
+  /** The wall clock now. */
+  readonly now: number;
+  /** How long after its last answer the venue still counts as reachable (default VENUE_REACHABLE_MS). */
+  readonly reachableMs?: number | undefined;
   /** Each bot's newest drift report in brief (an unexplained difference is named in the detail). */
-  drift: Readonly<Record<string, { unexplained: number }>> = {},
+  readonly drift?: Readonly<Record<string, { unexplained: number }>> | undefined;
   /** The journal this daemon runs on: a reader (`tradebot status`) checks it asked the right daemon. */
-  journal?: string | undefined,
-): Readiness {
+  readonly journal?: string | undefined;
+}
+
+/** What /readyz answers: ready while every bot runs, none DEGRADED, not all halted, and the venue answers. */
+export function readiness(o: ReadinessInput): Readiness {
+  const { bots, lastPollOk, now, journal } = o;
+  const reachableMs = o.reachableMs ?? VENUE_REACHABLE_MS;
+  const drift = o.drift ?? {};
   const running = bots.every((b) => b?.running === true);
   const halted = bots.length > 0 && bots.every((b) => b?.tradingState === 'HALTED');
   const age = now - lastPollOk;

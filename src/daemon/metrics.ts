@@ -1,6 +1,8 @@
 // Prometheus metrics of the daemon (prom-client), on a registry of its own so tests can start several.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ESTIMATED_FILL_PREFIX } from '../execution/fill-booking.js';
 import { TRADING_STATES } from '../market/trading-state.js';
+import { journalCounters, type Store } from '../store/index.js';
 
 export class DaemonMetrics {
   readonly registry = new Registry();
@@ -31,6 +33,12 @@ export class DaemonMetrics {
   readonly denials = new Counter({
     name: 'tradebot_denials_total',
     help: 'Intents denied by the risk gate, by code',
+    labelNames: ['bot', 'code'],
+    registers: [this.registry],
+  });
+  readonly denialBursts = new Counter({
+    name: 'tradebot_denial_bursts_total',
+    help: 'Bursts of denials: a bot denied its denialBurst.count intents of one code within the window',
     labelNames: ['bot', 'code'],
     registers: [this.registry],
   });
@@ -134,6 +142,21 @@ export class DaemonMetrics {
 
   /** Set by the daemon: its running bots' trading states and whether the operator paused them. */
   tradingStatesOf: () => Iterable<readonly [string, { state: string; paused: boolean }]> = () => [];
+
+  /**
+   * Starts the counters of intents, denials, orders and fills at the journal's totals, so each is the
+   * deployment's count across restarts (a counter that fell to 0 at each restart read as a reset to Prometheus,
+   * and as a deployment that had done nothing to a person). Called when the journal opens, before any event.
+   */
+  seedFromJournal(store: Store): void {
+    for (const c of journalCounters(store, ESTIMATED_FILL_PREFIX)) {
+      const { bot } = c;
+      if (c.intents > 0) this.intents.inc({ bot }, c.intents);
+      for (const [code, n] of Object.entries(c.denials)) this.denials.inc({ bot, code }, n);
+      for (const [status, n] of Object.entries(c.orders)) this.orders.inc({ bot, status }, n);
+      for (const [source, n] of Object.entries(c.fills)) if (n > 0) this.fills.inc({ bot, source }, n);
+    }
+  }
 
   setState(bot: string, state: string, paused = false): void {
     for (const s of TRADING_STATES)

@@ -2,6 +2,7 @@
 // pipeline events and the daemon's own, handed to each listener so that one that throws is logged, never felt.
 import type { BotConfig, Deployment } from '../config/index.js';
 import type { DriftAlarmEvent } from '../drift/types.js';
+import type { DenialBurstEvent } from '../execution/denial-burst.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBot } from '../execution/live-bot.js';
@@ -19,7 +20,8 @@ export interface BotRestartedEvent {
   readonly restarts: number;
   readonly error: string;
 }
-export type DaemonEvent = TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent;
+export type DaemonEvent =
+  TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent | DenialBurstEvent;
 
 /** What a service started beside the bots is given. */
 export interface DaemonServiceContext {

@@ -18,6 +18,8 @@ export interface FeedHealth {
   readonly limits: FeedLimits;
   /** One sentence per starving feed ("no candle for 4m 10s (limit 2m) ..."), empty when OK. */
   readonly problems: readonly string[];
+  /** DEGRADED only because the feeds, fresh now, have not been fresh for long enough yet. */
+  readonly held?: true | undefined;
 }
 
 /** A bot turned DEGRADED (a feed starving) or OK again: the daemon says it once (see daemon/feed-alarm.ts). */
@@ -74,9 +76,21 @@ export class FeedWatch {
   constructor(
     readonly limits: FeedLimits,
     /** When the bot started: a feed that never brought anything is as old as the bot. */
-    private readonly start: number,
+    private start: number,
   ) {
     this.candlesSince = start;
+  }
+
+  /**
+   * Feeds are judged from `now` on: the daemon's start completed. Until then the start's own work (the other
+   * bots' reconciliation and warm-up backfill, the dashboard's start) holds the answers of the polls up, and
+   * at speed 60 a second of it is a minute of the venue's time: the daemon's own start is no silence of the
+   * venue (it made 3 of 8 starts say DEGRADED, then recovered, a second later).
+   */
+  watchFrom(now: number): void {
+    this.start = Math.max(this.start, now);
+    if (this.candlesSince !== undefined) this.candlesSince = Math.max(this.candlesSince, now);
+    this.lastBad = undefined;
   }
 
   /** A feed brought something at `at` (a candle's close time, a poll's time, a fill sync's end). */
@@ -111,12 +125,21 @@ export class FeedWatch {
         state: 'DEGRADED',
         ages: h.ages,
         limits: this.limits,
+        held: true,
         problems: [
           ...bad.problems,
           `fresh again for ${formatDuration(now - bad.at)}: OK once fresh for ${formatDuration(bad.recoverMs)}`,
         ],
       };
     return { state: 'OK', ages: h.ages, limits: this.limits, problems: [] };
+  }
+
+  /**
+   * The last starving reading was not the venue's silence (the daemon's own stall, see daemon/feed-alarm.ts):
+   * fresh feeds are OK at once, not held for their limit.
+   */
+  forgiveStall(): void {
+    this.lastBad = undefined;
   }
 
   private rawHealth(now: number): {

@@ -222,6 +222,16 @@ export class LiveBot {
     return this.feeds.health(this.o.trader.clockNow());
   }
 
+  /** The daemon's start completed: the feeds' ages count from now (see FeedWatch.watchFrom). */
+  watchFeedsFromNow(): void {
+    this.feeds.watchFrom(this.o.trader.clockNow());
+  }
+
+  /** A starving reading was the daemon's own stall, not the venue's silence (see FeedWatch.forgiveStall). */
+  forgiveFeedStall(): void {
+    this.feeds.forgiveStall();
+  }
+
   private locks(): Pick<LiveBotStatus, 'protections'> {
     const locks = this.o.trader.guard.locks(this.o.trader.clockNow());
     if (locks.length === 0) return {};

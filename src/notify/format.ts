@@ -81,13 +81,6 @@ export function stateText(bot: string, from: string, to: string, reason: string)
   return `${bot} trading state ${from} → ${to}: ${inertText(reason)}`;
 }
 
-export function burstText(bot: string, codes: readonly string[], windowMs: number): string {
-  const byCode = new Map<string, number>();
-  for (const c of codes) byCode.set(c, (byCode.get(c) ?? 0) + 1);
-  const list = [...byCode].map(([c, n]) => `${c} ×${n}`).join(', ');
-  return `${bot}: ${counted(codes.length, 'intent')} denied within ${formatDuration(windowMs)} (${list}); see the journal or the logs for each sentence`;
-}
-
 /** An exit the bot's own resting limit sell blocks: which exit, which order, and what to do. */
 export function exitBlockedText(bot: string, d: ExitBlockedFirst): string {
   return `${bot}: ${d.tag} exit of ${d.symbol} blocked (EXIT_BLOCKED) by the bot's own resting limit sell ${d.blockedBy ?? ''}: the venue has no cancel, the position cannot be sold until it fills. Said once until a sell of ${d.symbol} fills`;

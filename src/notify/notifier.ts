@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
 import type { DriftAlarmEvent } from '../drift/types.js';
+import { denialBurstText, type DenialBurstEvent } from '../execution/denial-burst.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
@@ -22,7 +23,6 @@ import { TelegramCommands, type CommandedBot } from './telegram-commands.js';
 import { exitReasonOf } from '../execution/describe.js';
 import { ExitBlockedTally } from '../execution/exit-blocked.js';
 import {
-  burstText,
   controlText,
   driftAlarmText,
   exitBlockedText,
@@ -46,7 +46,7 @@ export type BotRestartedEvent = {
   readonly error: string;
 };
 export type NotifiableEvent =
-  TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent;
+  TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent | DenialBurstEvent;
 
 /** What the notifier needs of the daemon it runs in. */
 export interface NotifyHost {
@@ -104,7 +104,6 @@ interface FillGroup {
 export class Notifier {
   readonly dispatchers: readonly Dispatcher[];
   private readonly wanted: ReadonlySet<NotifyEventKind>;
-  private readonly denials = new Map<string, { ts: number; code: string }[]>();
   private readonly fillGroups = new Map<string, FillGroup>();
   /** Each bot's blocked exits: one message per episode (see ExitBlockedTally), not one per candle. */
   private readonly blocked = new Map<string, ExitBlockedTally>();
@@ -213,6 +212,7 @@ export class Notifier {
         e.type !== 'feed-health' &&
         e.type !== 'fills-mismatch' &&
         e.type !== 'drift-alarm' &&
+        e.type !== 'denial-burst' &&
         (w.has('exit') || w.has('denials'))
       )
         this.exitBlocked(e);
@@ -222,10 +222,11 @@ export class Notifier {
           if (exit ? w.has('exit') : w.has('fill')) this.fill(e.bot, e.fill);
           break;
         }
-        case 'denied':
-          // STALE_SIGNAL counts too: the warm-up's own candles never reach the gate, so a burst of stale signals
-          // is trades the backtest makes and this run missed (a gap, a slow daemon).
-          if (w.has('denials')) this.denied(e.bot, e.ts, e.code);
+        case 'denial-burst':
+          // Counted by the daemon per bot and code (execution/denial-burst.ts). STALE_SIGNAL counts too: the
+          // warm-up's own candles never reach the gate, so a burst of stale signals is trades the backtest makes
+          // and this run missed (a gap, a slow daemon).
+          if (w.has('denials')) this.send(denialBurstText(e), PRIORITY.normal, 0, e.ts);
           break;
         case 'trading-state':
           if (w.has('trading-state'))
@@ -290,26 +291,6 @@ export class Notifier {
     }
     const started = tally.see(e);
     if (started !== undefined) this.send(exitBlockedText(e.bot, started));
-  }
-
-  /** N denials of a bot within the window (venue time) make one message; the count starts again after it. */
-  private denied(bot: string, ts: number, code: string): void {
-    const { count, windowMs } = this.o.config.denialBurst;
-    const recent = (this.denials.get(bot) ?? []).filter((d) => ts - d.ts < windowMs);
-    recent.push({ ts, code });
-    if (recent.length >= count) {
-      this.send(
-        burstText(
-          bot,
-          recent.map((d) => d.code),
-          windowMs,
-        ),
-        PRIORITY.normal,
-        0,
-        ts,
-      );
-      this.denials.set(bot, []);
-    } else this.denials.set(bot, recent);
   }
 
   /**

@@ -27,6 +27,59 @@ export function journalCounts(s: Store, bot: string): JournalCounts {
   };
 }
 
+/** The journal's counts by the labels of the daemon's counters: what a restarted daemon's metrics start from. */
+export interface JournalCounters {
+  readonly bot: string;
+  readonly intents: number;
+  /** Denials by code. */
+  readonly denials: Readonly<Record<string, number>>;
+  /** Orders answered, by outcome (acked, rejected); one still pending has no outcome yet. */
+  readonly orders: Readonly<Record<string, number>>;
+  /** Fills by source: venue (read from the venue) or estimated (their execId starts with `estimatedPrefix`). */
+  readonly fills: { readonly venue: number; readonly estimated: number };
+}
+
+/** Every bot's counts in the journal, by label (see JournalCounters). */
+export function journalCounters(s: Store, estimatedPrefix: string): JournalCounters[] {
+  type Row = { bot: string; key: string; n: number };
+  const rows = (sql: string, ...args: unknown[]): Row[] => s.db.prepare(sql).all(...args) as Row[];
+  const out = new Map<
+    string,
+    {
+      intents: number;
+      denials: Record<string, number>;
+      orders: Record<string, number>;
+      fills: { venue: number; estimated: number };
+    }
+  >();
+  const of = (bot: string) => {
+    let c = out.get(bot);
+    if (c === undefined)
+      out.set(bot, (c = { intents: 0, denials: {}, orders: {}, fills: { venue: 0, estimated: 0 } }));
+    return c;
+  };
+  for (const r of rows(
+    `SELECT bot, '' AS key, COUNT(*) AS n FROM intents WHERE bot IS NOT NULL GROUP BY bot`,
+  ))
+    of(r.bot).intents = r.n;
+  for (const r of rows(
+    `SELECT bot, code AS key, COUNT(*) AS n FROM denials WHERE bot IS NOT NULL GROUP BY bot, code`,
+  ))
+    of(r.bot).denials[r.key] = r.n;
+  for (const r of rows(
+    `SELECT bot, state AS key, COUNT(*) AS n FROM orders WHERE bot IS NOT NULL AND state <> 'pending' GROUP BY bot, state`,
+  ))
+    of(r.bot).orders[r.key] = r.n;
+  for (const r of rows(
+    `SELECT bot, CASE WHEN substr(exec_id, 1, length(?)) = ? THEN 'estimated' ELSE 'venue' END AS key, COUNT(*) AS n
+       FROM fills WHERE bot IS NOT NULL GROUP BY bot, key`,
+    estimatedPrefix,
+    estimatedPrefix,
+  ))
+    of(r.bot).fills[r.key as 'venue' | 'estimated'] = r.n;
+  return [...out].map(([bot, c]) => ({ bot, ...c }));
+}
+
 /** The venue's last traded price of a symbol and the venue time it was read at. */
 export interface LastPrice {
   readonly price: Decimal;

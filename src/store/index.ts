@@ -71,6 +71,7 @@ export type { TradingState } from '../market/trading-state.js';
 export {
   daemonRunning,
   journalCounts,
+  journalCounters,
   journalHealthUrl,
   journalInstrument,
   journalLastPrice,
@@ -80,6 +81,7 @@ export {
   runningHealthUrl,
   venueNow,
   type JournalCounts,
+  type JournalCounters,
   type LastPrice,
   type VenueClockReading,
 } from './figures.js';

@@ -15,52 +15,60 @@ const polled = now - 5_000;
 
 describe('readiness', () => {
   it('is ready while every bot runs and the venue answered a poll within the minute', () => {
-    const r = readiness([bot('a'), bot('b')], polled, now);
+    const r = readiness({ bots: [bot('a'), bot('b')], lastPollOk: polled, now });
     expect(r).toEqual({ ready: true, detail: { bots: [bot('a'), bot('b')], venueReachable: true } });
   });
 
   it('is not ready while a bot is not built yet or restarts, or has stopped running', () => {
-    expect(readiness([bot('a'), undefined], polled, now).ready).toBe(false);
-    expect(readiness([bot('a'), bot('b', { running: false })], polled, now).ready).toBe(false);
+    expect(readiness({ bots: [bot('a'), undefined], lastPollOk: polled, now }).ready).toBe(false);
+    expect(readiness({ bots: [bot('a'), bot('b', { running: false })], lastPollOk: polled, now }).ready).toBe(
+      false,
+    );
   });
 
   it('is not ready when every bot is halted; one halted bot among others is still ready', () => {
     const halted = { tradingState: 'HALTED' };
-    expect(readiness([bot('a', halted), bot('b', halted)], polled, now).ready).toBe(false);
-    expect(readiness([bot('a', halted), bot('b')], polled, now).ready).toBe(true);
+    expect(readiness({ bots: [bot('a', halted), bot('b', halted)], lastPollOk: polled, now }).ready).toBe(
+      false,
+    );
+    expect(readiness({ bots: [bot('a', halted), bot('b')], lastPollOk: polled, now }).ready).toBe(true);
   });
 
   it('is not ready while a bot is DEGRADED (a starving feed), and says which bot and why', () => {
     const starving = degradedHealth('no new candle for 3m (limit 2m): the strategy decides on nothing new');
-    const r = readiness([bot('a'), bot('b', { health: starving })], polled, now);
+    const r = readiness({ bots: [bot('a'), bot('b', { health: starving })], lastPollOk: polled, now });
     expect(r.ready).toBe(false);
     expect(r.detail.degraded).toEqual([
       'b: no new candle for 3m (limit 2m): the strategy decides on nothing new',
     ]);
-    expect(readiness([bot('a'), bot('b')], polled, now).detail).not.toHaveProperty('degraded');
+    expect(readiness({ bots: [bot('a'), bot('b')], lastPollOk: polled, now }).detail).not.toHaveProperty(
+      'degraded',
+    );
   });
 
   it('is not ready, and says the venue is unreachable, a minute after the last answered poll', () => {
-    expect(readiness([bot('a')], now - VENUE_REACHABLE_MS + 1, now)).toMatchObject({
+    expect(readiness({ bots: [bot('a')], lastPollOk: now - VENUE_REACHABLE_MS + 1, now })).toMatchObject({
       ready: true,
       detail: { venueReachable: true },
     });
-    expect(readiness([bot('a')], now - VENUE_REACHABLE_MS, now)).toMatchObject({
+    expect(readiness({ bots: [bot('a')], lastPollOk: now - VENUE_REACHABLE_MS, now })).toMatchObject({
       ready: false,
       detail: { venueReachable: false },
     });
-    expect(readiness([bot('a')], 0, now).ready).toBe(false);
+    expect(readiness({ bots: [bot('a')], lastPollOk: 0, now }).ready).toBe(false);
   });
 
   it('counts the venue unreachable after three of its fastest polls without an answer, and says for how long', () => {
     // Tickers every 5 s at real speed: 15 s of silence is an outage (30 s used to read venueReachable: true).
     const window = venueReachableMs(5_000, 1);
     expect(window).toBe(15_000);
-    expect(readiness([bot('a')], now - 14_000, now, window)).toMatchObject({
-      ready: true,
-      detail: { venueReachable: true },
-    });
-    const silent = readiness([bot('a')], now - 30_000, now, window);
+    expect(readiness({ bots: [bot('a')], lastPollOk: now - 14_000, now, reachableMs: window })).toMatchObject(
+      {
+        ready: true,
+        detail: { venueReachable: true },
+      },
+    );
+    const silent = readiness({ bots: [bot('a')], lastPollOk: now - 30_000, now, reachableMs: window });
     expect(silent).toMatchObject({ ready: false, detail: { venueReachable: false, venueSilentMs: 30_000 } });
     // An accelerated venue polls faster in real time, but a poll's time-out must still fit.
     expect(venueReachableMs(5_000, 60)).toBe(MIN_VENUE_REACHABLE_MS);
@@ -68,9 +76,11 @@ describe('readiness', () => {
   });
 
   it('names a bot whose newest drift check found unexplained differences in its detail, readiness unchanged', () => {
-    const r = readiness([bot('a'), bot('b')], polled, now, VENUE_REACHABLE_MS, {
-      a: { unexplained: 0 },
-      b: { unexplained: 2 },
+    const r = readiness({
+      bots: [bot('a'), bot('b')],
+      lastPollOk: polled,
+      now,
+      drift: { a: { unexplained: 0 }, b: { unexplained: 2 } },
     });
     expect(r.ready).toBe(true);
     expect(r.detail).toMatchObject({

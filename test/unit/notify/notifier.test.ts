@@ -84,14 +84,20 @@ const fill = (extra: Record<string, unknown> = {}): TraderFill =>
 const denied = (ts: number, code: string): NotifiableEvent =>
   ({ type: 'denied', bot: 'a', ts, code, message: 'no', intent: {} }) as unknown as NotifiableEvent;
 
+const burst = (ts: number, code: string, count: number): NotifiableEvent => ({
+  type: 'denial-burst',
+  bot: 'a',
+  ts,
+  code,
+  count,
+  windowMs: 600_000,
+});
+
 describe('Notifier', () => {
-  it('sends a fill with units, an exit with its reason, one message per burst of denials (before the fills waiting), stale signals included', async () => {
+  it('sends a fill with units, an exit with its reason, one message per burst of denials (before the fills waiting), none per denial, stale signals included', async () => {
     const rx = await startRecordingServer();
     rx.fallback = () => ({ body: 'ok' });
-    const { n, emit } = harness(
-      { denialBurst: { count: 3, windowMs: 60_000 }, perMinute: 600, fillWindowMs: 0 },
-      `${rx.baseUrl}/hook`,
-    );
+    const { n, emit } = harness({ perMinute: 600, fillWindowMs: 0 }, `${rx.baseUrl}/hook`);
     emit({ type: 'fill', bot: 'a', ts: 1, fill: fill() });
     emit({
       type: 'fill',
@@ -99,20 +105,18 @@ describe('Notifier', () => {
       ts: 2,
       fill: fill({ exitReason: 'stop-loss', orderId: '2', clientOid: 'c2', execId: 'x2' }),
     });
-    // Signals decided too late to trade are trades the backtest makes and this run missed: a burst is an alarm.
+    // Signals decided too late to trade are trades the backtest makes and this run missed: a burst is an alarm
+    // (counted by the daemon, execution/denial-burst.ts): one message each, denials themselves none.
     for (let i = 0; i < 3; i++) emit(denied(1000 + i, 'STALE_SIGNAL'));
-    emit(denied(1000, 'MAX_POSITION'));
-    emit(denied(2000, 'MAX_POSITION'));
-    emit(denied(200_000, 'INSUFFICIENT_CASH')); // outside the window: the count starts again
-    emit(denied(201_000, 'INSUFFICIENT_CASH'));
-    emit(denied(202_000, 'MAX_POSITION'));
+    emit(burst(1002, 'STALE_SIGNAL', 3));
+    emit(burst(202_000, 'INSUFFICIENT_CASH', 5));
     await waitFor(() => rx.requests.length >= 4, { what: 'four messages', timeoutMs: 10_000 });
     await n.stop();
     const texts = rx.requests.map((r) => untimed((JSON.parse(r.body) as { text: string }).text));
     // Queued together: the burst outranks the fills, which keep their order.
     expect(texts).toEqual([
-      'a: 3 intents denied within 1 min (STALE_SIGNAL ×3); see the journal or the logs for each sentence',
-      'a: 3 intents denied within 1 min (INSUFFICIENT_CASH ×2, MAX_POSITION ×1); see the journal or the logs for each sentence',
+      'a: 3 intents denied STALE_SIGNAL within 10 min; see the journal or the logs for each sentence',
+      'a: 5 intents denied INSUFFICIENT_CASH within 10 min; see the journal or the logs for each sentence',
       'a sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
       'a exit (stop-loss): sold 13.17 AAPL at 151.85 USDT (fee 0.2 USDT, taker)',
     ]);
