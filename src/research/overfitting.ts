@@ -189,12 +189,13 @@ export function pboCscv(returns: readonly (readonly number[])[], blocks = 16): P
   };
 }
 
-/** The winner's walk-forward beside its whole-history run. */
+/** The winner walked forward: annualised figures, so windows of different lengths compare. */
 export interface WalkForwardCheck {
   readonly windows: number;
-  readonly inSample: { readonly totalReturn: number; readonly sharpe: number };
+  /** Mean of the windows' in-sample runs. */
+  readonly inSample: { readonly cagr: number; readonly sharpe: number };
   /** Of the stitched out-of-sample windows. */
-  readonly outOfSample: { readonly totalReturn: number; readonly sharpe: number };
+  readonly outOfSample: { readonly cagr: number; readonly sharpe: number };
 }
 
 export interface OverfittingVerdict {
@@ -217,9 +218,10 @@ export function overfittingVerdict(
 ): OverfittingVerdict {
   const dsr = deflatedSharpe(returns[winner] ?? [], returns.map(sharpeOf));
   const pbo = pboCscv(returns);
+  // Out of sample the winner kept less than half of its in-sample Sharpe ratio (or had none to keep).
   const wfBad =
     walkForward !== undefined &&
-    walkForward.outOfSample.totalReturn < Math.min(0, walkForward.inSample.totalReturn);
+    (walkForward.outOfSample.sharpe <= 0 || walkForward.outOfSample.sharpe < walkForward.inSample.sharpe / 2);
   const overfit: OverfittingVerdict['overfit'] =
     (pbo !== undefined && pbo.pbo >= 0.5) ||
     (!dsr.significant && wfBad) ||
@@ -236,7 +238,7 @@ export function overfittingVerdict(
   const wfText =
     walkForward === undefined
       ? ''
-      : `; walk-forward over ${walkForward.windows} windows: ${formatPercent(walkForward.outOfSample.totalReturn)} out of sample against ${formatPercent(walkForward.inSample.totalReturn)} in sample`;
+      : `; walked forward over ${walkForward.windows} windows, Sharpe ${walkForward.outOfSample.sharpe.toFixed(2)} and CAGR ${formatPercent(walkForward.outOfSample.cagr)} out of sample against ${walkForward.inSample.sharpe.toFixed(2)} and ${formatPercent(walkForward.inSample.cagr)} in sample`;
   const advice =
     overfit === 'unlikely'
       ? 'Still confirm it on data the search never saw (a paper run) before trading it.'
