@@ -6,7 +6,7 @@ import { Decimal } from '../market/decimal.js';
 import type { Strategy } from '../strategy/contract.js';
 import { SearchSpaceError, type SearchSpace } from '../strategy/search-space.js';
 import type { SweepCheckpoint } from './checkpoint.js';
-import { checkGrid, GridError, type Grid, type JobRules } from './grid.js';
+import { BacktestInputError, checkGrid, GridError, type Grid, type JobRules } from './grid.js';
 import type { JobRunner } from './job.js';
 import { lossOf, MAX_LOSS, type LossName } from './loss.js';
 import type { Metrics } from './metrics.js';
@@ -177,26 +177,36 @@ export async function winnerVerdict(o: {
   span: { from: number; to: number };
   inSampleMs?: number | undefined;
   outOfSampleMs?: number | undefined;
+  /** Walk the winner forward (default true; a sweep does when given its window lengths). */
+  walk?: boolean | undefined;
 }): Promise<OverfittingVerdict> {
   const ran = o.returns.map((r, i) => ({ r, i })).filter((x) => x.r.length > 0);
   const winner = ran.findIndex((x) => x.i === o.winner);
   const length = (o.base.to ?? o.span.to) - (o.base.from ?? o.span.from);
-  const wf = await walkForward({
-    base: o.base,
-    grid: {},
-    sets: [o.set],
-    inSampleMs: o.inSampleMs ?? Math.floor(length / 2),
-    outOfSampleMs: o.outOfSampleMs ?? Math.floor(length / 8),
-    runner: o.runner,
-    workers: 1,
-  });
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const ins = wf.steps.flatMap((s) => (s.inSample ? [s.inSample] : []));
-  const check: WalkForwardCheck = {
-    windows: wf.steps.length,
-    inSample: { cagr: mean(ins.map((m) => m.cagr)), sharpe: mean(ins.map((m) => m.sharpe)) },
-    outOfSample: { cagr: wf.metrics.cagr, sharpe: wf.metrics.sharpe },
-  };
+  let check: WalkForwardCheck | undefined;
+  if (o.walk !== false)
+    try {
+      const wf = await walkForward({
+        base: o.base,
+        grid: {},
+        sets: [o.set],
+        inSampleMs: o.inSampleMs ?? Math.floor(length / 2),
+        outOfSampleMs: o.outOfSampleMs ?? Math.floor(length / 8),
+        runner: o.runner,
+        workers: 1,
+      });
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      const ins = wf.steps.flatMap((s) => (s.inSample ? [s.inSample] : []));
+      check = {
+        windows: wf.steps.length,
+        inSample: { cagr: mean(ins.map((m) => m.cagr)), sharpe: mean(ins.map((m) => m.sharpe)) },
+        outOfSample: { cagr: wf.metrics.cagr, sharpe: wf.metrics.sharpe },
+      };
+    } catch (e) {
+      // Data too short for one window: the verdict stands on DSR and PBO, and says the walk-forward is missing.
+      if (!(e instanceof BacktestInputError)) throw e;
+      await o.runner?.close();
+    }
   return overfittingVerdict(
     ran.map((x) => x.r),
     Math.max(0, winner),

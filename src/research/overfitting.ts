@@ -237,7 +237,7 @@ export function overfittingVerdict(
   const dsrText = `deflated Sharpe ratio ${dsr.dsr.toFixed(2)}, ${dsr.significant ? 'significant' : 'not significant'} at 95% after ${dsr.trials} trials (Sharpe ${dsr.sharpe.toFixed(3)} per period against ${dsr.expectedMaxSharpe.toFixed(3)} expected from luck)`;
   const wfText =
     walkForward === undefined
-      ? ''
+      ? '; the winner was not walked forward (give --in-sample and --out-of-sample)'
       : `; walked forward over ${walkForward.windows} windows, Sharpe ${walkForward.outOfSample.sharpe.toFixed(2)} and CAGR ${formatPercent(walkForward.outOfSample.cagr)} out of sample against ${walkForward.inSample.sharpe.toFixed(2)} and ${formatPercent(walkForward.inSample.cagr)} in sample`;
   const advice =
     overfit === 'unlikely'

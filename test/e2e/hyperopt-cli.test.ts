@@ -95,6 +95,39 @@ describe('tradebot hyperopt', () => {
     400_000,
   );
 
+  it('ends a sweep with the verdict too: the sentence, verdict.json and the page, the winner walked forward', async () => {
+    const r = await runCli(
+      [
+        'sweep',
+        '-c',
+        config,
+        '--grid',
+        'fast=5,10,20 slow=60,90',
+        '--workers',
+        '2',
+        '--in-sample',
+        '60d',
+        '--out-of-sample',
+        '15d',
+        '--out',
+        join(dir, 'sweep'),
+      ],
+      {},
+      120_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /The winner (is likely|may be|is unlikely to be) overfit: PBO [\d.]+% .*; deflated Sharpe ratio [\d.]+, .* after 6 trials .*; walked forward over \d+ windows/,
+    );
+    const v = JSON.parse(readFileSync(join(dir, 'sweep', 'h-sweep', 'verdict.json'), 'utf8')) as {
+      pbo: { splits: number };
+      deflatedSharpe: { trials: number };
+    };
+    expect(v.deflatedSharpe.trials).toBe(6);
+    expect(v.pbo.splits).toBe(12870);
+    expect(readFileSync(join(dir, 'sweep', 'h-sweep', 'sweep.html'), 'utf8')).toContain('<p id="verdict"');
+  }, 200_000);
+
   it('refuses a bad space naming the dimension and the fix, exit 2', async () => {
     const r = await runCli(['hyperopt', '-c', config, '--space', 'fast=int(50,5)', '--budget', '5']);
     expect(r.code).toBe(2);
