@@ -72,6 +72,8 @@ export default defineStrategy({
   intervals: CANDLE_INTERVALS,
   // Both averages are null until the slow one has seen `slow` closes.
   startupCandles: (p) => p.slow,
+  // What `tradebot hyperopt` searches by default (override with --space): the two periods and the stop-loss.
+  searchSpace: { fast: 'int(5,50)', slow: 'int(20,200)', 'exits.stopLoss': 'real(0.02,0.2)' },
   init(ctx) {
     const bySymbol = new Map<string, SymbolState>();
     for (const s of ctx.symbols) bySymbol.set(s, fresh(ctx.params.fast, ctx.params.slow, ctx.params.retries));

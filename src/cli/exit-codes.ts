@@ -9,6 +9,7 @@ import { OutputPathError } from '../data/output-path.js';
 import { StrategyDefinitionError } from '../strategy/contract.js';
 import { StrategyLoadError } from '../strategy/loader.js';
 import { StrategyParamsError } from '../strategy/params.js';
+import { SearchSpaceError } from '../strategy/search-space.js';
 import { FlagError } from './flags.js';
 
 export const EXIT_OK = 0;
@@ -29,6 +30,7 @@ const INPUT_ERRORS = [
   StrategyParamsError,
   StrategyLoadError,
   StrategyDefinitionError,
+  SearchSpaceError,
 ] as const;
 
 export const isInputError = (err: unknown): boolean => INPUT_ERRORS.some((E) => err instanceof E);

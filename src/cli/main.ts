@@ -17,6 +17,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ register(program: Comman
   account: () => import('./commands/account.js'),
   backtest: () => import('./commands/backtest.js'),
   sweep: () => import('./commands/sweep.js'),
+  hyperopt: () => import('./commands/hyperopt.js'),
   lookahead: () => import('./commands/lookahead.js'),
   record: () => import('./commands/record.js'),
   data: () => import('./commands/data.js'),

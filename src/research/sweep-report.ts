@@ -3,6 +3,7 @@
 import { counted } from '../market/spelling.js';
 import { esc, num, page, pct } from './report-page.js';
 import { sweepSymbols, type SortKey, type SweepRow } from './sweep.js';
+import type { OverfittingVerdict } from './overfitting.js';
 
 /** The metric columns of the runs table: name, how to read it from a run, how to show it. */
 const COLUMNS: readonly (readonly [string, (r: SweepRow) => number | undefined, (x: number) => string])[] = [
@@ -99,8 +100,50 @@ document.querySelectorAll('#runs th').forEach(function (th, i) {
 document.body.dataset.rendered = 'ok';
 </script>`;
 
+/** The overfitting verdict of the winner: its sentence and the figures behind it. */
+export function verdictSection(v: OverfittingVerdict): string {
+  const d = v.deflatedSharpe;
+  const tiles: [string, string][] = [
+    [
+      'deflated Sharpe ratio',
+      `${d.dsr.toFixed(3)} (${d.significant ? 'significant' : 'not significant'} at 95%)`,
+    ],
+    ['trials', String(d.trials)],
+    [
+      'winner Sharpe / expected max of luck (per period)',
+      `${d.sharpe.toFixed(4)} / ${d.expectedMaxSharpe.toFixed(4)}`,
+    ],
+    ['skewness, kurtosis, periods', `${d.skewness.toFixed(2)}, ${d.kurtosis.toFixed(2)}, ${d.periods}`],
+    [
+      'PBO (CSCV)',
+      v.pbo === undefined
+        ? 'not measured'
+        : `${pct(v.pbo.pbo)} over ${v.pbo.splits} splits of ${v.pbo.blocks} blocks`,
+    ],
+  ];
+  if (v.walkForward !== undefined)
+    tiles.push(
+      [
+        'walk-forward in sample',
+        `CAGR ${pct(v.walkForward.inSample.cagr)}, Sharpe ${num(v.walkForward.inSample.sharpe)}`,
+      ],
+      [
+        'walk-forward out of sample',
+        `CAGR ${pct(v.walkForward.outOfSample.cagr)}, Sharpe ${num(v.walkForward.outOfSample.sharpe)} (${v.walkForward.windows} windows)`,
+      ],
+    );
+  return `<h2>Overfitting verdict</h2>
+<p id="verdict" data-overfit="${v.overfit}">${esc(v.sentence)}</p>
+<table id="verdict-figures"><tbody>${tiles.map(([k, x]) => `<tr><th>${esc(k)}</th><td>${esc(x)}</td></tr>`).join('')}</tbody></table>`;
+}
+
 /** A sortable table of the sweep's runs and, for two parameters, a heatmap of the chosen metric. */
-export function renderSweepReport(rows: readonly SweepRow[], metric: SortKey, title: string): string {
+export function renderSweepReport(
+  rows: readonly SweepRow[],
+  metric: SortKey,
+  title: string,
+  verdict?: OverfittingVerdict,
+): string {
   const keys = Object.keys(rows[0]?.params ?? {});
   const symbols = sweepSymbols(rows);
   const over =
@@ -109,6 +152,7 @@ export function renderSweepReport(rows: readonly SweepRow[], metric: SortKey, ti
       : '';
   const html = `<h1>${esc(title)}</h1>
 <p>${counted(rows.length, 'run')}, ranked by ${esc(metric)}.${over} Click a column to sort.</p>
+${verdict === undefined ? '' : verdictSection(verdict)}
 ${keys.length === 2 ? heatmap(rows, keys[0] as string, keys[1] as string, metric) : ''}
 <h2>Runs</h2>
 <table id="runs"><thead><tr>${[...keys, ...COLUMNS.map(([n]) => n), ...symbols.map((s) => `pnl ${s}`)].map((h) => `<th data-sort>${esc(h)}</th>`).join('')}</tr></thead><tbody>

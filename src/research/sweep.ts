@@ -246,6 +246,8 @@ export async function runSweep(o: {
   checkpoint?: SweepCheckpoint | undefined;
   /** Told before any run how many of the runs the checkpoint already holds. */
   onResume?: ((resumed: number, total: number) => void) | undefined;
+  /** Rows in the order of `sets`, not ranked (a search matches each row to its trial). */
+  keepOrder?: boolean | undefined;
 }): Promise<SweepRow[]> {
   const sets = o.sets ?? (await typedSets(o.base, o.grid));
   const jobs = sets.map((p) => jobWithSet(o.base, p));
@@ -282,6 +284,7 @@ export async function runSweep(o: {
     ...(m.bySymbol !== undefined ? { bySymbol: m.bySymbol } : {}),
     ...(o.keepEquity ? { equity: m.equity } : {}),
   }));
+  if (o.keepOrder === true) return rows;
   const key = o.sortBy ?? 'sharpe';
   const score = (r: SweepRow) => {
     const v = r.metrics?.[key];

@@ -24,6 +24,7 @@ import {
 import type { OrderIntent, Side, TradeCategory } from './intent.js';
 import { assertIntent } from './intent-builders.js';
 import type { ParamsSchema } from './params.js';
+import { parseSearchSpace, type SearchSpace, type SearchSpaceInput } from './search-space.js';
 import type { StrategyPlot } from './plot.js';
 import { paramsSchemaProblems } from './params.js';
 import type { StrategyState } from './state.js';
@@ -187,6 +188,8 @@ export interface Strategy<S extends ParamsSchema = ParamsSchema> {
   readonly exits?: ExitRules | undefined;
   /** Protections (entry locks) the pipeline applies for this strategy (a bot's YAML may override each). */
   readonly protections?: Protections | undefined;
+  /** The default space of `tradebot hyperopt` over its parameters, exits and protections (see search-space.ts). */
+  readonly searchSpace?: SearchSpace | undefined;
   /**
    * Informative intervals (e.g. `['1H']` beside a `5m` base): the runner resamples them from the base
    * candles and delivers each higher candle on `candles$` once it has closed. Empty when none.
@@ -217,6 +220,8 @@ export interface StrategySpec<S extends ParamsSchema> {
   readonly exits?: ExitRulesInput | undefined;
   /** Protections, e.g. `{ cooldownAfterStop: 3 }` (see docs/strategies.md). */
   readonly protections?: ProtectionsInput | undefined;
+  /** The default hyperopt space, e.g. `{ fast: 'int(5,50)', 'exits.stopLoss': 'real(0.01,0.1)' }` (docs/research.md). */
+  readonly searchSpace?: SearchSpaceInput | undefined;
   /** Warm-up (see `CallbackStrategySpec.startupCandles`). */
   readonly startupCandles?: StartupCandles<z.output<S>> | undefined;
   run(ctx: StrategyContext<z.output<S>>, inputs: StrategyInputs): Observable<OrderIntent>;
@@ -306,7 +311,10 @@ export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): S
   const inner = spec.run;
   let exits: ExitRules | undefined;
   let protections: Protections | undefined;
+  let searchSpace: SearchSpace | undefined;
   try {
+    searchSpace =
+      spec.searchSpace === undefined ? undefined : parseSearchSpace(spec.searchSpace, 'searchSpace');
     exits = spec.exits === undefined ? undefined : parseExitRules(spec.exits, 'exits');
     protections =
       spec.protections === undefined ? undefined : parseProtections(spec.protections, 'protections');
@@ -325,6 +333,7 @@ export function createStrategy<S extends ParamsSchema>(spec: StrategySpec<S>): S
     informative: Object.freeze([...(spec.informative ?? [])]),
     ...(exits !== undefined ? { exits } : {}),
     ...(protections !== undefined ? { protections } : {}),
+    ...(searchSpace !== undefined ? { searchSpace } : {}),
     warmUp(params: z.output<S>): WarmUp {
       if (startup === undefined) return derivedWarmUp(params);
       if (typeof startup === 'number') return { candles: startup, source: 'declared' };
@@ -389,6 +398,8 @@ export interface CallbackStrategySpec<S extends ParamsSchema, T = undefined> {
   readonly exits?: ExitRulesInput | undefined;
   /** Protections, e.g. `{ cooldownAfterStop: 3 }` (see docs/strategies.md). */
   readonly protections?: ProtectionsInput | undefined;
+  /** The default hyperopt space, e.g. `{ fast: 'int(5,50)', 'exits.stopLoss': 'real(0.01,0.1)' }` (docs/research.md). */
+  readonly searchSpace?: SearchSpaceInput | undefined;
   /**
    * Warm-up: the candles of each interval the strategy reads (its base interval and each informative one)
    * it must see before its intents are sent, a number or a function of the parameters, e.g.
@@ -459,6 +470,7 @@ export function defineStrategy<S extends ParamsSchema, T = undefined>(
     informative: spec.informative,
     ...(spec.exits !== undefined ? { exits: spec.exits } : {}),
     ...(spec.protections !== undefined ? { protections: spec.protections } : {}),
+    ...(spec.searchSpace !== undefined ? { searchSpace: spec.searchSpace } : {}),
     ...(spec.startupCandles !== undefined ? { startupCandles: spec.startupCandles } : {}),
     run(ctx, inputs) {
       return runHooks({ name, file }, hooks, ctx, inputs);

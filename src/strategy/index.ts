@@ -11,3 +11,4 @@ export * from './time-in-force.js';
 export * from './exits.js';
 export * from './warm-up.js';
 export * from './plot.js';
+export type { SearchSpaceInput } from './search-space.js';

@@ -13,6 +13,7 @@ const COMMON_SPEC_KEYS = [
   'exits',
   'protections',
   'startupCandles',
+  'searchSpace',
 ] as const;
 
 /** The keys of `defineStrategy({...})`. */

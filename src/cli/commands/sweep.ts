@@ -5,9 +5,23 @@ import { join } from 'node:path';
 import { progressBar } from '../progress.js';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
-import { SORT_KEYS, formatSweep, parseGrid, runSweep, type SortKey } from '../../research/sweep.js';
+import {
+  SORT_KEYS,
+  formatSweep,
+  parseGrid,
+  runSweep,
+  type SortKey,
+  type SweepRow,
+} from '../../research/sweep.js';
+import { winnerVerdict } from '../../research/hyperopt.js';
+import { periodReturns, type OverfittingVerdict } from '../../research/overfitting.js';
 import { QueueRunner } from '../../research/sweep-queue.js';
-import { walkForward, walkForwardJson, type WalkForwardResult } from '../../research/walk-forward.js';
+import {
+  datasetSpan,
+  walkForward,
+  walkForwardJson,
+  type WalkForwardResult,
+} from '../../research/walk-forward.js';
 import { renderSweepReport, renderWalkForwardReport } from '../../research/report.js';
 import { pickParams } from '../../strategy/params.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
@@ -262,6 +276,7 @@ async function gridSweepCommand(
     sortBy: metric,
     workers: f.workers,
     checkpoint,
+    keepEquity: true,
     onResume: (resumed, total) =>
       process.stderr.write(
         `resuming: ${resumed} of ${total} runs were finished by an earlier attempt (${checkpoint.path}; delete it to run them again)\n`,
@@ -280,12 +295,44 @@ async function gridSweepCommand(
   bar?.stop();
   if (rows.every((r) => r.metrics === undefined))
     throw new Error(`every run of the sweep failed; the first: ${rows[0]?.error ?? 'no answer'}`);
+  const verdict = await sweepVerdict(plan, rows, runner);
   const json = join(dir, 'sweep.json');
   const html = join(dir, 'sweep.html');
-  writeFileSync(json, JSON.stringify(rows, null, 1));
-  writeFileSync(html, renderSweepReport(rows, metric, `sweep: ${plan.named} on ${jobDatasetName(base)}`));
+  const plainRows = rows.map(({ equity: _equity, ...r }) => r);
+  writeFileSync(json, JSON.stringify(plainRows, null, 1));
+  if (verdict !== undefined) writeFileSync(join(dir, 'verdict.json'), JSON.stringify(verdict, null, 1));
+  writeFileSync(
+    html,
+    renderSweepReport(plainRows, metric, `sweep: ${plan.named} on ${jobDatasetName(base)}`, verdict),
+  );
   checkpoint.remove();
   process.stdout.write(
-    `${formatSweep(rows, metric)}\n${counted(rows.length, 'run')} on ${runner ? `the queue ${f.queue}` : counted(f.workers, 'worker')} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${json} and ${html}\n`,
+    `${formatSweep(rows, metric)}\n${verdict === undefined ? '' : `${verdict.sentence}\n`}${counted(rows.length, 'run')} on ${runner ? `the queue ${f.queue}` : counted(f.workers, 'worker')} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${json} and ${html}\n`,
   );
+}
+
+/**
+ * The overfitting verdict of the sweep's winner (the first row), over the runs that finished (none for one run);
+ * the winner walked forward when --in-sample and --out-of-sample are given.
+ */
+async function sweepVerdict(
+  plan: SweepPlan,
+  rows: readonly SweepRow[],
+  runner: QueueRunner | undefined,
+): Promise<OverfittingVerdict | undefined> {
+  const ran = rows.filter((r) => r.metrics !== undefined && r.equity !== undefined);
+  if (ran.length < 2) return undefined;
+  const capital = Number(plan.base.capital);
+  return winnerVerdict({
+    base: plan.base,
+    set: (ran[0] as SweepRow).params,
+    returns: ran.map((r) => periodReturns(capital, r.equity ?? [])),
+    winner: 0,
+    runner,
+    span: await datasetSpan(openJobSources(plan.base)),
+    inSampleMs: plan.f.inSample,
+    outOfSampleMs: plan.f.outOfSample,
+    // Walked forward when asked: a sweep otherwise costs what it cost before the verdict.
+    walk: plan.f.inSample !== undefined && plan.f.outOfSample !== undefined,
+  });
 }
