@@ -158,6 +158,12 @@ export interface BacktestMeta {
   readonly slippageBps: number;
   /** Set when the positions open at the end were sold at the last close (`closeAtEnd`). */
   readonly closeAtEnd?: true | undefined;
+  /**
+   * The exits and protections in force: the strategy's declaration with the YAML's (and a sweep row's) over
+   * it, field by field (mergeRules in src/strategy/exits.ts), as plain data (decimal strings).
+   */
+  readonly exits: Readonly<Record<string, unknown>>;
+  readonly protections: Readonly<Record<string, unknown>>;
   /** SHA-256 of the fill list: same inputs, same hash. */
   readonly tradeHash: string;
 }

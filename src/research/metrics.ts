@@ -19,6 +19,7 @@ import { wallClockIn } from '../market/sessions.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
 import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
+import { rulesText } from '../strategy/exits.js';
 
 /** The run against buying the instrument at the first open and holding it (fees not charged). */
 export interface BenchmarkMetrics {
@@ -384,6 +385,8 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
   const b = m.benchmark;
   const rows: [string, string][] = [
     ['strategy', `${r.meta.strategy} ${JSON.stringify(r.meta.params)}`],
+    ['exits', rulesText(r.meta.exits)],
+    ['protections', rulesText(r.meta.protections)],
     [
       'dataset',
       `${r.meta.dataset} (${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles)`,
