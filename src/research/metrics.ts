@@ -291,8 +291,8 @@ export const runSpanMs = (meta: BacktestResult['meta']): number =>
 
 export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquity'> = {}): Metrics =>
   computeMetrics(r.meta.capital, r.equity, r.trades, r.fees, r.inMarket, {
-    start: r.meta.from,
-    spanMs: r.meta.candles > 0 ? runSpanMs(r.meta) : undefined,
+    // A run with no candle has no span (its from and to are not numbers): the figures are those of no curve.
+    ...(r.meta.candles > 0 ? { start: r.meta.from, spanMs: runSpanMs(r.meta) } : {}),
     ...o,
     finalEquity: r.finalEquity,
   });
