@@ -16,6 +16,7 @@ import type { StrategyLogger } from '../strategy/contract.js';
 import type { OrderIntent } from '../strategy/intent.js';
 import type { PlotPoint } from '../strategy/plot.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
+import { mergeExitRules, mergeProtections, rulesAsData } from '../strategy/exits.js';
 import { MemoryStrategyState } from '../strategy/state.js';
 import { candleLogger } from '../strategy/strategy-log.js';
 import type { CandleSource } from '../data/format.js';
@@ -110,6 +111,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       feeRate: feeRate.toFixed(),
       slippageBps: o.slippageBps ?? 0,
       ...(o.closeAtEnd === true ? { closeAtEnd: true as const } : {}),
+      exits: rulesAsData(mergeExitRules(o.strategy.exits, o.exits)) as Record<string, unknown>,
+      protections: rulesAsData(mergeProtections(o.strategy.protections, o.protections)) as Record<
+        string,
+        unknown
+      >,
       tradeHash,
     },
     fills,

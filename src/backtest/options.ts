@@ -39,7 +39,10 @@ export interface BacktestOptions {
    * intents are dropped before the gate, as those of the strategy's own warm-up (`Strategy.warmUp`) are.
    */
   readonly tradeFrom?: number | undefined;
-  /** Sample equity every N candles (default: about once a day). */
+  /**
+   * Feed the pipeline's equity sample (the trading state's daily loss, the protections) every N time steps
+   * (default: about once a day, as a live bot). The result's equity curve has a point at every step whatever N.
+   */
   readonly equityEvery?: number | undefined;
   /** Keep downsampled bars for the HTML report (default true). */
   readonly chart?: boolean | undefined;

@@ -34,6 +34,7 @@ export class Replay {
   deciding: Candle | undefined = undefined;
   /** The strategy's error, thrown by the loop at the next step. */
   failure: unknown = undefined;
+  /** The equity at every time step's close (numbers: statistics and charts; money stays in the portfolio). */
   readonly equity: EquityCurvePoint[] = [];
   n = 0;
   first = Number.NaN;
@@ -71,6 +72,13 @@ export class Replay {
   private readonly to: number;
   private readonly single: boolean;
   private readonly keepChart: boolean;
+  /**
+   * The marked equity per step as floats: the quote cash and each lane's quantity, read from the portfolio
+   * again only after a fill (a Decimal sum per candle would cost the replay most of its speed).
+   */
+  private booked = true;
+  private cashF = 0;
+  private readonly held: number[];
 
   constructor(
     private readonly o: BacktestOptions,
@@ -95,6 +103,10 @@ export class Replay {
     this.single = lanes.length === 1;
     this.keepChart = o.chart !== false;
     this.bySymbol = new Map(lanes.map((l) => [l.symbol, l]));
+    this.held = lanes.map(() => 0);
+    p.trader.subscribe((e) => {
+      if (e.type === 'fill') this.booked = true;
+    });
   }
 
   /**
@@ -157,12 +169,32 @@ export class Replay {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Marks every symbol at its last close and samples the equity. */
+  /**
+   * Marks every symbol at its last close and samples the equity for the pipeline (the trading state's daily
+   * loss, the protections), about once a day as a live bot does: its cadence is part of what trades.
+   */
   private sample(ts: number): void {
     const { portfolio } = this;
     for (const l of this.lanes) portfolio.mark(l.symbol, new Decimal(l.lastClose));
-    const e = this.equityPort.sampleEquity(ts);
-    this.equity.push({ ts, equity: e.toNumber() });
+    this.equityPort.sampleEquity(ts);
+  }
+
+  /** The equity at a step's close, every lane at its last close: one point of the curve. */
+  private markEquity(ts: number): void {
+    const { lanes, held } = this;
+    if (this.booked) {
+      const { portfolio } = this;
+      this.cashF = portfolio.cash(portfolio.quoteCoin).toNumber();
+      for (let k = 0; k < lanes.length; k++)
+        held[k] = portfolio.position((lanes[k] as Lane).symbol).quantity.toNumber();
+      this.booked = false;
+    }
+    let e = this.cashF;
+    for (let k = 0; k < lanes.length; k++) {
+      const q = held[k] as number;
+      if (q !== 0) e += q * (lanes[k] as Lane).lastClose;
+    }
+    this.equity.push({ ts, equity: e });
   }
 
   /** Closes the time step: the venue moves to its close (answers whether resting orders filled). */
@@ -187,7 +219,9 @@ export class Replay {
         const l = lanes[k] as Lane;
         if (l.cur.t === stepT) equityPort.mark(l.symbol, new Decimal(l.lastClose), stepT + this.step);
       }
-    if (++this.steps % this.every === 0) this.sample(this.decisionTime(lanes[0] as Lane, stepT));
+    const at = this.decisionTime(lanes[0] as Lane, stepT);
+    if (++this.steps % this.every === 0) this.sample(at);
+    this.markEquity(at);
   }
 
   /**
@@ -209,6 +243,7 @@ export class Replay {
     // The last candles are decided too; nothing trades after the data ends, so their orders do not fill.
     for (const l of lanes) l.cur.known = false;
     for (const l of lanes) if (l.prev !== undefined && this.decide(l, l.prev)) await this.settle();
+    // The pipeline's last sample (the curve's last point is the last step's close, marked above).
     if (this.steps % this.every !== 0 && this.steps > 0) this.sample(this.clock.now());
   }
 

@@ -1,6 +1,6 @@
-// What a backtest produces: the fills, the round-trip trades, the sampled equity curve and the meta.
-// Money is in decimal strings; the sampled equity curve is numbers in memory (it feeds statistics and
-// charts) and decimal strings, rounded to the quote coin's precision, in result.json.
+// What a backtest produces: the fills, the round-trip trades, the equity curve and the meta.
+// Money is in decimal strings; the equity curve (a point at every time step's close) is numbers in memory (it
+// feeds statistics and charts) and decimal strings, rounded to the quote coin's precision, in result.json.
 
 export interface BacktestFill {
   readonly ts: number;
@@ -158,6 +158,12 @@ export interface BacktestMeta {
   readonly slippageBps: number;
   /** Set when the positions open at the end were sold at the last close (`closeAtEnd`). */
   readonly closeAtEnd?: true | undefined;
+  /**
+   * The exits and protections in force: the strategy's declaration with the YAML's (and a sweep row's) over
+   * it, field by field (mergeRules in src/strategy/exits.ts), as plain data (decimal strings).
+   */
+  readonly exits: Readonly<Record<string, unknown>>;
+  readonly protections: Readonly<Record<string, unknown>>;
   /** SHA-256 of the fill list: same inputs, same hash. */
   readonly tradeHash: string;
 }
@@ -168,6 +174,10 @@ export interface BacktestResult {
   readonly trades: readonly BacktestTrade[];
   /** Positions open when the data ended (marked at the last close; none when `closeAtEnd` exited them). */
   readonly openPositions: readonly OpenPosition[];
+  /**
+   * The equity marked at every time step's close (every symbol at its last close), at the step's decision
+   * time (a daily stock candle's 16:00 ET); `closeAtEnd` replaces the last point with the equity after its sells.
+   */
   readonly equity: readonly EquityCurvePoint[];
   readonly inMarket: TimeInMarket;
   readonly warmUp: WarmUpSummary;

@@ -324,7 +324,7 @@ export class ExitBook {
     session: SessionState | undefined,
   ): ExitDecision | undefined {
     const max = this.r.maxTradeMinutes;
-    if (max !== undefined && now - t.entryTime >= max * MINUTE)
+    if (max !== undefined && max > 0 && now - t.entryTime >= max * MINUTE)
       return this.decision(
         symbol,
         t,

@@ -45,7 +45,8 @@ export class ProtectionBook {
   /** A trade of `symbol` closed at `ts` with `profit` (a ratio of its cost), by an exit or not. */
   onTradeClosed(symbol: string, profit: number, exitReason: ExitReason | undefined, ts: number): void {
     const cool = this.p.cooldownAfterStop;
-    if (cool !== undefined && (exitReason === 'stop_loss' || exitReason === 'trailing_stop'))
+    // 0 is off: no cooldown.
+    if (cool !== undefined && cool > 0 && (exitReason === 'stop_loss' || exitReason === 'trailing_stop'))
       this.lock({
         protection: 'cooldownAfterStop',
         symbol,
@@ -53,7 +54,7 @@ export class ProtectionBook {
         reason: `${symbol} closed by a ${exitReason.replace('_', '-')}: no new entry for ${counted(cool, 'candle')} (cooldownAfterStop)`,
       });
     const lp = this.p.lowProfitPair;
-    if (lp === undefined) return;
+    if (lp === undefined || lp.lockCandles === 0) return;
     let list = this.closed.get(symbol);
     if (list === undefined) this.closed.set(symbol, (list = []));
     list.push(profit);
@@ -80,7 +81,7 @@ export class ProtectionBook {
   /** The bot's equity at `ts` (after a fill, at a sample): a drawdown from its peak may lock the bot. */
   onEquity(equity: Decimal, ts: number): void {
     const md = this.p.maxDrawdown;
-    if (md === undefined) return;
+    if (md === undefined || md.lockCandles === 0) return;
     if (this.peak === undefined || equity.gt(this.peak)) this.peak = equity;
     if (!this.peak.gt(ZERO)) return;
     const dd = this.peak.minus(equity).div(this.peak);

@@ -9,8 +9,7 @@ import { didYouMean, plainIssue } from '../market/spelling.js';
 import type { Strategy } from '../strategy/contract.js';
 import { describeParams, parseStrategyParams, StrategyParamsError } from '../strategy/params.js';
 import { coerceParams, type BacktestJob } from '../backtest/run-config.js';
-import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
-import { Decimal } from '../market/decimal.js';
+import { ExitRulesYamlSchema, mergeRules, ProtectionsYamlSchema, rulesAsData } from '../strategy/exits.js';
 
 export type Grid = Readonly<Record<string, readonly (number | string | boolean)[]>>;
 
@@ -76,16 +75,6 @@ const ruleKeyOf = (key: string): string | undefined => {
   return ruleKeys().includes(general) ? general : undefined;
 };
 
-/** Plain data of a declared rule (Decimals as decimal strings), to fill a job's rules from. */
-const plain = (v: unknown): unknown =>
-  Decimal.isDecimal(v)
-    ? v.toFixed()
-    : Array.isArray(v)
-      ? v.map(plain)
-      : v !== null && typeof v === 'object'
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
-        : v;
-
 /** `rules` with `value` at `key` (`exits.trailingStop.distance`), copied along the path; the rest shared. */
 function setRule(rules: JobRules, key: string, value: unknown): JobRules {
   const [root, ...path] = key.split('.') as [RuleRoot, ...string[]];
@@ -118,43 +107,64 @@ export function jobWithSet(base: BacktestJob, set: Record<string, unknown>): Bac
 }
 
 /**
- * The job's rules with the strategy's declared object at the parent of each nested grid key the job does
- * not set (a grid over `exits.trailingStop.activation` keeps the strategy's trailing distance).
+ * The job's rules over the strategy's declaration, by the one rule of mergeRules (src/strategy/exits.ts): what
+ * a grid's keys are set in and checked against, so `exits.trailingStop.distance` keeps the declared activation
+ * and `protections.maxDrawdown.lockCandles` the declared ratio. A grid without such keys leaves the job's as is.
  */
 function rulesFor(strategy: Strategy, job: JobRules, keys: readonly string[]): JobRules {
-  let rules = job;
-  for (const key of keys) {
-    const [root, parent, ...rest] = key.split('.') as [RuleRoot, string, ...string[]];
-    if (rest.length === 0) continue;
-    const declared = (strategy[root] as Record<string, unknown> | undefined)?.[parent];
-    const own = (rules[root] as Record<string, unknown> | undefined)?.[parent];
-    if (own === undefined && declared !== undefined)
-      rules = setRule(rules, `${root}.${parent}`, plain(declared));
-  }
-  return rules;
+  if (keys.length === 0) return job;
+  const exits = mergeRules(rulesAsData(strategy.exits) as JobRules['exits'], job.exits);
+  const protections = mergeRules(
+    rulesAsData(strategy.protections) as JobRules['protections'],
+    job.protections,
+  );
+  return {
+    ...(Object.keys(exits).length > 0 ? { exits } : {}),
+    ...(Object.keys(protections).length > 0 ? { protections } : {}),
+  };
 }
 
 /**
  * The value of a rule key as its schema takes it (a decimal string, a whole number, true/false), or the
- * schema's sentence: checked with every other rule of the job, as the run parses them.
+ * schema's sentence for that field: checked inside its whole exit or protection, the grid's other keys of it at
+ * their first value (`maxDrawdown.ratio` with the grid's `maxDrawdown.lockCandles`), over the job's rules.
  */
-function ruleValue(rules: JobRules, key: string, v: unknown): { value: unknown } | { problem: string } {
-  const root = key.split('.')[0] as RuleRoot;
+function ruleValue(
+  rules: JobRules,
+  key: string,
+  v: unknown,
+  grid: Grid,
+): { value: unknown } | { problem: string } {
+  const [root, ...path] = key.split('.') as [RuleRoot, ...string[]];
+  let base = rules;
+  for (const [k, values] of Object.entries(grid))
+    if (k !== key && isRuleKey(k) && ruleKeyOf(k) !== undefined && values.length > 0)
+      base = setRule(base, k, typedGuess(values[0]));
   const tries: unknown[] = [v];
   if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) tries.push(Number(v));
   if (v === 'true' || v === 'false') tries.unshift(v === 'true');
   const problems: { problem: string; typeOnly: boolean }[] = [];
+  const mine = (i: z.core.$ZodIssue) => i.path.join('.') === path.join('.');
   for (const t of tries) {
-    const r = RULE_ROOTS[root].safeParse(setRule(rules, key, t)[root], { error: plainIssue });
-    if (r.success) return { value: t };
+    const r = RULE_ROOTS[root].safeParse(setRule(base, key, t)[root], { error: plainIssue });
+    const issues = r.success ? [] : r.error.issues.filter(mine);
+    if (issues.length === 0) return { value: t };
     problems.push({
-      problem: r.error.issues.map((i) => `${[root, ...i.path].join('.')}: ${i.message}`).join('; '),
-      typeOnly: r.error.issues.every((i) => i.code === 'invalid_type'),
+      problem: issues.map((i) => `${[root, ...i.path].join('.')}: ${i.message}`).join('; '),
+      typeOnly: issues.every((i) => i.code === 'invalid_type'),
     });
   }
-  // The rule the value broke (a whole number above 0), not "must be a string" from the other reading of it.
+  // The rule the value broke (a whole number, 0 or more), not "must be a string" from the other reading of it.
   return problems.find((p) => !p.typeOnly) ?? (problems[0] as { problem: string });
 }
+
+/** A grid value as a rule most likely takes it: a whole number as a number, true/false as booleans. */
+const typedGuess = (v: unknown): unknown =>
+  typeof v === 'string' && /^-?\d+$/.test(v.trim())
+    ? Number(v)
+    : v === 'true' || v === 'false'
+      ? v === 'true'
+      : v;
 
 const show = (k: string, v: unknown) => `${k}=${String(v)}`;
 
@@ -186,7 +196,7 @@ export function checkGrid(
   for (const [name, values] of Object.entries(grid))
     problems.push(
       ...(isRuleKey(name)
-        ? checkRuleValues(rules, name, values, typed)
+        ? checkRuleValues(rules, name, values, typed, grid)
         : checkParamValues(strategy, name, values)),
     );
   if (problems.length > 0)
@@ -273,6 +283,7 @@ function checkRuleValues(
   name: string,
   values: readonly unknown[],
   typed: Map<string, unknown>,
+  grid: Grid,
 ): string[] {
   if (ruleKeyOf(name) === undefined)
     return [
@@ -283,7 +294,7 @@ function checkRuleValues(
   for (const v of values) {
     if (seen.has(String(v))) problems.push(`${show(name, v)} is listed twice; give each value once`);
     seen.add(String(v));
-    const r = ruleValue(rules, name, v);
+    const r = ruleValue(rules, name, v, grid);
     if ('problem' in r) problems.push(`${show(name, v)} is not valid: ${r.problem}`);
     else typed.set(`${name}\0${String(v)}`, r.value);
   }

@@ -1,20 +1,25 @@
-// Performance metrics of a backtest. Definitions (documented in backtest/README.md):
-// - returns are simple returns between consecutive equity samples; Sharpe = mean/stdev x sqrt(periods
-//   per year) with a zero risk-free rate; Sortino uses the downside deviation (root mean square of the
-//   negative returns over all periods); periods per year = samples per year over the run's span (about 252
-//   for the daily samples of a stock, 365 for a coin that trades every day);
-// - CAGR = (final/initial)^(1/years) - 1 over the span of the samples; Calmar = CAGR / max drawdown;
-// - max drawdown = largest fall from a running peak, as a fraction; its duration = longest time from a
-//   peak to the recovery of that peak (or to the end);
+// Performance metrics of a backtest, from the equity marked at every time step's close (the curve) and the
+// round trips. Definitions (also in src/research/README.md):
+// - max drawdown = largest fall from a running peak of the curve (the capital at the first open included), as a
+//   fraction; its duration = longest time from a peak to the recovery of that peak (or to the end);
+// - daily returns: the curve's last point of each calendar day in the venue's zone (a point at 00:00 closes the
+//   day before), each over the previous day's (the first over the capital). Sharpe = mean/stdev x sqrt(days per
+//   year), Sortino uses the downside deviation (root mean square of the negative daily returns over all days),
+//   zero risk-free rate; days per year = the days counted over the run's span in years (about 252 for a stock
+//   that trades on weekdays, 365 for a coin that trades every day);
+// - the run's span: the first candle's open to the last candle's close; CAGR = (final/initial)^(1/years) - 1
+//   over it (a year is 365.25 days); Calmar = CAGR / max drawdown;
 // - win rate, profit factor (gross profit / gross loss) and expectancy (mean PnL per trade) use the round
 //   trips; exposure = share of the time steps (candles) at whose close a position was open;
-// - benchmark (buy and hold): excess return, beta = cov/var of per-sample returns, Jensen's alpha annualised;
+// - benchmark (buy and hold): excess return, beta = cov/var of the daily returns, Jensen's alpha annualised;
 //   monthly returns by calendar month of the exchange's zone. Money stays Decimal (strings in the answer).
 import { Decimal, formatAmount, formatPercent } from '../market/decimal.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint, TimeInMarket } from '../backtest/result.js';
 import { wallClockIn } from '../market/sessions.js';
 import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
+import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
+import { rulesText } from '../strategy/exits.js';
 
 /** The run against buying the instrument at the first open and holding it (fees not charged). */
 export interface BenchmarkMetrics {
@@ -23,7 +28,7 @@ export interface BenchmarkMetrics {
   readonly maxDrawdown: number;
   /** Strategy total return minus the benchmark's. */
   readonly excessReturn: number;
-  /** cov(strategy, benchmark) / var(benchmark) of the per-sample returns. */
+  /** cov(strategy, benchmark) / var(benchmark) of the daily returns. */
   readonly beta: number;
   /** Jensen's alpha, annualised: (mean strategy return - beta x mean benchmark return) x periods per year. */
   readonly alpha: number;
@@ -38,12 +43,20 @@ export interface MonthlyReturn {
 
 export interface Metrics {
   readonly totalReturn: number;
+  /** Over the run's span: the first candle's open to the last candle's close (`spanMs`). */
   readonly cagr: number;
+  /** Of the daily returns (the curve's last point of each day in the venue's zone), annualised by `daysPerYear`. */
   readonly sharpe: number;
+  /** Of the daily returns, as `sharpe`, over their downside deviation. */
   readonly sortino: number;
   readonly calmar: number;
+  /** From the equity at every candle's close, the capital at the first open included. */
   readonly maxDrawdown: number;
   readonly maxDrawdownDurationMs: number;
+  /** The run's span, ms: the first candle's open to the last candle's close. */
+  readonly spanMs: number;
+  /** Daily returns per year (days counted over the span): what Sharpe, Sortino and alpha are annualised by. */
+  readonly daysPerYear: number;
   readonly winRate: number;
   readonly profitFactor: number;
   /** Mean PnL per round trip, quote coin (decimal string). */
@@ -58,11 +71,15 @@ export interface Metrics {
 }
 
 export interface MetricsOptions {
+  /** When the run started (its first candle's open); default: the curve's first point. */
+  readonly start?: number | undefined;
+  /** The run's span, ms (first candle's open to last candle's close); default: the curve's first to last point. */
+  readonly spanMs?: number | undefined;
   /** The exact final equity (decimal string); default: the last equity sample. */
   readonly finalEquity?: string | undefined;
   /** The benchmark's equity at each equity sample (same length as the curve). */
   readonly benchmark?: readonly number[] | undefined;
-  /** IANA zone of the monthly table (default UTC). */
+  /** IANA zone of the daily returns and the monthly table (default UTC). */
   readonly timeZone?: string | undefined;
 }
 
@@ -77,9 +94,17 @@ function simpleReturns(values: readonly number[]): number[] {
   return out;
 }
 
-export function drawdown(equity: readonly EquityCurvePoint[]): { max: number; durationMs: number } {
+/** Max drawdown of a curve, and its duration; `start` is a point before the curve (the capital at the first open). */
+export function drawdown(
+  equity: readonly EquityCurvePoint[],
+  start?: EquityCurvePoint,
+): { max: number; durationMs: number } {
   let peak = -Infinity;
   let peakTs = 0;
+  if (start !== undefined) {
+    peak = start.equity;
+    peakTs = start.ts;
+  }
   let max = 0;
   let longest = 0;
   for (const p of equity) {
@@ -94,6 +119,24 @@ export function drawdown(equity: readonly EquityCurvePoint[]): { max: number; du
   const last = equity[equity.length - 1];
   if (last && last.equity < peak) longest = Math.max(longest, last.ts - peakTs);
   return { max, durationMs: max === 0 ? 0 : longest };
+}
+
+/** YYYY-MM-DD of the day a point at `ts` closes, in a time zone (a point at 00:00 closes the day before). */
+export function dayOf(ts: number, timeZone = 'UTC'): string {
+  return new Date(wallClockIn(ts - 1, timeZone)).toISOString().slice(0, 10);
+}
+
+/** The index of each calendar day's last point of the curve, in the venue's zone. */
+export function dailyIndices(equity: readonly EquityCurvePoint[], timeZone = 'UTC'): number[] {
+  const out: number[] = [];
+  let day: string | undefined;
+  for (let i = 0; i < equity.length; i++) {
+    const d = dayOf((equity[i] as EquityCurvePoint).ts, timeZone);
+    if (day !== undefined && d !== day) out.push(i - 1);
+    day = d;
+  }
+  if (equity.length > 0) out.push(equity.length - 1);
+  return out;
 }
 
 /** YYYY-MM of an instant in a time zone. */
@@ -132,12 +175,14 @@ function benchmarkMetrics(
   initial: number,
   curve: readonly EquityCurvePoint[],
   bench: readonly number[],
+  days: readonly number[],
   periodsPerYear: number,
   spanYears: number,
   totalReturn: number,
+  start: EquityCurvePoint,
 ): BenchmarkMetrics {
-  const rs = simpleReturns([initial, ...curve.map((p) => p.equity)]);
-  const rb = simpleReturns([initial, ...bench]);
+  const rs = simpleReturns([initial, ...days.map((i) => (curve[i] as EquityCurvePoint).equity)]);
+  const rb = simpleReturns([initial, ...days.map((i) => bench[i] as number)]);
   const mb = mean(rb);
   const ms = mean(rs);
   let cov = 0;
@@ -152,7 +197,10 @@ function benchmarkMetrics(
   return {
     totalReturn: bTotal,
     cagr: spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0,
-    maxDrawdown: drawdown(bench.map((equity, i) => ({ ts: curve[i]?.ts ?? i, equity }))).max,
+    maxDrawdown: drawdown(
+      bench.map((equity, i) => ({ ts: curve[i]?.ts ?? i, equity })),
+      start,
+    ).max,
     excessReturn: totalReturn - bTotal,
     beta,
     alpha: (ms - beta * mb) * periodsPerYear,
@@ -172,16 +220,21 @@ export function computeMetrics(
   o: MetricsOptions = {},
 ): Metrics {
   const initial = Number(capital);
-  const curve = equity.length > 0 ? equity : [{ ts: 0, equity: initial }];
-  const final = (curve[curve.length - 1] as EquityCurvePoint).equity;
-  const returns = simpleReturns([initial, ...curve.map((p) => p.equity)]);
-  const spanYears =
-    curve.length > 1
-      ? ((curve[curve.length - 1] as EquityCurvePoint).ts - (curve[0] as EquityCurvePoint).ts) / YEAR_MS
-      : 0;
-  // How many samples a year holds, counted: daily samples of a stock that trades on weekdays are about
-  // 252 a year, not the 365 their one-day spacing would say (which overstated Sharpe by a fifth).
-  const periodsPerYear = spanYears > 0 ? (curve.length - 1) / spanYears : 252;
+  const curve = equity.length > 0 ? equity : [{ ts: o.start ?? 0, equity: initial }];
+  const first = curve[0] as EquityCurvePoint;
+  const last = curve[curve.length - 1] as EquityCurvePoint;
+  const final = last.equity;
+  const start: EquityCurvePoint = { ts: o.start ?? first.ts, equity: initial };
+  const spanMs = o.spanMs ?? last.ts - first.ts;
+  const spanYears = spanMs / YEAR_MS;
+  // Sharpe and Sortino are defined on daily returns: the curve's last point of each day on the venue's
+  // calendar. Days per year are counted: a stock's weekdays are about 252 a year, not 365.
+  const days = dailyIndices(curve, o.timeZone);
+  const returns = simpleReturns([initial, ...days.map((i) => (curve[i] as EquityCurvePoint).equity)]);
+  // Over the run's span every day's return counts; over the curve's own span (no spanMs) the first point's
+  // day is its start, so the days after it.
+  const counted = o.spanMs === undefined ? returns.length - 1 : returns.length;
+  const periodsPerYear = spanYears > 0 ? counted / spanYears : 252;
   const mu = mean(returns);
   const sd = Math.sqrt(returns.reduce((a, r) => a + (r - mu) ** 2, 0) / Math.max(1, returns.length - 1));
   const downside = Math.sqrt(
@@ -189,7 +242,7 @@ export function computeMetrics(
   );
   const totalReturn = final / initial - 1;
   const cagr = spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0;
-  const dd = drawdown(curve);
+  const dd = drawdown(curve, start);
   // Trade money in Decimal; the ratios from it are numbers.
   const pnls = trades.map((t) => new Decimal(t.pnl));
   const wins = pnls.filter((p) => p.gt(0));
@@ -204,6 +257,8 @@ export function computeMetrics(
     calmar: dd.max > 0 ? cagr / dd.max : 0,
     maxDrawdown: dd.max,
     maxDrawdownDurationMs: dd.durationMs,
+    spanMs,
+    daysPerYear: periodsPerYear,
     winRate: trades.length > 0 ? wins.length / trades.length : 0,
     profitFactor: grossLoss.gt(0) ? grossProfit.div(grossLoss).toNumber() : grossProfit.gt(0) ? Infinity : 0,
     // Eight places: a mean of money needs no more than the venue's finest precision.
@@ -214,13 +269,30 @@ export function computeMetrics(
     finalEquity: o.finalEquity ?? new Decimal(final).toFixed(),
     monthly: equity.length > 0 ? monthlyReturns(initial, equity, o.timeZone) : [],
     ...(o.benchmark !== undefined && o.benchmark.length === equity.length && equity.length > 0
-      ? { benchmark: benchmarkMetrics(initial, equity, o.benchmark, periodsPerYear, spanYears, totalReturn) }
+      ? {
+          benchmark: benchmarkMetrics(
+            initial,
+            equity,
+            o.benchmark,
+            days,
+            periodsPerYear,
+            spanYears,
+            totalReturn,
+            start,
+          ),
+        }
       : {}),
   };
 }
 
+/** The run's span: its first candle's open to its last candle's close. */
+export const runSpanMs = (meta: BacktestResult['meta']): number =>
+  meta.to + (INTERVAL_MS[meta.interval as CandleInterval] ?? 0) - meta.from;
+
 export const metricsOf = (r: BacktestResult, o: Omit<MetricsOptions, 'finalEquity'> = {}): Metrics =>
   computeMetrics(r.meta.capital, r.equity, r.trades, r.fees, r.inMarket, {
+    // A run with no candle has no span (its from and to are not numbers): the figures are those of no curve.
+    ...(r.meta.candles > 0 ? { start: r.meta.from, spanMs: runSpanMs(r.meta) } : {}),
     ...o,
     finalEquity: r.finalEquity,
   });
@@ -313,6 +385,8 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
   const b = m.benchmark;
   const rows: [string, string][] = [
     ['strategy', `${r.meta.strategy} ${JSON.stringify(r.meta.params)}`],
+    ['exits', rulesText(r.meta.exits)],
+    ['protections', rulesText(r.meta.protections)],
     [
       'dataset',
       `${r.meta.dataset} (${r.meta.symbol} ${r.meta.interval}, ${r.meta.candles.toLocaleString('en-US')} candles)`,
@@ -328,9 +402,12 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
     ['total return', pct(m.totalReturn)],
     ...openPositionRows(r, money),
     ['exits blocked', exitBlockedSentence(r) ?? 'none'],
-    ['CAGR', pct(m.cagr)],
-    ['Sharpe / Sortino / Calmar', `${num(m.sharpe)} / ${num(m.sortino)} / ${num(m.calmar)}`],
-    ['max drawdown', `${pct(m.maxDrawdown)} over ${formatDuration(m.maxDrawdownDurationMs)}`],
+    ['CAGR', `${pct(m.cagr)} over ${formatDuration(m.spanMs)} (first open to last close)`],
+    ['Sharpe / Sortino / Calmar', `${num(m.sharpe)} / ${num(m.sortino)} (daily returns) / ${num(m.calmar)}`],
+    [
+      'max drawdown',
+      `${pct(m.maxDrawdown)} over ${formatDuration(m.maxDrawdownDurationMs)} (equity at every candle's close)`,
+    ],
     tradesRow(r, m),
     ['profit factor / expectancy', `${num(m.profitFactor)} / ${money(m.expectancy)}`],
     ['exposure', pct(m.exposure)],

@@ -2,6 +2,7 @@
 // drawdown; their series in the exchange's time zone, their panels, and the script that draws them.
 import type { BacktestFill, BacktestResult, ChartBar, PlotSeries } from '../backtest/result.js';
 import { ascending, esc, safeJson, type ZoneClock } from './report-page.js';
+import { MAX_CHART_EQUITY_POINTS, thinEquity } from '../backtest/equity-curve.js';
 
 /** The most markers the price chart draws (documented in backtest/README.md). */
 export const MAX_MARKERS = 150;
@@ -119,6 +120,8 @@ export interface ReportCharts {
   readonly bench: readonly Point[];
   /** Drawdown from the running peak, in percent. */
   readonly drawdown: readonly Point[];
+  /** How the equity chart was drawn from the curve (every candle's close, thinned past a bound). */
+  readonly equityCaption: string;
 }
 
 /** The view of one symbol's chart and fills, or of the run's only chart when `symbol` is undefined. */
@@ -145,22 +148,31 @@ export function reportCharts(
   const views =
     symbols.length > 1 ? Object.fromEntries(symbols.map((s) => [s, priceView(r, s, t)])) : undefined;
   const shown = views?.[symbols[0] as string] ?? priceView(r, undefined, t);
-  const equity = ascending(r.equity.map((p) => ({ time: t(p.ts), value: Math.round(p.equity * 100) / 100 })));
+  // The curve has a point at every candle's close; the chart keeps each bucket's lowest and highest.
+  const thin = thinEquity(r.equity, MAX_CHART_EQUITY_POINTS);
+  const equity = ascending(
+    thin.points.map((p) => ({ time: t(p.ts), value: Math.round(p.equity * 100) / 100 })),
+  );
   const bench =
     benchmark && benchmark.length === r.equity.length
       ? ascending(
-          r.equity.map((p, i) => ({
-            time: t(p.ts),
+          thin.indices.map((i) => ({
+            time: t((r.equity[i] as { ts: number }).ts),
             value: Math.round((benchmark[i] as number) * 100) / 100,
           })),
         )
       : [];
+  const n = r.equity.length;
+  const equityCaption =
+    thin.points.length === n
+      ? `The equity at every candle's close (${n.toLocaleString('en-US')} points).`
+      : `${thin.points.length.toLocaleString('en-US')} of the ${n.toLocaleString('en-US')} closes drawn (each bucket's lowest and highest); the figures above come from all of them.`;
   let peak = -Infinity;
   const drawdown = equity.map((p) => {
     peak = Math.max(peak, p.value);
     return { time: p.time, value: Math.round(((p.value - peak) / peak) * 10000) / 100 };
   });
-  return { symbols, views, shown, equity, bench, drawdown };
+  return { symbols, views, shown, equity, bench, drawdown, equityCaption };
 }
 
 /** The chart panels: price (with the symbol select over several), equity and drawdown. */
@@ -169,7 +181,7 @@ export function chartPanels(c: ReportCharts): string {
 <p id="chart-caption">${esc(c.shown.caption)}</p>
 <div id="candles" data-chart class="chart"></div>
 <p id="plot-legend">${plotLegend(c.shown.plots)}</p>
-<h2>Equity${c.bench.length > 0 ? ' against buy &amp; hold' : ''}</h2><div id="equity" data-chart class="chart small"></div>
+<h2>Equity${c.bench.length > 0 ? ' against buy &amp; hold' : ''}</h2><p>${esc(c.equityCaption)}</p><div id="equity" data-chart class="chart small"></div>
 <h2>Drawdown (%)</h2><div id="drawdown" data-chart class="chart small"></div>`;
 }
 

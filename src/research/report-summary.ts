@@ -6,6 +6,7 @@ import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
 import { exitBlockedSentence, intervalText, unrealisedSentence, type Metrics } from './metrics.js';
 import { num, pct, type InstrumentFormat } from './report-page.js';
+import { rulesText } from '../strategy/exits.js';
 
 /** The tiles of the tearsheet: the run's figures, and the benchmark's when there is one. */
 export function summaryTiles(r: BacktestResult, m: Metrics, f: InstrumentFormat): [string, string][] {
@@ -20,9 +21,9 @@ export function summaryTiles(r: BacktestResult, m: Metrics, f: InstrumentFormat)
         ? 'none'
         : `${r.openPositions.length}: unrealised ${money(unrealised.toFixed())} ${quote} (in the return)`,
     ],
-    ['CAGR', pct(m.cagr)],
-    ['Sharpe', num(m.sharpe)],
-    ['Sortino', num(m.sortino)],
+    ['CAGR', `${pct(m.cagr)} (${formatDuration(m.spanMs)})`],
+    ['Sharpe (daily)', num(m.sharpe)],
+    ['Sortino (daily)', num(m.sortino)],
     ['Calmar', num(m.calmar)],
     ['Max drawdown', `${pct(m.maxDrawdown)} (${formatDuration(m.maxDrawdownDurationMs)})`],
     ['Exits blocked', String(r.denials['EXIT_BLOCKED'] ?? 0)],
@@ -57,6 +58,7 @@ export function runHeader(
   return [
     `tradebot ${version ?? ''} backtest`.replace('  ', ' '),
     `strategy   ${r.meta.strategy} ${JSON.stringify(r.meta.params)}`,
+    `exits      ${rulesText(r.meta.exits)}; protections ${rulesText(r.meta.protections)}`,
     `dataset    ${r.meta.dataset}: ${r.meta.symbol} ${intervalText(r.meta)}, ${r.meta.candles.toLocaleString('en-US')} candles`,
     `span       ${clock.text(r.meta.from)} to ${clock.text(r.meta.to)}${clock.label === clock.zone ? '' : ` (${clock.zone})`}`,
     `costs      capital ${r.meta.capital} ${quote}, fee rate ${r.meta.feeRate}, slippage ${r.meta.slippageBps} bps`,

@@ -2,12 +2,16 @@
 import type { BacktestResult } from '../backtest/result.js';
 import { Decimal } from '../market/decimal.js';
 import type { Metrics } from './metrics.js';
+import { MAX_STORED_EQUITY_POINTS, thinEquity } from '../backtest/equity-curve.js';
 
 /**
- * result.json: every money figure as a decimal string. The equity samples are rounded to `quoteDp`
- * places of the quote coin (exact for any balance below 10^13: a float carries 15 significant digits).
+ * result.json: every money figure as a decimal string. `equity` is the equity at every candle's close, rounded
+ * to `quoteDp` places of the quote coin (exact for any balance below 10^13: a float carries 15 significant
+ * digits); past MAX_STORED_EQUITY_POINTS points it is thinned (each bucket's lowest and highest, the first and
+ * the last), and `equityPoints` says so: the metrics always come from every close.
  */
 export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number): unknown {
+  const thin = thinEquity(r.equity, MAX_STORED_EQUITY_POINTS);
   return {
     meta: r.meta,
     finalEquity: r.finalEquity,
@@ -25,7 +29,15 @@ export function resultJson(r: BacktestResult, metrics: Metrics, quoteDp: number)
     fills: r.fills,
     // The strategy's ctx.plot series: per symbol and name, arrays of times and of decimal strings.
     ...(r.plots === undefined ? {} : { plots: r.plots }),
-    equity: r.equity.map((p) => ({
+    equityPoints: {
+      closes: r.equity.length,
+      stored: thin.points.length,
+      rule:
+        thin.points.length === r.equity.length
+          ? 'every candle close'
+          : "thinned: the first and last close and each bucket's lowest and highest; metrics from every close",
+    },
+    equity: thin.points.map((p) => ({
       ts: p.ts,
       equity: new Decimal(p.equity).toDecimalPlaces(quoteDp).toFixed(),
     })),

@@ -3,6 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { type BacktestJob } from '../backtest/run-config.js';
 import { runJob } from './run-job.js';
+import { MAX_CHART_EQUITY_POINTS, thinEquity } from '../backtest/equity-curve.js';
 import { sharedCandleSource, type SharedCandles } from '../data/shared-candles.js';
 
 parentPort?.on('message', (msg: { id: number; job: BacktestJob; shared?: SharedCandles }) => {
@@ -18,7 +19,8 @@ parentPort?.on('message', (msg: { id: number; job: BacktestJob; shared?: SharedC
         finalEquity: result.finalEquity,
         candles: result.meta.candles,
         ...(msg.job.datasets !== undefined ? { bySymbol: result.bySymbol } : {}),
-        equity: result.equity,
+        // For a chart: a point per candle would be copied to the pool for nothing.
+        equity: thinEquity(result.equity, MAX_CHART_EQUITY_POINTS).points,
         from: result.meta.from,
         to: result.meta.to,
       }),

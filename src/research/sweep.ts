@@ -304,10 +304,20 @@ export const sweepSymbols = (rows: readonly SweepRow[]): string[] =>
 export function formatSweep(rows: readonly SweepRow[], sortBy: SortKey, limit = 20): string {
   const keys = Object.keys(rows[0]?.params ?? {});
   const symbols = sweepSymbols(rows);
-  const head = [...keys, 'sharpe', 'return', 'maxDD', 'trades', 'winRate', ...symbols.map((s) => `pnl ${s}`)];
-  const lines = rows.slice(0, limit).map((r) => {
+  const head = [
+    '#',
+    ...keys,
+    'sharpe',
+    'return',
+    'maxDD',
+    'trades',
+    'winRate',
+    ...symbols.map((s) => `pnl ${s}`),
+  ];
+  const lines = rows.slice(0, limit).map((r, i) => {
     const m = r.metrics;
     return [
+      String(i + 1),
       ...keys.map((k) => String(r.params[k])),
       m ? m.sharpe.toFixed(2) : 'error',
       m ? formatPercent(m.totalReturn) : (r.error ?? ''),

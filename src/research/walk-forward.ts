@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Decimal } from '../market/decimal.js';
 import { openDataset } from '../data/datasets.js';
-import { computeMetrics, type Metrics } from './metrics.js';
+import { computeMetrics, runSpanMs, type Metrics } from './metrics.js';
 import type { CandleSource } from '../data/format.js';
 import { BacktestInputError, jobWithSet } from './grid.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint, SymbolResult } from '../backtest/result.js';
@@ -198,6 +198,8 @@ interface WindowRun {
   readonly equity: readonly EquityCurvePoint[];
   readonly fees: Decimal;
   readonly metrics: Metrics;
+  /** The window's start (out of sample). */
+  readonly start: number;
 }
 
 /**
@@ -226,9 +228,11 @@ async function outOfSample(
   if (equity.length === 0) return undefined;
   const fees = result.trades.reduce((a, t) => a.plus(t.fees), new Decimal(0));
   const metrics = computeMetrics(base.capital, equity, result.trades, fees.toFixed(), result.inMarket, {
+    start: w.outOfSample.from,
+    spanMs: result.meta.from + runSpanMs(result.meta) - w.outOfSample.from,
     finalEquity: result.finalEquity,
   });
-  return { result, equity, fees, metrics };
+  return { result, equity, fees, metrics, start: w.outOfSample.from };
 }
 
 /**
@@ -241,6 +245,9 @@ class Stitch {
   private readonly inMarket = { steps: 0, held: 0 };
   private fees = new Decimal(0);
   private level: Decimal;
+  /** The first window's start and the last window's end (its last candle's close). */
+  private start: number | undefined;
+  private end = 0;
 
   constructor(private readonly capital: Decimal) {
     this.level = capital;
@@ -248,6 +255,8 @@ class Stitch {
 
   add(run: WindowRun): void {
     const scale = this.level.div(this.capital).toNumber();
+    this.start ??= run.start;
+    this.end = run.result.meta.from + runSpanMs(run.result.meta);
     for (const p of run.equity) this.equity.push({ ts: p.ts, equity: p.equity * scale });
     this.inMarket.steps += run.result.inMarket.steps;
     this.inMarket.held += run.result.inMarket.held;
@@ -259,6 +268,8 @@ class Stitch {
   /** The stitched metrics: the chained curve, and the trades of every window. */
   metrics(capital: string): Metrics {
     return computeMetrics(capital, this.equity, this.trades, this.fees.toFixed(), this.inMarket, {
+      start: this.start,
+      spanMs: this.start === undefined ? undefined : this.end - this.start,
       finalEquity: this.level.toDecimalPlaces(8).toFixed(),
     });
   }

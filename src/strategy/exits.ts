@@ -23,7 +23,16 @@ export type ExitReason = (typeof EXIT_REASONS)[number];
 export const isExitReason = (tag: string): tag is ExitReason =>
   (EXIT_REASONS as readonly string[]).includes(tag);
 
-const ratio = (what: string) =>
+/**
+ * The sentence for a ratio at or above its bound (a stop 100% or more below the entry is below a price of 0),
+ * or undefined.
+ */
+const boundProblem = (what: string, d: Decimal, below: number | undefined): string | undefined =>
+  below !== undefined && d.gte(below)
+    ? `${what} must be at least 0 and below ${below} (${below * 100}%), got ${d.toFixed()} (${d.mul(100).toFixed()}%)`
+    : undefined;
+
+const ratio = (what: string, below?: number) =>
   z
     .union([z.string(), z.number(), z.instanceof(Decimal)])
     .transform((v, c) => {
@@ -40,24 +49,45 @@ const ratio = (what: string) =>
         });
         return z.NEVER;
       }
+      const bound = boundProblem(what, d, below);
+      if (bound !== undefined) {
+        c.addIssue({ code: 'custom', message: bound });
+        return z.NEVER;
+      }
       return d;
     })
-    .describe(`${what}, a ratio of the entry price: "0.05" is 5%`);
+    .describe(
+      `${what}, a ratio of the entry price: "0.05" is 5%${below === undefined ? '' : `, below ${below}`}`,
+    );
 
-const plainRatio = (what: string) =>
+const plainRatio = (what: string, below?: number) =>
   z
     .string({ error: `${what} must be a decimal string such as "0.05"` })
     .regex(/^\d+(\.\d+)?$/, `${what} must be a non-negative decimal string such as "0.05" (5%)`)
-    .describe(`${what}, a ratio of the entry price: "0.05" is 5%`);
+    .superRefine((v, c) => {
+      if (!/^\d+(\.\d+)?$/.test(v)) return;
+      const bound = boundProblem(what, new Decimal(v), below);
+      if (bound !== undefined) c.addIssue({ code: 'custom', message: bound });
+    })
+    .describe(
+      `${what}, a ratio of the entry price: "0.05" is 5%${below === undefined ? '' : `, below ${below}`}`,
+    );
 
-function exitRulesShape<R extends z.ZodType>(ratio: (what: string) => R) {
+/** A count where 0 means off (no cooldown, no lock, no time exit). */
+const countOrOff = (what: string) =>
+  z
+    .number({ error: `${what} must be a whole number, 0 or more` })
+    .int(`${what} must be a whole number, 0 or more`)
+    .nonnegative(`${what} must be a whole number, 0 or more (0: off)`);
+
+function exitRulesShape<R extends z.ZodType>(ratio: (what: string, below?: number) => R) {
   return z
     .object({
-      stopLoss: ratio('stop-loss distance below the entry price').optional(),
+      stopLoss: ratio('stop-loss distance below the entry price', 1).optional(),
       takeProfit: ratio('take-profit distance above the entry price').optional(),
       trailingStop: z
         .object({
-          distance: ratio('trailing distance below the highest price since entry'),
+          distance: ratio('trailing distance below the highest price since entry', 1),
           activation: ratio('profit over the entry price before the trail starts (0: at once)').optional(),
         })
         .strict()
@@ -72,12 +102,9 @@ function exitRulesShape<R extends z.ZodType>(ratio: (what: string) => R) {
         .describe(
           'freqtrade\'s minimal_roi: minutes in trade -> the profit at which to exit, e.g. {"0": "0.04", "60": "0.01"}',
         ),
-      maxTradeMinutes: z
-        .number()
-        .int()
-        .positive()
+      maxTradeMinutes: countOrOff('maxTradeMinutes')
         .optional()
-        .describe('time exit: close the position at market once it has been held this many minutes'),
+        .describe('time exit: close the position at market once it has been held this many minutes (0: off)'),
       sessionEnd: z
         .union([
           z.boolean(),
@@ -99,19 +126,19 @@ export type ExitRulesInput = z.input<typeof ExitRulesSchema>;
 /** The same, kept as plain data (decimal strings) for YAML, JSON Schema and sweep workers. */
 export const ExitRulesYamlSchema = exitRulesShape(plainRatio);
 
-function protectionsShape<R extends z.ZodType, M extends z.ZodType>(ratio: (what: string) => R, money: M) {
+function protectionsShape<R extends z.ZodType, M extends z.ZodType>(
+  ratio: (what: string, below?: number) => R,
+  money: M,
+) {
   return z
     .object({
-      cooldownAfterStop: z
-        .number()
-        .int()
-        .positive()
+      cooldownAfterStop: countOrOff('cooldownAfterStop')
         .optional()
-        .describe('candles a symbol takes no new entry after a stop-loss or trailing-stop exit'),
+        .describe('candles a symbol takes no new entry after a stop-loss or trailing-stop exit (0: none)'),
       maxDrawdown: z
         .object({
-          ratio: ratio('drawdown of equity from its peak that locks entries'),
-          lockCandles: z.number().int().positive().describe('candles entries stay locked'),
+          ratio: ratio('drawdown of equity from its peak that locks entries', 1),
+          lockCandles: countOrOff('lockCandles').describe('candles entries stay locked (0: off)'),
         })
         .strict()
         .optional()
@@ -122,7 +149,7 @@ function protectionsShape<R extends z.ZodType, M extends z.ZodType>(ratio: (what
           minProfit: money.describe(
             'profit ratio of those trades together below which the symbol is locked, e.g. "0" or "-0.02"',
           ),
-          lockCandles: z.number().int().positive().describe('candles the symbol stays locked'),
+          lockCandles: countOrOff('lockCandles').describe('candles the symbol stays locked (0: off)'),
         })
         .strict()
         .optional()
@@ -173,7 +200,8 @@ export const hasExits = (r: ExitRules | undefined): boolean =>
     timeExitsSet(r));
 
 /** Whether a time exit is set (maxTradeMinutes or sessionEnd): decided at a candle's close, not on its range. */
-export const timeExitsSet = (r: ExitRules): boolean => r.maxTradeMinutes !== undefined || sessionEndArmed(r);
+export const timeExitsSet = (r: ExitRules): boolean =>
+  (r.maxTradeMinutes !== undefined && r.maxTradeMinutes > 0) || sessionEndArmed(r);
 
 /** Whether the session-end exit is on: `true`, or a list of the sessions to be in the market in. */
 export const sessionEndArmed = (r: ExitRules): boolean =>
@@ -184,13 +212,44 @@ export const hasProtections = (p: Protections | undefined): boolean =>
   p !== undefined &&
   (p.cooldownAfterStop !== undefined || p.maxDrawdown !== undefined || p.lowProfitPair !== undefined);
 
-/** The bot's YAML wins over the strategy's declaration, field by field. */
-export function mergeExitRules(strategy: ExitRules | undefined, bot: ExitRules | undefined): ExitRules {
-  return { ...(strategy ?? {}), ...(bot ?? {}) };
+const isTable = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !Decimal.isDecimal(v);
+
+/**
+ * The one rule for exits and protections over a strategy's declaration (a bot's or a backtest's YAML, a sweep's
+ * grid): field by field, and inside an exit or protection that is a table (trailingStop, minimalRoi,
+ * maxDrawdown, lowProfitPair) key by key, so `trailingStop: { distance: '0.01' }` keeps the declared
+ * activation as `--grid exits.trailingStop.distance=0.01` does. A value that is not a table replaces the
+ * declared one. Works on parsed rules (Decimals) and on plain data (decimal strings) alike.
+ */
+export function mergeRules<T extends object>(declared: T | undefined, own: T | undefined): T {
+  const out: Record<string, unknown> = { ...(declared ?? {}) };
+  for (const [k, v] of Object.entries(own ?? {})) {
+    if (v === undefined) continue;
+    const d = out[k];
+    out[k] = isTable(d) && isTable(v) ? { ...d, ...v } : v;
+  }
+  return out as T;
 }
-export function mergeProtections(
+
+/** Rules as plain data (Decimals as decimal strings): what YAML, result.json and a sweep worker carry. */
+export const rulesAsData = (v: unknown): unknown =>
+  Decimal.isDecimal(v)
+    ? v.toFixed()
+    : Array.isArray(v)
+      ? v.map(rulesAsData)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rulesAsData(x)]))
+        : v;
+
+/** Exits or protections in one line, copyable into YAML (a JSON object is YAML): `none` when empty. */
+export const rulesText = (rules: object | undefined): string =>
+  rules === undefined || Object.keys(rules).length === 0 ? 'none' : JSON.stringify(rulesAsData(rules));
+
+/** The bot's YAML over the strategy's declaration (mergeRules). */
+export const mergeExitRules = (strategy: ExitRules | undefined, bot: ExitRules | undefined): ExitRules =>
+  mergeRules(strategy, bot);
+export const mergeProtections = (
   strategy: Protections | undefined,
   bot: Protections | undefined,
-): Protections {
-  return { ...(strategy ?? {}), ...(bot ?? {}) };
-}
+): Protections => mergeRules(strategy, bot);

@@ -1,5 +1,5 @@
 // `tradebot sweep`: a parameter grid on all cores, or a walk-forward analysis.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { progressBar } from '../progress.js';
@@ -41,7 +41,9 @@ import { formatPercent } from '../../market/decimal.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../research/checkpoint.js';
 import { counted } from '../../market/spelling.js';
-import { prepareOutput } from '../../data/output-path.js';
+import { outputPathProblem, prepareOutput } from '../../data/output-path.js';
+import { pickRow, sweepRowYaml } from '../../research/sweep-row.js';
+import type { Strategy } from '../../strategy/contract.js';
 
 const duration = (flag: string) =>
   z
@@ -84,6 +86,21 @@ const Flags = z.strictObject({
     .string()
     .regex(/^redis:\/\/[^/:]+(:\d+)?(\/\d+)?$/, '--queue must look like redis://HOST:PORT')
     .optional(),
+  writeRow: z
+    .array(z.string())
+    .optional()
+    .transform((v, c) => {
+      if (v === undefined) return undefined;
+      const [n, file] = v;
+      if (v.length !== 2 || n === undefined || file === undefined || !/^[1-9]\d*$/.test(n)) {
+        c.addIssue({
+          code: 'custom',
+          message: `--write-row takes a row number and a file, e.g. --write-row 1 best.yaml (got ${JSON.stringify(v.join(' '))})`,
+        });
+        return z.NEVER;
+      }
+      return { n: Number(n), file };
+    }),
 });
 
 export function register(program: Command): void {
@@ -108,6 +125,10 @@ export function register(program: Command): void {
     .option('--out <dir>', 'results folder', 'backtest/results')
     .option('--from <date>', 'first candle time, e.g. 2008-01-01 (UTC) or 2008-01-01T14:30:00Z')
     .option('--to <date>', 'last candle time (inclusive), same forms as --from')
+    .option(
+      '--write-row <n-and-file...>',
+      'write the backtest file that reproduces row N of the ranked table (its parameters, exits and protections in force), e.g. --write-row 1 best.yaml',
+    )
     .option(
       '--queue <url>',
       'run on `tradebot worker` processes through Redis (BullMQ), e.g. redis://127.0.0.1:6379',
@@ -135,6 +156,7 @@ interface SweepPlan {
   /** The run's name, and its strategy when the name is not the strategy's. */
   readonly named: string;
   readonly dir: string;
+  readonly strategy: Strategy;
 }
 
 /** `tradebot sweep`: the flags checked into a plan, then the sweep or the walk-forward, locally or on a queue. */
@@ -168,6 +190,16 @@ async function planSweep(f: SweepFlags): Promise<SweepPlan> {
     throw new FlagError(
       '--walk-forward needs --in-sample and --out-of-sample, e.g. --in-sample 730d --out-of-sample 180d',
     );
+  if (f.writeRow !== undefined) {
+    if (f.walkForward)
+      throw new FlagError('--write-row writes a row of a sweep, not of a walk-forward: drop one');
+    const bad = outputPathProblem(f.writeRow.file, {
+      what: '--write-row',
+      kind: 'file',
+      example: 'best.yaml',
+    });
+    if (bad !== undefined) throw new FlagError(bad);
+  }
   const { config } = loadYaml(BacktestConfigSchema, f.config);
   const fromConfig = jobFromConfig(config, strategyLookupFor(f.config, config.strategiesDir));
   const ranged = { ...fromConfig, from: f.from ?? fromConfig.from, to: f.to ?? fromConfig.to };
@@ -196,6 +228,7 @@ async function planSweep(f: SweepFlags): Promise<SweepPlan> {
     instrument: source.meta.instrument,
     named: config.name === base.strategy ? config.name : `${config.name} (${base.strategy})`,
     dir: join(f.out, `${config.name}-${f.walkForward ? 'walk-forward' : 'sweep'}`),
+    strategy,
   };
 }
 
@@ -308,6 +341,34 @@ async function gridSweepCommand(
   checkpoint.remove();
   process.stdout.write(
     `${formatSweep(rows, metric)}\n${verdict === undefined ? '' : `${verdict.sentence}\n`}${counted(rows.length, 'run')} on ${runner ? `the queue ${f.queue}` : counted(f.workers, 'worker')} in ${((Date.now() - t0) / 1000).toFixed(1)} s; wrote ${json} and ${html}\n`,
+  );
+  if (f.writeRow !== undefined) writeRow(plan, rows, f.writeRow);
+}
+
+/** `--write-row N FILE`: the backtest file of row N, and how to run it. */
+function writeRow(
+  plan: SweepPlan,
+  rows: Parameters<typeof pickRow>[0],
+  w: { n: number; file: string },
+): void {
+  const row = pickRow(rows, w.n);
+  const { config, grid } = plan.f;
+  const text = sweepRowYaml(
+    {
+      configText: readFileSync(config, 'utf8'),
+      configFile: config,
+      outFile: w.file,
+      base: plan.base,
+      strategy: plan.strategy,
+      grid,
+    },
+    row,
+    w.n,
+  );
+  prepareOutput(w.file, { what: '--write-row', kind: 'file', example: 'best.yaml' });
+  writeFileSync(w.file, text);
+  process.stdout.write(
+    `wrote row ${w.n} to ${w.file}: tradebot backtest --config ${w.file} reproduces trade hash ${row.tradeHash ?? '(none)'}\n`,
   );
 }
 

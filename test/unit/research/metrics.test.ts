@@ -140,4 +140,24 @@ describe('metrics', () => {
       ['2024-02', expect.closeTo(120 / 108.9 - 1, 12)],
     ]);
   });
+
+  it("CAGR over the run's span, first open to last close: 31 days and -1.127% are -12.50% a year", () => {
+    // Daily closes at the end of each of 31 days; the run opened a day before the first close.
+    const points = Array.from({ length: 31 }, (_, i) => ({
+      ts: (i + 1) * DAY,
+      equity: i === 30 ? 98.873 : 100,
+    }));
+    const m = computeMetrics('100', points, [], '0', NONE, { start: 0, spanMs: 31 * DAY });
+    expect(m.cagr).toBeCloseTo(0.98873 ** (365.25 / 31) - 1, 12);
+    expect(m.cagr * 100).toBeCloseTo(-12.5, 1);
+    // Intraday closes: the max drawdown sees the trough between two daily closes, from the capital's peak.
+    const intraday = [
+      { ts: DAY / 2, equity: 94 },
+      { ts: DAY, equity: 100 },
+    ];
+    expect(computeMetrics('100', intraday, [], '0', NONE, { start: 0, spanMs: DAY }).maxDrawdown).toBeCloseTo(
+      0.06,
+      12,
+    );
+  });
 });

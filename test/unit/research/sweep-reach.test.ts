@@ -64,7 +64,7 @@ describe('grid keys for exits and protections', () => {
     expect(run.exits).toEqual({ trailingStop: { distance: '0.02', activation: '0.01' } });
     // Without a distance anywhere the activation alone is not an exit: refused with the field.
     expect(refused(() => checkGrid(s, base.params, parseGrid('exits.trailingStop.activation=0.01')))).toMatch(
-      /exits\.trailingStop\.activation=0\.01 is not valid: exits\.trailingStop\.distance/,
+      /exits\.trailingStop\.activation=0\.01: exits\.trailingStop\.distance/,
     );
   });
 
@@ -77,11 +77,72 @@ describe('grid keys for exits and protections', () => {
       /"exits\.stoplos" is not an exit or a protection \(did you mean "exits\.stopLoss"\?\)/,
     );
     const bad = refused(() =>
-      checkGrid(s, {}, parseGrid('exits.stopLoss=abc,-0.1 protections.cooldownAfterStop=0')),
+      checkGrid(s, {}, parseGrid('exits.stopLoss=abc,-0.1 protections.cooldownAfterStop=-1')),
     );
     expect(bad).toMatch(/exits\.stopLoss=abc is not valid: exits\.stopLoss: stop-loss distance/);
     expect(bad).toMatch(/exits\.stopLoss=-0\.1 is not valid/);
-    expect(bad).toMatch(/protections\.cooldownAfterStop=0 is not valid: protections\.cooldownAfterStop/);
+    expect(bad).toMatch(/protections\.cooldownAfterStop=-1 is not valid: protections\.cooldownAfterStop/);
+  });
+
+  it('checks the keys of one protection as a whole: maxDrawdown.ratio with the grid maxDrawdown.lockCandles', async () => {
+    const s = await loadStrategy('ma-crossover');
+    const g = checkGrid(
+      s,
+      base.params,
+      parseGrid('protections.maxDrawdown.ratio=0.1 protections.maxDrawdown.lockCandles=5'),
+    );
+    expect(g.sets).toEqual([
+      { 'protections.maxDrawdown.ratio': '0.1', 'protections.maxDrawdown.lockCandles': 5 },
+    ]);
+    const job = jobWithSet({ ...base, ...g.rules }, g.sets[0] as Record<string, unknown>);
+    expect(job.protections).toEqual({ maxDrawdown: { ratio: '0.1', lockCandles: 5 } });
+  });
+
+  it("builds on the strategy's declaration: a grid over one field of a declared protection keeps the others", async () => {
+    // bollinger-reversion declares stopLoss 0.03, takeProfit 0.06 and cooldownAfterStop 5.
+    const s = await loadStrategy('bollinger-reversion');
+    const g = checkGrid(s, {}, parseGrid('exits.takeProfit=0.1'));
+    const job = jobWithSet(
+      { ...base, strategy: 'bollinger-reversion', params: {}, ...g.rules },
+      g.sets[0] as Record<string, unknown>,
+    );
+    expect(job.exits).toEqual({ stopLoss: '0.03', takeProfit: '0.1' });
+    expect(job.protections).toEqual({ cooldownAfterStop: 5 });
+  });
+
+  it('refuses a ratio outside its range with the field and the range: exits.stopLoss=5 is 500%', async () => {
+    const s = await loadStrategy('ma-crossover');
+    expect(refused(() => checkGrid(s, base.params, parseGrid('exits.stopLoss=5')))).toMatch(
+      /exits\.stopLoss=5 is not valid: exits\.stopLoss: stop-loss distance below the entry price must be at least 0 and below 1 \(100%\), got 5 \(500%\)/,
+    );
+    expect(refused(() => checkGrid(s, base.params, parseGrid('exits.trailingStop.distance=1')))).toMatch(
+      /exits\.trailingStop\.distance: .*below 1 \(100%\), got 1/,
+    );
+    expect(
+      refused(() =>
+        checkGrid(
+          s,
+          base.params,
+          parseGrid('protections.maxDrawdown.ratio=1.5 protections.maxDrawdown.lockCandles=5'),
+        ),
+      ),
+    ).toMatch(/protections\.maxDrawdown\.ratio: .*below 1 \(100%\), got 1\.5/);
+  });
+
+  it('takes 0 where 0 means off: cooldownAfterStop=0 runs with no cooldown', async () => {
+    const s = await loadStrategy('bollinger-reversion');
+    const g = checkGrid(s, {}, parseGrid('protections.cooldownAfterStop=0,5'));
+    expect(g.sets).toEqual([{ 'protections.cooldownAfterStop': 0 }, { 'protections.cooldownAfterStop': 5 }]);
+    const job = { ...base, strategy: 'bollinger-reversion', params: {}, ...g.rules };
+    const runs = await Promise.all(
+      g.sets.map(async (set) => {
+        const j = jobWithSet(job, set);
+        return runBacktest(backtestOptionsOf(j, s, openJobSources(j)));
+      }),
+    );
+    // With no cooldown no entry is locked after a stop: never fewer trades than with a 5-candle cooldown.
+    expect(runs[0]?.denials['PROTECTION_LOCK'] ?? 0).toBe(0);
+    expect(runs[0]?.trades.length).toBeGreaterThanOrEqual(runs[1]?.trades.length ?? 0);
   });
 
   it('a sweep over exits.stopLoss runs each stop: the results differ and the rows show the key', async () => {
