@@ -41,6 +41,14 @@ export const RiskLimitsSchema = z
     maxOrderNotional: money('maximum value of one order, in the quote coin'),
     maxGrossExposure: money('maximum sum of |position| x price over all symbols, in the quote coin'),
     dailyLossLimit: money('loss from the start-of-day equity at which trading halts, in the quote coin'),
+    marginSafety: z
+      .string({ error: 'marginSafety must be a decimal string such as "0.1"' })
+      .regex(DECIMAL_RE, 'marginSafety must be a plain decimal string such as "0.1"')
+      .default('0.1')
+      .transform((s) => new Decimal(s))
+      .describe(
+        "MARGIN: how far below the pair's warningRiskRatio an order may leave the risk ratio (0.1: below 0.7 when the warning is 0.8)",
+      ),
     reduceAt: z
       .number()
       .min(0)
