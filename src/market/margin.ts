@@ -138,6 +138,20 @@ export function liquidationPrice(
   return aboveZero(p) ? p : undefined;
 }
 
+/**
+ * The margin fields of the simulator's MARGIN row of a Reality pair (its choice, not the venue's), which a
+ * MARGIN backtest lays over a dataset's instrument unless told others.
+ */
+export const SIM_REALITY_MARGIN_FIELDS = {
+  isIsolatedBaseBorrowable: 'true',
+  isIsolatedQuotedBorrowable: 'true',
+  warningRiskRatio: '0.8',
+  liquidationRiskRatio: '1',
+  maxCrossedLeverage: '3',
+  maxIsolatedLeverage: '3',
+  userMinBorrow: '0.00001',
+} as const;
+
 /** A margin pair's limits (spec 2.1), as Decimals. */
 export interface MarginPairRules {
   readonly maxCrossedLeverage: Decimal;

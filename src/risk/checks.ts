@@ -5,6 +5,7 @@ import { deliveryAllowsOrders } from '../market/delivery.js';
 import { formatDuration } from '../market/duration.js';
 import { marginPairRules, maxLiabilities, riskRatio } from '../market/margin.js';
 import type { InstrumentFacts, IntentFacts, MarketFacts, OrderFacts } from './facts.js';
+import { DEFAULT_MARGIN_SAFETY } from './limits.js';
 
 export const DENIAL_CODES = [
   'TRADING_HALTED',
@@ -466,11 +467,12 @@ function marginCheck(f: OrderFacts): Deny | undefined {
       `the account would owe ${formatAmount(liabilities)} ${rules.quoteCoin}, above ${formatAmount(cap)} at leverage ${leverage.toFixed()} for ${coin} (equity x (leverage - 1); set ${set.toFixed()}, pair maximum ${m.maxCrossedLeverage.toFixed()}): raise the bot's leverage entry for ${coin}, or trade smaller`,
     );
   const ratio = riskRatio(assets, liabilities);
-  const ceiling = m.warningRiskRatio.minus(L.marginSafety);
+  const safety = L.marginSafety ?? DEFAULT_MARGIN_SAFETY;
+  const ceiling = m.warningRiskRatio.minus(safety);
   if (ratio.gte(ceiling))
     return deny(
       'MARGIN_RISK_RATIO',
-      `the risk ratio would be ${ratio.toDecimalPlaces(4).toFixed()} at ${price.toFixed()}, not below ${intent.symbol}'s warningRiskRatio ${m.warningRiskRatio.toFixed()} less marginSafety ${L.marginSafety.toFixed()}: trade smaller`,
+      `the risk ratio would be ${ratio.toDecimalPlaces(4).toFixed()} at ${price.toFixed()}, not below ${intent.symbol}'s warningRiskRatio ${m.warningRiskRatio.toFixed()} less marginSafety ${safety.toFixed()}: trade smaller`,
     );
   return undefined;
 }
