@@ -44,3 +44,23 @@ describe('MARGIN backtest', () => {
     expect(denied.fills).toEqual([]);
   });
 });
+
+describe('ma-crossover-short (strategies/)', () => {
+  it('shorts on the death cross and covers on the golden cross, in a MARGIN backtest', async () => {
+    const { default: strategy } = await import('../../../strategies/ma-crossover-short.js');
+    const closes = [
+      5000, 5000, 5000, 5000, 5100, 5200, 5300, 5200, 5000, 4800, 4600, 4800, 5000, 5300, 5500, 5600,
+    ];
+    const r = await runBacktest({
+      source: closesSeries(MONDAY_1000_ET, closes),
+      dataset: 't',
+      strategy,
+      params: { fast: 2, slow: 4, quantity: '0.1' },
+      risk: ALL,
+      capital: '1000',
+      feeRate: '0.001',
+      margin: { leverage: { SPX: '3' } },
+    });
+    expect(r.fills.map((f) => `${f.side} ${f.size} ${f.tag}`)).toEqual(['sell 0.1 short', 'buy 0.1 cover']);
+  });
+});
