@@ -63,7 +63,7 @@ export const ERROR_CODES = {
     kind: 'insufficient_funds',
     httpStatus: 400,
     msg: 'Insufficient margin',
-    hint: 'Add margin or reduce the order size.',
+    hint: 'A MARGIN order would borrow beyond the leverage set for the coin: raise it with set-leverage (up to maxCrossedLeverage), add funds, or reduce the order.',
     venueName: 'INSUFFICIENT_MARGIN_V3',
   },
   '25204': {
@@ -295,6 +295,24 @@ export const ERROR_CODES = {
     httpStatus: 400,
     msg: 'Only Reality stock pairs are supported',
     hint: 'Use a symbol whose instrument has isReality yes.',
+  },
+  '95401': {
+    kind: 'parameter',
+    httpStatus: 400,
+    msg: 'The coin is not borrowable on this margin pair',
+    hint: 'Hold the coin the order needs, or trade a pair whose isIsolatedBaseBorrowable / isIsolatedQuotedBorrowable is true.',
+  },
+  '95402': {
+    kind: 'parameter',
+    httpStatus: 400,
+    msg: 'Borrow is below the minimum',
+    hint: "Borrow at least the pair's userMinBorrow, or hold enough not to borrow.",
+  },
+  '95403': {
+    kind: 'parameter',
+    httpStatus: 400,
+    msg: 'The symbol is not a margin pair',
+    hint: 'Trade it as SPOT, or pick a pair listed under category MARGIN.',
   },
   '95301': {
     kind: 'parameter',

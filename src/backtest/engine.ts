@@ -163,7 +163,7 @@ function subscribeStrategy(
     logger:
       o.strategyLog !== undefined ? candleLogger(o.strategyLog, () => replay.deciding) : (o.logger ?? silent),
     state: new MemoryStrategyState(),
-    category: 'SPOT',
+    category: o.margin === undefined ? 'SPOT' : 'MARGIN',
     plot,
     expose:
       onSignal === undefined

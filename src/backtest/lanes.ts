@@ -6,6 +6,7 @@ import type { Candle } from '../market/candle.js';
 import { InformativeCandles } from '../market/resample.js';
 import type { Decimal } from '../market/decimal.js';
 import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
+import { SIM_REALITY_MARGIN_FIELDS } from '../market/margin.js';
 import type { CandleBar } from '../sim/candle-fills.js';
 import { informativeProblems, StrategyDefinitionError } from '../strategy/contract.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
@@ -67,7 +68,16 @@ export function lanesOf(
   const seen = new Set<string>();
   const lanes = sources.map((src): Lane => {
     const { symbol } = src.meta;
-    const rules = parseInstrument(src.meta.instrument);
+    const rules = parseInstrument(
+      o.margin === undefined
+        ? src.meta.instrument
+        : {
+            ...src.meta.instrument,
+            ...SIM_REALITY_MARGIN_FIELDS,
+            ...o.margin.instrument,
+            category: 'MARGIN',
+          },
+    );
     if (src.meta.interval !== interval)
       throw new CandleFileError(
         `datasets of one backtest must share one interval: ${first.meta.symbol} is ${interval}, ${symbol} is ${src.meta.interval}`,

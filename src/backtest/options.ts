@@ -62,6 +62,17 @@ export interface BacktestOptions {
   /** Protections from the backtest's YAML; each field overrides the strategy's declaration. */
   readonly protections?: Protections | undefined;
   /**
+   * A MARGIN backtest (docs/margin.md): orders borrow as on the simulator, within the leverage set per coin at
+   * start, with its interest and liquidation; each dataset's instrument takes the margin row's fields
+   * (`SIM_REALITY_MARGIN_FIELDS`, overridden by `instrument`). Absent: SPOT.
+   */
+  readonly margin?:
+    | {
+        readonly leverage: Readonly<Record<string, string>>;
+        readonly instrument?: Readonly<Record<string, string>> | undefined;
+      }
+    | undefined;
+  /**
    * Exit the positions still open when the data ends at the last close, through the pipeline (exit reason
    * `end_of_backtest`, fees charged). Default false: they stay open, marked at the last close, and the result
    * lists them.

@@ -1,6 +1,8 @@
 // The trading pipeline of a backtest: the one Trader on the in-process venue, which fills against each
 // lane's current candle by the simulator's candle fill model.
 import { InProcessVenue } from '../execution/in-process-venue.js';
+import { Decimal } from '../market/decimal.js';
+import { marginPairRules } from '../market/margin.js';
 import { MemoryJournal } from '../execution/journal.js';
 import { MarketState } from '../execution/market-state.js';
 import { Trader } from '../execution/trader.js';
@@ -59,10 +61,14 @@ export function backtestPipeline(
       baseCoin: l.rules.baseCoin,
       quoteCoin: quote,
       quantityPrecision: l.rules.quantityPrecision,
+      pricePrecision: l.rules.pricePrecision,
+      margin: o.margin === undefined ? undefined : marginPairRules(l.rules.raw),
     })),
     balances,
     fees,
   });
+  const leverage = new Map(Object.entries(o.margin?.leverage ?? {}).map(([c, v]) => [c, new Decimal(v)]));
+  for (const [coin, v] of leverage) venue.setLeverage(coin, v);
   const clock = new VirtualClock(0);
   const market = new MarketState();
   for (const l of lanes) market.setRules(l.symbol, l.rules);
@@ -81,6 +87,7 @@ export function backtestPipeline(
     exits: mergeExitRules(o.strategy.exits, o.exits),
     protections: mergeProtections(o.strategy.protections, o.protections),
     intervalMs: step,
+    ...(o.margin === undefined ? {} : { category: 'MARGIN' as const, marginLeverage: leverage }),
   });
   if (o.onEvent) trader.subscribe(o.onEvent);
   for (const l of lanes) l.q = market.quote(l.symbol);

@@ -31,6 +31,7 @@ import { StrategyRuntimeError } from '../strategy/failure.js';
 import { denialAlarm } from './denial-alarm.js';
 import { driftDetail, scheduleDriftChecks } from './drift-checks.js';
 import { watchFeedHealth } from './feed-alarm.js';
+import { applyBotLeverage } from './leverage.js';
 import { readiness, serveHealth, venueReachableMs } from './health.js';
 import { markCleanStop, markRunStarted, openDeploymentJournal, type PreviousRun } from './journal-path.js';
 import { createLogger, registerSecrets, type Logger } from './logger.js';
@@ -335,19 +336,8 @@ class DaemonRun {
   }
 
   /** Leverage at start (futures and margin accounts); a refusal is logged, not fatal. */
-  private async applyLeverage(b: BotConfig): Promise<void> {
-    const client = this.connected().client;
-    for (const params of b.leverage) {
-      try {
-        await client.setLeverage(params as never);
-        this.logger.info('leverage set', { bot: b.name, ...params });
-      } catch (e) {
-        this.logger.error('set-leverage refused', {
-          bot: b.name,
-          error: e instanceof Error ? e.message : String(e),
-        });
-      }
-    }
+  private applyLeverage(b: BotConfig): Promise<void> {
+    return applyBotLeverage(this.connected().client, this.logger, b);
   }
 
   private async startBot(slot: BotSlot, venue: VenueConnection): Promise<void> {
@@ -390,6 +380,7 @@ class DaemonRun {
           fillsPollMs: b.poll.fillsMs,
         }),
         maxSignalAgeMs: b.maxSignalAgeMs,
+        leverage: b.leverage,
         fills: this.cfg.fills,
         exits,
         protections:

@@ -62,8 +62,13 @@ export class InProcessVenue implements Venue {
 
   /** Fills resting orders up to the venue's time; answers how many new fills there are to read. */
   advance(): number {
-    if (this.core.hasResting) this.keep(this.core.advance(this.now));
+    if (this.core.hasResting || this.core.hasLoans) this.keep(this.core.advance(this.now));
     return this.fresh;
+  }
+
+  /** Sets the account's cross-margin leverage for a coin (a MARGIN backtest's set-leverage at start). */
+  setLeverage(coin: string, leverage: Decimal): void {
+    this.core.setLeverage(ACCOUNT, coin, leverage);
   }
 
   /** Fills booked since the last `fills()` read. */
@@ -72,7 +77,7 @@ export class InProcessVenue implements Venue {
   }
 
   placeOrder(order: VenueOrder): Promise<VenuePlacement> {
-    const r = this.core.place(ACCOUNT, coreOrderOf(order), this.now);
+    const r = this.core.place(ACCOUNT, { ...coreOrderOf(order), category: order.category }, this.now);
     if (!r.ok) {
       const err = apiErrorFor({ code: r.code, msg: r.msg, endpoint: 'placeRealityOrder', httpStatus: 400 });
       return isDuplicateClientOid(err)

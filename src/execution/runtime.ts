@@ -183,6 +183,14 @@ export interface BotSpec {
   readonly exits?: ExitRules | undefined;
   /** The bot's protections from its YAML; each field overrides the strategy's declaration. */
   readonly protections?: Protections | undefined;
+  /** The set-leverage entries applied at start (a MARGIN bot's gate reads the coins' leverage). */
+  readonly leverage?:
+    | readonly {
+        readonly category: string;
+        readonly coin?: string | undefined;
+        readonly leverage?: string | undefined;
+      }[]
+    | undefined;
 }
 
 /** What `createLiveBot` builds a bot from. */
@@ -222,7 +230,6 @@ export async function createLiveBot(
   const { pairs, problems } = botPairs(spec, instruments);
   if (problems[0] !== undefined) throw new Error(problems[0].message);
   const realityCodes = realityCodesOf(pairs, instruments.listed);
-  const taker = new Decimal(spec.feeRate);
   const trader = new Trader({
     bot: spec.name,
     pairs,
@@ -233,7 +240,7 @@ export async function createLiveBot(
     tradingState,
     portfolio,
     market: new MarketState(),
-    fees: { taker, maker: spec.makerFeeRate === undefined ? taker : new Decimal(spec.makerFeeRate) },
+    fees: feeRatesOf(spec),
     maxSignalAgeMs: spec.maxSignalAgeMs,
     logger,
     sleep: scaledSleepFor(runtime),
@@ -243,6 +250,7 @@ export async function createLiveBot(
     protections: mergeProtections(spec.strategy.protections, spec.protections),
     intervalMs: INTERVAL_MS[spec.interval],
     category: spec.category,
+    marginLeverage: marginLeverageOf(spec.leverage),
     onFillsMode: (mode) =>
       logger.warn('whitelist access arrived: fills are read from the venue from now on', {
         bot: spec.name,
@@ -406,4 +414,19 @@ export function fillRouterFor(runtime: VenueRuntime, store: Store, logger?: Fill
 function scaledSleepFor(runtime: VenueRuntime): (ms: number) => Promise<void> {
   const s = runtime.scheduler;
   return s instanceof ScaledScheduler ? scaledSleep(s.speed) : scaledSleep(1);
+}
+
+/** The cross-margin leverage a bot's `leverage` entries set per coin at start (MARGIN, crossed). */
+function marginLeverageOf(entries: BotSpec['leverage']): ReadonlyMap<string, Decimal> {
+  const m = new Map<string, Decimal>();
+  for (const e of entries ?? [])
+    if (e.category === 'MARGIN' && e.coin !== undefined && e.leverage !== undefined)
+      m.set(e.coin, new Decimal(e.leverage));
+  return m;
+}
+
+/** A bot's fee rates: the taker rate, and the maker rate (default: the taker's). */
+function feeRatesOf(spec: Pick<BotSpec, 'feeRate' | 'makerFeeRate'>): { taker: Decimal; maker: Decimal } {
+  const taker = new Decimal(spec.feeRate);
+  return { taker, maker: spec.makerFeeRate === undefined ? taker : new Decimal(spec.makerFeeRate) };
 }

@@ -70,6 +70,8 @@ export interface TraderOptions {
   readonly protections?: Protections | undefined;
   /** Length of the bot's candle, ms: the unit of protections and of the session exit (default 1 minute). */
   readonly intervalMs?: number | undefined;
+  /** MARGIN: the cross-margin leverage set per coin at start (set-leverage); the gate's margin check reads it. */
+  readonly marginLeverage?: ReadonlyMap<string, Decimal> | undefined;
   /** Category stamped on the pipeline's own exit intents (default SPOT). */
   readonly category?: TradeCategory | undefined;
 }
@@ -341,6 +343,9 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       fillsEstimated: this.booking.mode === 'estimated',
       heldByOrders: this.orders.held(s),
       entryLock: this.guard.lockOf(s, now),
+      ...(o.category === 'MARGIN'
+        ? { margin: { leverage: (coin: string) => o.marginLeverage?.get(coin), interest: ZERO } }
+        : {}),
     };
   }
 

@@ -3,7 +3,9 @@
 import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
 import { deliveryAllowsOrders } from '../market/delivery.js';
 import { formatDuration } from '../market/duration.js';
+import { marginPairRules, maxLiabilities, riskRatio } from '../market/margin.js';
 import type { InstrumentFacts, IntentFacts, MarketFacts, OrderFacts } from './facts.js';
+import { DEFAULT_MARGIN_SAFETY } from './limits.js';
 
 export const DENIAL_CODES = [
   'TRADING_HALTED',
@@ -31,6 +33,11 @@ export const DENIAL_CODES = [
   'HELD_BY_ORDERS',
   'EXIT_BLOCKED',
   'OVERSELL',
+  'MARGIN_NOT_MARGIN_PAIR',
+  'MARGIN_NOT_BORROWABLE',
+  'MARGIN_BELOW_MIN_BORROW',
+  'MARGIN_LEVERAGE',
+  'MARGIN_RISK_RATIO',
   'MAX_NOTIONAL_ORDER',
   'MAX_POSITION',
   'MAX_NOTIONAL_POSITION',
@@ -293,6 +300,8 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
       const { intent, rules, ctx, notional, position } = f;
       const held = ctx.heldByOrders;
       if (intent.side === 'buy') {
+        // A MARGIN buy may borrow the quote coin it lacks: the margin check judges that.
+        if (intent.category === 'MARGIN') return undefined;
         const cash = ctx.portfolio.cash(rules.quoteCoin);
         if (held !== undefined && held.buys > 0 && notional.gt(cash.minus(held.quote))) {
           const free = Decimal.max(cash.minus(held.quote), ZERO);
@@ -326,6 +335,11 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
           )
         : undefined;
     },
+  },
+  {
+    name: 'margin',
+    needs: 'order',
+    check: marginCheck,
   },
   {
     name: 'exposure',
@@ -380,3 +394,85 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
     },
   },
 ];
+
+/**
+ * The bot's account after an order, in the quote coin at the marks (the order's symbol at its price): assets
+ * (positive cash, long positions) and liabilities (shorts, negative cash, interest owed), as the simulator's
+ * model counts them (src/market/margin.ts), and what the order borrows of the coin it lacks.
+ */
+function projectedMargin(f: OrderFacts): {
+  assets: Decimal;
+  liabilities: Decimal;
+  lack: Decimal;
+  coin: string;
+} {
+  const { intent, rules, ctx, price, position } = f;
+  const buy = intent.side === 'buy';
+  const cash = ctx.portfolio.cash(rules.quoteCoin);
+  const cost = buy ? f.notional : f.notional.neg();
+  const cashAfter = cash.minus(cost);
+  let assets = aboveZero(cashAfter) ? cashAfter : ZERO;
+  let liabilities = (aboveZero(cashAfter) ? ZERO : cashAfter.neg()).plus(ctx.margin?.interest ?? ZERO);
+  for (const p of ctx.portfolio.positions()) {
+    const qty = p.symbol === intent.symbol ? position.plus(buy ? f.baseQty : f.baseQty.neg()) : p.quantity;
+    const mark = p.symbol === intent.symbol ? price : (ctx.markOf?.(p.symbol) ?? p.avgPrice);
+    if (aboveZero(qty)) assets = assets.plus(qty.mul(mark));
+    else liabilities = liabilities.plus(qty.neg().mul(mark));
+  }
+  if (!ctx.portfolio.positions().some((p) => p.symbol === intent.symbol)) {
+    const qty = buy ? f.baseQty : f.baseQty.neg();
+    if (aboveZero(qty)) assets = assets.plus(qty.mul(price));
+    else liabilities = liabilities.plus(qty.neg().mul(price));
+  }
+  const lack = buy
+    ? Decimal.max(f.notional.minus(Decimal.max(cash, ZERO)), ZERO)
+    : Decimal.max(f.baseQty.minus(Decimal.max(position, ZERO)), ZERO);
+  return { assets, liabilities, lack, coin: buy ? rules.quoteCoin : rules.baseCoin };
+}
+
+/**
+ * MARGIN orders that borrow: on a margin pair, of a borrowable coin, at least userMinBorrow, within the
+ * leverage set for the coin (capped by maxCrossedLeverage), and leaving the risk ratio below the pair's
+ * warningRiskRatio less the bot's marginSafety. An order that borrows nothing (a cover, a sell of what is
+ * held) passes.
+ */
+function marginCheck(f: OrderFacts): Deny | undefined {
+  const { intent, rules, ctx, L, reducing, price } = f;
+  if (intent.category !== 'MARGIN' || reducing) return undefined;
+  const { assets, liabilities, lack, coin } = projectedMargin(f);
+  if (!aboveZero(lack)) return undefined;
+  if (rules.category !== 'MARGIN')
+    return deny(
+      'MARGIN_NOT_MARGIN_PAIR',
+      `${intent.symbol} is not listed under MARGIN: it cannot borrow ${coin}; trade it as SPOT`,
+    );
+  const m = marginPairRules(rules.raw);
+  const base = coin === rules.baseCoin;
+  if (!(base ? m.baseBorrowable : m.quoteBorrowable))
+    return deny(
+      'MARGIN_NOT_BORROWABLE',
+      `${coin} is not borrowable on ${intent.symbol} (${base ? 'isIsolatedBaseBorrowable' : 'isIsolatedQuotedBorrowable'} is not true): the order lacks ${lack.toFixed()} ${coin}; hold it, or trade another pair`,
+    );
+  if (lack.lt(m.userMinBorrow))
+    return deny(
+      'MARGIN_BELOW_MIN_BORROW',
+      `the order would borrow ${lack.toFixed()} ${coin}, below userMinBorrow ${m.userMinBorrow.toFixed()} of ${intent.symbol}: trade a size that borrows at least that, or nothing`,
+    );
+  const set = ctx.margin?.leverage(coin) ?? new Decimal(1);
+  const leverage = Decimal.min(set, m.maxCrossedLeverage);
+  const cap = maxLiabilities(assets.minus(liabilities), leverage);
+  if (liabilities.gt(cap))
+    return deny(
+      'MARGIN_LEVERAGE',
+      `the account would owe ${formatAmount(liabilities)} ${rules.quoteCoin}, above ${formatAmount(cap)} at leverage ${leverage.toFixed()} for ${coin} (equity x (leverage - 1); set ${set.toFixed()}, pair maximum ${m.maxCrossedLeverage.toFixed()}): raise the bot's leverage entry for ${coin}, or trade smaller`,
+    );
+  const ratio = riskRatio(assets, liabilities);
+  const safety = L.marginSafety ?? DEFAULT_MARGIN_SAFETY;
+  const ceiling = m.warningRiskRatio.minus(safety);
+  if (ratio.gte(ceiling))
+    return deny(
+      'MARGIN_RISK_RATIO',
+      `the risk ratio would be ${ratio.toDecimalPlaces(4).toFixed()} at ${price.toFixed()}, not below ${intent.symbol}'s warningRiskRatio ${m.warningRiskRatio.toFixed()} less marginSafety ${safety.toFixed()}: trade smaller`,
+    );
+  return undefined;
+}

@@ -55,6 +55,12 @@ export interface RiskContext {
         readonly firstSell?: string | undefined;
       }
     | undefined;
+  /**
+   * The bot's margin account (MARGIN bots): the cross-margin leverage set per coin (undefined: not set, 1)
+   * and the interest owed, in the quote coin.
+   */
+  readonly margin?:
+    { readonly leverage: (coin: string) => Decimal | undefined; readonly interest: Decimal } | undefined;
   /** A protection's lock on new entries of the symbol (its sentence), when one is in force. */
   readonly entryLock?: string | undefined;
 }

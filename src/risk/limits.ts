@@ -41,6 +41,14 @@ export const RiskLimitsSchema = z
     maxOrderNotional: money('maximum value of one order, in the quote coin'),
     maxGrossExposure: money('maximum sum of |position| x price over all symbols, in the quote coin'),
     dailyLossLimit: money('loss from the start-of-day equity at which trading halts, in the quote coin'),
+    marginSafety: z
+      .string({ error: 'marginSafety must be a decimal string such as "0.1"' })
+      .regex(DECIMAL_RE, 'marginSafety must be a plain decimal string such as "0.1"')
+      .transform((s) => new Decimal(s))
+      .optional()
+      .describe(
+        "MARGIN: how far below the pair's warningRiskRatio an order may leave the risk ratio; absent means 0.1 (below 0.7 when the warning is 0.8)",
+      ),
     reduceAt: z
       .number()
       .min(0)
@@ -51,6 +59,9 @@ export const RiskLimitsSchema = z
   .describe('risk limits of a bot');
 
 export type RiskLimits = z.output<typeof RiskLimitsSchema>;
+
+/** The margin of safety below warningRiskRatio when `marginSafety` is absent. */
+export const DEFAULT_MARGIN_SAFETY = new Decimal('0.1');
 export type RiskLimitsInput = z.input<typeof RiskLimitsSchema>;
 
 export const DEFAULT_RISK_LIMITS: RiskLimits = RiskLimitsSchema.parse({});

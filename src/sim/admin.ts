@@ -141,6 +141,34 @@ const ROUTES: Readonly<Record<string, (r: AdminRequest) => unknown>> = {
     return engine.fund(f.apiKey, f.coin, f.amount);
   },
   'GET /sim/balances': (r) => r.engine.balances(needApiKey(r)),
+  // The oracle of margin tests: loans (borrowed qty, basis, interest owed), assets, liabilities, the risk
+  // ratio and forced liquidations, in the simulator's model (src/market/margin.ts).
+  'GET /sim/margin': (r) => {
+    const m = r.engine.margin(needApiKey(r));
+    return {
+      loans: m.loans.map((l) => ({
+        coin: l.coin,
+        symbol: l.symbol,
+        borrowed: toWire(l.qty),
+        basis: toWire(l.basis),
+        interest: toWire(l.interest),
+        accruedUntil: l.accruedUntil,
+      })),
+      assets: toWire(m.assets),
+      liabilities: toWire(m.liabilities),
+      riskRatio: m.riskRatio.isFinite() ? toWire(m.riskRatio) : 'Infinity',
+      leverage: Object.fromEntries(Object.entries(m.leverage).map(([c, v]) => [c, toWire(v)])),
+      liquidations: m.liquidations.map((x) => ({
+        ts: x.ts,
+        symbol: x.symbol,
+        side: x.side,
+        price: toWire(x.price),
+        size: toWire(x.size),
+        orderId: x.orderId,
+        riskRatio: toWire(x.riskRatio),
+      })),
+    };
+  },
   'GET /sim/orders': ({ engine, apiKey }) => engine.orders(apiKey).map(orderJson),
   'POST /sim/orders/cancel': ({ engine, rawBody }) => {
     const { orderId } = parse(schemas.cancel, rawBody);

@@ -7,6 +7,7 @@ import type { Category, EndpointName, Instrument, ParamsOut } from '../api/index
 import type { Clock } from '../feeds/clock.js';
 import { liveClock } from '../feeds/clock.js';
 import { Decimal, toWire } from '../market/decimal.js';
+import { marginPairRules, type MarginModel } from '../market/margin.js';
 import type { AccountPermission, SimAccountOptions } from './accounts.js';
 import { DEMO_ACCOUNT, SimAccounts } from './accounts.js';
 import type { SimCredentials } from './auth.js';
@@ -30,7 +31,7 @@ import {
 } from './market-answers.js';
 import type { InstrumentMarket, ReplaySource } from './market-model.js';
 import { MarketModel } from './market-model.js';
-import type { Balance, CoreFill, CoreOrder, PairSpec } from './matching.js';
+import type { Balance, CoreFill, CoreOrder, MarginAccountView, PairSpec } from './matching.js';
 import { MatchingCore } from './matching.js';
 import { RealityData, isRealityCode } from './reality-data.js';
 import type { OrderDesk } from './reality-orders.js';
@@ -81,6 +82,11 @@ export interface EngineOptions {
    * Default `DEFAULT_FILL_IDS`.
    */
   readonly fillIds?: boolean | undefined;
+  /**
+   * The margin model (interest rate and period) of MARGIN loans: the simulator's, not the venue's
+   * (default `DEFAULT_MARGIN_MODEL`, src/market/margin.ts; docs/margin.md).
+   */
+  readonly margin?: MarginModel | undefined;
 }
 
 /**
@@ -128,9 +134,11 @@ export class SimEngine {
   private candleFills: CandleFills | undefined;
   private readonly fillIds: boolean;
   private readonly syntheticCodes = new Set<string>();
+  private readonly marginModel: MarginModel | undefined;
 
   constructor(opts: EngineOptions = {}) {
     this.fillIds = opts.fillIds ?? DEFAULT_FILL_IDS;
+    this.marginModel = opts.margin;
     if (opts.clock === undefined && opts.startTime === undefined && process.env[REQUIRE_PINNED_START] === '1')
       throw new Error(UNPINNED_START);
     const base = opts.clock ?? liveClock;
@@ -170,6 +178,7 @@ export class SimEngine {
     this.core = new MatchingCore({
       market: coreMarketView(this.table, this.candleFills),
       pair: (s) => this.pairSpec(s),
+      margin: this.marginModel,
     });
     this.accounts = new SimAccounts(this.core);
     this.withdrawals = new Withdrawals(this.core, this.clock, this.withdrawalCoolingMs);
@@ -256,6 +265,11 @@ export class SimEngine {
     return this.withdrawals.list(apiKey === undefined ? undefined : this.uidOf(apiKey));
   }
 
+  /** An account's margin: loans, interest, assets, liabilities, risk ratio and liquidations (admin API). */
+  margin(apiKey: string): MarginAccountView {
+    return this.core.margin(this.uidOf(apiKey), 'USDT', this.now());
+  }
+
   /** Leverage settings of an account, by `category:symbolOrCoin:marginMode:side`. */
   leverageOf(apiKey: string): Record<string, string> {
     return this.leverage.of(this.uidOf(apiKey));
@@ -289,12 +303,15 @@ export class SimEngine {
 
   private pairSpec(symbol: string): PairSpec | undefined {
     const i = this.instrument('SPOT', symbol);
+    const marginRow = this.instrument('MARGIN', symbol);
     return i
       ? {
           symbol,
           baseCoin: i.wire.baseCoin,
           quoteCoin: i.wire.quoteCoin,
           quantityPrecision: Number(i.wire.quantityPrecision),
+          pricePrecision: Number(i.wire.pricePrecision),
+          margin: marginRow === undefined ? undefined : marginPairRules(marginRow.wire),
         }
       : undefined;
   }
@@ -394,7 +411,14 @@ export class SimEngine {
     realityFills: (p, ctx, now) => ({
       data: realityFills(this.desk, p, this.needAccount(ctx), now, this.fillIds),
     }),
-    setLeverage: (p, ctx) => ({ data: this.leverage.set(this.table, p, this.needAccount(ctx).uid) }),
+    setLeverage: (p, ctx) => {
+      const uid = this.needAccount(ctx).uid;
+      const data = this.leverage.set(this.table, p, uid);
+      // Cross-margin leverage of a coin bounds what MARGIN orders may borrow (the matching core's model).
+      if (p.category === 'MARGIN' && p.coin !== undefined && p.leverage !== undefined)
+        this.core.setLeverage(uid, p.coin, new Decimal(p.leverage));
+      return { data };
+    },
     cancelWithdrawal: (p, ctx, now) => ({ data: this.withdrawals.cancel(p, this.needAccount(ctx).uid, now) }),
   };
 

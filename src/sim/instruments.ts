@@ -89,9 +89,9 @@ function margin(s: SimInstrument, maxCrossed: string, maxIsolated: string): SimI
       maxProductOrderNum: '400',
       maxPositionNum: '50',
       maxLeverage: maxIsolated,
-      status: 'online',
-      launchTime: LAUNCH,
-      symbolType: 'crypto',
+      status: s.wire.status ?? 'online',
+      launchTime: s.wire.launchTime ?? LAUNCH,
+      symbolType: s.wire.symbolType ?? 'crypto',
       isIsolatedBaseBorrowable: 'true',
       isIsolatedQuotedBorrowable: 'true',
       warningRiskRatio: '0.8',
@@ -314,6 +314,9 @@ const MARGIN_PAIRS: readonly { symbol: string; maxCrossed: string; maxIsolated: 
   { symbol: 'SOLUSDT', maxCrossed: '3', maxIsolated: '5' },
 ];
 
+/** The maximum cross-margin leverage of a Reality pair's MARGIN row (the simulator's choice). */
+export const REALITY_MAX_CROSSED_LEVERAGE = '3';
+
 /** Each Reality pair's starting price; its status is online unless STATUS_SYMBOLS names the pair. */
 const REALITY_PRICES: Readonly<Record<(typeof REALITY_CODES)[number], string>> = {
   AAPL: '190.00',
@@ -529,6 +532,9 @@ export function simInstruments(startTime: number, extraPairs = 0): SimInstrument
   const { thisQuarter, nextQuarter } = deliverySchedule(startTime);
   const windows = { this_quarter: thisQuarter, next_quarter: nextQuarter };
   const spots = SPOT_PAIRS.map(spot);
+  const realities = REALITY_CODES.map((code) =>
+    reality({ code, price: REALITY_PRICES[code], status: realityStatus(code) }),
+  );
   const spotOf = (symbol: string): SimInstrument => {
     const s = spots.find((i) => i.wire.symbol === symbol);
     if (s === undefined) throw new Error(`MARGIN_PAIRS names ${symbol}, which is not in SPOT_PAIRS`);
@@ -537,9 +543,9 @@ export function simInstruments(startTime: number, extraPairs = 0): SimInstrument
   return [
     ...spots,
     ...MARGIN_PAIRS.map((m) => margin(spotOf(m.symbol), m.maxCrossed, m.maxIsolated)),
-    ...REALITY_CODES.map((code) =>
-      reality({ code, price: REALITY_PRICES[code], status: realityStatus(code) }),
-    ),
+    ...realities,
+    // Reality pairs are margin pairs too (cross margin up to REALITY_MAX_CROSSED_LEVERAGE).
+    ...realities.map((r) => margin(r, REALITY_MAX_CROSSED_LEVERAGE, REALITY_MAX_CROSSED_LEVERAGE)),
     ...syntheticRealityCodes(extraPairs).map((code, i) => reality({ code, price: syntheticPrice(i) })),
     ...FUTURES.map(({ delivery, ...row }) => {
       if (delivery === undefined) return futures(row);

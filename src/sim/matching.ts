@@ -2,45 +2,14 @@
 // own. The simulator's HTTP layer and the backtester both drive it in-process; everything it needs
 // from the market comes through the small MarketView port, and time is passed in by the caller.
 import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
-import type { Side } from '../market/intent.js';
+import type { Side, TradeCategory } from '../market/intent.js';
+import type { MarginModel } from '../market/margin.js';
 import { fillFee, type Liquidity } from '../portfolio/fees.js';
+import type { Balance, CoreFill, CoreRefusal, MarketView, PairSpec } from './core-types.js';
+import { MarginAccounts, type MarginAccountView } from './margin-accounts.js';
 
-/** A price level the core can trade against (Decimal price and base quantity). */
-export interface Level {
-  readonly price: Decimal;
-  readonly qty: Decimal;
-  /**
-   * The level is deeper than any order (the candle fill model's: the liquidity at a candle's open): a
-   * taker takes all it asks for there without its depth being compared. `qty` is then only a bound.
-   */
-  readonly unlimited?: boolean;
-}
-
-/** What the core needs from a market. */
-export interface MarketView {
-  /** Levels a taker order meets at `now`: asks ascending for a buy, bids descending for a sell. */
-  levels(symbol: string, side: 'buy' | 'sell', now: number): Iterable<Level>;
-  /**
-   * The first instant in (from, to] at which a resting order at `price` is reached by the market: for
-   * a buy when the traded price falls to `price` or below, for a sell when it rises to it or above.
-   */
-  firstTouch(
-    symbol: string,
-    side: 'buy' | 'sell',
-    price: Decimal,
-    from: number,
-    to: number,
-  ): number | undefined;
-}
-
-/** Trading rules of a pair the core needs. */
-export interface PairSpec {
-  readonly symbol: string;
-  readonly baseCoin: string;
-  readonly quoteCoin: string;
-  /** Decimals of a base quantity (market buys round their sizes down to it). */
-  readonly quantityPrecision: number;
-}
+export type { Balance, CoreFill, CoreRefusal, Level, MarketView, PairSpec } from './core-types.js';
+export type { MarginAccountView, MarginLiquidation } from './margin-accounts.js';
 
 export type { Side };
 export type OrderStatus = 'live' | 'partially_filled' | 'filled' | 'cancelled';
@@ -69,30 +38,6 @@ export interface CoreOrder {
   /** Until when resting fills have been looked for. */
   checkedUntil: number;
   readonly seq: number;
-}
-
-/** One fill of one of the account's orders. */
-export interface CoreFill {
-  readonly execId: string;
-  readonly orderId: string;
-  readonly clientOid: string;
-  readonly accountId: string;
-  readonly symbol: string;
-  readonly side: Side;
-  readonly price: Decimal;
-  readonly size: Decimal;
-  /** price x size, exact, in the quote coin (what the fill moved, before its fee). */
-  readonly notional: Decimal;
-  /** price x size x rate, exact, in the quote coin. */
-  readonly fee: Decimal;
-  readonly feeCoin: string;
-  readonly liquidity: Liquidity;
-  readonly ts: number;
-}
-
-export interface Balance {
-  available: Decimal;
-  frozen: Decimal;
 }
 
 export interface AccountSetup {
@@ -127,13 +72,8 @@ export interface PlaceRequest {
   /** Required for a limit order. */
   readonly price?: Decimal | undefined;
   readonly clientOid?: string | undefined;
-}
-
-/** A refusal of the core: a venue error code and a sentence. */
-export interface CoreRefusal {
-  readonly ok: false;
-  readonly code: '25202' | '95212' | '40034';
-  readonly msg: string;
+  /** MARGIN may borrow what the balance lacks (default SPOT). */
+  readonly category?: TradeCategory | undefined;
 }
 
 export type PlaceResult =
@@ -188,9 +128,79 @@ export class MatchingCore {
        * and reads no history: without it, memory does not grow with the orders of a long run.
        */
       readonly history?: boolean | undefined;
+      /** Interest of margin loans (default DEFAULT_MARGIN_MODEL). */
+      readonly margin?: MarginModel | undefined;
     },
   ) {
     this.history = opts.history !== false;
+    this.marginAccounts = new MarginAccounts(
+      {
+        market: opts.market,
+        pair: opts.pair,
+        balance: (id, coin) => this.bal(this.account(id), coin),
+        balances: (id) => this.account(id).balances,
+        bookLiquidation: (id, pair, side, price, size, ts) =>
+          this.bookLiquidation(this.account(id), pair, side, price, size, ts),
+      },
+      opts.margin,
+    );
+  }
+  /** The margin side of the accounts (the simulator's model, src/market/margin.ts). */
+  private readonly marginAccounts: MarginAccounts;
+  /** Resting MARGIN orders (their fills repay loans). */
+  private readonly marginResting = new Set<string>();
+
+  /** Sets an account's cross-margin leverage for a coin (set-leverage, category MARGIN). */
+  setLeverage(accountId: string, coin: string, leverage: Decimal): void {
+    this.account(accountId);
+    this.marginAccounts.setLeverage(accountId, coin, leverage);
+  }
+
+  /** Whether any account owes a loan (its interest and liquidation move with time: call `advance`). */
+  get hasLoans(): boolean {
+    return this.marginAccounts.hasLoans;
+  }
+
+  /** An account's margin: loans (interest charged up to `now`), assets, liabilities, risk ratio, liquidations. */
+  margin(accountId: string, quoteCoin: string, now: number): MarginAccountView {
+    this.account(accountId);
+    this.advance(now);
+    return this.marginAccounts.view(accountId, quoteCoin, now);
+  }
+
+  /** A liquidation's market order and its one fill, at `price`, as a taker. */
+  private bookLiquidation(
+    acct: Account,
+    pair: PairSpec,
+    side: Side,
+    price: Decimal,
+    size: Decimal,
+    ts: number,
+  ): CoreFill {
+    const seq = ++this.orderSeq;
+    const order: CoreOrder = {
+      orderId: venueId('13', seq),
+      clientOid: '',
+      accountId: acct.id,
+      symbol: pair.symbol,
+      side,
+      orderType: 'market',
+      price: undefined,
+      qty: size,
+      status: 'live',
+      filledQty: ZERO,
+      filledQuote: ZERO,
+      fee: ZERO,
+      createdAt: ts,
+      updatedAt: ts,
+      reserved: ZERO,
+      checkedUntil: ts,
+      seq,
+    };
+    if (this.history) this.orders.push(order);
+    const fill = this.applyFill(acct, pair, order, price, size, 'taker', ts);
+    order.status = 'filled';
+    return fill;
   }
   private readonly history: boolean;
 
@@ -309,6 +319,16 @@ export class MatchingCore {
     else if (req.orderType === 'market') reserve = req.qty.mul(acct.takerReserve);
     else reserve = (req.price as Decimal).mul(req.qty).mul(acct.limitReserve);
     const from = req.side === 'buy' ? quote : base;
+    if (req.category === 'MARGIN') {
+      const refused = this.marginAccounts.borrowFor(
+        accountId,
+        pair,
+        req.side === 'buy' ? pair.quoteCoin : pair.baseCoin,
+        reserve,
+        now,
+      );
+      if (refused) return refused;
+    }
     if (from.available.lt(reserve)) {
       const coin = req.side === 'buy' ? pair.quoteCoin : pair.baseCoin;
       return {
@@ -349,7 +369,9 @@ export class MatchingCore {
     const fills = this.takeLiquidity(acct, pair, order, now);
     if (order.orderType === 'market' || this.remainingBase(order).isZero()) {
       this.finish(acct, pair, order, now);
+      if (req.category === 'MARGIN') this.marginAccounts.repayFrom(accountId, pair, now);
     } else {
+      if (req.category === 'MARGIN') this.marginResting.add(order.orderId);
       this.resting.push(order);
     }
     return { ok: true, order, fills };
@@ -448,6 +470,7 @@ export class MatchingCore {
       ts,
     };
     if (this.history) acct.fills.push(fill);
+    this.marginAccounts.noteFill(acct.id, pair, price);
     return fill;
   }
 
@@ -478,7 +501,8 @@ export class MatchingCore {
    * outcome does not depend on how often this is called.
    */
   advance(now: number): CoreFill[] {
-    if (this.resting.length === 0) return [];
+    const liquidated = this.marginAccounts.hasLoans ? this.marginAccounts.liquidate(now) : [];
+    if (this.resting.length === 0) return liquidated;
     const hits: { order: CoreOrder; ts: number }[] = [];
     for (const o of this.resting) {
       if (o.checkedUntil >= now) continue;
@@ -487,7 +511,7 @@ export class MatchingCore {
       if (ts !== undefined) hits.push({ order: o, ts });
     }
     hits.sort((a, b) => a.ts - b.ts || a.order.seq - b.order.seq);
-    const fills: CoreFill[] = [];
+    const fills: CoreFill[] = liquidated;
     for (const { order, ts } of hits) {
       const acct = this.account(order.accountId);
       const pair = this.opts.pair(order.symbol) as PairSpec;
@@ -496,6 +520,7 @@ export class MatchingCore {
       );
       this.finish(acct, pair, order, ts);
       this.resting.splice(this.resting.indexOf(order), 1);
+      if (this.marginResting.delete(order.orderId)) this.marginAccounts.repayFrom(acct.id, pair, ts);
     }
     return fills;
   }
@@ -524,6 +549,7 @@ export class MatchingCore {
   /** Replaces everything the core holds with a `state()` taken before (see there). */
   restore(s: CoreState): void {
     this.accounts.clear();
+    this.marginAccounts.clear(); // loans are not in a state (the paper venue trades SPOT)
     for (const a of s.accounts) {
       this.createAccount(a.id, { makerFeeRate: a.maker, takerFeeRate: a.taker });
       const acct = this.account(a.id);

@@ -74,6 +74,11 @@ export function placeRealityOrder(
   now: number,
 ): { orderId: string; clientOid: string } {
   const inst = tradablePair(desk, p, acct, now);
+  if (p.category === 'MARGIN' && desk.table.get('MARGIN', p.symbol) === undefined)
+    throw new SimError(
+      '95403',
+      `${p.symbol} is not a margin pair (not listed under MARGIN): trade it as SPOT`,
+    );
   refuse(precisionRefusal(inst.wire, p));
   const qty = new Decimal(p.qty);
   const last = new Decimal(desk.table.marketOf(inst).lastPrice(now));
@@ -87,6 +92,7 @@ export function placeRealityOrder(
       qty,
       price: p.orderType === 'limit' && p.price !== undefined ? new Decimal(p.price) : undefined,
       clientOid: p.clientOid,
+      category: p.category,
     },
     now,
   );

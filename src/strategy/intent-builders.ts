@@ -167,6 +167,40 @@ export function limit(
 }
 
 /**
+ * Opens (or adds to) a short: a MARGIN market sell of `quantity` base coin, which the venue lets borrow
+ * the coin within the leverage set for it (docs/margin.md). freqtrade's `enter_short`. The bot must be
+ * configured `category: MARGIN` (freqtrade's `can_short`); on a SPOT bot the gate refuses it (OVERSELL).
+ *
+ * @example emit(sellShort(c.symbol, '2', 'short', 'death cross'))
+ */
+export function sellShort(
+  symbol: string,
+  quantity: MoneyInput,
+  tag: string,
+  reason: string,
+): MarketSellIntent {
+  return sellMarket(symbol, quantity, tag, reason, 'MARGIN');
+}
+
+/**
+ * Closes (part of) a short: a MARGIN limit buy of `quantity` base coin at `price` at most, whose fill repays
+ * the loan (and, with its last part, the interest). A limit, not a market buy: a market buy is sized in the
+ * quote coin (spec 4.3) and would cover a quantity the price decides; a limit at or above the ask (within
+ * buyLimitPriceRatio) covers exactly `quantity` at once. freqtrade's `exit_short`.
+ *
+ * @example emit(buyToCover(c.symbol, short.abs(), toDecimal(c.close * 1.01, 2), 'cover', 'golden cross'))
+ */
+export function buyToCover(
+  symbol: string,
+  quantity: MoneyInput,
+  price: MoneyInput,
+  tag: string,
+  reason: string,
+): LimitIntent {
+  return limit(symbol, 'buy', quantity, price, tag, reason, 'MARGIN');
+}
+
+/**
  * Checks an intent that did not come from the builders (e.g. a stream strategy written in JS) and returns
  * it; throws an IntentError naming the field otherwise.
  */

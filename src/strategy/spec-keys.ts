@@ -56,6 +56,9 @@ const FREQTRADE_TOP: Readonly<Record<string, string>> = {
   populate_entry_trend: "onCandle (emit(buyMarket(candle.symbol, '100', 'entry', 'why')))",
   populate_exit_trend: "onCandle (emit(sellMarket(candle.symbol, held, 'exit', 'why'))) or exits",
   custom_stoploss: "exits: { stopLoss, trailingStop } (declared), or onCandle's own sell",
+  can_short: 'category: MARGIN on the bot (docs/margin.md), and sellShort / buyToCover intents',
+  enter_short: "onCandle (emit(sellShort(candle.symbol, '1', 'short', 'why')))",
+  exit_short: "onCandle (emit(buyToCover(candle.symbol, held.abs(), price, 'cover', 'why')))",
 };
 
 /** freqtrade's names inside `exits`. */

@@ -86,6 +86,25 @@ function ctx(
     ...over,
   };
 }
+// MARGIN: a margin pair's row, 1000 USDT and leverage 3 for AAPL (equity 1000 may owe 2000).
+const marginWire: Partial<Instrument> = {
+  category: 'MARGIN',
+  isIsolatedBaseBorrowable: 'true',
+  isIsolatedQuotedBorrowable: 'true',
+  maxCrossedLeverage: '3',
+  userMinBorrow: '0.5',
+  warningRiskRatio: '0.8',
+  liquidationRiskRatio: '1',
+};
+const margin = (i: OrderIntent): OrderIntent => ({ ...i, category: 'MARGIN' });
+const short = (qty: string): OrderIntent => margin(sell(qty));
+const mctx = (over: Parameters<typeof ctx>[0] = {}): RiskContext =>
+  ctx({
+    cash: '1000',
+    wire: marginWire,
+    margin: { leverage: (c) => (c === 'AAPL' || c === 'USDT' ? D(3) : undefined), interest: D(0) },
+    ...over,
+  });
 const gate = (limits: RiskLimitsInput = {}) => new RiskGate(RiskLimitsSchema.parse(limits));
 
 interface Row {
@@ -291,6 +310,41 @@ const rows: Row[] = [
     code: 'OVERSELL',
     approve: () => gate().check(sell('2'), ctx({ held: '2' })),
     deny: () => gate().check(sell('2.01'), ctx({ held: '2' })),
+  },
+  {
+    rule: 'a MARGIN order borrows only on a margin pair',
+    code: 'MARGIN_NOT_MARGIN_PAIR',
+    approve: () => gate().check(margin(buy('20')), mctx({ wire: marginWire })),
+    deny: () => gate().check(margin(buy('20')), mctx({ wire: { category: 'SPOT' } })),
+  },
+  {
+    rule: 'a MARGIN short borrows only a borrowable coin (a sell of what is held passes)',
+    code: 'MARGIN_NOT_BORROWABLE',
+    approve: () =>
+      gate().check(
+        short('1'),
+        mctx({ held: '1', wire: { ...marginWire, isIsolatedBaseBorrowable: 'false' } }),
+      ),
+    deny: () =>
+      gate().check(short('1'), mctx({ wire: { ...marginWire, isIsolatedBaseBorrowable: 'false' } })),
+  },
+  {
+    rule: 'a MARGIN short borrows at least userMinBorrow',
+    code: 'MARGIN_BELOW_MIN_BORROW',
+    approve: () => gate().check(short('1.5'), mctx({ held: '1' })),
+    deny: () => gate().check(short('1.4'), mctx({ held: '1' })),
+  },
+  {
+    rule: "a MARGIN short owes at most equity x (leverage - 1), at the coin's leverage",
+    code: 'MARGIN_LEVERAGE',
+    approve: () => gate().check(short('20'), mctx()),
+    deny: () => gate().check(short('20.01'), mctx()),
+  },
+  {
+    rule: 'a MARGIN short leaves the risk ratio below warningRiskRatio less marginSafety',
+    code: 'MARGIN_RISK_RATIO',
+    approve: () => gate({ marginSafety: '0.5' }).check(short('4'), mctx()),
+    deny: () => gate({ marginSafety: '0.5' }).check(short('5'), mctx()),
   },
   {
     rule: 'order notional',

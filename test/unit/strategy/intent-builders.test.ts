@@ -6,8 +6,10 @@ import {
   IntentError,
   assertIntent,
   buyMarket,
+  buyToCover,
   limit,
   sellMarket,
+  sellShort,
   toDecimal,
 } from '../../../src/strategy/intent-builders.js';
 
@@ -29,6 +31,15 @@ describe('intent builders', () => {
     const l = limit('AAPLUSDT', 'buy', new Decimal('2'), new Decimal('187.25'), 'dip', 'why');
     expect(intentQty(l).toFixed()).toBe('2');
     for (const i of [b, s, l]) expect(assertIntent(i)).toBe(i);
+  });
+
+  it('open a short with a MARGIN market sell and cover it with a MARGIN limit buy of the same quantity', () => {
+    const open = sellShort('AAPLUSDT', '2', 'short', 'death cross');
+    expect(open).toMatchObject({ side: 'sell', type: 'market', category: 'MARGIN' });
+    const cover = buyToCover('AAPLUSDT', '2', '191.5', 'cover', 'golden cross');
+    expect(cover).toMatchObject({ side: 'buy', type: 'limit', category: 'MARGIN' });
+    expect([intentQty(open).toFixed(), intentQty(cover).toFixed()]).toEqual(['2', '2']);
+    expect(() => buyToCover('AAPLUSDT', '2', 190 as unknown as Decimal, 'c', 'r')).toThrow(/price must be/);
   });
 
   it('refuse a JS number, zero or a negative where money goes, naming the field', () => {

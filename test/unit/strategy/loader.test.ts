@@ -54,7 +54,7 @@ describe('loadStrategy', () => {
 
   it('refuses an unknown name, listing the known strategies', async () => {
     await expect(loadStrategy('ma-crosover')).rejects.toThrow(
-      /strategy "ma-crosover" \(did you mean "ma-crossover"\?\) not found in .*strategies .*use one of .*ma-crossover, reality-session, rsi-mean-reversion, template/,
+      /strategy "ma-crosover" \(did you mean "ma-crossover"\?\) not found in .*strategies .*use one of .*ma-crossover, ma-crossover-short, reality-session, rsi-mean-reversion, template/,
     );
     await expect(loadStrategy('Bad Name')).rejects.toThrow(/not a kebab-case name/);
   });
@@ -108,7 +108,7 @@ describe('own strategy folders', () => {
   it('an unknown name lists every folder searched, a missing one marked, the nearest name and the names there', () => {
     const missing = join(own, 'nope');
     expect(() => resolveStrategyFile('minr', { dirs: [missing, own] })).toThrow(
-      `strategy "minr" (did you mean "mine"?) not found in ${missing} (yours, missing) or ${own} (yours) or ${DEFAULT_STRATEGIES_DIR} (bundled): use one of folded, ma-crossover, mine, bollinger-reversion, reality-session, rsi-mean-reversion, template,`,
+      `strategy "minr" (did you mean "mine"?) not found in ${missing} (yours, missing) or ${own} (yours) or ${DEFAULT_STRATEGIES_DIR} (bundled): use one of folded, ma-crossover, mine, bollinger-reversion, ma-crossover-short, reality-session, rsi-mean-reversion, template,`,
     );
     // A name with its words apart from the real one's: rsi-reversion for rsi-mean-reversion.
     expect(() => resolveStrategyFile('rsi-reversion', { dirs: [own] })).toThrow(
@@ -133,6 +133,7 @@ describe('own strategy folders', () => {
       'own:mine',
       'bundled:bollinger-reversion',
       'bundled:ma-crossover (hidden)',
+      'bundled:ma-crossover-short',
       'bundled:reality-session',
       'bundled:rsi-mean-reversion',
       'bundled:template',
