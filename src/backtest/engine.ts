@@ -17,6 +17,7 @@ import type { OrderIntent } from '../strategy/intent.js';
 import type { PlotPoint } from '../strategy/plot.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { MemoryStrategyState } from '../strategy/state.js';
+import { probing } from '../strategy/warm-up-probe.js';
 import { candleLogger } from '../strategy/strategy-log.js';
 import type { CandleSource } from '../data/format.js';
 import { finalHoldings, openPositionsOf, symbolResults, tradeHashOf } from './assemble-result.js';
@@ -76,11 +77,14 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   // The result is a subscriber of the pipeline's events.
   const { intents, denials, firstDenials, fills, trips } = collectResult(trader);
   const { trades } = trips;
-  const replay = new Replay(o, lanes, interval, pipeline, trips);
+  const replay = new Replay(o, lanes, interval, pipeline, trips, warmUp);
 
   const plots = new PlotRecorder();
   const plot = o.chart === false ? undefined : plotSink(plots, lanes, () => replay.deciding);
-  const sub = subscribeStrategy(o, trader, replay, params, clock, plot);
+  // Indicators the strategy builds with its state (before any candle) are watched too.
+  const sub = probing(replay.probe, undefined, () =>
+    subscribeStrategy(o, trader, replay, params, clock, plot),
+  );
 
   const started = performance.now();
   await replay.run(sources);
@@ -117,7 +121,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     openPositions: openPositionsOf(trips, lanes),
     equity,
     inMarket: { ...inMarket },
-    warmUp: { candles: warmUp.candles, source: warmUp.source, intents: warmUpIntents },
+    warmUp: {
+      candles: warmUp.candles,
+      source: warmUp.source,
+      intents: warmUpIntents,
+      ...(replay.warmUpShort !== undefined ? { short: replay.warmUpShort } : {}),
+    },
     intents,
     denials,
     firstDenials,

@@ -12,7 +12,7 @@ export async function runJob(
   job: BacktestJob,
   onProgress?: (candles: number) => void,
   source?: CandleSource | CandleSource[],
-  more: Pick<BacktestOptions, 'strategyLog'> = {},
+  more: Pick<BacktestOptions, 'strategyLog' | 'onWarmUpShort'> = {},
 ): Promise<{ result: BacktestResult; metrics: Metrics }> {
   const strategy = await loadStrategy(job.strategy, job.strategyLookup);
   const result = await runBacktest({

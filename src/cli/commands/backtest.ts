@@ -32,6 +32,7 @@ import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from
 import { counted } from '../../market/spelling.js';
 import { StrategyRuntimeError } from '../../strategy/failure.js';
 import { LOG_LEVELS, StrategyLog } from '../../strategy/strategy-log.js';
+import { shortfallSentence } from '../../strategy/warm-up-probe.js';
 import { asInput, parseInstrumentFlag } from './data.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../data/output-path.js';
@@ -128,8 +129,10 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
     const logged = log.moveInto(dir);
     const logLine =
       logged === undefined ? '' : `, and ${logged} (${counted(log.lines, 'line')} of the strategy's log)`;
+    const short = result.warmUp.short;
+    const shortLine = short === undefined ? '' : `${shortfallSentence(short, result.warmUp)}\n`;
     process.stdout.write(
-      `${formatSummary(result, metrics, quoteDecimals(instrument))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}${logLine}\n`,
+      `${formatSummary(result, metrics, quoteDecimals(instrument))}\n${shortLine}run: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}${logLine}\n`,
     );
   } finally {
     log.discard();
@@ -186,6 +189,7 @@ async function runWithProgress(
   log: StrategyLog,
 ): Promise<BacktestResult> {
   const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
+  let said = false;
   const t0 = Date.now();
   bar?.start(0, 0, { speed: 0 });
   const { result } = await runJob(
@@ -195,7 +199,16 @@ async function runWithProgress(
       bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
     },
     source,
-    { strategyLog: log.add },
+    {
+      strategyLog: log.add,
+      // Said when the warm-up ends, before the first trade, once (the summary repeats it).
+      onWarmUpShort: (_short, sentence) => {
+        if (said) return;
+        said = true;
+        bar?.stop();
+        process.stderr.write(`WARNING: ${sentence}\n`);
+      },
+    },
   );
   bar?.stop();
   return result;
