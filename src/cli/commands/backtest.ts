@@ -12,6 +12,7 @@ import { expandDatasetRef } from '../../data/datasets.js';
 import type { CandleInterval } from '../../api/index.js';
 import type { CandleSource } from '../../data/format.js';
 import type { BacktestResult } from '../../backtest/result.js';
+import type { WarmUpBefore } from '../../backtest/warm-up-start.js';
 import {
   jobDatasetName,
   jobFromConfig,
@@ -119,7 +120,7 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
   // The strategy's log waits outside the results folder, made after the run; a failed run leaves none.
   const log = new StrategyLog({ level: f.logLevel, write: (t) => process.stderr.write(t) });
   try {
-    const result = await runWithProgress(job, source, log).catch((e: unknown) => {
+    const { result, warmUpBefore } = await runWithProgress(job, source, log).catch((e: unknown) => {
       if (f.verbose && e instanceof StrategyRuntimeError && e.causeStack !== undefined)
         process.stderr.write(`${e.causeStack}\n`);
       throw e;
@@ -130,7 +131,7 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
     const logLine =
       logged === undefined ? '' : `, and ${logged} (${counted(log.lines, 'line')} of the strategy's log)`;
     const short = result.warmUp.short;
-    const shortLine = short === undefined ? '' : `${shortfallSentence(short, result.warmUp)}\n`;
+    const shortLine = `${short === undefined ? '' : `${shortfallSentence(short, result.warmUp)}\n`}${beforeLine(warmUpBefore, job.from)}`;
     process.stdout.write(
       `${formatSummary(result, metrics, quoteDecimals(instrument))}\n${shortLine}run: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}${logLine}\n`,
     );
@@ -187,12 +188,12 @@ async function runWithProgress(
   job: BacktestJob,
   source: CandleSource | CandleSource[],
   log: StrategyLog,
-): Promise<BacktestResult> {
+): Promise<Pick<Awaited<ReturnType<typeof runJob>>, 'result' | 'warmUpBefore'>> {
   const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
   let said = false;
   const t0 = Date.now();
   bar?.start(0, 0, { speed: 0 });
-  const { result } = await runJob(
+  const { result, warmUpBefore } = await runJob(
     job,
     (n) => {
       bar?.setTotal(n);
@@ -211,7 +212,17 @@ async function runWithProgress(
     },
   );
   bar?.stop();
-  return result;
+  return { result, warmUpBefore };
+}
+
+const when = (t: number): string => new Date(t).toISOString().replace(':00.000Z', 'Z');
+
+/** The line that says the warm-up was loaded before --from (freqtrade's startup candles before --timerange). */
+function beforeLine(w: WarmUpBefore | undefined, from: number | undefined): string {
+  if (w === undefined || from === undefined) return '';
+  const span =
+    w.candles === w.wanted ? counted(w.candles, 'candle') : `only ${w.candles} of the ${w.wanted} candles`;
+  return `warm-up loaded before --from ${when(from)}: ${span} from ${when(w.from)}, replayed without trading${w.candles === w.wanted ? '' : ' (the data starts there)'}\n`;
 }
 
 /** result.json and report.html in `dir` (made once the analysis is done), with their metrics and instrument. */
