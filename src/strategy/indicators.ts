@@ -64,6 +64,8 @@ function samplesNeededOf(ind: SignalsIndicator, smoothing: unknown): number {
   const required = ind.getRequiredInputs();
   const wilder = smoothing === undefined || smoothing === TS.WSMA || smoothing === TS.RMA;
   if (isA(ind, TS.EMA)) return emaSettles(ind.interval);
+  // trading-signals' bands answer from the price after the window fills (price 21 of a 20-window).
+  if (isA(ind, TS.BollingerBands)) return ind.interval + 1;
   if (isA(ind, TS.RSI))
     return wilder ? ind.interval + 1 + inputsToForget(1 - 1 / ind.interval) : ind.interval + 1;
   if (isA(ind, TS.ATR)) return wilder ? ind.interval + inputsToForget(1 - 1 / ind.interval) : ind.interval;
@@ -167,7 +169,10 @@ export type RSI = NullUntilStable<TS.RSI>;
 /** Average true range of `{ high, low, close }` candles; null until `interval` candles were seen. */
 export const ATR = nullUntilStable(TS.ATR);
 export type ATR = NullUntilStable<TS.ATR>;
-/** Bollinger bands `{ lower, middle, upper }`; null (not an object) until the window is full. */
+/**
+ * Bollinger bands `{ lower, middle, upper }`; null (not an object) until `interval + 1` prices were seen:
+ * trading-signals' bands answer from the price after the window fills (price 21 of a 20-window).
+ */
 export const BollingerBands = nullUntilStable(TS.BollingerBands);
 export type BollingerBands = NullUntilStable<TS.BollingerBands>;
 /**

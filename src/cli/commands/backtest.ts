@@ -94,7 +94,7 @@ export function register(program: Command): void {
     .option('--verbose', "a strategy's failure comes with its stack", false)
     .option(
       '--close-at-end',
-      'sell the positions still open when the data ends at the last close (exit reason end_of_backtest, fees charged); default: they stay open, marked at the last close',
+      'sell the positions still open when the data ends, at the last close minus the slippage (exit reason end_of_backtest, fees charged); default: they stay open, marked at the last close',
     )
     .addHelpText(
       'after',

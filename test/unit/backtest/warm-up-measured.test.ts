@@ -19,7 +19,10 @@ describe('samplesNeeded: inputs before an indicator no longer remembers the star
   it('is the window for SMA and Bollinger bands, more than the period for a seeded EMA or Wilder RSI/ATR', () => {
     expect(new SMA(20).samplesNeeded).toBe(20);
     expect(new RollingSMA(20).samplesNeeded).toBe(20);
-    expect(new BollingerBands(20, 2).samplesNeeded).toBe(20);
+    // trading-signals' bands answer from price 21 of a 20-window: that is what they need.
+    const bands = new BollingerBands(20, 2);
+    expect(bands.samplesNeeded).toBe(21);
+    expect(Array.from({ length: 21 }, (_, k) => bands.update(k + 1)).findIndex((r) => r !== null)).toBe(20);
     // EMA(50): the seed's weight (1 - 2/51)^(k-1) is at most 0.1% from k = 174.
     expect(new EMA(50).samplesNeeded).toBe(174);
     expect(Math.pow(1 - 2 / 51, 173)).toBeLessThanOrEqual(1e-3);
