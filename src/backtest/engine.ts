@@ -18,6 +18,7 @@ import type { PlotPoint } from '../strategy/plot.js';
 import { effectiveParams, parseStrategyParams } from '../strategy/params.js';
 import { mergeExitRules, mergeProtections, rulesAsData } from '../strategy/exits.js';
 import { MemoryStrategyState } from '../strategy/state.js';
+import { probing } from '../strategy/warm-up-probe.js';
 import { candleLogger } from '../strategy/strategy-log.js';
 import type { CandleSource } from '../data/format.js';
 import { finalHoldings, openPositionsOf, symbolResults, tradeHashOf } from './assemble-result.js';
@@ -77,11 +78,14 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   // The result is a subscriber of the pipeline's events.
   const { intents, denials, firstDenials, fills, trips } = collectResult(trader);
   const { trades } = trips;
-  const replay = new Replay(o, lanes, interval, pipeline, trips);
+  const replay = new Replay(o, lanes, interval, pipeline, trips, warmUp);
 
   const plots = new PlotRecorder();
   const plot = o.chart === false ? undefined : plotSink(plots, lanes, () => replay.deciding);
-  const sub = subscribeStrategy(o, trader, replay, params, clock, plot);
+  // Indicators the strategy builds with its state (before any candle) are watched too.
+  const sub = probing(replay.probe, undefined, () =>
+    subscribeStrategy(o, trader, replay, params, clock, plot),
+  );
 
   const started = performance.now();
   await replay.run(sources);
@@ -111,11 +115,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       feeRate: feeRate.toFixed(),
       slippageBps: o.slippageBps ?? 0,
       ...(o.closeAtEnd === true ? { closeAtEnd: true as const } : {}),
-      exits: rulesAsData(mergeExitRules(o.strategy.exits, o.exits)) as Record<string, unknown>,
-      protections: rulesAsData(mergeProtections(o.strategy.protections, o.protections)) as Record<
-        string,
-        unknown
-      >,
+      ...rulesInForce(o),
       tradeHash,
     },
     fills,
@@ -123,7 +123,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     openPositions: openPositionsOf(trips, lanes),
     equity,
     inMarket: { ...inMarket },
-    warmUp: { candles: warmUp.candles, source: warmUp.source, intents: warmUpIntents },
+    warmUp: {
+      candles: warmUp.candles,
+      source: warmUp.source,
+      intents: warmUpIntents,
+      ...(replay.warmUpShort !== undefined ? { short: replay.warmUpShort } : {}),
+    },
     intents,
     denials,
     firstDenials,
@@ -135,6 +140,20 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     bySymbol: symbolResults(lanes, fills, trades, portfolio),
     portfolio: finalHoldings(portfolio, lanes),
     timing: { runMs },
+  };
+}
+
+/** The exits and protections in force: the strategy's declaration with the run's settings over it. */
+function rulesInForce(o: BacktestOptions): {
+  exits: Record<string, unknown>;
+  protections: Record<string, unknown>;
+} {
+  return {
+    exits: rulesAsData(mergeExitRules(o.strategy.exits, o.exits)) as Record<string, unknown>,
+    protections: rulesAsData(mergeProtections(o.strategy.protections, o.protections)) as Record<
+      string,
+      unknown
+    >,
   };
 }
 

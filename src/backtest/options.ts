@@ -9,6 +9,7 @@ import type { RiskLimits } from '../risk/limits.js';
 import type { Strategy, StrategyLogger } from '../strategy/contract.js';
 import type { ExitRules, Protections } from '../strategy/exits.js';
 import type { StrategyLogLine } from '../strategy/strategy-log.js';
+import type { WarmUpShortfall } from '../strategy/warm-up-probe.js';
 import type { CandleSource } from '../data/format.js';
 
 export interface BacktestOptions {
@@ -83,6 +84,11 @@ export interface BacktestOptions {
    * that starts where a live bot's journal says it stood (the drift monitor). Default none.
    */
   readonly openingFills?: readonly PortfolioFill[] | undefined;
+  /**
+   * Called when a symbol's warm-up ends with an indicator from 'tradebot' short of the inputs it needs to be
+   * exact, before the strategy's first trade: the shortfall and its sentence (with the number to declare).
+   */
+  readonly onWarmUpShort?: ((short: WarmUpShortfall, sentence: string) => void) | undefined;
   /** Each intent and exposed indicator value of the strategy, with its candle (the lookahead check). */
   readonly onSignal?: ((signal: StrategySignal) => void) | undefined;
 }

@@ -18,6 +18,8 @@ import type { Lane } from './lanes.js';
 import type { BacktestOptions } from './options.js';
 import type { BacktestPipeline } from './pipeline.js';
 import { ReplaySource } from './replay-source.js';
+import type { WarmUp } from '../strategy/warm-up.js';
+import { WarmUpProbe, probing, shortfallSentence, type WarmUpShortfall } from '../strategy/warm-up-probe.js';
 import type { EquityCurvePoint } from './result.js';
 import type { RoundTrips } from './round-trips.js';
 
@@ -43,6 +45,13 @@ export class Replay {
   readonly inMarket = { steps: 0, held: 0 };
   /** Intents the strategy emitted during its warm-up (or before `tradeFrom`): not sent. */
   warmUpIntents = 0;
+  /** The indicators the strategy builds, asked when each symbol's warm-up ends (see `warmUpEnded`). */
+  readonly probe = new WarmUpProbe();
+  /** The first warm-up that ended short of what the indicators need, measured. */
+  warmUpShort: WarmUpShortfall | undefined = undefined;
+  private warmedUp = 0;
+  /** Symbols whose first candle is still to come in a run without a warm-up (0 candles). */
+  private readonly unprobed: Set<string>;
   private session: SessionState | undefined = undefined;
   private steps = 0;
   /** The time step being replayed (its open time); the lanes with a candle in it have cur.t === stepT. */
@@ -86,6 +95,7 @@ export class Replay {
     private readonly interval: CandleInterval,
     p: BacktestPipeline,
     private readonly trips: RoundTrips,
+    private readonly warmUp: WarmUp,
   ) {
     this.step = INTERVAL_MS[interval];
     this.every = o.equityEvery ?? Math.max(1, Math.round(86_400_000 / this.step));
@@ -107,6 +117,7 @@ export class Replay {
     p.trader.subscribe((e) => {
       if (e.type === 'fill') this.booked = true;
     });
+    this.unprobed = new Set(warmUp.candles > 0 ? [] : lanes.map((l) => l.symbol));
   }
 
   /**
@@ -154,14 +165,38 @@ export class Replay {
     }
     this.deciding = c;
     if (!lane.warmUp.complete) {
-      // The warm-up counts every candle handed to the strategy, informative ones included.
+      // The warm-up counts every candle handed to the strategy, informative ones included; indicators built
+      // now belong to the lane's symbol.
       this.warming = lane;
-      if (lane.informative === undefined) this.deliverWarming(c);
-      else lane.informative.push(c, this.deliverWarming);
+      probing(this.probe, lane.symbol, () => {
+        if (lane.informative === undefined) this.deliverWarming(c);
+        else lane.informative.push(c, this.deliverWarming);
+      });
+      if (lane.warmUp.complete) this.warmUpEnded(lane, this.warmUp.candles);
+    } else if (this.unprobed.size > 0 && this.unprobed.delete(lane.symbol)) {
+      // No warm-up: the indicators are asked after the first candle, the one they had.
+      probing(this.probe, lane.symbol, () => {
+        if (lane.informative === undefined) this.candles$.next(c);
+        else lane.informative.push(c, this.deliver);
+      });
+      this.warmUpEnded(lane, 1);
     } else if (lane.informative === undefined) this.candles$.next(c);
     else lane.informative.push(c, this.deliver);
     if (this.failure !== undefined) throw this.failure;
     return intents.busy;
+  }
+
+  /**
+   * A symbol's warm-up is over: the indicators fed during it (and, once every symbol's is over, those built
+   * before any candle) that have fewer inputs than they need make the warm-up short, said before the first
+   * trade (its intents fill at the next open at the earliest).
+   */
+  private warmUpEnded(lane: Lane, seen: number): void {
+    const all = ++this.warmedUp === this.lanes.length;
+    const short = this.probe.shortfall(seen, lane.symbol, all);
+    if (short === undefined) return;
+    if (this.warmUpShort === undefined || short.declare > this.warmUpShort.declare) this.warmUpShort = short;
+    this.o.onWarmUpShort?.(short, shortfallSentence(short, this.warmUp));
   }
 
   private async settle(): Promise<void> {

@@ -1,6 +1,7 @@
 // What a backtest produces: the fills, the round-trip trades, the equity curve and the meta.
 // Money is in decimal strings; the equity curve (a point at every time step's close) is numbers in memory (it
 // feeds statistics and charts) and decimal strings, rounded to the quote coin's precision, in result.json.
+import type { WarmUpShortfall } from '../strategy/warm-up-probe.js';
 
 export interface BacktestFill {
   readonly ts: number;
@@ -75,6 +76,11 @@ export interface WarmUpSummary {
   readonly source: string;
   /** Intents emitted during the warm-up (and before a walk-forward window's start): not sent. */
   readonly intents: number;
+  /**
+   * Measured when the warm-up ended: the indicators from 'tradebot' that had fewer inputs than they need
+   * to be exact (src/strategy/warm-up-probe.ts) and the `startupCandles` to declare; absent when none.
+   */
+  readonly short?: WarmUpShortfall | undefined;
 }
 
 /** One chart bar (downsampled candles). */

@@ -15,6 +15,8 @@ import { FlagError } from './flags.js';
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_INVALID_INPUT = 2;
+/** A check (lookahead's, or a part of it) that did not run: not a pass, and not a failure found either. */
+export const EXIT_CHECK_NOT_RUN = 3;
 
 /** The sentence every command's `--help` ends with. */
 export const EXIT_CODES_HELP = 'Exit codes: 0 done, 1 failed while running, 2 invalid input.';

@@ -44,6 +44,15 @@ interface Line {
   readonly outcome: JobOutcome;
 }
 
+// A metric may be Infinity (the profit factor of a run without a loss): JSON would write it as null, and a
+// resumed sweep would then differ from the run it resumes. Written as {"$number":"Infinity"}, read back.
+const keepNonFinite = (_k: string, v: unknown): unknown =>
+  typeof v === 'number' && !Number.isFinite(v) ? { $number: String(v) } : v;
+const reviveNonFinite = (_k: string, v: unknown): unknown =>
+  typeof v === 'object' && v !== null && typeof (v as { $number?: unknown }).$number === 'string'
+    ? Number((v as { $number: string }).$number)
+    : v;
+
 export class SweepCheckpoint {
   private readonly done = new Map<string, JobOutcome>();
 
@@ -56,7 +65,7 @@ export class SweepCheckpoint {
       if (text.trim() === '') continue;
       let line: Line;
       try {
-        line = JSON.parse(text) as Line;
+        line = JSON.parse(text, reviveNonFinite) as Line;
       } catch {
         continue; // the last line of a run killed while writing it
       }
@@ -91,7 +100,7 @@ export class SweepCheckpoint {
   add(job: BacktestJob, outcome: JobOutcome): void {
     const key = this.keyOf(job);
     this.done.set(key, outcome);
-    appendFileSync(this.path, `${JSON.stringify({ key, outcome } satisfies Line)}\n`);
+    appendFileSync(this.path, `${JSON.stringify({ key, outcome } satisfies Line, keepNonFinite)}\n`);
   }
 
   /** The sweep finished and its results are written: the checkpoint is no longer needed. */

@@ -5,24 +5,34 @@ import { runBacktest, type BacktestOptions } from '../backtest/engine.js';
 import type { BacktestResult, BacktestTrade, EquityCurvePoint } from '../backtest/result.js';
 import type { CandleSource } from '../data/format.js';
 import { loadStrategy } from '../strategy/loader.js';
+import { warmUpBefore, type WarmUpBefore } from '../backtest/warm-up-start.js';
 import { metricsOf, type Metrics } from './metrics.js';
 
-/** Runs a job in this thread, on `source` when given (a shared copy of `job.dataset`), else on the dataset itself. */
+/**
+ * Runs a job in this thread, on `source` when given (a shared copy of `job.dataset`), else on the dataset itself.
+ * With `from` (and no `tradeFrom` of its own) the strategy's warm-up is loaded before it, as freqtrade loads its
+ * startup candles before --timerange: `warmUpBefore` says from where.
+ */
 export async function runJob(
   job: BacktestJob,
   onProgress?: (candles: number) => void,
   source?: CandleSource | CandleSource[],
-  more: Pick<BacktestOptions, 'strategyLog'> = {},
-): Promise<{ result: BacktestResult; metrics: Metrics }> {
+  more: Pick<BacktestOptions, 'strategyLog' | 'onWarmUpShort'> = {},
+): Promise<{ result: BacktestResult; metrics: Metrics; warmUpBefore?: WarmUpBefore | undefined }> {
   const strategy = await loadStrategy(job.strategy, job.strategyLookup);
+  const options = backtestOptionsOf(job, strategy, source ?? openJobSources(job));
+  const before = job.tradeFrom === undefined ? await warmUpBefore(options) : undefined;
   const result = await runBacktest({
-    ...backtestOptionsOf(job, strategy, source ?? openJobSources(job)),
-    tradeFrom: job.tradeFrom,
+    ...options,
+    // The candle before `from` is decided at `from`: nothing trades before the first candle of the range.
+    ...(before !== undefined && job.from !== undefined
+      ? { from: before.from, tradeFrom: job.from + 1 }
+      : { tradeFrom: job.tradeFrom }),
     chart: job.chart,
     onProgress,
     ...more,
   });
-  return { result, metrics: metricsOf(result) };
+  return { result, metrics: metricsOf(result), ...(before !== undefined ? { warmUpBefore: before } : {}) };
 }
 
 /** How far a round trip went against (MAE) and for (MFE) the position, as fractions of its entry price. */

@@ -5,6 +5,7 @@
 // budget. The API mirrors trading-signals (`update(price, replace)` returns the result or null until the
 // indicator is stable), so a strategy switches by changing its import.
 import * as TS from 'trading-signals';
+import { activeWarmUpProbe, inputsToForget, type ProbedIndicator } from './warm-up-probe.js';
 
 /** What the wrapper needs of a trading-signals indicator (every one of them has it). */
 interface SignalsIndicator {
@@ -39,12 +40,60 @@ export type NullUntilStable<T> = Omit<
   getResultOrThrow(): IndicatorResult<T>;
   /** Whether the indicator and every indicator it is built of (MACD's averages) have seen enough inputs. */
   readonly isStable: boolean;
-};
+} & ProbedIndicator;
 
 /** Constructor arguments, where an indicator argument (MACD's averages) may also be a wrapped one. */
 type WrappedArgs<A extends unknown[]> = {
   [K in keyof A]: A[K] extends SignalsIndicator ? A[K] | NullUntilStable<A[K]> : A[K];
 };
+
+/** Whether `a` is a trading-signals `Base` (or a wrapped one). */
+const isA = (a: unknown, Base: abstract new (...args: never[]) => unknown): a is { interval: number } =>
+  a instanceof Base && typeof (a as { interval?: unknown }).interval === 'number';
+
+/** Inputs an EMA of `n` needs to forget its seed (its first price, weight (1 - 2/(n+1))^(k-1)) to 0.1%. */
+const emaSettles = (n: number): number => Math.max(n, 1 + inputsToForget(1 - 2 / (n + 1)));
+
+/**
+ * Inputs `ind` needs before its value depends on the start of the data by at most 0.1% (SETTLE_TOLERANCE):
+ * an EMA its seed forgotten, Wilder's RSI and ATR their first window's average forgotten, MACD its three
+ * averages (the signal's fed from the long one's `interval`-th input); a window (SMA, bands) once full.
+ * `smoothing` is RSI's and ATR's optional second argument (Wilder's WSMA by default).
+ */
+function samplesNeededOf(ind: SignalsIndicator, smoothing: unknown): number {
+  const required = ind.getRequiredInputs();
+  const wilder = smoothing === undefined || smoothing === TS.WSMA || smoothing === TS.RMA;
+  if (isA(ind, TS.EMA)) return emaSettles(ind.interval);
+  // trading-signals' bands answer from the price after the window fills (price 21 of a 20-window).
+  if (isA(ind, TS.BollingerBands)) return ind.interval + 1;
+  if (isA(ind, TS.RSI))
+    return wilder ? ind.interval + 1 + inputsToForget(1 - 1 / ind.interval) : ind.interval + 1;
+  if (isA(ind, TS.ATR)) return wilder ? ind.interval + inputsToForget(1 - 1 / ind.interval) : ind.interval;
+  if (ind instanceof TS.MACD) {
+    const { short, long, signal } = ind as unknown as Record<'short' | 'long' | 'signal', unknown>;
+    const settles = (a: unknown): number =>
+      isA(a, TS.EMA) ? emaSettles(a.interval) : (a as SignalsIndicator).getRequiredInputs();
+    const longN = (long as SignalsIndicator).getRequiredInputs();
+    return Math.max(required, settles(short), settles(long), longN - 1 + settles(signal));
+  }
+  return required;
+}
+
+/** `EMA(50)`, `MACD(EMA(12), EMA(26), EMA(9))`: the class and its number arguments, for a warning. */
+function indicatorName(name: string, args: readonly unknown[]): string {
+  const arg = (a: unknown): string =>
+    typeof a === 'number'
+      ? String(a)
+      : isIndicator(a)
+        ? `${a.constructor.name}(${(a as { interval?: number }).interval ?? ''})`
+        : typeof a === 'function'
+          ? a.name
+          : '';
+  return `${name}(${args
+    .map(arg)
+    .filter((x) => x !== '')
+    .join(', ')})`;
+}
 
 const isIndicator = (v: unknown): v is SignalsIndicator =>
   typeof v === 'object' &&
@@ -69,9 +118,17 @@ export function nullUntilStable<A extends unknown[], T extends SignalsIndicator>
   class Stable extends Signals {
     /** Indicators this one is built of (MACD's short, long and signal averages): stable only with them. */
     private readonly parts: readonly SignalsIndicator[];
+    /** Inputs seen (a `replace` is not one more). */
+    samples = 0;
+    /** Inputs it needs before its value depends on the start of the data by at most 0.1%. */
+    readonly samplesNeeded: number;
+    readonly indicatorName: string;
     constructor(...args: unknown[]) {
       super(...args);
       this.parts = Object.values(this).filter(isIndicator);
+      this.samplesNeeded = samplesNeededOf(this, args[1]);
+      this.indicatorName = indicatorName(Base.name, args);
+      activeWarmUpProbe()?.add(this);
     }
     // trading-signals' EMA answers isStable by calling getResultOrThrow: the override below must not ask
     // isStable back (it would recurse), so each asks the library's own method and then the parts.
@@ -79,6 +136,7 @@ export function nullUntilStable<A extends unknown[], T extends SignalsIndicator>
       return super.isStable && this.partsStable();
     }
     override update(input: never, replace = false): unknown {
+      if (!replace) this.samples++;
       const r = super.update(input, replace);
       return this.isStable ? r : null;
     }
@@ -111,7 +169,10 @@ export type RSI = NullUntilStable<TS.RSI>;
 /** Average true range of `{ high, low, close }` candles; null until `interval` candles were seen. */
 export const ATR = nullUntilStable(TS.ATR);
 export type ATR = NullUntilStable<TS.ATR>;
-/** Bollinger bands `{ lower, middle, upper }`; null (not an object) until the window is full. */
+/**
+ * Bollinger bands `{ lower, middle, upper }`; null (not an object) until `interval + 1` prices were seen:
+ * trading-signals' bands answer from the price after the window fills (price 21 of a 20-window).
+ */
 export const BollingerBands = nullUntilStable(TS.BollingerBands);
 export type BollingerBands = NullUntilStable<TS.BollingerBands>;
 /**
@@ -131,8 +192,13 @@ export type MACD = NullUntilStable<TS.MACD>;
  *   const avg = sma.update(c); // null until 50 prices were seen
  * }
  */
-export class RollingSMA {
+export class RollingSMA implements ProbedIndicator {
   readonly interval: number;
+  /** Prices seen (a `replace` is not one more). */
+  samples = 0;
+  /** A window forgets what came before it: `interval` prices. */
+  readonly samplesNeeded: number;
+  readonly indicatorName: string;
   private readonly window: Float64Array;
   /** Index the next price is written to. */
   private head = 0;
@@ -149,6 +215,9 @@ export class RollingSMA {
     }
     this.interval = interval;
     this.window = new Float64Array(interval);
+    this.samplesNeeded = interval;
+    this.indicatorName = `RollingSMA(${interval})`;
+    activeWarmUpProbe()?.add(this);
   }
 
   /**
@@ -164,6 +233,7 @@ export class RollingSMA {
       this.add(-(this.window[last] as number));
       this.window[last] = price;
     } else {
+      this.samples++;
       if (this.count === n) this.add(-(this.window[this.head] as number));
       else this.count++;
       this.add(price);

@@ -71,14 +71,26 @@ const FREQTRADE_EXITS: Readonly<Record<string, string>> = {
   trailing_stop_positive_offset: "trailingStop: { distance: '0.02', activation: '0.03' }",
 };
 
+/**
+ * freqtrade's `stoploss: -0.05` with its own value: `stopLoss: '0.05'` (positive, a decimal string), not the
+ * example's '0.10'; any other value keeps the example.
+ */
+function ownStopLoss(hint: string, value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value >= 0) return hint;
+  const own = String(-value);
+  return hint.replaceAll("'0.10'", `'${own}'`).replace('-0.10', String(value));
+}
+
 /** The problem of one unknown key: freqtrade's equivalent, else the nearest known key, and the list. */
 function unknownKey(
   key: string,
   known: readonly string[],
   where: string,
   freqtrade: Readonly<Record<string, string>>,
+  value?: unknown,
 ): string {
-  const equivalent = Object.hasOwn(freqtrade, key) ? freqtrade[key] : undefined;
+  const hint = Object.hasOwn(freqtrade, key) ? freqtrade[key] : undefined;
+  const equivalent = key === 'stoploss' && hint !== undefined ? ownStopLoss(hint, value) : hint;
   if (equivalent !== undefined) return `${where}"${key}" is freqtrade's name: write ${equivalent}`;
   const near = closest(key, known);
   return `${where}unknown key "${key}"${near === undefined ? '' : ` (did you mean "${near}"?)`}: the keys are ${known.join(', ')}`;
@@ -88,7 +100,7 @@ function unknownKey(
 export function specKeyProblems(spec: object, known: readonly string[]): string[] {
   const problems = Object.keys(spec)
     .filter((k) => !known.includes(k))
-    .map((k) => unknownKey(k, known, '', FREQTRADE_TOP));
+    .map((k) => unknownKey(k, known, '', FREQTRADE_TOP, (spec as Record<string, unknown>)[k]));
   const exits = (spec as { exits?: unknown }).exits;
   if (known.includes('exits') && typeof exits === 'object' && exits !== null && !Array.isArray(exits))
     problems.push(...exitKeyProblems(exits));
@@ -99,5 +111,5 @@ export function specKeyProblems(spec: object, known: readonly string[]): string[
 export function exitKeyProblems(exits: object): string[] {
   return Object.keys(exits)
     .filter((k) => !(EXIT_KEYS as readonly string[]).includes(k))
-    .map((k) => unknownKey(k, EXIT_KEYS, 'exits: ', FREQTRADE_EXITS));
+    .map((k) => unknownKey(k, EXIT_KEYS, 'exits: ', FREQTRADE_EXITS, (exits as Record<string, unknown>)[k]));
 }

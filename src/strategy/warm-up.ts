@@ -38,11 +38,14 @@ export function derivedWarmUp(params: unknown): WarmUp {
     : { candles: best[1], source: `derived from "${best[0]}"` };
 }
 
+/** The largest warm-up declared: a million candles (almost two years of 1m), checked before anything is allocated. */
+export const MAX_STARTUP_CANDLES = 1_000_000;
+
 /** What is wrong with a number of warm-up candles, or undefined when it is one. */
 export function startupCandlesProblem(n: unknown): string | undefined {
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0
-    ? undefined
-    : `must be a whole number of candles, 0 or more, got ${typeof n === 'number' ? String(n) : (JSON.stringify(n) ?? typeof n)}`;
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= MAX_STARTUP_CANDLES)
+    return undefined;
+  return `must be a whole number of candles from 0 to ${MAX_STARTUP_CANDLES.toLocaleString('en-US')}, got ${typeof n === 'number' ? String(n) : (JSON.stringify(n) ?? typeof n)}`;
 }
 
 /**

@@ -144,6 +144,28 @@ describe('tradebot lookahead', () => {
     expect(r.stdout).toContain('warm-up long enough');
   });
 
+  it('exits 3, not 0, when the recursive check could not run: the data is too short for 4 times the warm-up', async () => {
+    const f = yaml(
+      'ema-short-data',
+      `dataset: synthetic-1m:3:600:AAAUSDT,BBBUSDT\nstrategy: ${join(import.meta.dirname, 'fixtures', 'ema-warm-up.mjs')}\nparams: { period: 50, startup: 300 }\n${RISK}`,
+    );
+    const r = await runCli(['lookahead', '--config', f, '--cuts', '3']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('no lookahead');
+    expect(r.stdout).toContain(
+      'recursive check not run: warm-up 300 candles (declared); comparing it with 1200 candles of history needs 1,201 candles, the data has 600',
+    );
+    expect(r.stdout).toContain('NOT A PASS: the recursive check did not run (exit 3)');
+    expect(r.stdout).not.toContain('warm-up long enough');
+  });
+
+  it('says in its help what each exit code means', async () => {
+    const r = await runCli(['lookahead', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ {2}0 {2}both checks ran/);
+    expect(r.stdout).toMatch(/ {2}3 {2}a check did not run/);
+  });
+
   it('exits 2 on bad input', async () => {
     expect((await runCli(['lookahead'])).code).toBe(2);
     const bad = yaml('bad', `dataset: []\nstrategy: ma-crossover\n`);

@@ -170,7 +170,7 @@ describe('tradebot validate checks a strategy file', () => {
       `${file}:${placeOf(BAD, 'onFil()')} unknown key "onFil" (did you mean "onFill"?)`,
     );
     expect(r.stderr).toContain(
-      `${file}:${placeOf(BAD, 'stoploss')} "stoploss" is freqtrade's name: write exits: { stopLoss: '0.10' }`,
+      `${file}:${placeOf(BAD, 'stoploss')} "stoploss" is freqtrade's name: write exits: { stopLoss: '0.1' }`,
     );
     expect(r.stderr).toMatch(/bad\.ts: \d+ problems\n$/);
   }, 150_000);

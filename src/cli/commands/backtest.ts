@@ -12,6 +12,7 @@ import { expandDatasetRef } from '../../data/datasets.js';
 import type { CandleInterval } from '../../api/index.js';
 import type { CandleSource } from '../../data/format.js';
 import type { BacktestResult } from '../../backtest/result.js';
+import type { WarmUpBefore } from '../../backtest/warm-up-start.js';
 import {
   jobDatasetName,
   jobFromConfig,
@@ -32,6 +33,7 @@ import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from
 import { counted } from '../../market/spelling.js';
 import { StrategyRuntimeError } from '../../strategy/failure.js';
 import { LOG_LEVELS, StrategyLog } from '../../strategy/strategy-log.js';
+import { shortfallSentence } from '../../strategy/warm-up-probe.js';
 import { asInput, parseInstrumentFlag } from './data.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { outputPathProblem, prepareOutput, type OutputPathOptions } from '../../data/output-path.js';
@@ -92,7 +94,7 @@ export function register(program: Command): void {
     .option('--verbose', "a strategy's failure comes with its stack", false)
     .option(
       '--close-at-end',
-      'sell the positions still open when the data ends at the last close (exit reason end_of_backtest, fees charged); default: they stay open, marked at the last close',
+      'sell the positions still open when the data ends, at the last close minus the slippage (exit reason end_of_backtest, fees charged); default: they stay open, marked at the last close',
     )
     .addHelpText(
       'after',
@@ -118,7 +120,7 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
   // The strategy's log waits outside the results folder, made after the run; a failed run leaves none.
   const log = new StrategyLog({ level: f.logLevel, write: (t) => process.stderr.write(t) });
   try {
-    const result = await runWithProgress(job, source, log).catch((e: unknown) => {
+    const { result, warmUpBefore } = await runWithProgress(job, source, log).catch((e: unknown) => {
       if (f.verbose && e instanceof StrategyRuntimeError && e.causeStack !== undefined)
         process.stderr.write(`${e.causeStack}\n`);
       throw e;
@@ -128,8 +130,10 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
     const logged = log.moveInto(dir);
     const logLine =
       logged === undefined ? '' : `, and ${logged} (${counted(log.lines, 'line')} of the strategy's log)`;
+    const short = result.warmUp.short;
+    const shortLine = `${short === undefined ? '' : `${shortfallSentence(short, result.warmUp)}\n`}${beforeLine(warmUpBefore, job.from)}`;
     process.stdout.write(
-      `${formatSummary(result, metrics, quoteDecimals(instrument))}\nrun: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}${logLine}\n`,
+      `${formatSummary(result, metrics, quoteDecimals(instrument))}\n${shortLine}run: ${result.timing.runMs.toFixed(0)} ms (${Math.round((result.meta.candles / result.timing.runMs) * 1000).toLocaleString('en-US')} candles/s)\nwrote ${join(dir, 'result.json')} and ${join(dir, 'report.html')}${logLine}\n`,
     );
   } finally {
     log.discard();
@@ -184,21 +188,41 @@ async function runWithProgress(
   job: BacktestJob,
   source: CandleSource | CandleSource[],
   log: StrategyLog,
-): Promise<BacktestResult> {
+): Promise<Pick<Awaited<ReturnType<typeof runJob>>, 'result' | 'warmUpBefore'>> {
   const bar = progressBar('backtest {bar} {value} candles | {speed} candles/s');
+  let said = false;
   const t0 = Date.now();
   bar?.start(0, 0, { speed: 0 });
-  const { result } = await runJob(
+  const { result, warmUpBefore } = await runJob(
     job,
     (n) => {
       bar?.setTotal(n);
       bar?.update(n, { speed: Math.round(n / Math.max(0.001, (Date.now() - t0) / 1000)) });
     },
     source,
-    { strategyLog: log.add },
+    {
+      strategyLog: log.add,
+      // Said when the warm-up ends, before the first trade, once (the summary repeats it).
+      onWarmUpShort: (_short, sentence) => {
+        if (said) return;
+        said = true;
+        bar?.stop();
+        process.stderr.write(`WARNING: ${sentence}\n`);
+      },
+    },
   );
   bar?.stop();
-  return result;
+  return { result, warmUpBefore };
+}
+
+const when = (t: number): string => new Date(t).toISOString().replace(':00.000Z', 'Z');
+
+/** The line that says the warm-up was loaded before --from (freqtrade's startup candles before --timerange). */
+function beforeLine(w: WarmUpBefore | undefined, from: number | undefined): string {
+  if (w === undefined || from === undefined) return '';
+  const span =
+    w.candles === w.wanted ? counted(w.candles, 'candle') : `only ${w.candles} of the ${w.wanted} candles`;
+  return `warm-up loaded before --from ${when(from)}: ${span} from ${when(w.from)}, replayed without trading${w.candles === w.wanted ? '' : ' (the data starts there)'}\n`;
 }
 
 /** result.json and report.html in `dir` (made once the analysis is done), with their metrics and instrument. */

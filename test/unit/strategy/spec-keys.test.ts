@@ -30,8 +30,9 @@ describe('the keys of a strategy declaration', () => {
   });
 
   it("gives freqtrade's names their equivalents, at the top and inside exits", () => {
-    expect(define({ stoploss: -0.1 })).toThrow(
-      /"stoploss" is freqtrade's name: write exits: \{ stopLoss: '0\.10' \} .*freqtrade's -0\.10 is '0\.10'/,
+    // The hint carries the strategy's own value, not the example's.
+    expect(define({ stoploss: -0.05 })).toThrow(
+      /"stoploss" is freqtrade's name: write exits: \{ stopLoss: '0\.05' \} .*freqtrade's -0\.05 is '0\.05'/,
     );
     expect(define({ minimal_roi: { 0: 0.04 } })).toThrow(
       /"minimal_roi" is freqtrade's name: write exits: \{ minimalRoi:/,

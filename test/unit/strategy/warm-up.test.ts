@@ -54,12 +54,16 @@ describe('a strategy declares its warm-up', () => {
 
   it('refuses a declaration that is not a count, and a function answering something else, with a sentence', () => {
     expect(() => quiet({ startupCandles: -1 })).toThrow(
-      /startupCandles must be a whole number of candles, 0 or more, got -1/,
+      /startupCandles must be a whole number of candles from 0 to 1,000,000, got -1/,
+    );
+    // 5e9 is refused at the declaration, with the maximum, before any warm-up is counted or backfilled.
+    expect(() => quiet({ startupCandles: 5e9 })).toThrow(
+      /startupCandles must be a whole number of candles from 0 to 1,000,000, got 5000000000/,
     );
     expect(() => quiet({ startupCandles: '200' })).toThrow(StrategyDefinitionError);
     const nan = quiet({ startupCandles: () => Number.NaN });
     expect(() => nan.warmUp({})).toThrow(
-      /strategy "quiet": startupCandles\(params\) must be a whole number of candles, 0 or more, got NaN/,
+      /strategy "quiet": startupCandles\(params\) must be a whole number of candles from 0 to 1,000,000, got NaN/,
     );
     const failing = quiet({
       startupCandles: () => {
