@@ -10,7 +10,8 @@ import {
   StrategyLoadError,
   type StrategyLookup,
 } from './loader.js';
-import { typeCheckStrategy, type TypeProblem } from './type-check.js';
+import type { TypeProblem } from './type-check.js';
+import { typeCheckStrategyCached } from './type-check-cache.js';
 
 export interface StrategyFileCheck {
   /** The strategy's name, when it loaded. */
@@ -67,7 +68,7 @@ export async function checkStrategyFile(
   let skipped: string | undefined;
   let typeChecked = false;
   if (extname(file) === '.ts') {
-    const r = await typeCheckStrategy(file, { cwd });
+    const r = await typeCheckStrategyCached(file, { cwd });
     if (r.checked) {
       typeChecked = true;
       problems.push(...r.problems);
@@ -108,7 +109,7 @@ export async function strategyTypeProblems(
     const bundled = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
     if (extname(file) !== '.ts' || bundled || seen.has(file)) continue;
     seen.add(file);
-    const r = await typeCheckStrategy(file, { cwd: lookup.cwd });
+    const r = await typeCheckStrategyCached(file, { cwd: lookup.cwd });
     if (r.checked) problems.push(...r.problems);
     else skipped = r.why;
   }

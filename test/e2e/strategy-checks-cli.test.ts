@@ -1,6 +1,6 @@
 // Issue 30, "errors with a place, checks that check": what `tradebot validate`, `backtest` and `run` say
 // about a strategy file and its parameters, through the built command.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -193,6 +193,46 @@ describe('tradebot validate checks a strategy file', () => {
       `${join(home, 'strategies', 'typo.ts')}:${placeOf(TYPO, 'closed')} Property 'closed' does not exist on type 'Candle'`,
     );
   }, 150_000);
+});
+
+describe('tradebot backtest type-checks a .ts strategy as validate does', () => {
+  it('refuses a type error at its file:line:col (exit 2, nothing run), and checks an unchanged strategy once', async () => {
+    const cache = join(home, 'xdg-cache');
+    const env = { XDG_CACHE_HOME: cache };
+    const verdicts = join(cache, 'tradebot', 'type-check');
+    const file = backtestFile('typo-run', { strategy: 'typo' });
+    const bad = await runCli(['backtest', '--config', file, '--out', out], env, 120_000);
+    expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+    expect(bad.stderr).toContain('the strategy has 1 type error; the backtest did not run');
+    expect(bad.stderr).toContain(
+      `${join(home, 'strategies', 'typo.ts')}:${placeOf(TYPO, 'closed')} Property 'closed' does not exist on type 'Candle'`,
+    );
+    expect(bad.stdout).not.toContain('result.json');
+
+    // Fixed, it runs; its verdict is kept, and a second run of the unchanged files reads it, not rewrites it.
+    const fixedText = TYPO.replace("name: 'typo'", "name: 'typo-fixed'").replace('c.closed', 'c.close');
+    const dir = join(home, 'fixed-strategies');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'typo-fixed.ts'), fixedText);
+    const fixed = backtestFile('typo-fixed', { strategy: 'typo-fixed', strategiesDir: dir });
+    const first = await runCli(['backtest', '--config', fixed, '--out', out], env, 120_000);
+    expect(first.code, first.stderr).toBe(0);
+    const kept = readdirSync(verdicts).filter((n) => n.endsWith('.json'));
+    const verdict = kept
+      .map((n) => join(verdicts, n))
+      .find((f) => readFileSync(f, 'utf8').includes('typo-fixed'));
+    expect(verdict, kept.join(', ')).toBeDefined();
+    const inode = statSync(verdict as string).ino;
+    const second = await runCli(['backtest', '--config', fixed, '--out', out], env, 120_000);
+    expect(second.code, second.stderr).toBe(0);
+    expect(statSync(verdict as string).ino).toBe(inode);
+    expect(readdirSync(verdicts)).toHaveLength(kept.length);
+    // A change to the strategy is another verdict: an error brought in is found, not read from the cache.
+    writeFileSync(join(dir, 'typo-fixed.ts'), fixedText.replace('c.close', 'c.clsoe'));
+    const broken = await runCli(['backtest', '--config', fixed, '--out', out], env, 120_000);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain("Property 'clsoe' does not exist on type 'Candle'");
+  }, 300_000);
 });
 
 describe('run --verbose', () => {

@@ -32,6 +32,9 @@ import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { FlagError, checkRange, dateFlag, enumFlag, noCandles, parseFlags } from '../flags.js';
 import { counted } from '../../market/spelling.js';
 import { StrategyRuntimeError } from '../../strategy/failure.js';
+import { strategyTypeProblems } from '../../strategy/check-file.js';
+import { StrategyDefinitionError } from '../../strategy/contract.js';
+import type { StrategyLookup } from '../../strategy/loader.js';
 import { LOG_LEVELS, StrategyLog } from '../../strategy/strategy-log.js';
 import { shortfallSentence } from '../../strategy/warm-up-probe.js';
 import { asInput, parseInstrumentFlag } from './data.js';
@@ -108,8 +111,9 @@ type BacktestFlags = z.output<typeof Flags>;
 /** `tradebot backtest`: the flags into a job, the run with a progress bar, result.json and report.html, the summary. */
 async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
   const f = parseFlags(Flags, raw);
-  const { job, name } = jobFromFlags(f);
+  const { job, name, lookup } = jobFromFlags(f);
   checkRange(job.from, job.to);
+  await typeCheck(job.strategy, lookup);
   // The results folder is checked before the run (a bad --out fails now, not after it) and made after it.
   const dir = join(f.out, f.name ?? name);
   const output: OutputPathOptions = { what: '--out', kind: 'folder', example: 'backtest/results' };
@@ -144,7 +148,7 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
  * The job of the backtest file (or of --dataset and --strategy without one), with the flags over it, and the
  * run's name from the file.
  */
-function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string } {
+function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string; lookup: StrategyLookup } {
   let cfg;
   try {
     cfg = f.config
@@ -164,10 +168,8 @@ function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string } {
     throw e;
   }
   // Names are looked up in the file's strategiesDir (or ./strategies without a file), then the bundled ones.
-  const base = jobFromConfig(
-    cfg,
-    f.config ? strategyLookupFor(f.config, cfg.strategiesDir) : strategyLookupHere(),
-  );
+  const lookup = f.config ? strategyLookupFor(f.config, cfg.strategiesDir) : strategyLookupHere();
+  const base = jobFromConfig(cfg, lookup);
   const flagged = f.dataset === undefined ? undefined : expandDatasetRef(f.dataset);
   const job: BacktestJob = {
     ...base,
@@ -180,7 +182,22 @@ function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string } {
     instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
     ...(f.closeAtEnd === true ? { closeAtEnd: true } : {}),
   };
-  return { job, name: cfg.name };
+  return { job, name: cfg.name, lookup };
+}
+
+/**
+ * A .ts strategy of the user's is type-checked before the run, as `validate` checks it (a type error exits 2
+ * at its file:line:col); the verdict is cached by the files' content, so an unchanged strategy costs nothing
+ * the second time. Without TypeScript the run goes on and says the check was skipped.
+ */
+async function typeCheck(strategy: string, lookup: StrategyLookup): Promise<void> {
+  const r = await strategyTypeProblems([strategy], lookup);
+  if (r.skipped !== undefined) process.stderr.write(`tradebot: ${r.skipped}\n`);
+  if (r.problems.length === 0) return;
+  const lines = r.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.message}`);
+  throw new StrategyDefinitionError(
+    `the strategy has ${counted(r.problems.length, 'type error')}; the backtest did not run (fix them, or check with tradebot validate ${strategy}):\n${lines.join('\n')}`,
+  );
 }
 
 /** The run on `source`, with a bar of the candles read and their speed. */
