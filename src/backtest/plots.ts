@@ -1,7 +1,7 @@
 // The strategy's ctx.plot series in a backtest: per symbol and name, at most one point per chart bar (a later
 // value on the same bar replaces the earlier), so a run of millions of candles keeps a few thousand points.
 import type { Candle } from '../market/candle.js';
-import type { PlotPoint } from '../strategy/plot.js';
+import { MAX_PLOT_SERIES, PlotError, type PlotPoint } from '../strategy/plot.js';
 import type { Lane } from './lanes.js';
 import type { ChartBar, PlotSeries } from './result.js';
 
@@ -23,7 +23,14 @@ export class PlotRecorder {
     let named = this.bySymbol.get(symbol);
     if (named === undefined) this.bySymbol.set(symbol, (named = new Map()));
     let r = named.get(p.name);
-    if (r === undefined) named.set(p.name, (r = { pane: p.pane, time: [], value: [] }));
+    if (r === undefined) {
+      // Bounded before anything grows: each series is a line of the report and a point per bar of result.json.
+      if (named.size >= MAX_PLOT_SERIES)
+        throw new PlotError(
+          `ctx.plot("${p.name}"): ${symbol} has ${MAX_PLOT_SERIES} series already (at most ${MAX_PLOT_SERIES} per symbol in a backtest): plot fewer names, e.g. one series per indicator rather than one per parameter value`,
+        );
+      named.set(p.name, (r = { pane: p.pane, time: [], value: [] }));
+    }
     const last = r.time.length - 1;
     // Same chart bar as the point before (its bar time is at or after this one's): replace it.
     if (last >= 0 && (r.time[last] as number) >= bar) {

@@ -41,6 +41,12 @@ export class PlotError extends TypeError {
   override readonly name = 'PlotError';
 }
 
+/** Series a backtest keeps per symbol: each is a line of the report, and a point per chart bar in result.json. */
+export const MAX_PLOT_SERIES = 64;
+/** A plotted value's bounds: as written, and its significant digits and exponent (the Decimal precision). */
+const MAX_VALUE_CHARS = 100;
+const MAX_VALUE_DIGITS = 40;
+
 /** Letters, digits, spaces and `_ . : ( ) % / -`, up to 48 characters: a legend label, e.g. "ema(200)". */
 const PLOT_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.:()%/-]{0,47}$/;
 
@@ -60,6 +66,10 @@ export function checkPlot(name: unknown, value: unknown, options?: unknown): Plo
     throw new PlotError(
       `ctx.plot("${name}"): the value must be a Decimal, a decimal string or null, got the JS number ${String(value)}: pass toDecimal(x) (null while the indicator has no value)`,
     );
+  if (typeof value === 'string' && value.length > MAX_VALUE_CHARS)
+    throw new PlotError(
+      `ctx.plot("${name}"): the value is ${value.length} characters long (at most ${MAX_VALUE_CHARS}): plot a rounded Decimal, e.g. toDecimal(x).toDecimalPlaces(8)`,
+    );
   let d: Decimal;
   try {
     d = dec(value as string | Decimal, `ctx.plot("${name}") value`);
@@ -68,6 +78,10 @@ export function checkPlot(name: unknown, value: unknown, options?: unknown): Plo
   }
   if (!d.isFinite())
     throw new PlotError(`ctx.plot("${name}"): the value must be finite, got ${d.toString()}`);
+  if (d.sd() > MAX_VALUE_DIGITS || Math.abs(d.e) > MAX_VALUE_DIGITS)
+    throw new PlotError(
+      `ctx.plot("${name}"): the value ${d.toExponential(6)} has ${d.sd()} significant digits and exponent ${d.e} (at most ${MAX_VALUE_DIGITS} of each): plot a rounded Decimal, e.g. toDecimal(x).toDecimalPlaces(8)`,
+    );
   return { name, value: toWire(d), pane };
 }
 

@@ -62,6 +62,34 @@ describe('ctx.plot', () => {
     );
   });
 
+  it('bounds a value (characters, digits, exponent) before it is parsed or kept, saying the fix', () => {
+    const long = `1.${'1'.repeat(400)}`;
+    expect(() => checkPlot('ema', long)).toThrow(
+      /ctx.plot\("ema"\): the value is 402 characters long \(at most 100\): plot a rounded Decimal/,
+    );
+    expect(() => checkPlot('ema', `0.${'3'.repeat(60)}`)).toThrow(
+      /has 60 significant digits .*at most 40 of each/,
+    );
+    expect(() => checkPlot('ema', new Decimal('1e400'))).toThrow(/exponent 400 \(at most 40 of each\)/);
+    expect(checkPlot('ema', `1.${'2'.repeat(39)}`).value).toBe(`1.${'2'.repeat(39)}`);
+  });
+
+  it('bounds the series a backtest keeps per symbol: the 65th name ends the run with the place and the fix', async () => {
+    const many = defineStrategy({
+      name: 'many-series',
+      description: 'Plots one series per candle index: unbounded names.',
+      params: z.object({}),
+      intervals: ['1m'],
+      onCandle(c, ctx) {
+        for (let i = 0; i < 70; i++) ctx.plot(`s${i}`, '1');
+      },
+    });
+    const dataset = 'synthetic-1m:3:50';
+    await expect(
+      runBacktest({ source: openDataset(dataset), dataset, strategy: many, params: {}, risk: RISK }),
+    ).rejects.toThrow(/ctx.plot\("s64"\): \S+ has 64 series already \(at most 64 per symbol in a backtest\)/);
+  });
+
   it('is checked and dropped by a context with nowhere to keep it (the live bot)', () => {
     const ctx = createTestContext({ params: {} });
     expect(ctx.plot('ema', '1.5', { pane: 'price' })).toBeUndefined();
