@@ -1,19 +1,32 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/helpers/slow-first-sequencer.js';
+
+// Pure unit files: no daemon, no simulator process, no browser; each imports what it tests and nothing reads or
+// changes process-wide state (cwd, env, exit). They share threads without isolation: a fresh fork and a fresh
+// module graph per file cost more than most of these files' tests.
+const UNIT = ['test/unit/**/*.test.ts', 'strategies/**/*.test.ts'];
 
 export default defineConfig({
   // The strategies import the package by its name, as a user's do: in tests, that is the sources.
   resolve: { alias: { tradebot: fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
   test: {
-    include: ['test/**/*.test.ts', 'strategies/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
     // Two test files at once on two cores: most e2e tests wait on a daemon, a simulator or a browser, not the
     // CPU. One worker (vitest's default on 2 cores) took the suite past 15 minutes.
     maxWorkers: 2,
+    // The slowest files first, so the two workers end together (test/helpers/slow-first-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     // Every simulator a test starts (in process or in a spawned daemon) must be pinned to a start time, so
     // the suite passes on any date: see REQUIRE_PINNED_START in src/sim/engine.ts.
     env: { TRADEBOT_REQUIRE_PINNED_START: '1' },
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads', isolate: false } },
+      {
+        extends: true,
+        test: { name: 'wire', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'], pool: 'forks' },
+      },
+    ],
   },
 });

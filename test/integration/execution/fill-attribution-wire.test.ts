@@ -115,6 +115,8 @@ describe('fills without ids on the wire', () => {
       credentials: CREDS,
       account: { whitelisted: true, balances: { USDT: '100000' } },
       sim: { seed: 8, speed: 1, startTime: START },
+      // The account is whitelisted: the client may place its 150 orders at 30 a second, not 5.
+      runtime: { whitelisted: true },
     });
     const { sim, runtime, store } = venue;
     const warnings: { msg: string; meta?: Record<string, unknown> }[] = [];
