@@ -121,17 +121,59 @@ export function drawdown(
   return { max, durationMs: max === 0 ? 0 : longest };
 }
 
+/** `drawdown(...).max` of bare values after a starting one: no point object per value (a benchmark of 1M closes). */
+function maxDrawdownOf(values: readonly number[], start: number): number {
+  let peak = start;
+  let max = 0;
+  for (const v of values) {
+    if (v >= peak) peak = v;
+    else max = Math.max(max, (peak - v) / peak);
+  }
+  return max;
+}
+
 /** YYYY-MM-DD of the day a point at `ts` closes, in a time zone (a point at 00:00 closes the day before). */
 export function dayOf(ts: number, timeZone = 'UTC'): string {
   return new Date(wallClockIn(ts - 1, timeZone)).toISOString().slice(0, 10);
 }
 
+/**
+ * The calendar day (YYYY-MM-DD, `chars` 10) or month (YYYY-MM, 7) of ascending instants in a zone. The zone is
+ * asked again only when an instant leaves the wall-clock day of the last one asked: a Date and a string per
+ * point were most of a 1M-candle run's metrics. The day's end is where the wall clock turns the day at the
+ * offset of the instant asked, kept only when the zone agrees there (else that instant alone), so a day with
+ * an offset change is asked point by point and every answer is the zone's own.
+ */
+class CalendarKeys {
+  private lo = Infinity;
+  private hi = -Infinity;
+  private key = '';
+  constructor(
+    private readonly timeZone: string,
+    private readonly chars: 7 | 10,
+  ) {}
+
+  of(ms: number): string {
+    if (ms >= this.lo && ms < this.hi) return this.key;
+    const wall = wallClockIn(ms, this.timeZone);
+    this.key = new Date(wall).toISOString().slice(0, this.chars);
+    const nextDay = wall - (((wall % 86_400_000) + 86_400_000) % 86_400_000) + 86_400_000;
+    const end = ms - (((ms % 1000) + 1000) % 1000) + (nextDay - wall);
+    const agrees =
+      wallClockIn(end, this.timeZone) === nextDay && wallClockIn(end - 1, this.timeZone) === nextDay - 1000;
+    this.lo = ms;
+    this.hi = agrees ? end : ms + 1;
+    return this.key;
+  }
+}
+
 /** The index of each calendar day's last point of the curve, in the venue's zone. */
 export function dailyIndices(equity: readonly EquityCurvePoint[], timeZone = 'UTC'): number[] {
   const out: number[] = [];
+  const days = new CalendarKeys(timeZone, 10);
   let day: string | undefined;
   for (let i = 0; i < equity.length; i++) {
-    const d = dayOf((equity[i] as EquityCurvePoint).ts, timeZone);
+    const d = days.of((equity[i] as EquityCurvePoint).ts - 1);
     if (day !== undefined && d !== day) out.push(i - 1);
     day = d;
   }
@@ -158,8 +200,9 @@ export function monthlyReturns(
   let prev = initial;
   let month: string | undefined;
   let last = initial;
+  const months = new CalendarKeys(timeZone, 7);
   for (const p of equity) {
-    const m = monthOf(p.ts - 1, timeZone);
+    const m = months.of(p.ts - 1);
     if (month !== undefined && m !== month) {
       out.push({ month, return: last / prev - 1 });
       prev = last;
@@ -197,10 +240,7 @@ function benchmarkMetrics(
   return {
     totalReturn: bTotal,
     cagr: spanYears > 0 && final > 0 ? (final / initial) ** (1 / spanYears) - 1 : 0,
-    maxDrawdown: drawdown(
-      bench.map((equity, i) => ({ ts: curve[i]?.ts ?? i, equity })),
-      start,
-    ).max,
+    maxDrawdown: maxDrawdownOf(bench, start.equity),
     excessReturn: totalReturn - bTotal,
     beta,
     alpha: (ms - beta * mb) * periodsPerYear,
