@@ -143,6 +143,8 @@ export function renderSweepReport(
   metric: SortKey,
   title: string,
   verdict?: OverfittingVerdict,
+  /** How the rows are ordered, when not by `metric` (a search ranks by its loss). */
+  rankedBy: string = metric,
 ): string {
   const keys = Object.keys(rows[0]?.params ?? {});
   const symbols = sweepSymbols(rows);
@@ -151,7 +153,7 @@ export function renderSweepReport(
       ? ` Each run trades ${symbols.map(esc).join(', ')} in one account (as a backtest of several symbols): the metrics are the account's, then each symbol's realised PnL.`
       : '';
   const html = `<h1>${esc(title)}</h1>
-<p>${counted(rows.length, 'run')}, ranked by ${esc(metric)}.${over} Click a column to sort.</p>
+<p>${counted(rows.length, 'run')}, ranked by ${esc(rankedBy)}.${over} Click a column to sort.</p>
 ${verdict === undefined ? '' : verdictSection(verdict)}
 ${keys.length === 2 ? heatmap(rows, keys[0] as string, keys[1] as string, metric) : ''}
 <h2>Runs</h2>

@@ -73,9 +73,10 @@ describe('tradebot hyperopt', () => {
     expect(result.trials).toHaveLength(12);
     expect(result.verdict.pbo.splits).toBe(12870);
     expect(readdirSync(join(dir, 'whole', 'h-hyperopt', 'trials'))).toHaveLength(12);
-    expect(readFileSync(join(dir, 'whole', 'h-hyperopt', 'hyperopt.html'), 'utf8')).toContain(
-      'Overfitting verdict',
-    );
+    const page = readFileSync(join(dir, 'whole', 'h-hyperopt', 'hyperopt.html'), 'utf8');
+    expect(page).toContain('Overfitting verdict');
+    // The rows are the trials by their loss: the caption says so (it once said "ranked by sharpe").
+    expect(page).toMatch(/12 runs, ranked by the \w+ loss, lowest first\./);
   }, 400_000);
 
   (redisMissing ? it.skip : it)(

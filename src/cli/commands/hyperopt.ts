@@ -279,5 +279,8 @@ function writeResults(
     trials: result.trials,
   };
   writeFileSync(join(dir, 'hyperopt.json'), JSON.stringify(json, null, 1));
-  writeFileSync(join(dir, 'hyperopt.html'), renderSweepReport(rowsOf(result), 'sharpe', title, verdict));
+  writeFileSync(
+    join(dir, 'hyperopt.html'),
+    renderSweepReport(rowsOf(result), 'sharpe', title, verdict, `the ${loss} loss, lowest first`),
+  );
 }

@@ -101,7 +101,18 @@ describe('the bundled strategies at their longest parameters', () => {
         risk: RISK,
         capital: '100000',
       });
-      expect(r.warmUp).toEqual({ candles: warm, source: 'declared', intents: 0 });
+      expect(r.warmUp).toMatchObject({ candles: warm, source: 'declared', intents: 0 });
+      // The warm-up measured (issue 41): an exponential average seeded from the first price (the template's
+      // EMA, Wilder's RSI) still remembers its seed by more than 0.1% when a warm-up of its period ends, and the
+      // backtest says so with the number to declare; a window (SMA, the rolling bands) is settled once full.
+      const short = r.warmUp.short;
+      if (short === undefined)
+        expect(['ma-crossover', 'bollinger-reversion', 'reality-session']).toContain(_name);
+      else {
+        expect(['template', 'template at period 200', 'rsi-mean-reversion']).toContain(_name);
+        expect(short.declare).toBeGreaterThan(warm);
+        expect(short.indicators[0]).toMatchObject({ had: warm, needs: short.declare });
+      }
       expect(r.fills.length).toBeGreaterThan(0);
       // A fill is at the open after the candle decided on: never before the candle after the warm-up.
       for (const f of r.fills) expect((f.ts - first) / MIN).toBeGreaterThanOrEqual(warm);
