@@ -113,3 +113,13 @@ export function noCandles(o: {
     `dataset ${o.dataset} has no candles${range}: pick a range inside the data (--from/--to) or another dataset`,
   );
 }
+
+/** A length of time such as 90d, 12h or 30m (walk-forward windows), in milliseconds. */
+export const lengthFlag = (flag: string) =>
+  z
+    .string()
+    .regex(/^\d+[dhm]$/, `${flag} must be a length such as 90d, 12h or 30m`)
+    .transform(
+      (s) =>
+        Number(s.slice(0, -1)) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[s.slice(-1) as 'd' | 'h' | 'm'],
+    );

@@ -9,7 +9,16 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { progressBar } from '../progress.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { FlagError, checkRange, dateFlag, enumFlag, noCandles, numberFlag, parseFlags } from '../flags.js';
+import {
+  FlagError,
+  checkRange,
+  dateFlag,
+  enumFlag,
+  lengthFlag,
+  noCandles,
+  numberFlag,
+  parseFlags,
+} from '../flags.js';
 import { BacktestConfigSchema, loadYaml, strategyLookupFor } from '../../config/index.js';
 import {
   hasCandlesIn,
@@ -47,16 +56,6 @@ const whole = (flag: string, min: number, example: string) =>
       .min(min, `${flag} must be at least ${min}`),
   );
 
-const duration = (flag: string) =>
-  z
-    .string()
-    .regex(/^\d+[dhm]$/, `${flag} must be a length such as 90d, 12h or 30m`)
-    .transform(
-      (s) =>
-        Number(s.slice(0, -1)) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[s.slice(-1) as 'd' | 'h' | 'm'],
-    )
-    .optional();
-
 const lossNames = [...LOSSES, ...Object.keys(FREQTRADE_LOSSES)] as [string, ...string[]];
 
 const Flags = z.strictObject({
@@ -74,8 +73,8 @@ const Flags = z.strictObject({
     .string()
     .regex(/^redis:\/\/[^/:]+(:\d+)?(\/\d+)?$/, '--queue must look like redis://HOST:PORT')
     .optional(),
-  inSample: duration('--in-sample'),
-  outOfSample: duration('--out-of-sample'),
+  inSample: lengthFlag('--in-sample').optional(),
+  outOfSample: lengthFlag('--out-of-sample').optional(),
   out: z.string().default('backtest/results'),
   from: dateFlag('--from'),
   to: dateFlag('--to'),

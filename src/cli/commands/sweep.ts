@@ -36,7 +36,16 @@ import { checkGrid, formatSkipped, type CheckedGrid, type Grid } from '../../res
 import type { CandleSource } from '../../data/format.js';
 import { loadStrategy } from '../../strategy/loader.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
-import { FlagError, checkRange, dateFlag, enumFlag, noCandles, numberFlag, parseFlags } from '../flags.js';
+import {
+  FlagError,
+  checkRange,
+  dateFlag,
+  enumFlag,
+  lengthFlag,
+  noCandles,
+  numberFlag,
+  parseFlags,
+} from '../flags.js';
 import { formatPercent } from '../../market/decimal.js';
 import { quoteDecimals } from '../../market/instrument-rules.js';
 import { SweepCheckpoint } from '../../research/checkpoint.js';
@@ -44,15 +53,6 @@ import { counted } from '../../market/spelling.js';
 import { outputPathProblem, prepareOutput } from '../../data/output-path.js';
 import { pickRow, sweepRowYaml } from '../../research/sweep-row.js';
 import type { Strategy } from '../../strategy/contract.js';
-
-const duration = (flag: string) =>
-  z
-    .string()
-    .regex(/^\d+[dhm]$/, `${flag} must be a length such as 90d, 12h or 30m`)
-    .transform(
-      (s) =>
-        Number(s.slice(0, -1)) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[s.slice(-1) as 'd' | 'h' | 'm'],
-    );
 
 const metricFlag = (flag: string) => enumFlag(flag, SORT_KEYS as [SortKey, ...SortKey[]]);
 
@@ -69,8 +69,8 @@ const Flags = z.strictObject({
       .min(1, '--workers must be at least 1'),
   ).default(availableParallelism()),
   walkForward: z.boolean().default(false),
-  inSample: duration('--in-sample').optional(),
-  outOfSample: duration('--out-of-sample').optional(),
+  inSample: lengthFlag('--in-sample').optional(),
+  outOfSample: lengthFlag('--out-of-sample').optional(),
   warmUp: z
     .string()
     .regex(/^\d+[dhm]$/, '--warm-up must be a length such as 365d, 12h or 0d')
