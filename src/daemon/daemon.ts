@@ -372,6 +372,7 @@ class DaemonRun {
         quoteCoin: b.quoteCoin,
         capital: b.capital,
         feeRate: venue.feeRate,
+        marginModel: venue.marginModel,
         fillPollMs: b.poll.fillsMs / venue.speed,
         // The limits are on the venue's clock, as the poll settings are.
         feedLimits: feedLimits({
