@@ -1,11 +1,12 @@
 // A MARGIN bot's loans as `tradebot status` shows them: its signed positions, what it borrowed per coin, the
 // interest owed and paid, and the risk ratio with its state against the pair's warningRiskRatio (the bot's
 // own account, src/portfolio/loan-book.ts; docs/margin.md).
-import { Decimal, formatMoney } from '../market/decimal.js';
+import { formatMoney, type Decimal } from '../market/decimal.js';
 import {
-  SIM_REALITY_MARGIN_FIELDS,
   marginPairRules,
   marginState,
+  tightestThresholds,
+  type MarginPairRules,
   type MarginState,
 } from '../market/margin.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -30,13 +31,10 @@ export interface MarginReport {
   readonly state: MarginState;
 }
 
-/**
- * The pair's thresholds as the journal holds its instrument row (the MARGIN row of a MARGIN bot), else the
- * simulator's (SIM_REALITY_MARGIN_FIELDS).
- */
-export function journaledMarginRules(s: Store, symbol: string) {
+/** A pair's margin limits as the journal holds its instrument row (a MARGIN row), or none. */
+function journaledMarginRules(s: Store, symbol: string): MarginPairRules[] {
   const raw = readInstrumentRules(s, symbol)?.raw;
-  return marginPairRules(raw?.warningRiskRatio === undefined ? SIM_REALITY_MARGIN_FIELDS : raw);
+  return raw?.warningRiskRatio === undefined ? [] : [marginPairRules(raw)];
 }
 
 /** The margin report of a MARGIN bot's portfolio at venue time `now`; undefined for a SPOT one. */
@@ -44,14 +42,8 @@ export function marginReport(p: Portfolio, now: number, store: Store): MarginRep
   const m = p.margin(now);
   if (m === undefined) return undefined;
   const positions = p.positions().filter((x) => !x.quantity.isZero());
-  // The tightest thresholds of the pairs it traded (one pair: that pair's); the simulator's before any.
   const symbols = p.positions().map((x) => x.symbol);
-  const rules =
-    symbols.length > 0
-      ? symbols.map((symbol) => journaledMarginRules(store, symbol))
-      : [marginPairRules(SIM_REALITY_MARGIN_FIELDS)];
-  const warning = Decimal.min(...rules.map((r) => r.warningRiskRatio));
-  const liquidation = Decimal.min(...rules.map((r) => r.liquidationRiskRatio));
+  const { warning, liquidation } = tightestThresholds(symbols.flatMap((x) => journaledMarginRules(store, x)));
   return {
     asOf: now,
     positions: positions.map((x) => ({ symbol: x.symbol, baseCoin: x.baseCoin, quantity: x.quantity })),
