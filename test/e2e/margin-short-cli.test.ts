@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { Decimal } from '../../src/market/decimal.js';
 import { openStore, type StoredFill } from '../../src/store/index.js';
-import { runCli, startCli, type Running } from '../helpers/cli.js';
+import { dashboardUrl, runCli, startCli, type Running } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradebot-e2e-margin-short-'));
@@ -121,6 +121,7 @@ describe('a MARGIN short through the built CLI', () => {
       store: { path: journalPath },
       logging: { level: 'info', format: 'json' },
       metrics: { enabled: true, port: 0 },
+      dashboard: { enabled: true, host: '127.0.0.1', port: 0 },
       shutdownTimeoutMs: 10000,
       bots: [
         {
@@ -141,7 +142,12 @@ describe('a MARGIN short through the built CLI', () => {
     writeFileSync(file, stringify(cfg));
     const d = startCli(['run', '--config', file], ENV);
     running.push(d);
+    const dashboard = await dashboardUrl(d, 60_000);
     await d.waitFor(/"message":"running"/, 60_000);
+    const dashboardMargin = async () => {
+      const res = await fetch(`${dashboard.replace(/\/$/, '')}/api/bots/shorty`);
+      return ((await res.json()) as { margin?: Omit<StatusMargin, 'asOf' | 'positions'> }).margin;
+    };
 
     const statusOf = async (): Promise<StatusMargin | undefined> => {
       const r = await runCli(['status', '--config', file, '--json'], ENV);
@@ -154,11 +160,12 @@ describe('a MARGIN short through the built CLI', () => {
       const t0 = await simNow();
       const status = await statusOf();
       const venue = await admin<SimMargin>('/sim/margin');
+      const web = await dashboardMargin();
       const t1 = await simNow();
       const fills = journalFills();
       if (status === undefined || period(t0) !== period(t1)) return undefined;
       if (period(Date.parse(status.asOf)) !== period(t0)) return undefined;
-      return { status, venue, journal: fromJournal(fills, t0), fills };
+      return { status, venue, web, journal: fromJournal(fills, t0), fills };
     };
 
     // While short, after at least one period boundary: the interest is not zero.
@@ -191,6 +198,8 @@ describe('a MARGIN short through the built CLI', () => {
     expect(short.venue.loans).toEqual([expect.objectContaining(expected)]);
     expect(short.status.loans).toEqual([expect.objectContaining(expected)]);
     expect(short.status.interest).toBe(j.interest.toFixed());
+    // The dashboard's bot view shows the same (the daemon's own account, on its clock).
+    expect(short.web?.loans).toEqual([expect.objectContaining(expected)]);
     expect(short.status.state).toBe('normal');
 
     // After the cover: no loan anywhere, and the interest the venue took from the balance is the bot's.
