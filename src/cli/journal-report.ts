@@ -24,6 +24,9 @@ import {
   type StoredFill,
 } from '../store/index.js';
 import { FlagError } from './flags.js';
+import { marginReport, type MarginReport } from './margin-report.js';
+import { DEFAULT_MARGIN_MODEL, type MarginModel } from '../market/margin.js';
+import { marginModelOf } from '../sim/options.js';
 
 /** A bot as the journal (and the deployment file, when given) knows it. */
 export interface BotReport {
@@ -48,6 +51,8 @@ export interface BotReport {
   readonly lastFillTs: number | undefined;
   /** Positions below the venue's minimum order quantity (src/market/dust.ts), shown apart; none when empty. */
   readonly dust: readonly { symbol: string; baseCoin: string; quantity: Decimal }[];
+  /** A MARGIN bot's loans, interest and risk ratio at the venue's now; undefined for a SPOT bot. */
+  readonly margin?: MarginReport | undefined;
 }
 
 /** How often a bot's intents were refused with one code, and the latest refusal's time and sentence. */
@@ -74,11 +79,20 @@ export interface PositionReport {
   readonly fees: Decimal;
 }
 
+/** A bot as the deployment file tells a journal reader. */
+export interface JournalBot {
+  readonly capital: string;
+  readonly quoteCoin: string;
+  readonly category?: string | undefined;
+}
+
 /** The journal of a deployment, and the bots' capital when the deployment file was given. */
 export interface JournalSource {
   readonly store: Store;
-  /** Bot name -> capital and quote coin, from the deployment file. */
-  readonly bots: ReadonlyMap<string, { capital: string; quoteCoin: string }> | undefined;
+  /** Bot name -> capital, quote coin and category, from the deployment file. */
+  readonly bots: ReadonlyMap<string, JournalBot> | undefined;
+  /** The venue's margin model from the deployment file (default the simulator's). */
+  readonly marginModel?: MarginModel | undefined;
   close(): void;
 }
 
@@ -98,18 +112,22 @@ export function openJournalSource(o: {
       'which deployment? pass --config <deployment.yaml> (its store.path) or --journal <file.db>',
     );
   let path = o.journal;
-  let bots: Map<string, { capital: string; quoteCoin: string }> | undefined;
+  let bots: Map<string, JournalBot> | undefined;
+  let marginModel: MarginModel | undefined;
   if (o.config !== undefined) {
     const cfg = loadJournalSettings(o.config);
     path = cfg.store.path;
-    bots = new Map(cfg.bots.map((b) => [b.name, { capital: b.capital, quoteCoin: b.quoteCoin }]));
+    bots = new Map(
+      cfg.bots.map((b) => [b.name, { capital: b.capital, quoteCoin: b.quoteCoin, category: b.category }]),
+    );
+    if (cfg.venue?.margin !== undefined) marginModel = marginModelOf(cfg.venue.margin);
   }
   if (path === undefined || !existsSync(path))
     throw new FlagError(
       `no journal at ${path ?? '(none)'}: run the deployment first (tradebot run --config ...) or check the path`,
     );
   const store = openStore(path, { busyTimeoutMs: 2000 });
-  return { store, bots, close: () => store.close() };
+  return { store, bots, marginModel, close: () => store.close() };
 }
 
 const denialCodes = (s: Store, bot: string): DenialCount[] =>
@@ -152,10 +170,24 @@ export function botNames(src: JournalSource): string[] {
   return names;
 }
 
+/** MARGIN in the deployment file, or (a journal alone) its orders are MARGIN. */
+function isMarginBot(src: JournalSource, bot: string): boolean {
+  const category = src.bots?.get(bot)?.category;
+  if (category !== undefined) return category === 'MARGIN';
+  return (
+    src.store.db.prepare(`SELECT 1 FROM orders WHERE bot = ? AND category = 'MARGIN' LIMIT 1`).get(bot) !==
+    undefined
+  );
+}
+
 function portfolioOf(src: JournalSource, bot: string, fills: readonly StoredFill[]) {
   const cfg = src.bots?.get(bot);
   const quoteCoin = cfg?.quoteCoin ?? fills[0]?.quoteCoin ?? 'USDT';
-  const p = Portfolio.fromFills(fills, { quoteCoin, cash: { [quoteCoin]: cfg?.capital ?? '0' } });
+  const p = Portfolio.fromFills(fills, {
+    quoteCoin,
+    cash: { [quoteCoin]: cfg?.capital ?? '0' },
+    ...(isMarginBot(src, bot) ? { margin: src.marginModel ?? DEFAULT_MARGIN_MODEL } : {}),
+  });
   // The marks the daemon valued at (LiveBot journals each ticker's last traded price).
   const markTs = new Map<string, number>();
   for (const symbol of new Set(fills.map((f) => f.symbol))) {
@@ -192,6 +224,7 @@ export function botReports(src: JournalSource): BotReport[] {
       equity: capital === undefined ? undefined : m.equity,
       lastFillTs: fills.at(-1)?.ts,
       dust: dust.map((x) => ({ symbol: x.symbol, baseCoin: x.baseCoin, quantity: x.quantity })),
+      margin: marginReport(p, deploymentNow(s), s),
     };
   });
 }

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { BotSchema, DeploymentSchema, SECRET_KEYS, type Deployment } from './schema.js';
 import { paperDocument, type PaperSwitch } from './paper.js';
 import { counted, didYouMean, plainIssue } from '../market/spelling.js';
+import { SimMarginModelSchema } from '../sim/options.js';
 
 export interface ConfigProblem {
   readonly file: string;
@@ -514,7 +515,11 @@ export function loadYaml<S extends z.ZodType>(
  */
 const JournalSettingsSchema = z.looseObject({
   store: DeploymentSchema.shape.store,
-  bots: z.array(BotSchema.pick({ name: true, capital: true, quoteCoin: true }).loose()).default([]),
+  bots: z
+    .array(BotSchema.pick({ name: true, capital: true, quoteCoin: true, category: true }).loose())
+    .default([]),
+  // A MARGIN bot's loans accrue by the venue's margin model (docs/margin.md).
+  venue: z.looseObject({ margin: SimMarginModelSchema.optional() }).optional(),
 });
 export type JournalSettings = z.output<typeof JournalSettingsSchema>;
 

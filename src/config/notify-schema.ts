@@ -21,6 +21,7 @@ export const NOTIFY_EVENTS = [
   'feed-health',
   'account',
   'drift',
+  'margin',
   'daily-summary',
   'lifecycle',
   'control',

@@ -9,7 +9,13 @@ import { baseFromName } from '../market/instrument-rules.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 import { FaultConfigSchema } from '../sim/faults.js';
-import { SimExtraPairsSchema, SimPortSchema, SimSeedSchema, SimSpeedSchema } from '../sim/options.js';
+import {
+  SimExtraPairsSchema,
+  SimMarginModelSchema,
+  SimPortSchema,
+  SimSeedSchema,
+  SimSpeedSchema,
+} from '../sim/options.js';
 import { NotifySchema } from './notify-schema.js';
 
 export const decimal = (what: string) =>
@@ -109,6 +115,9 @@ export const SimVenueSchema = z
     ),
     faults: FaultConfigSchema.optional().describe('fault injection'),
     account: SimAccountSchema.default(SimAccountSchema.parse({})),
+    margin: SimMarginModelSchema.optional().describe(
+      "the simulator's margin model of MARGIN loans (interestRate per interestPeriodMs; default 0.00002 per hour); the bots' own accounts of their loans use it too",
+    ),
   })
   .describe('run against the embedded simulated exchange');
 
@@ -141,6 +150,9 @@ export const RemoteVenueSchema = z
     feeRate: feeRateDecimal('feeRate').default('0.001').describe("the account's fee rate on Reality pairs"),
     timeScale: SimSpeedSchema.optional().describe(
       'only for a tradebot simulator started with --speed: the daemon then runs on the venue time (paper trading on an accelerated market)',
+    ),
+    margin: SimMarginModelSchema.optional().describe(
+      "the margin model MARGIN bots assume for their own account of loans, which the spec does not publish: a tradebot simulator's --interest-rate and --interest-period-ms (default the simulator's: 0.00002 per hour)",
     ),
   })
   .describe('run against a remote venue');

@@ -31,6 +31,7 @@ import { StrategyRuntimeError } from '../strategy/failure.js';
 import { denialAlarm } from './denial-alarm.js';
 import { driftDetail, scheduleDriftChecks } from './drift-checks.js';
 import { watchFeedHealth } from './feed-alarm.js';
+import { watchMarginRatio } from './margin-alarm.js';
 import { applyBotLeverage } from './leverage.js';
 import { readiness, serveHealth, venueReachableMs } from './health.js';
 import { markCleanStop, markRunStarted, openDeploymentJournal, type PreviousRun } from './journal-path.js';
@@ -372,6 +373,7 @@ class DaemonRun {
         quoteCoin: b.quoteCoin,
         capital: b.capital,
         feeRate: venue.feeRate,
+        marginModel: venue.marginModel,
         fillPollMs: b.poll.fillsMs / venue.speed,
         // The limits are on the venue's clock, as the poll settings are.
         feedLimits: feedLimits({
@@ -493,6 +495,11 @@ class DaemonRun {
     const bots = () => this.slots.map((s) => ({ name: s.cfg.name, bot: s.bot }));
     const { clock, logger, metrics } = this;
     this.jobs.push(watchFeedHealth({ bots, clock, logger, metrics, emit: (e) => this.events.emit(e) }));
+    const margin = () =>
+      this.slots.filter((s) => s.cfg.category === 'MARGIN').map((s) => ({ name: s.cfg.name, bot: s.bot }));
+    this.jobs.push(
+      watchMarginRatio({ bots: margin, clock, logger, metrics, emit: (e) => this.events.emit(e) }),
+    );
   }
 
   /** The bots' cron tasks, on the venue's clock (see scheduleBotTasks). */

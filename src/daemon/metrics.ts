@@ -83,6 +83,18 @@ export class DaemonMetrics {
     labelNames: ['bot'],
     registers: [this.registry],
   });
+  readonly marginRiskRatio = new Gauge({
+    name: 'tradebot_margin_risk_ratio',
+    help: "A MARGIN bot's risk ratio: its loans at the marks plus interest, over its assets (docs/margin.md)",
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
+  readonly marginWarnings = new Counter({
+    name: 'tradebot_margin_warnings_total',
+    help: "Times a MARGIN bot's risk ratio reached its pair's warningRiskRatio",
+    labelNames: ['bot'],
+    registers: [this.registry],
+  });
   readonly feedAge = new Gauge({
     name: 'tradebot_feed_age_seconds',
     help: "Age of a bot's feed: time since its last candle, price or fill sync (venue clock)",

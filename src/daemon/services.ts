@@ -6,6 +6,7 @@ import type { DenialBurstEvent } from '../execution/denial-burst.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBot } from '../execution/live-bot.js';
+import type { MarginWarningEvent } from '../execution/margin-warning.js';
 import type { TraderEvent } from '../execution/trader.js';
 import type { Clock } from '../feeds/clock.js';
 import type { Store } from '../store/index.js';
@@ -21,7 +22,13 @@ export interface BotRestartedEvent {
   readonly error: string;
 }
 export type DaemonEvent =
-  TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent | DenialBurstEvent;
+  | TraderEvent
+  | BotRestartedEvent
+  | FeedHealthEvent
+  | FillMismatch
+  | DriftAlarmEvent
+  | DenialBurstEvent
+  | MarginWarningEvent;
 
 /** What a service started beside the bots is given. */
 export interface DaemonServiceContext {

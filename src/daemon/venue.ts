@@ -6,7 +6,8 @@ import type { PaperJournal } from '../execution/paper-journal.js';
 import { PaperVenue } from '../execution/paper-venue.js';
 import type { Clock } from '../feeds/clock.js';
 import { Decimal } from '../market/decimal.js';
-import { startSimulator, type Simulator } from '../sim/index.js';
+import type { MarginModel } from '../market/margin.js';
+import { marginModelOf, startSimulator, type Simulator } from '../sim/index.js';
 import type { Logger } from './logger.js';
 import type { DaemonMetrics } from './metrics.js';
 
@@ -25,6 +26,8 @@ export interface VenueConnection {
   readonly clock: Clock | undefined;
   /** The embedded simulator, stopped last at shutdown. */
   readonly sim: Simulator | undefined;
+  /** The margin model MARGIN bots account their loans with (the simulator's; undefined: its default). */
+  readonly marginModel?: MarginModel | undefined;
 }
 
 /** Starts the embedded simulator, or syncs to a remote venue's clock when it runs at another speed. */
@@ -42,6 +45,7 @@ export async function startVenue(
       extraPairs: v.extraPairs,
       ...(v.startTime !== undefined ? { startTime: Date.parse(v.startTime) } : {}),
       ...(v.faults !== undefined ? { faults: v.faults } : {}),
+      ...(v.margin !== undefined ? { margin: marginModelOf(v.margin) } : {}),
       accounts: [{ ...v.account, balances: v.account.balances }],
     });
     const engine = sim.engine;
@@ -59,6 +63,7 @@ export async function startVenue(
       whitelisted: v.account.whitelisted,
       clock: { now: () => engine.now() },
       sim,
+      marginModel: v.margin === undefined ? undefined : marginModelOf(v.margin),
     };
   }
   if (v.kind === 'paper') {
@@ -97,6 +102,7 @@ export async function startVenue(
     whitelisted: v.whitelisted,
     clock,
     sim: undefined,
+    marginModel: v.margin === undefined ? undefined : marginModelOf(v.margin),
   };
 }
 

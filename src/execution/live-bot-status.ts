@@ -4,6 +4,7 @@ import { stateWord } from '../market/trading-state.js';
 import type { JournalCounts } from '../store/index.js';
 import { moneyFigures } from '../portfolio/figures.js';
 import type { InstrumentRules } from '../market/instrument-rules.js';
+import { marginPairRules, marginState, tightestThresholds, type MarginState } from '../market/margin.js';
 import { dustPositions } from '../portfolio/dust-view.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { ExitBlockedStatus } from './exit-blocked.js';
@@ -66,6 +67,46 @@ export interface LiveBotStatus {
    */
   readonly dust?: readonly LiveBotDust[] | undefined;
   readonly exitBlocked?: ExitBlockedStatus | undefined;
+  /** A MARGIN bot's loans, interest and risk ratio at the venue's now (docs/margin.md); absent for SPOT. */
+  readonly margin?: LiveBotMargin | undefined;
+}
+
+/** A MARGIN bot's own account of its loans (decimal strings), and its risk ratio's state. */
+export interface LiveBotMargin {
+  readonly loans: readonly { coin: string; borrowed: string; basis: string; interest: string }[];
+  readonly interest: string;
+  readonly interestPaid: string;
+  readonly riskRatio: string;
+  readonly warningRiskRatio: string;
+  readonly state: MarginState;
+}
+
+/** A MARGIN bot's margin at venue time `now`, judged by the tightest thresholds of its pairs; undefined for SPOT. */
+export function marginStatus(
+  p: Portfolio,
+  now: number,
+  rules: (symbol: string) => InstrumentRules | undefined,
+): LiveBotMargin | undefined {
+  const m = p.margin(now);
+  if (m === undefined) return undefined;
+  const pairs = p.positions().flatMap((x) => {
+    const raw = rules(x.symbol)?.raw;
+    return raw?.warningRiskRatio === undefined ? [] : [marginPairRules(raw)];
+  });
+  const { warning, liquidation } = tightestThresholds(pairs);
+  return {
+    loans: m.loans.map((l) => ({
+      coin: l.coin,
+      borrowed: l.qty.toFixed(),
+      basis: l.basis.toFixed(),
+      interest: l.interest.toFixed(),
+    })),
+    interest: m.interest.toFixed(),
+    interestPaid: m.interestPaid.toFixed(),
+    riskRatio: m.riskRatio.toFixed(),
+    warningRiskRatio: warning.toFixed(),
+    state: marginState(m.riskRatio, warning, liquidation),
+  };
 }
 
 /** The money part of a status: exact decimal strings (surfaces round them with formatMoney only). */

@@ -42,9 +42,9 @@ import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
 import { ExitBlockedTally } from './exit-blocked.js';
 import { FeedWatch, feedLimits, type FeedHealth, type FeedLimits } from './feed-watch.js';
 
-export type { LiveBotPosition, LiveBotStatus } from './live-bot-status.js';
+export type { LiveBotMargin, LiveBotPosition, LiveBotStatus } from './live-bot-status.js';
 import { marketFeeds, type MarketFeeds } from './live-feeds.js';
-import { moneyStatus, type LiveBotStatus } from './live-bot-status.js';
+import { marginStatus, moneyStatus, type LiveBotStatus } from './live-bot-status.js';
 import { StoredStrategyState } from './stored-state.js';
 import type { TraderListener } from './trader-events.js';
 import type { Trader } from './trader.js';
@@ -214,6 +214,7 @@ export class LiveBot {
       ...this.locks(),
       ...this.blocked.status(),
       ...moneyStatus(p, this.markTs, (s) => this.o.trader.market.rules(s)),
+      margin: marginStatus(p, this.o.trader.clockNow(), (s) => this.o.trader.market.rules(s)),
     };
   }
 

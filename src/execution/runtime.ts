@@ -11,6 +11,7 @@ import { VenueClock } from '../feeds/venue-clock.js';
 import { ScaledScheduler, scaledSleep } from '../feeds/time-scale.js';
 import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
+import { DEFAULT_MARGIN_MODEL, type MarginModel } from '../market/margin.js';
 import { realityCodeOf } from '../market/instrument-rules.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
@@ -183,6 +184,8 @@ export interface BotSpec {
   readonly exits?: ExitRules | undefined;
   /** The bot's protections from its YAML; each field overrides the strategy's declaration. */
   readonly protections?: Protections | undefined;
+  /** A MARGIN bot's margin model for its own account of loans (default DEFAULT_MARGIN_MODEL, the simulator's). */
+  readonly marginModel?: MarginModel | undefined;
   /** The set-leverage entries applied at start (a MARGIN bot's gate reads the coins' leverage). */
   readonly leverage?:
     | readonly {
@@ -220,10 +223,7 @@ export async function createLiveBot(
 ): Promise<{ bot: LiveBot; reconciled: ReconcileReport; portfolio: Portfolio }> {
   const { runtime, store, spec, logger } = args;
   const params = parseStrategyParams(spec.strategy, spec.params ?? {}) as Record<string, unknown>;
-  const portfolio = Portfolio.fromFills(store.fills.list({ bot: spec.name }), {
-    quoteCoin: spec.quoteCoin,
-    cash: { [spec.quoteCoin]: spec.capital },
-  });
+  const portfolio = botPortfolio(store, spec);
   const tradingState = restoredTradingState(store, spec);
   // The instruments tell each pair's coins, and that every configured symbol can be traded.
   const instruments = await instrumentsFor(runtime.client, spec.category);
@@ -414,6 +414,15 @@ export function fillRouterFor(runtime: VenueRuntime, store: Store, logger?: Fill
 function scaledSleepFor(runtime: VenueRuntime): (ms: number) => Promise<void> {
   const s = runtime.scheduler;
   return s instanceof ScaledScheduler ? scaledSleep(s.speed) : scaledSleep(1);
+}
+
+/** A bot's portfolio rebuilt from its journaled fills; a MARGIN bot's keeps its loans (LoanBook). */
+function botPortfolio(store: Store, spec: BotSpec): Portfolio {
+  return Portfolio.fromFills(store.fills.list({ bot: spec.name }), {
+    quoteCoin: spec.quoteCoin,
+    cash: { [spec.quoteCoin]: spec.capital },
+    ...(spec.category === 'MARGIN' ? { margin: spec.marginModel ?? DEFAULT_MARGIN_MODEL } : {}),
+  });
 }
 
 /** The cross-margin leverage a bot's `leverage` entries set per coin at start (MARGIN, crossed). */

@@ -344,7 +344,13 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       heldByOrders: this.orders.held(s),
       entryLock: this.guard.lockOf(s, now),
       ...(o.category === 'MARGIN'
-        ? { margin: { leverage: (coin: string) => o.marginLeverage?.get(coin), interest: ZERO } }
+        ? {
+            margin: {
+              leverage: (coin: string) => o.marginLeverage?.get(coin),
+              // Accrued up to the venue's now, as the venue counts it (the bot's own LoanBook).
+              interest: o.portfolio.margin(now)?.interest ?? ZERO,
+            },
+          }
         : {}),
     };
   }

@@ -182,3 +182,18 @@ export function marginPairRules(wire: {
     liquidationRiskRatio: d(wire.liquidationRiskRatio, '1'),
   };
 }
+
+/**
+ * The thresholds a margin account is judged by: the tightest warning and liquidation ratios of the pairs it
+ * trades (one pair: that pair's), the simulator's (SIM_REALITY_MARGIN_FIELDS) when it trades none yet.
+ */
+export function tightestThresholds(rules: readonly MarginPairRules[]): {
+  warning: Decimal;
+  liquidation: Decimal;
+} {
+  const all = rules.length > 0 ? rules : [marginPairRules(SIM_REALITY_MARGIN_FIELDS)];
+  return {
+    warning: Decimal.min(...all.map((r) => r.warningRiskRatio)),
+    liquidation: Decimal.min(...all.map((r) => r.liquidationRiskRatio)),
+  };
+}

@@ -8,6 +8,7 @@ import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
 import type { DriftAlarmEvent } from '../drift/types.js';
 import { denialBurstText, type DenialBurstEvent } from '../execution/denial-burst.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
+import { marginWarningText, type MarginWarningEvent } from '../execution/margin-warning.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderEvent, TraderFill } from '../execution/trader.js';
@@ -46,7 +47,13 @@ export type BotRestartedEvent = {
   readonly error: string;
 };
 export type NotifiableEvent =
-  TraderEvent | BotRestartedEvent | FeedHealthEvent | FillMismatch | DriftAlarmEvent | DenialBurstEvent;
+  | TraderEvent
+  | BotRestartedEvent
+  | FeedHealthEvent
+  | FillMismatch
+  | DriftAlarmEvent
+  | DenialBurstEvent
+  | MarginWarningEvent;
 
 /** What the notifier needs of the daemon it runs in. */
 export interface NotifyHost {
@@ -213,6 +220,7 @@ export class Notifier {
         e.type !== 'fills-mismatch' &&
         e.type !== 'drift-alarm' &&
         e.type !== 'denial-burst' &&
+        e.type !== 'margin-warning' &&
         (w.has('exit') || w.has('denials'))
       )
         this.exitBlocked(e);
@@ -243,6 +251,16 @@ export class Notifier {
           break;
         case 'fills-mismatch':
           if (w.has('account')) this.send(fillsMismatchText(e));
+          break;
+        case 'margin-warning':
+          // Urgent when it warns (liquidation is near); the all-clear at normal priority.
+          if (w.has('margin'))
+            this.send(
+              marginWarningText(e),
+              e.state === 'warning' ? PRIORITY.urgent : PRIORITY.normal,
+              0,
+              e.ts,
+            );
           break;
         case 'drift-alarm':
           // At the priority of a halt: live no longer equals the backtest, for a reason nobody knows.

@@ -34,6 +34,7 @@ export function withoutDust(view: PortfolioView, rules: Rules): StrategyPortfoli
     positions: () => view.positions().map((p) => (dustOf(p) ? flat(p) : p)),
     cash: (coin) => view.cash(coin),
     equity: () => view.equity(),
+    margin: (now) => view.margin?.(now),
     dust(symbol) {
       const p = view.position(symbol);
       return dustOf(p) ? p.quantity : ZERO;

@@ -1,5 +1,5 @@
 // Positions, cash, PnL and equity; the read-only PortfolioView that strategies and risk see.
-export type { PortfolioView, PositionView } from './view.js';
+export type { MarginFigures, PortfolioView, PositionView } from './view.js';
 export { dustPositions, withoutDust, type StrategyPortfolioView } from './dust-view.js';
 export {
   Portfolio,

@@ -2,9 +2,20 @@
 // through the same class, and a restart rebuilds it from the fill journal (`Portfolio.fromFills`).
 import { z } from 'zod';
 import { SIGNED_DECIMAL_RE } from '../api/index.js';
-import { Decimal, ZERO, aboveZero, belowZero, dec, toWire, type DecimalLike } from '../market/decimal.js';
+import {
+  Decimal,
+  ONE,
+  ZERO,
+  aboveZero,
+  belowZero,
+  dec,
+  toWire,
+  type DecimalLike,
+} from '../market/decimal.js';
 import type { Side } from '../market/intent.js';
-import type { PortfolioView, PositionView } from './view.js';
+import type { MarginModel } from '../market/margin.js';
+import { LoanBook } from './loan-book.js';
+import type { MarginFigures, PortfolioView, PositionView } from './view.js';
 
 /** One execution as the portfolio needs it (a `StoredFill` of the journal is one). */
 export interface PortfolioFill {
@@ -44,6 +55,12 @@ export interface PortfolioOptions {
   readonly quoteCoin: string;
   /** Starting balances per coin (decimal strings). */
   readonly cash?: Readonly<Record<string, DecimalLike>> | undefined;
+  /**
+   * A MARGIN bot's margin model (src/market/margin.ts): every fill is then a MARGIN order's, which borrows
+   * what cash lacks and repays loans from what it brings in, as the simulator does; `margin(now)` answers
+   * the loans. Absent: a SPOT portfolio (`margin()` is undefined).
+   */
+  readonly margin?: MarginModel | undefined;
 }
 
 /** One point of the in-memory equity series. */
@@ -144,12 +161,15 @@ export class Portfolio implements PortfolioView {
   private readonly series: EquitySample[] = [];
   // Marks of symbols not traded yet; moved into the position at its first fill.
   private readonly marks = new Map<string, Decimal>();
+  // A MARGIN bot's loans (undefined: SPOT).
+  private readonly loanBook: LoanBook | undefined;
 
   constructor(options: PortfolioOptions) {
     if (typeof options.quoteCoin !== 'string' || options.quoteCoin === '') {
       throw new TypeError('quoteCoin must be the coin equity is counted in, such as "USDT"');
     }
     this.quoteCoin = options.quoteCoin;
+    this.loanBook = options.margin === undefined ? undefined : new LoanBook(options.margin);
     for (const [coin, amount] of Object.entries(options.cash ?? {}))
       this.balances.set(coin, dec(amount, `cash.${coin}`));
   }
@@ -223,10 +243,17 @@ export class Portfolio implements PortfolioView {
     const notional = fill.notional ?? price.times(size);
     const buy = fill.side === 'buy';
     const signed = buy ? size : size.neg();
+    const quoteMove = buy ? notional.plus(fee).neg() : notional.minus(fee);
+    const baseBefore = this.cash(fill.baseCoin);
+    const quoteBefore = this.cash(fill.quoteCoin);
 
-    this.addCash(fill.quoteCoin, buy ? notional.plus(fee).neg() : notional.minus(fee));
+    this.addCash(fill.quoteCoin, quoteMove);
     this.addCash(fill.baseCoin, signed);
     pos.fees = pos.fees.plus(fee);
+    if (this.loanBook !== undefined) {
+      const f = { ...fill, price, baseMove: signed, quoteMove, baseBefore, quoteBefore };
+      this.addCash(fill.quoteCoin, this.loanBook.book(f).neg());
+    }
 
     const q = pos.qty;
     if (q.isZero()) {
@@ -263,6 +290,18 @@ export class Portfolio implements PortfolioView {
     if (pos.qty.isZero()) pos.cost = ZERO;
     if (pos.mark === undefined) pos.mark = price;
     if (fill.ts > pos.lastFillTs) pos.lastFillTs = fill.ts;
+  }
+
+  /**
+   * A MARGIN bot's loans with their interest accrued up to venue time `now` (the model's accrueInterest),
+   * and its risk ratio at the marks; undefined for a SPOT portfolio (see LoanBook).
+   */
+  margin(now: number): MarginFigures | undefined {
+    return this.loanBook?.figures(now, this.balances, (coin) => {
+      if (coin === this.quoteCoin) return ONE;
+      for (const s of this.book.values()) if (s.baseCoin === coin) return s.mark ?? ZERO;
+      return ZERO;
+    });
   }
 
   /** Sets the mark price of a symbol (e.g. the last trade or the candle close). */

@@ -72,6 +72,17 @@ interface MarginState {
   readonly liquidations: MarginLiquidation[];
 }
 
+interface PendingBorrow {
+  readonly accountId: string;
+  readonly coin: string;
+  /** The base coin (valued at the fill's price) or the quote coin (at 1). */
+  readonly base: boolean;
+  /** What the account held of the coin toward the order, spent first. */
+  held: Decimal;
+  /** What it borrowed and its fills have not spent yet. */
+  unspent: Decimal;
+}
+
 interface LiquidationHit {
   readonly ts: number;
   readonly pair: PairSpec;
@@ -84,6 +95,8 @@ export class MarginAccounts {
   private readonly byId = new Map<string, MarginState>();
   /** Accounts with a loan, looked at for interest and liquidation as time moves. */
   private readonly owing = new Set<MarginState>();
+  /** Orders that borrowed, until they end: what their fills spend of the loan gives it its basis. */
+  private readonly pending = new Map<string, PendingBorrow>();
   /** Last fill price by symbol: a mark when the market gives none. */
   private readonly lastPrice = new Map<string, Decimal>();
 
@@ -112,6 +125,7 @@ export class MarginAccounts {
   clear(): void {
     this.byId.clear();
     this.owing.clear();
+    this.pending.clear();
   }
 
   /** A fill of an account: its price marks the pair, its pair marks the base coin. */
@@ -168,7 +182,8 @@ export class MarginAccounts {
 
   /**
    * Borrows what a MARGIN order's reservation lacks of `coin`, within the pair's limits and the account's
-   * leverage (equity x (leverage - 1), see maxLiabilities); answers the refusal when it may not.
+   * leverage (equity x (leverage - 1), see maxLiabilities); answers what it borrowed, or the refusal when it
+   * may not. The loan takes its basis from the order's fills (`trackOrder`), not from the market now.
    */
   borrowFor(
     accountId: string,
@@ -176,10 +191,10 @@ export class MarginAccounts {
     coin: string,
     reserve: Decimal,
     now: number,
-  ): CoreRefusal | undefined {
+  ): CoreRefusal | Decimal {
     const b = this.host.balance(accountId, coin);
     const lack = reserve.minus(b.available);
-    if (!aboveZero(lack)) return undefined;
+    if (!aboveZero(lack)) return ZERO;
     const m = pair.margin;
     if (m === undefined)
       return { ok: false, code: '95403', msg: `${pair.symbol} is not a margin pair: trade it as SPOT` };
@@ -211,11 +226,62 @@ export class MarginAccounts {
         msg: `insufficient margin: the order would owe ${after.toFixed()} ${pair.quoteCoin}, above ${cap.toFixed()} at leverage ${leverage.toFixed()} for ${coin} (equity x (leverage - 1)); set-leverage up to ${m.maxCrossedLeverage.toFixed()}, or reduce the order`,
       };
     const loan = s.loans.get(coin) ?? emptyLoan(coin, pair.symbol, now);
-    s.loans.set(coin, borrow(accrueInterest(loan, now, this.model), lack, price));
+    s.loans.set(coin, borrow(accrueInterest(loan, now, this.model), lack, ZERO));
     b.available = b.available.plus(lack);
     if (!this.owing.has(s)) s.checkedUntil = now;
     this.owing.add(s);
-    return undefined;
+    return lack;
+  }
+
+  /**
+   * Follows an order that borrowed `borrowed` of `coin` for its reservation `reserve`: its fills spend what
+   * the account held first, then the loan, whose basis grows by the value of what they spend of it (a
+   * base-coin loan at the fill's price, a quote-coin loan at 1), so a bot can know it from its fills.
+   */
+  trackOrder(
+    orderId: string,
+    accountId: string,
+    pair: PairSpec,
+    coin: string,
+    reserve: Decimal,
+    borrowed: Decimal,
+  ): void {
+    if (!aboveZero(borrowed)) return;
+    const base = coin === pair.baseCoin;
+    this.pending.set(orderId, { accountId, coin, base, held: reserve.minus(borrowed), unspent: borrowed });
+  }
+
+  /** A fill of a tracked order that spent `spent` of the coin it borrowed (the base sold, or the quote paid). */
+  onOrderFill(orderId: string, price: Decimal, spent: Decimal, ts: number): void {
+    const p = this.pending.get(orderId);
+    if (p === undefined) return;
+    const fromHeld = Decimal.min(spent, p.held);
+    p.held = p.held.minus(fromHeld);
+    const fromLoan = Decimal.min(spent.minus(fromHeld), p.unspent);
+    if (!aboveZero(fromLoan)) return;
+    p.unspent = p.unspent.minus(fromLoan);
+    const s = this.state(p.accountId);
+    const loan = s.loans.get(p.coin);
+    if (loan === undefined) return;
+    const accrued = accrueInterest(loan, ts, this.model);
+    s.loans.set(p.coin, { ...accrued, basis: accrued.basis.plus(p.base ? fromLoan.mul(price) : fromLoan) });
+  }
+
+  /** A tracked order ended: what it borrowed and did not spend goes back (it never had a basis, so no interest). */
+  endOrder(orderId: string): void {
+    const p = this.pending.get(orderId);
+    if (p === undefined) return;
+    this.pending.delete(orderId);
+    const s = this.state(p.accountId);
+    const loan = s.loans.get(p.coin);
+    if (loan === undefined || !aboveZero(p.unspent)) return;
+    const back = Decimal.min(p.unspent, loan.qty);
+    const b = this.host.balance(p.accountId, p.coin);
+    b.available = b.available.minus(back);
+    const qty = loan.qty.minus(back);
+    if (aboveZero(qty)) s.loans.set(p.coin, { ...loan, qty });
+    else s.loans.delete(p.coin);
+    if (s.loans.size === 0) this.owing.delete(s);
   }
 
   /** Repays the account's loans of a pair's coins from their available balances; interest with the last of a loan. */

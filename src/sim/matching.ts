@@ -311,26 +311,17 @@ export class MatchingCore {
     if (req.orderType === 'limit' && req.price === undefined)
       throw new Error('matching core: limit order without price');
     this.advance(now);
-    const quote = this.bal(acct, pair.quoteCoin);
-    const base = this.bal(acct, pair.baseCoin);
     // What the order needs reserved up front: the worst case of its fees included.
     let reserve: Decimal;
     if (req.side === 'sell') reserve = req.qty;
     else if (req.orderType === 'market') reserve = req.qty.mul(acct.takerReserve);
     else reserve = (req.price as Decimal).mul(req.qty).mul(acct.limitReserve);
-    const from = req.side === 'buy' ? quote : base;
-    if (req.category === 'MARGIN') {
-      const refused = this.marginAccounts.borrowFor(
-        accountId,
-        pair,
-        req.side === 'buy' ? pair.quoteCoin : pair.baseCoin,
-        reserve,
-        now,
-      );
-      if (refused) return refused;
-    }
+    const coin = req.side === 'buy' ? pair.quoteCoin : pair.baseCoin;
+    const from = this.bal(acct, coin);
+    const borrowed =
+      req.category === 'MARGIN' ? this.marginAccounts.borrowFor(accountId, pair, coin, reserve, now) : ZERO;
+    if (!(borrowed instanceof Decimal)) return borrowed;
     if (from.available.lt(reserve)) {
-      const coin = req.side === 'buy' ? pair.quoteCoin : pair.baseCoin;
       return {
         ok: false,
         code: '25202',
@@ -366,6 +357,7 @@ export class MatchingCore {
     };
     if (req.clientOid !== undefined) acct.clientOids.add(req.clientOid);
     if (this.history) this.orders.push(order);
+    this.marginAccounts.trackOrder(order.orderId, accountId, pair, coin, reserve, borrowed);
     const fills = this.takeLiquidity(acct, pair, order, now);
     if (order.orderType === 'market' || this.remainingBase(order).isZero()) {
       this.finish(acct, pair, order, now);
@@ -471,6 +463,12 @@ export class MatchingCore {
     };
     if (this.history) acct.fills.push(fill);
     this.marginAccounts.noteFill(acct.id, pair, price);
+    this.marginAccounts.onOrderFill(
+      order.orderId,
+      price,
+      order.side === 'buy' ? notional.plus(fee) : size,
+      ts,
+    );
     return fill;
   }
 
@@ -488,6 +486,7 @@ export class MatchingCore {
     if (order.orderType === 'market' && order.side === 'sell' && order.filledQty.lt(order.qty))
       order.status = 'cancelled';
     order.updatedAt = Math.max(order.updatedAt, now);
+    this.marginAccounts.endOrder(order.orderId);
   }
 
   /** Whether any limit order is resting (lets a caller skip `advance` on its hot path). */

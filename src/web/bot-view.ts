@@ -419,6 +419,7 @@ export class BotView {
       },
       positions: positionsOf(p, status),
       ...(status?.dust === undefined ? {} : { dust: status.dust }),
+      ...(status?.margin === undefined ? {} : { margin: status.margin }),
       rules: rulesOf(trader),
       locks: status?.protections ?? [],
       ...exitBlockedOf(status?.exitBlocked, redacted),
@@ -512,6 +513,8 @@ export interface BotSnapshot {
   }[];
   /** Positions below the venue's minimum tradable quantity, shown apart (the bot's status); absent when none. */
   readonly dust?: LiveBotStatus['dust'];
+  /** A MARGIN bot's loans, interest and risk ratio (the bot's status, docs/margin.md); absent for SPOT. */
+  readonly margin?: LiveBotStatus['margin'];
   readonly openOrders: readonly Record<string, unknown>[];
   readonly feeds: readonly Record<string, unknown>[];
   readonly orders: readonly ShownOrder[];

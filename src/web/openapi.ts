@@ -97,6 +97,25 @@ const BotSchema = {
         properties: { symbol: { type: 'string' }, baseCoin: { type: 'string' }, quantity: decimal },
       },
     },
+    margin: {
+      type: 'object',
+      description:
+        "a MARGIN bot's own account of its loans at the venue's now (docs/margin.md); absent for SPOT: loans per coin, interest owed and paid, the risk ratio and its state against warningRiskRatio",
+      properties: {
+        loans: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { coin: { type: 'string' }, borrowed: decimal, basis: decimal, interest: decimal },
+          },
+        },
+        interest: decimal,
+        interestPaid: decimal,
+        riskRatio: decimal,
+        warningRiskRatio: decimal,
+        state: { type: 'string', enum: ['normal', 'warning', 'liquidation'] },
+      },
+    },
     rules: {
       type: 'array',
       description: 'exits and protections in force (the strategy declaration merged with the bot YAML)',

@@ -374,6 +374,14 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
         return row([d.symbol, { num: fmt(d.quantity) + ' ' + d.baseCoin }], { symbol: d.symbol });
       })));
     }
+    if (b.margin) {
+      // A MARGIN bot's own account of its loans, as tradebot status shows it (docs/margin.md).
+      var m = b.margin;
+      left.appendChild(el('h3', 'margin: risk ratio ' + fmt(m.riskRatio, 4) + ' (' + m.state + ', warning at ' + m.warningRiskRatio + '), interest ' + fmt(m.interest) + ' owed, ' + fmt(m.interestPaid) + ' paid ' + b.quoteCoin));
+      left.appendChild(table('loans', ['coin', 'borrowed', 'basis', 'interest'], m.loans.map(function (l) {
+        return row([l.coin, { num: fmt(l.borrowed) }, { num: fmt(l.basis) + ' ' + b.quoteCoin }, { num: fmt(l.interest) + ' ' + b.quoteCoin }], { coin: l.coin });
+      })));
+    }
     left.appendChild(el('h3', 'feeds'));
     left.appendChild(table('feeds', ['symbol', 'last', 'bid', 'ask', 'age'], b.feeds.map(function (f) {
       var age = f.ageMs === undefined || f.ageMs === null ? 'no data' : (f.ageMs / 1000).toFixed(0) + ' s' + (f.stale ? ' (stale)' : '');

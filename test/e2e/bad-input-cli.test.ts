@@ -83,6 +83,16 @@ describe('flags are refused by the rules of the YAML that sets the same option',
       /--speed: must be a number above 0 and at most 3600 .*\(got "1e9"\)/,
     ],
     [
+      'an interest rate above 100% a period',
+      ['--interest-rate', '2'],
+      /--interest-rate: must be a plain decimal string, the share of the loan charged per period, at most 1/,
+    ],
+    [
+      'an interest period shorter than a second',
+      ['--interest-period-ms', '10'],
+      /--interest-period-ms: must be a whole number of milliseconds from 1000 to 31536000000/,
+    ],
+    [
       'a latency beyond any number of milliseconds',
       ['--latency-ms', '1e20'],
       /^tradebot: invalid options:\n {2}--latency-ms: must be a whole number of milliseconds from 0 to 60000 \(got "1e20"\)\n$/,

@@ -5,12 +5,15 @@ import { watchSignals } from '../../daemon/signals.js';
 import {
   FaultConfigSchema,
   SimExtraPairsSchema,
+  SimMarginModelSchema,
   SimPortSchema,
   SimSeedSchema,
   SimSpeedSchema,
+  marginModelOf,
   startSimulator,
   type FaultConfig,
 } from '../../sim/index.js';
+import { DEFAULT_MARGIN_MODEL } from '../../market/margin.js';
 import { dateFlag, flagNumber, numberFlag, parseFlags } from '../flags.js';
 
 /** A fault flag: the `faults:` field of a deployment's simulator, the same schema. */
@@ -48,6 +51,9 @@ const SimFlags = z.strictObject({
   malformedRate: fault('malformedRate'),
   burst429Rate: fault('burst429Rate'),
   latencyMs: latency,
+  // The deployment's `margin:` fields, the same schema (a remote venue's `margin:` must repeat them).
+  interestRate: SimMarginModelSchema.shape.interestRate,
+  interestPeriodMs: numberFlag(SimMarginModelSchema.shape.interestPeriodMs.unwrap()),
 });
 
 export function register(program: Command): void {
@@ -72,6 +78,16 @@ export function register(program: Command): void {
     .option('--malformed-rate <share>', 'fault injection: share of answers with malformed JSON')
     .option('--burst429-rate <share>', 'fault injection: share of requests starting a burst of 429')
     .option('--latency-ms <n|min-max>', 'fault injection: added latency')
+    .option(
+      '--interest-rate <share>',
+      "margin model: a loan's interest per period, of its basis",
+      DEFAULT_MARGIN_MODEL.interestRate.toFixed(),
+    )
+    .option(
+      '--interest-period-ms <ms>',
+      'margin model: the interest period, venue time',
+      String(DEFAULT_MARGIN_MODEL.interestPeriodMs),
+    )
     .action(async (raw: Record<string, unknown>) => {
       const f = parseFlags(SimFlags, raw);
       const faults: FaultConfig = {
@@ -94,6 +110,10 @@ export function register(program: Command): void {
         rateLimits: f.rateLimits,
         ...(f.fillIds !== undefined ? { fillIds: f.fillIds } : {}),
         faults,
+        margin: marginModelOf({
+          interestRate: f.interestRate,
+          interestPeriodMs: f.interestPeriodMs,
+        }),
       });
       process.stdout.write(`listening on ${sim.baseUrl}\n`);
       await watchSignals();

@@ -22,6 +22,7 @@ import { isEstimatedFill } from '../../execution/trader.js';
 import { Decimal } from '../../market/decimal.js';
 import { VALUATION_RULE } from '../../portfolio/figures.js';
 import type { StoredFill } from '../../store/index.js';
+import { marginJson, marginNotes } from '../margin-report.js';
 import { agesText, isPaperJournal, liveHeader, readLive, type LiveRead } from '../live-status.js';
 
 const SourceFlags = z.object({
@@ -193,6 +194,7 @@ function statusJson(src: JournalSource, bots: readonly BotReport[], live: LiveRe
             })),
           }),
       ...driftJson(src, b.bot),
+      ...(b.margin === undefined ? {} : { margin: marginJson(b.margin) }),
       mode: paper ? 'paper' : 'live',
       running: live.running,
       live: live.running ? (live.bots.get(b.bot) ?? null) : null,
@@ -249,6 +251,7 @@ async function status(src: JournalSource, f: { json: boolean }): Promise<string>
   const notes = [
     ...(ages.length > 0 ? ['data ages (since each feed last arrived):', ...ages, ''] : []),
     ...driftNotes(src),
+    ...marginNotes(bots),
     ...blockedNotes(bots),
     ...deploymentNotes(src),
     ...dustNotes(bots),

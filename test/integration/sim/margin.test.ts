@@ -96,6 +96,27 @@ describe('cross margin on the simulator', () => {
     expect(b.USDT?.available).toBe(assets.minus('380').minus('0.38').minus(interest).toFixed());
   });
 
+  it("gives a resting short's loan its basis at the fill's price, from the fill on (the bot can know it)", async () => {
+    await start(60, '200');
+    await client.setLeverage({ category: 'MARGIN', coin: 'AAPL', leverage: '3' });
+    await client.placeRealityOrder({
+      category: 'MARGIN',
+      symbol: 'AAPLUSDT',
+      side: 'sell',
+      orderType: 'limit',
+      price: '195',
+      qty: '2',
+      clientOid: 'short-limit',
+    });
+    // borrowed at placement (the reservation), but no basis until the fill: no interest at 15:00 or 16:00
+    clock.advance(3 * 3_600_000);
+    const m = await margin();
+    const interest = new Decimal('390').mul(DEFAULT_MARGIN_MODEL.interestRate).mul(2); // 17:00, 18:00
+    expect(m.loans).toEqual([
+      expect.objectContaining({ coin: 'AAPL', borrowed: '2', basis: '390', interest: interest.toFixed() }),
+    ]);
+  });
+
   it('liquidates a short driven past the liquidation ratio, with its fill in reality-fills', async () => {
     await start(120, '300');
     await client.setLeverage({ category: 'MARGIN', coin: 'AAPL', leverage: '3' });

@@ -5,6 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { watchFeedHealth } from '../../../src/daemon/feed-alarm.js';
 import { readiness, venueReachableMs } from '../../../src/daemon/health.js';
 import { denialAlarm } from '../../../src/daemon/denial-alarm.js';
+import { watchMarginRatio } from '../../../src/daemon/margin-alarm.js';
+import type { LiveBotMargin, LiveBotStatus } from '../../../src/execution/live-bot.js';
+import {
+  MarginWarnings,
+  marginWarningText,
+  type MarginWarningEvent,
+} from '../../../src/execution/margin-warning.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
 import { BotSchema, DeploymentSchema } from '../../../src/config/index.js';
 import { DenialBursts, denialBurstLimits } from '../../../src/execution/denial-burst.js';
@@ -241,5 +248,82 @@ describe('venue unreachable (by the age of the last answer)', () => {
   it('clears at the next answer', () => {
     const r = readiness({ bots: [bot('a')], lastPollOk: t0, now: t0 + 1, reachableMs: window });
     expect(r.ready).toBe(true);
+  });
+});
+
+describe('the margin warning (a MARGIN bot at its warningRiskRatio)', () => {
+  function harness() {
+    let ratio = '0.5';
+    const margin = (): LiveBotMargin => {
+      const state = Number(ratio) >= 1 ? 'liquidation' : Number(ratio) >= 0.8 ? 'warning' : 'normal';
+      return {
+        loans: [],
+        interest: '0',
+        interestPaid: '0',
+        riskRatio: ratio,
+        warningRiskRatio: '0.8',
+        state,
+      };
+    };
+    const events: MarginWarningEvent[] = [];
+    const lines: string[] = [];
+    const metrics = new DaemonMetrics();
+    const logger = {
+      warn: (m: string) => lines.push(m),
+      info: (m: string) => lines.push(m),
+    } as unknown as Parameters<typeof watchMarginRatio>[0]['logger'];
+    const alarm = watchMarginRatio({
+      bots: () => [{ name: 'shorty', bot: { status: () => ({ margin: margin() }) as LiveBotStatus } }],
+      clock: { now: () => t0 },
+      logger,
+      metrics,
+      emit: (e) => events.push(e),
+      everyMs: 3_600_000,
+    });
+    const warnings = async () =>
+      (await metrics.marginWarnings.get()).values.find((v) => v.labels.bot === 'shorty')?.value ?? 0;
+    return { events, lines, alarm, warnings, at: (r: string) => (ratio = r) };
+  }
+
+  it('does not fire below the warning ratio', async () => {
+    const h = harness();
+    h.at('0.7999');
+    h.alarm.check();
+    expect([h.events, h.lines, await h.warnings()]).toEqual([[], [], 0]);
+    h.alarm.stop();
+  });
+
+  it('fires once at the warning ratio (log, metric, event), and clears when the ratio falls back', async () => {
+    const h = harness();
+    h.at('0.8');
+    h.alarm.check();
+    h.at('0.9');
+    h.alarm.check();
+    expect(h.events.map((e) => [e.state, e.riskRatio])).toEqual([['warning', '0.8']]);
+    expect(h.lines).toEqual(['margin warning']);
+    expect(await h.warnings()).toBe(1);
+    h.at('0.6');
+    h.alarm.check();
+    h.alarm.check();
+    expect(h.events.map((e) => e.state)).toEqual(['warning', 'normal']);
+    expect(h.lines).toEqual(['margin warning', 'margin normal again']);
+    h.at('0.85');
+    h.alarm.check();
+    expect(await h.warnings()).toBe(2);
+    h.alarm.stop();
+  });
+
+  it('says the ratio and the threshold in its sentence', () => {
+    const e = new MarginWarnings().see('shorty', t0, {
+      loans: [],
+      interest: '0',
+      interestPaid: '0',
+      riskRatio: '0.81234567',
+      warningRiskRatio: '0.8',
+      state: 'warning',
+    });
+    expect(e && marginWarningText(e)).toMatch(
+      /^shorty MARGIN WARNING: risk ratio 0\.8123 reached warningRiskRatio 0\.8/,
+    );
   });
 });

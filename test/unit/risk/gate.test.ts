@@ -341,6 +341,13 @@ const rows: Row[] = [
     deny: () => gate().check(short('20.01'), mctx()),
   },
   {
+    rule: 'a MARGIN short counts the interest owed in what the account would owe',
+    code: 'MARGIN_LEVERAGE',
+    approve: () => gate().check(short('20'), mctx()),
+    // owes 2000 + 0.01 of interest; equity 3000 - 2000.01 may owe 1999.98 at leverage 3
+    deny: () => gate().check(short('20'), mctx({ margin: { leverage: () => D(3), interest: D('0.01') } })),
+  },
+  {
     rule: 'a MARGIN short leaves the risk ratio below warningRiskRatio less marginSafety',
     code: 'MARGIN_RISK_RATIO',
     approve: () => gate({ marginSafety: '0.5' }).check(short('4'), mctx()),

@@ -2,6 +2,7 @@
 // replay mode do with an order, by hand.
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/market/decimal.js';
+import { SIM_REALITY_MARGIN_FIELDS, marginPairRules } from '../../../src/market/margin.js';
 import { CandleFillModel, type CandleBar } from '../../../src/sim/candle-fills.js';
 import { MatchingCore } from '../../../src/sim/matching.js';
 
@@ -168,5 +169,62 @@ describe('MatchingCore on a book of levels', () => {
     if (!r.ok) throw new Error(r.msg);
     expect(r.order.status).toBe('partially_filled');
     expect(c.hasResting).toBe(true);
+  });
+});
+
+describe('MatchingCore margin loans take their basis from the fills (docs/margin.md)', () => {
+  const marginCore = (usdt: string) => {
+    const c = new MatchingCore({
+      market: new CandleFillModel({
+        slippageBps: 10,
+        intervalMs: MIN,
+        pricePrecision: () => 2,
+        barAt: (_s, t) => bars.find((b) => t >= b.t && t < b.t + MIN),
+      }),
+      pair: () => ({
+        symbol: 'XUSDT',
+        baseCoin: 'X',
+        quoteCoin: 'USDT',
+        quantityPrecision: 3,
+        margin: marginPairRules(SIM_REALITY_MARGIN_FIELDS),
+      }),
+    });
+    c.createAccount('a', {
+      balances: { USDT: new Decimal(usdt) },
+      makerFeeRate: new Decimal('0.0005'),
+      takerFeeRate: new Decimal('0.002'),
+    });
+    c.setLeverage('a', 'X', D('3'));
+    c.setLeverage('a', 'USDT', D('3'));
+    return c;
+  };
+  const loans = (c: MatchingCore, at: number) =>
+    c.margin('a', 'USDT', at).loans.map((l) => [l.coin, l.qty.toFixed(), l.basis.toFixed()]);
+
+  it('a MARGIN market buy beyond cash owes what it cost beyond the cash, not its whole reservation', () => {
+    const c = marginCore('100');
+    const r = c.place(
+      'a',
+      { category: 'MARGIN', symbol: 'XUSDT', side: 'buy', orderType: 'market', qty: D('200') },
+      T,
+    );
+    if (!r.ok) throw new Error(r.msg);
+    // 1.998 X at 100.1 = 199.9998, fee 0.3999996: 200.3997996 paid, 100 of it held
+    expect(loans(c, T)).toEqual([['USDT', '100.3997996', '100.3997996']]);
+    expect(c.balances('a').USDT?.available.toFixed()).toBe('0');
+  });
+
+  it('a resting MARGIN sell borrows at placement, and gives the loan back unspent when cancelled', () => {
+    const c = marginCore('1000');
+    const r = c.place(
+      'a',
+      { category: 'MARGIN', symbol: 'XUSDT', side: 'sell', orderType: 'limit', qty: D('2'), price: D('110') },
+      T,
+    );
+    if (!r.ok) throw new Error(r.msg);
+    expect(loans(c, T)).toEqual([['X', '2', '0']]); // no basis before a fill: no interest
+    expect(c.cancel(r.order.orderId, T + MIN)).toBe(true);
+    expect(loans(c, T + MIN)).toEqual([]);
+    expect(c.balances('a').X?.available.toFixed()).toBe('0');
   });
 });
