@@ -2,7 +2,7 @@
 // lane's current candle by the simulator's candle fill model.
 import { InProcessVenue } from '../execution/in-process-venue.js';
 import { Decimal } from '../market/decimal.js';
-import { marginPairRules } from '../market/margin.js';
+import { DEFAULT_MARGIN_MODEL, marginPairRules } from '../market/margin.js';
 import { MemoryJournal } from '../execution/journal.js';
 import { MarketState } from '../execution/market-state.js';
 import { Trader } from '../execution/trader.js';
@@ -38,9 +38,11 @@ export function backtestPipeline(
 ): BacktestPipeline {
   const quote = (lanes[0] as Lane).rules.quoteCoin;
   // Where the run starts: the capital, and the fills before it (a replay from a live bot's journal).
+  // A MARGIN run keeps its loans as a live MARGIN bot does, with the in-process venue's model (the simulator's).
   const portfolio = Portfolio.fromFills(o.openingFills ?? [], {
     quoteCoin: quote,
     cash: { [quote]: capital },
+    ...(o.margin === undefined ? {} : { margin: DEFAULT_MARGIN_MODEL }),
   });
   const balances = Object.fromEntries(
     [quote, ...lanes.map((l) => l.rules.baseCoin)].map((c) => [c, portfolio.cash(c)] as const),

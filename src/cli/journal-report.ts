@@ -224,7 +224,7 @@ export function botReports(src: JournalSource): BotReport[] {
       equity: capital === undefined ? undefined : m.equity,
       lastFillTs: fills.at(-1)?.ts,
       dust: dust.map((x) => ({ symbol: x.symbol, baseCoin: x.baseCoin, quantity: x.quantity })),
-      margin: marginReport(p, deploymentNow(s), s),
+      margin: marginReport(p, deploymentNow(s), s, fills),
     };
   });
 }

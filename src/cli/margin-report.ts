@@ -10,7 +10,7 @@ import {
   type MarginState,
 } from '../market/margin.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
-import { readInstrumentRules, type Store } from '../store/index.js';
+import { readInstrumentRules, type Store, type StoredFill } from '../store/index.js';
 
 /** A MARGIN bot's margin figures at one venue time. */
 export interface MarginReport {
@@ -29,6 +29,14 @@ export interface MarginReport {
   readonly riskRatio: Decimal;
   readonly warningRiskRatio: Decimal;
   readonly state: MarginState;
+  /** The venue's liquidations of the bot's positions, as journaled (oldest first). */
+  readonly liquidations: readonly {
+    ts: number;
+    symbol: string;
+    side: string;
+    price: Decimal;
+    size: Decimal;
+  }[];
 }
 
 /** A pair's margin limits as the journal holds its instrument row (a MARGIN row), or none. */
@@ -37,8 +45,16 @@ function journaledMarginRules(s: Store, symbol: string): MarginPairRules[] {
   return raw?.warningRiskRatio === undefined ? [] : [marginPairRules(raw)];
 }
 
-/** The margin report of a MARGIN bot's portfolio at venue time `now`; undefined for a SPOT one. */
-export function marginReport(p: Portfolio, now: number, store: Store): MarginReport | undefined {
+/**
+ * The margin report of a MARGIN bot's portfolio at venue time `now`, with the liquidations among its journaled
+ * `fills`; undefined for a SPOT one.
+ */
+export function marginReport(
+  p: Portfolio,
+  now: number,
+  store: Store,
+  fills: readonly StoredFill[] = [],
+): MarginReport | undefined {
   const m = p.margin(now);
   if (m === undefined) return undefined;
   const positions = p.positions().filter((x) => !x.quantity.isZero());
@@ -59,6 +75,9 @@ export function marginReport(p: Portfolio, now: number, store: Store): MarginRep
     riskRatio: m.riskRatio,
     warningRiskRatio: warning,
     state: marginState(m.riskRatio, warning, liquidation),
+    liquidations: fills
+      .filter((f) => f.liquidation === true)
+      .map((f) => ({ ts: f.ts, symbol: f.symbol, side: f.side, price: f.price, size: f.size })),
   };
 }
 
@@ -79,6 +98,13 @@ export function marginJson(r: MarginReport) {
     riskRatio: r.riskRatio.toFixed(),
     warningRiskRatio: r.warningRiskRatio.toFixed(),
     state: r.state,
+    liquidations: r.liquidations.map((x) => ({
+      time: new Date(x.ts).toISOString(),
+      symbol: x.symbol,
+      side: x.side,
+      price: x.price.toFixed(),
+      size: x.size.toFixed(),
+    })),
   };
 }
 
@@ -91,8 +117,13 @@ export function marginNotes(
     if (r === undefined) return [];
     const pos = r.positions.map((x) => `${x.quantity.toFixed()} ${x.baseCoin}`).join(', ') || 'flat';
     const owed = r.loans.map((l) => `${l.borrowed.toFixed()} ${l.coin}`).join(', ') || 'nothing';
+    const last = r.liquidations.at(-1);
+    const liquidated =
+      last === undefined
+        ? ''
+        : `; LIQUIDATED ${r.liquidations.length} time${r.liquidations.length === 1 ? '' : 's'}, last ${new Date(last.ts).toISOString()}: ${last.side} ${last.size.toFixed()} ${last.symbol} at ${last.price.toFixed()}`;
     return [
-      `  ${b.bot}: position ${pos}; borrowed ${owed}; interest ${formatMoney(r.interest, b.quoteCoin)} owed (${r.interest.toFixed()}), ${formatMoney(r.interestPaid, b.quoteCoin)} paid; risk ratio ${r.riskRatio.toDecimalPlaces(4).toFixed()} (${r.state}, warning at ${r.warningRiskRatio.toFixed()})`,
+      `  ${b.bot}: position ${pos}; borrowed ${owed}; interest ${formatMoney(r.interest, b.quoteCoin)} owed (${r.interest.toFixed()}), ${formatMoney(r.interestPaid, b.quoteCoin)} paid; risk ratio ${r.riskRatio.toDecimalPlaces(4).toFixed()} (${r.state}, warning at ${r.warningRiskRatio.toFixed()})${liquidated}`,
     ];
   });
   return lines.length === 0

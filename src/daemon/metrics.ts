@@ -95,6 +95,12 @@ export class DaemonMetrics {
     labelNames: ['bot'],
     registers: [this.registry],
   });
+  readonly liquidations = new Counter({
+    name: 'tradebot_liquidations_total',
+    help: "Fills of the venue's margin liquidations booked to a bot (its position closed by force; docs/margin.md)",
+    labelNames: ['bot', 'symbol'],
+    registers: [this.registry],
+  });
   readonly feedAge = new Gauge({
     name: 'tradebot_feed_age_seconds',
     help: "Age of a bot's feed: time since its last candle, price or fill sync (venue clock)",
@@ -167,6 +173,7 @@ export class DaemonMetrics {
       for (const [code, n] of Object.entries(c.denials)) this.denials.inc({ bot, code }, n);
       for (const [status, n] of Object.entries(c.orders)) this.orders.inc({ bot, status }, n);
       for (const [source, n] of Object.entries(c.fills)) if (n > 0) this.fills.inc({ bot, source }, n);
+      for (const [symbol, n] of Object.entries(c.liquidations)) this.liquidations.inc({ bot, symbol }, n);
     }
   }
 

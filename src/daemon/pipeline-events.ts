@@ -49,7 +49,20 @@ export function pipelineEvents(logger: Logger, metrics: DaemonMetrics, coins: Co
           feeEstimated: e.fill.liquidityInferred,
           ...(e.fill.exitReason !== undefined ? { exitReason: e.fill.exitReason } : {}),
           ...(e.fill.estimated === true ? { estimated: 'booked from the acknowledgement at the touch' } : {}),
+          ...(e.fill.liquidation === true ? { liquidation: true } : {}),
         });
+        if (e.fill.liquidation === true) {
+          metrics.liquidations.inc({ bot: e.bot, symbol: e.fill.symbol });
+          logger.warn('liquidated', {
+            bot: e.bot,
+            what: `the venue liquidated the bot's ${e.fill.side === 'buy' ? 'short' : 'long'}: ${describeFill(e.fill)}`,
+            symbol: e.fill.symbol,
+            side: e.fill.side,
+            price: e.fill.price.toFixed(),
+            size: e.fill.size.toFixed(),
+            venueTime: new Date(e.fill.ts).toISOString(),
+          });
+        }
         break;
       case 'equity':
         metrics.equity.set({ bot: e.bot }, e.equity.toNumber());

@@ -3,7 +3,7 @@
 // its fee at its liquidity, then handed to the Trader's next steps (portfolio, exits and protections, events).
 import { ApiError } from '../api/index.js';
 import type { Clock } from '../feeds/clock.js';
-import { Decimal, aboveZero } from '../market/decimal.js';
+import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
 import { fillFee, liquidityOf, type FeeRates, type Liquidity } from '../portfolio/fees.js';
 import type { OrderRecord } from '../store/orders.js';
 import { isExitReason } from '../strategy/exits.js';
@@ -17,6 +17,9 @@ import type { VenueFill, VenueOrder } from './venue.js';
 
 /** How the pipeline learns its fills: read from the venue, or estimated from acknowledgements. */
 export type FillsMode = 'venue' | 'estimated';
+
+/** The tag of a margin liquidation's fill (it has no order, so no intent's tag). */
+export const LIQUIDATION_TAG = 'liquidation';
 
 /** Prefix of the execId of an estimated fill in the journal. */
 export const ESTIMATED_FILL_PREFIX = 'est:';
@@ -61,6 +64,8 @@ export interface FillBookingOptions {
   readonly onFill: (fill: TraderFill) => void;
   /** After the fills of one sync (or one estimated fill) were booked: the trading state sees the equity. */
   readonly onSettled: () => void;
+  /** What of the bot's position a liquidation's fill of `side` would close (FillSink.liquidatable); none by default. */
+  readonly liquidatable?: ((symbol: string, side: string) => Decimal) | undefined;
 }
 
 /** The fill step of one bot's pipeline: its FillSink on the account's router. */
@@ -201,6 +206,11 @@ export class FillBooking implements FillSink, FillSync {
     return this.o.journal.fillsSince?.(symbol, ts);
   }
 
+  /** FillSink: what of the bot's position a liquidation's fill of `side` would close. */
+  liquidatable(symbol: string, side: string): Decimal {
+    return this.o.liquidatable?.(symbol, side) ?? ZERO;
+  }
+
   /** FillSink: the fills of a sync are booked. */
   settle(): void {
     this.o.onSettled();
@@ -208,10 +218,11 @@ export class FillBooking implements FillSink, FillSync {
 
   /**
    * FillSink: books one venue fill as this bot's: journal, fee at the fill's liquidity (inferred from the
-   * order when the venue does not say), the order's tracking, then the pipeline's next steps. Answers false
-   * when it was journaled already.
+   * order when the venue does not say), the order's tracking, then the pipeline's next steps. A margin
+   * liquidation (no order: the venue closed the position) is marked so, tagged `liquidation`, at the taker
+   * fee when the venue does not say. Answers false when it was journaled already.
    */
-  bookFill(symbol: string, f: VenueFill, order: OrderRecord | undefined): boolean {
+  bookFill(symbol: string, f: VenueFill, order: OrderRecord | undefined, liquidation = false): boolean {
     const { o } = this;
     const pair = o.pairs.get(symbol);
     // A fill journaled already is refused by addFill below, before it touches anything.
@@ -252,8 +263,9 @@ export class FillBooking implements FillSink, FillSync {
       clientOid,
       liquidity,
       liquidityInferred: f.liquidity === undefined,
-      tag: order?.intent?.tag ?? '',
+      tag: liquidation ? LIQUIDATION_TAG : (order?.intent?.tag ?? ''),
       exitReason: undefined,
+      ...(liquidation ? { liquidation: true as const } : {}),
     };
     if (isExitReason(fill.tag)) fill.exitReason = fill.tag;
     const seq = o.journal.addFill(fill);

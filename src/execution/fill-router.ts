@@ -19,6 +19,7 @@ import {
   type FillPart,
   type VenueFill as BareFill,
 } from './fill-attribution.js';
+import { liquidationShares } from './liquidation-shares.js';
 import type { Venue, VenueFill } from './venue.js';
 
 /** reality-fills answers at most this many fills, newest first, with no cursor or time range (spec 4.4, §6). */
@@ -82,8 +83,16 @@ export interface FillSink {
   orderOf(fill: VenueFill): OrderRecord | undefined;
   /** The bot's orders that may still receive fills on the symbol. */
   attributableOrders(symbol: string): AttributableOrder[];
-  /** Books one fill as the bot's (of `order` when known); answers whether it was booked. */
-  bookFill(symbol: string, fill: VenueFill, order: OrderRecord | undefined): boolean;
+  /**
+   * Books one fill as the bot's (of `order` when known; marked a margin liquidation when `liquidation`);
+   * answers whether it was booked.
+   */
+  bookFill(symbol: string, fill: VenueFill, order: OrderRecord | undefined, liquidation?: boolean): boolean;
+  /**
+   * How much of the bot's position on the symbol a fill of `side` would close when the venue liquidates it:
+   * a MARGIN bot owing a loan, its short for a buy, its long for a sell; zero otherwise.
+   */
+  liquidatable(symbol: string, side: string): Decimal;
   /**
    * Books a fill (or part) no open order of a bot can take to the deployment (a journal row of no bot):
    * never to nowhere. Answers whether it was booked (false: journaled already).
@@ -384,7 +393,8 @@ export class FillRouter {
     );
     const deployment = sinks[0] as FillSink;
     for (const f of toDeployment)
-      if (deployment.bookToDeployment(symbol, f)) {
+      if (this.liquidation(symbol, f, sinks, booked)) this.counted(true);
+      else if (deployment.bookToDeployment(symbol, f)) {
         this.unbooked(symbol, f, 'not_ours');
         this.counted(undefined);
       }
@@ -422,7 +432,9 @@ export class FillRouter {
           reported.add(f.execId);
           continue;
         }
-        if (deployment.bookToDeployment(symbol, f)) {
+        if (this.liquidation(symbol, f, sinks, booked)) {
+          if (last) this.counted(p.size.eq(p.fill.size) ? true : 'split');
+        } else if (deployment.bookToDeployment(symbol, f)) {
           this.unbooked(symbol, f, p.reason ?? 'no_matching_order', p.candidates);
           if (last) this.counted(p.size.eq(p.fill.size) ? undefined : 'split');
         }
@@ -447,6 +459,27 @@ export class FillRouter {
           split: !whole,
         });
     }
+  }
+
+  /** A fill no order explains, booked as a margin liquidation when it is one (see `liquidationShares`). */
+  private liquidation(
+    symbol: string,
+    f: VenueFill,
+    sinks: readonly FillSink[],
+    booked: Map<string, number>,
+  ): boolean {
+    const shares = liquidationShares(symbol, f, sinks);
+    if (shares === undefined) return false;
+    for (const { sink, fill } of shares)
+      if (sink.bookFill(symbol, fill, undefined, true)) countFor(booked, sink.bot);
+    this.o.logger?.info('liquidation booked to the bots it closed', {
+      symbol,
+      execId: f.execId,
+      side: f.side,
+      size: f.size,
+      bots: shares.map((x) => `${x.sink.bot}:${x.fill.size}`).join(','),
+    });
+    return true;
   }
 
   /** One venue fill booked: exact (true), by the rule among several (false), split, or whole to the deployment. */

@@ -1,6 +1,8 @@
 // A MARGIN bot whose risk ratio reaches its pair's warningRiskRatio is an alarm: said once when it reaches it,
 // and once when it falls back below (the simulator's model, docs/margin.md; the venue liquidates at
 // liquidationRiskRatio).
+import { describeFill } from './describe.js';
+import type { TraderFill } from './trader-events.js';
 import type { LiveBotMargin } from './live-bot-status.js';
 
 /** A bot's risk ratio reached the warning ratio (`warning`), or fell back below it (`normal`). */
@@ -41,4 +43,9 @@ export function marginWarningText(e: MarginWarningEvent): string {
   return e.state === 'warning'
     ? `${e.bot} MARGIN WARNING: risk ratio ${ratio} reached warningRiskRatio ${e.warningRiskRatio} (loans and interest over assets); reduce the loans before the venue liquidates`
     : `${e.bot} margin back to normal: risk ratio ${ratio}, below warningRiskRatio ${e.warningRiskRatio}`;
+}
+
+/** A notification's text for a margin liquidation's fill booked to a bot (the venue closed its position). */
+export function liquidationText(bot: string, fill: TraderFill): string {
+  return `${bot} LIQUIDATED: the venue closed its ${fill.side === 'buy' ? 'short' : 'long'} by force: ${describeFill(fill)}`;
 }

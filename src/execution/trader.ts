@@ -156,6 +156,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       onFillsMode: o.onFillsMode,
       onFill: (fill) => this.booked(fill),
       onSettled: () => this.settled(),
+      liquidatable: (symbol, side) => this.liquidatable(symbol, side),
     });
     this.guard = new TradeGuard({
       exits: o.exits,
@@ -442,6 +443,18 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     if (outcome.status !== 'acked') return;
     if (this.booking.mode === 'estimated') this.booking.bookEstimated(order, outcome.orderId);
     else await this.booking.syncFills();
+  }
+
+  /**
+   * What of the bot's position on `symbol` the venue's liquidation would close with a fill of `side`: only a
+   * MARGIN bot owing a loan is liquidated; its short by a buy, its long by a sell.
+   */
+  private liquidatable(symbol: string, side: string): Decimal {
+    const { portfolio } = this.o;
+    if ((portfolio.margin(this.o.clock.now())?.loans.length ?? 0) === 0) return ZERO;
+    const q = portfolio.position(symbol).quantity;
+    if (side === 'buy') return q.lt(0) ? q.neg() : ZERO;
+    return side === 'sell' && q.gt(0) ? q : ZERO;
   }
 
   /** Steps 6-7, after a fill is journaled (FillBooking): portfolio, exits and protections, events. */

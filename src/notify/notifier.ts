@@ -8,7 +8,7 @@ import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
 import type { DriftAlarmEvent } from '../drift/types.js';
 import { denialBurstText, type DenialBurstEvent } from '../execution/denial-burst.js';
 import type { FeedHealthEvent } from '../execution/feed-watch.js';
-import { marginWarningText, type MarginWarningEvent } from '../execution/margin-warning.js';
+import { liquidationText, marginWarningText, type MarginWarningEvent } from '../execution/margin-warning.js';
 import type { FillMismatch } from '../execution/fill-router.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderEvent, TraderFill } from '../execution/trader.js';
@@ -226,6 +226,10 @@ export class Notifier {
         this.exitBlocked(e);
       switch (e.type) {
         case 'fill': {
+          if (e.fill.liquidation === true) {
+            if (w.has('margin')) this.send(liquidationText(e.bot, e.fill), PRIORITY.urgent, 0, e.ts);
+            break;
+          }
           const exit = exitReasonOf(e.fill) !== undefined;
           if (exit ? w.has('exit') : w.has('fill')) this.fill(e.bot, e.fill);
           break;

@@ -26,6 +26,11 @@ export interface LoanFill {
   readonly quoteMove: Decimal;
   readonly baseBefore: Decimal;
   readonly quoteBefore: Decimal;
+  /**
+   * The venue's liquidation of the position: it repays, and borrows nothing (what it costs beyond the cash is a
+   * deficit of the account, a negative balance, as the simulator books it, not a loan).
+   */
+  readonly liquidation?: boolean | undefined;
 }
 
 /** The loans of one bot, one per coin (cross margin). */
@@ -47,10 +52,11 @@ export class LoanBook {
     if (aboveZero(f.baseMove)) {
       due = this.repayLoan(f.baseCoin, f.baseMove);
       const lack = f.quoteMove.neg().minus(Decimal.max(f.quoteBefore, ZERO));
-      if (aboveZero(lack)) this.borrowLoan(f.quoteCoin, f.symbol, lack, ONE, f.ts);
+      if (aboveZero(lack) && f.liquidation !== true) this.borrowLoan(f.quoteCoin, f.symbol, lack, ONE, f.ts);
     } else {
       const lack = f.baseMove.neg().minus(Decimal.max(f.baseBefore, ZERO));
-      if (aboveZero(lack)) this.borrowLoan(f.baseCoin, f.symbol, lack, f.price, f.ts);
+      if (aboveZero(lack) && f.liquidation !== true)
+        this.borrowLoan(f.baseCoin, f.symbol, lack, f.price, f.ts);
       due = this.repayLoan(f.quoteCoin, f.quoteMove);
     }
     this.paid = this.paid.plus(due);

@@ -31,6 +31,8 @@ export interface PortfolioFill {
   readonly fee: DecimalLike;
   readonly feeCoin: string;
   readonly ts: number;
+  /** A MARGIN bot's position closed by the venue's liquidation: it repays loans and borrows nothing (LoanBook). */
+  readonly liquidation?: boolean | undefined;
 }
 
 /** A position with everything the portfolio knows about it. */

@@ -37,6 +37,8 @@ export interface JournalCounters {
   readonly orders: Readonly<Record<string, number>>;
   /** Fills by source: venue (read from the venue) or estimated (their execId starts with `estimatedPrefix`). */
   readonly fills: { readonly venue: number; readonly estimated: number };
+  /** Margin liquidations' fills by symbol. */
+  readonly liquidations: Readonly<Record<string, number>>;
 }
 
 /** Every bot's counts in the journal, by label (see JournalCounters). */
@@ -50,12 +52,16 @@ export function journalCounters(s: Store, estimatedPrefix: string): JournalCount
       denials: Record<string, number>;
       orders: Record<string, number>;
       fills: { venue: number; estimated: number };
+      liquidations: Record<string, number>;
     }
   >();
   const of = (bot: string) => {
     let c = out.get(bot);
     if (c === undefined)
-      out.set(bot, (c = { intents: 0, denials: {}, orders: {}, fills: { venue: 0, estimated: 0 } }));
+      out.set(
+        bot,
+        (c = { intents: 0, denials: {}, orders: {}, fills: { venue: 0, estimated: 0 }, liquidations: {} }),
+      );
     return c;
   };
   for (const r of rows(
@@ -77,6 +83,10 @@ export function journalCounters(s: Store, estimatedPrefix: string): JournalCount
     estimatedPrefix,
   ))
     of(r.bot).fills[r.key as 'venue' | 'estimated'] = r.n;
+  for (const r of rows(
+    `SELECT bot, symbol AS key, COUNT(*) AS n FROM fills WHERE bot IS NOT NULL AND liquidation = 1 GROUP BY bot, symbol`,
+  ))
+    of(r.bot).liquidations[r.key] = r.n;
   return [...out].map(([bot, c]) => ({ bot, ...c }));
 }
 

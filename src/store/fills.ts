@@ -16,6 +16,8 @@ export interface FillInput extends PortfolioFill {
   readonly liquidity?: 'maker' | 'taker' | undefined;
   /** The venue did not say the liquidity: it was inferred from the order, so the fee is an estimate. */
   readonly liquidityInferred?: boolean | undefined;
+  /** A margin liquidation's fill: the venue closed the bot's position (no order of the bot's). */
+  readonly liquidation?: boolean | undefined;
 }
 
 /** A journaled fill; it is directly a `PortfolioFill`, so `Portfolio.fromFills(store.fills.list())` works. */
@@ -43,6 +45,8 @@ export interface StoredFill {
    * configured rates. Absent when not known (a row journaled before schema 7).
    */
   readonly feeEstimated?: boolean;
+  /** Present (true) on a margin liquidation's fill: the venue closed the bot's position, no order of its own. */
+  readonly liquidation?: true;
 }
 
 /** Filter of `list`; results in insertion order. */
@@ -70,6 +74,7 @@ interface FillRow {
   client_oid: string | null;
   liquidity: 'maker' | 'taker' | null;
   liquidity_inferred: number | null;
+  liquidation: number | null;
 }
 
 function toFill(r: FillRow): StoredFill {
@@ -90,6 +95,7 @@ function toFill(r: FillRow): StoredFill {
     ...(r.client_oid === null ? {} : { clientOid: r.client_oid }),
     ...(r.liquidity === null ? {} : { liquidity: r.liquidity }),
     ...(r.liquidity_inferred === null ? {} : { feeEstimated: r.liquidity_inferred === 1 }),
+    ...(r.liquidation === 1 ? { liquidation: true as const } : {}),
   };
 }
 
@@ -114,9 +120,9 @@ export class FillRepository {
   constructor(db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO fills (exec_id, bot, symbol, base_coin, quote_coin, side, price, size, fee, fee_coin, ts,
-         order_id, client_oid, liquidity, liquidity_inferred)
+         order_id, client_oid, liquidity, liquidity_inferred, liquidation)
        VALUES (@execId, @bot, @symbol, @baseCoin, @quoteCoin, @side, @price, @size, @fee, @feeCoin, @ts,
-         @orderId, @clientOid, @liquidity, @liquidityInferred)
+         @orderId, @clientOid, @liquidity, @liquidityInferred, @liquidation)
        ON CONFLICT (exec_id) DO NOTHING`,
     );
     this.byExecStmt = db.prepare(`SELECT * FROM fills WHERE exec_id = ?`);
@@ -191,6 +197,7 @@ export class FillRepository {
       clientOid: fill.clientOid ?? null,
       liquidity: fill.liquidity ?? null,
       liquidityInferred: fill.liquidityInferred === undefined ? null : fill.liquidityInferred ? 1 : 0,
+      liquidation: fill.liquidation === true ? 1 : null,
     });
     return info.changes === 1 ? Number(info.lastInsertRowid) : undefined;
   }

@@ -198,6 +198,12 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE fills ADD COLUMN liquidity_inferred INTEGER CHECK (liquidity_inferred IN (0, 1))`,
     ],
   },
+  {
+    version: 8,
+    name: "fills: a margin liquidation's fill is marked (the venue's forced close, no order of the bot's)",
+    // NULL for every other fill, and for the rows journaled before this step.
+    sql: [`ALTER TABLE fills ADD COLUMN liquidation INTEGER CHECK (liquidation = 1)`],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -72,6 +72,8 @@ export interface FillRow {
   readonly tag?: string | undefined;
   /** Booked from the acknowledgement (`fills: estimated`), not read from the venue. */
   readonly estimated?: boolean | undefined;
+  /** A margin liquidation: the venue closed the bot's position (no order of its own). */
+  readonly liquidation?: boolean | undefined;
 }
 export interface DenialRow {
   readonly ts: number;
@@ -194,6 +196,7 @@ export class BotView {
         fee: s(f.fee),
         baseCoin: f.baseCoin,
         ...(isEstimatedFill(f.execId) ? { estimated: true } : {}),
+        ...(f.liquidation === true ? { liquidation: true } : {}),
       });
     this.denials.length = 0;
     for (const d of this.store.denials.list({ bot: name, limit: RECENT }))
@@ -322,11 +325,12 @@ export class BotView {
         liquidity: f.liquidity,
         tag: f.tag,
         ...(f.estimated ? { estimated: true } : {}),
+        ...(f.liquidation === true ? { liquidation: true } : {}),
       },
       RECENT,
     );
-    const text = `filled ${f.side} ${s(f.size)} ${f.baseCoin} at ${s(f.price)} (fee ${s(f.fee)} ${f.feeCoin})`;
-    return { line: { ts: e.ts, level: 'info', bot: e.bot, text } };
+    const text = `${f.liquidation === true ? 'LIQUIDATED: the venue closed the position, ' : ''}filled ${f.side} ${s(f.size)} ${f.baseCoin} at ${s(f.price)} (fee ${s(f.fee)} ${f.feeCoin})`;
+    return { line: { ts: e.ts, level: f.liquidation === true ? 'warn' : 'info', bot: e.bot, text } };
   }
 
   private onTradingState(e: EventOf<'trading-state'>): Change {

@@ -421,7 +421,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     right.appendChild(table('fills', ['time', 'symbol', 'side', 'size', 'price', 'fee'], b.fills.slice().reverse().map(function (f) {
       var d = dp[f.symbol];
       var price = fmt(f.price, d.price < 0 ? 4 : d.price);
-      return row([rowTime(f.ts), f.symbol, f.side, { num: fmt(f.size, d.size) + ' ' + f.baseCoin }, { num: f.estimated ? '\u2248' + price : price }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol, estimated: f.estimated ? 'yes' : '' });
+      return row([rowTime(f.ts), f.symbol, f.liquidation ? f.side + ' LIQUIDATED' : f.side, { num: fmt(f.size, d.size) + ' ' + f.baseCoin }, { num: f.estimated ? '\u2248' + price : price }, { num: fmt(f.fee, 4) }], { side: f.side, symbol: f.symbol, estimated: f.estimated ? 'yes' : '', liquidation: f.liquidation ? 'yes' : '' });
     })));
     if (b.fills.some(function (f) { return f.estimated; }))
       right.appendChild(el('p', '\u2248 estimated (fills: estimated): booked from the order\u2019s acknowledgement at the touch, not read from the venue'));

@@ -339,6 +339,8 @@ function tradesJson(src: JournalSource, fills: readonly StoredFill[]): string {
       // inferred liquidity. null for a fill journaled before the journal kept it.
       liquidity: x.liquidity ?? null,
       feeEstimated: x.feeEstimated ?? null,
+      // A margin liquidation: the venue closed the bot's position (no order of its own; docs/margin.md).
+      liquidation: x.liquidation === true,
       mode: modeOf(src),
     })),
     null,
@@ -392,13 +394,13 @@ function trades(src: JournalSource, f: z.output<typeof TradesFlags>): string {
       fills.map((x) => [
         when(x.ts),
         x.bot ?? '—',
-        x.side,
+        x.liquidation === true ? `${x.side} LIQUIDATED` : x.side,
         x.symbol,
         `${x.size.toFixed(places.get(x.symbol)?.size)} ${x.baseCoin}`,
         `${isEstimatedFill(x.execId) ? '≈' : ''}${x.price.toFixed(priceAt(x.symbol), Decimal.ROUND_HALF_EVEN)} ${x.quoteCoin}`,
         money(x.price.mul(x.size), x.quoteCoin),
         money(x.fee, x.quoteCoin, 4),
-        x.clientOid ?? '—',
+        x.clientOid ?? (x.liquidation === true ? 'liquidation' : '—'),
       ]),
     ) +
     (anyEstimated
