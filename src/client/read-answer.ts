@@ -69,6 +69,18 @@ export function readEnvelope(def: EndpointDef, res: RawResponse, now: number): A
   } catch {
     throw unreadable(def, res, retryAfterMs, 'the venue answered malformed JSON');
   }
+  // The common case read by hand (the schema's rules on the JSON as parsed); anything else is the schema's to judge.
+  const j = json as { code?: unknown; msg?: unknown; requestTime?: unknown; data?: unknown } | null;
+  if (
+    typeof j === 'object' &&
+    j !== null &&
+    !Array.isArray(j) &&
+    typeof j.code === 'string' &&
+    typeof j.msg === 'string' &&
+    typeof j.requestTime === 'number'
+  ) {
+    return { code: j.code, msg: j.msg, requestTime: j.requestTime, data: j.data, retryAfterMs };
+  }
   const env = EnvelopeSchema.safeParse(json);
   if (!env.success) {
     throw unreadable(def, res, retryAfterMs, 'the answer is not a v3 envelope');

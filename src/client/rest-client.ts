@@ -13,7 +13,7 @@ import {
   ValidationError,
   buildQueryString,
   isPrivate,
-  sign,
+  signer,
   type EndpointDef,
   type EndpointName,
   type Instrument,
@@ -23,7 +23,7 @@ import { liveClock, type Clock } from '../feeds/clock.js';
 import type { Timed } from '../feeds/source.js';
 import { ClientClosedError } from './client-errors.js';
 import { checkOptions, type RestClientOptions } from './client-options.js';
-import { sendHttp, type HttpTarget } from './http-send.js';
+import { Deadlines, sendHttp, type HttpTarget } from './http-send.js';
 import { answerData, readEnvelope } from './read-answer.js';
 import { afterFailure, mayResend } from './resend.js';
 import { DEFAULT_RETRY, RetryPolicySchema, type RetryPolicy } from './retry.js';
@@ -73,21 +73,37 @@ class RestClientCore {
   private offset: number | undefined;
   /** Retries said at warn at most once every RETRY_WARN_EVERY_MS of real time. */
   private readonly retryWarnings: WarningThrottle;
+  /** The headers every request carries (Host, Content-Type, locale), as name, value pairs. */
+  private readonly commonHeaders: readonly string[];
+  /** ACCESS-SIGN of a request, by the configured secret (undefined without credentials). */
+  private readonly signRequest: ReturnType<typeof signer> | undefined;
 
   constructor(readonly options: RestClientOptions) {
     const checked = checkOptions(options);
     if (checked.issues.length > 0 || !checked.base) throw new ValidationError('RestClient', checked.issues);
     const base = checked.base;
     this.basePath = base.pathname.replace(/\/$/, '');
+    const timeoutMs = options.timeoutMs ?? 10_000;
     this.target = {
       base,
       agent:
         base.protocol === 'https:'
           ? new https.Agent({ keepAlive: true })
           : new http.Agent({ keepAlive: true }),
-      timeoutMs: options.timeoutMs ?? 10_000,
+      timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
+      deadlines: new Deadlines(timeoutMs),
     };
+    // URL.host is what node:http would send as Host: the hostname, and the port unless it is the default.
+    this.commonHeaders = [
+      'Host',
+      base.host,
+      'Content-Type',
+      'application/json',
+      'locale',
+      options.locale ?? 'en-US',
+    ];
+    this.signRequest = options.credentials ? signer(options.credentials.apiSecret) : undefined;
     // Every call waiting in a backoff or the limiter listens to it: as many listeners as calls in flight.
     setMaxListeners(0, this.closing.signal);
     this.clock = options.clock ?? liveClock;
@@ -295,20 +311,23 @@ class RestClientCore {
     const query = def.method === 'GET' ? buildQueryString(wire) : '';
     const body = def.method === 'POST' ? JSON.stringify(wire) : '';
     const path = `${this.basePath}${def.path}`;
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      locale: this.options.locale ?? 'en-US',
-    };
-    if (isPrivate(def) && this.options.credentials) {
-      const c = this.options.credentials;
+    const headers = this.commonHeaders.slice();
+    const c = this.options.credentials;
+    if (isPrivate(def) && c !== undefined && this.signRequest !== undefined) {
       const ts = String(Math.round(this.clock.now() + this.clockOffsetMs));
-      headers['ACCESS-KEY'] = c.apiKey;
-      headers['ACCESS-SIGN'] = sign(c.apiSecret, ts, def.method, def.path, query, body);
-      headers['ACCESS-PASSPHRASE'] = c.passphrase;
-      headers['ACCESS-TIMESTAMP'] = ts;
+      headers.push(
+        'ACCESS-KEY',
+        c.apiKey,
+        'ACCESS-SIGN',
+        this.signRequest(ts, def.method, def.path, query, body),
+        'ACCESS-PASSPHRASE',
+        c.passphrase,
+        'ACCESS-TIMESTAMP',
+        ts,
+      );
     }
     if (def.name === 'placeRealityOrder' && this.options.channelApiCode) {
-      headers['X-CHANNEL-API-CODE'] = this.options.channelApiCode;
+      headers.push('X-CHANNEL-API-CODE', this.options.channelApiCode);
     }
     const sentAt = this.clock.now();
     const sentRealMs = liveClock.now();

@@ -12,6 +12,7 @@ import {
   type ValidationIssue,
 } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { validAsSent } from './params-as-sent.js';
 import type { RequestPriority } from './venue-limiter.js';
 
 type NumericKey = 'limit' | 'startTime' | 'endTime';
@@ -107,11 +108,13 @@ export function wireParams(
     // A clientOid makes a retry safe: the venue refuses a second order under the same id.
     wire.clientOid = `tbc${randomUUID().replaceAll('-', '')}`;
   }
-  const checked = validateParams(name, wire, {
-    isRealitySymbol: rules.isRealitySymbol,
-    now: rules.venueNow(),
-  });
-  if (!checked.ok) throw new ValidationError(name, checked.issues);
+  if (!validAsSent(name, wire, rules.isRealitySymbol)) {
+    const checked = validateParams(name, wire, {
+      isRealitySymbol: rules.isRealitySymbol,
+      now: rules.venueNow(),
+    });
+    if (!checked.ok) throw new ValidationError(name, checked.issues);
+  }
   if (extra !== undefined) addExtra(name, wire, extra);
   return wire;
 }
