@@ -118,9 +118,11 @@ export function answerData(
   }
   // The compiled check says yes to what zod would accept and give back unchanged; for anything else zod reads
   // the answer, and its verdict and error are the ones that count.
-  const parsed = validAsIs(def, data)
-    ? ({ success: true, data } as const)
-    : (def.response as z.ZodType).safeParse(data);
+  if (validAsIs(def, data)) {
+    noteUnknownValues(def, logger);
+    return data;
+  }
+  const parsed = (def.response as z.ZodType).safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new VenueError({
@@ -132,8 +134,13 @@ export function answerData(
       retryable: false,
     });
   }
+  noteUnknownValues(def, logger);
+  return parsed.data;
+}
+
+/** Says each unknown enum value the answer's check noted (tolerant reading). */
+function noteUnknownValues(def: EndpointDef, logger: ClientLogger | undefined): void {
   for (const u of drainUnknownWireValues()) {
     logger?.warn('unknown value in a venue answer', { endpoint: def.name, ...u });
   }
-  return parsed.data;
 }

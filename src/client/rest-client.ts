@@ -23,7 +23,7 @@ import { liveClock, type Clock } from '../feeds/clock.js';
 import type { Timed } from '../feeds/source.js';
 import { ClientClosedError } from './client-errors.js';
 import { checkOptions, type RestClientOptions } from './client-options.js';
-import { Deadlines, sendHttp, type HttpTarget } from './http-send.js';
+import { Deadlines, sendHttp, type HttpTarget, type RawResponse } from './http-send.js';
 import { answerData, readEnvelope } from './read-answer.js';
 import { afterFailure, mayResend } from './resend.js';
 import { DEFAULT_RETRY, RetryPolicySchema, type RetryPolicy } from './retry.js';
@@ -178,46 +178,64 @@ class RestClientCore {
   }
 
   /** Calls any endpoint of the catalogue by name. */
-  async request<N extends EndpointName>(
+  request<N extends EndpointName>(
     name: N,
     params: ClientParams<N> | Record<string, unknown> = {},
     opts: RequestOptions = {},
   ): Promise<Result<N>> {
-    return (await this.timed(name, params, opts)).data;
+    return this.call(name, params, opts, false) as Promise<Result<N>>;
   }
 
   /**
    * Calls an endpoint like `request`, answering its data with the envelope's requestTime: what the venue's
    * data was as of, e.g. which candles had closed (feeds/closed-candles.ts).
    */
-  async timed<N extends EndpointName>(
+  timed<N extends EndpointName>(
     name: N,
     params: ClientParams<N> | Record<string, unknown> = {},
     opts: RequestOptions = {},
   ): Promise<Timed<Result<N>>> {
-    const def = endpointOf(name);
-    const wire = wireParams(name, params, opts.extra, this.paramRules);
-    const { priority, maxAttempts } = callOptions(name, opts, this.retry.maxAttempts);
-    if (isPrivate(def) && this.options.credentials === undefined) {
-      throw new AuthError({
-        kind: 'auth',
-        code: '90001',
-        msg: 'this endpoint needs credentials (apiKey, apiSecret, passphrase); none were configured',
-        endpoint: name,
-        retryable: false,
-      });
+    return this.call(name, params, opts, true) as Promise<Timed<Result<N>>>;
+  }
+
+  /**
+   * `request` (the data alone) and `timed` (with the requestTime): the call checked, then sent. Not an async
+   * function of its own, so a call is one promise deep above the exchange; a refusal is still a rejection.
+   */
+  private call(
+    name: EndpointName,
+    params: unknown,
+    opts: RequestOptions,
+    withTime: boolean,
+  ): Promise<unknown> {
+    try {
+      const def = endpointOf(name);
+      const wire = wireParams(name, params, opts.extra, this.paramRules);
+      const { priority, maxAttempts } = callOptions(name, opts, this.retry.maxAttempts);
+      if (isPrivate(def) && this.options.credentials === undefined) {
+        throw new AuthError({
+          kind: 'auth',
+          code: '90001',
+          msg: 'this endpoint needs credentials (apiKey, apiSecret, passphrase); none were configured',
+          endpoint: name,
+          retryable: false,
+        });
+      }
+      return this.sendAndResend(name, def, wire, priority, maxAttempts, withTime);
+    } catch (e) {
+      return Promise.reject(e as Error);
     }
-    return this.sendAndResend(name, def, wire, priority, maxAttempts);
   }
 
   /** Sends a checked request, and again as long as `afterFailure` says so: its answer, or the error for the caller. */
-  private async sendAndResend<N extends EndpointName>(
-    name: N,
+  private async sendAndResend(
+    name: EndpointName,
     def: EndpointDef,
     wire: Record<string, string>,
     priority: RequestPriority | undefined,
     maxAttempts: number,
-  ): Promise<Timed<Result<N>>> {
+    withTime: boolean,
+  ): Promise<unknown> {
     const resendable = mayResend(name, def);
     const apiKey = this.options.credentials?.apiKey;
     const startedAt = this.clock.now();
@@ -230,7 +248,7 @@ class RestClientCore {
           done === undefined ? await this.once(def, wire) : await this.once(def, wire).finally(done);
         this.limiter?.succeeded(name, apiKey);
         if (name === 'instruments') this.learnReality(answer.data as Instrument[]);
-        return answer as Timed<Result<N>>;
+        return withTime ? answer : answer.data;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err.kind === 'rate_limit' && err.code === '429')
@@ -252,7 +270,9 @@ class RestClientCore {
           elapsedMs: () => this.clock.now() - startedAt,
         });
         if (step.next === 'return')
-          return { data: step.value as Result<N>, requestTime: err.requestTime ?? this.venueNow() };
+          return withTime
+            ? { data: step.value, requestTime: err.requestTime ?? this.venueNow() }
+            : step.value;
         if (step.next === 'throw') throw step.error;
         if (step.afterMs !== undefined) {
           this.logRetry({ endpoint: name, attempt, code: err.code, delayMs: step.afterMs });
@@ -307,7 +327,7 @@ class RestClientCore {
     for (const i of list) if (i.isReality === 'yes') this.reality.add(i.symbol);
   }
 
-  private async once(def: EndpointDef, wire: Record<string, string>): Promise<Timed<unknown>> {
+  private once(def: EndpointDef, wire: Record<string, string>): Promise<Timed<unknown>> {
     const query = def.method === 'GET' ? buildQueryString(wire) : '';
     const body = def.method === 'POST' ? JSON.stringify(wire) : '';
     const path = `${this.basePath}${def.path}`;
@@ -331,7 +351,13 @@ class RestClientCore {
     }
     const sentAt = this.clock.now();
     const sentRealMs = liveClock.now();
-    const res = await sendHttp(this.target, def, path + (query ? `?${query}` : ''), headers, body);
+    return sendHttp(this.target, def, path + (query ? `?${query}` : ''), headers, body).then((res) =>
+      this.answer(def, res, sentAt, sentRealMs),
+    );
+  }
+
+  /** The answer to a request sent at `sentAt` (our clock) and `sentRealMs` (the wall clock): its data, or its error. */
+  private answer(def: EndpointDef, res: RawResponse, sentAt: number, sentRealMs: number): Timed<unknown> {
     const now = this.clock.now();
     const receivedRealMs = liveClock.now();
     const env = readEnvelope(def, res, now);

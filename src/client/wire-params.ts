@@ -98,8 +98,11 @@ export function wireParams(
   }
   const wire: Record<string, string> = {};
   const issues: ValidationIssue[] = [];
-  for (const [k, v] of Object.entries(params)) {
-    const s = toWireValue(k, v);
+  // for-in over own keys: the same keys as Object.entries, without an array per parameter.
+  for (const k in params) {
+    if (!Object.hasOwn(params, k)) continue;
+    const v = params[k];
+    const s = typeof v === 'string' ? v : toWireValue(k, v);
     if (typeof s === 'string') wire[k] = s;
     else if (s !== undefined) issues.push({ field: k, value: shown(v), rule: s.rule });
   }
