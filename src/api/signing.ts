@@ -42,7 +42,14 @@ export function sign(
 }
 
 /** A one-shot digest (node:crypto `hash`, Node 20.12 and later); undefined on an older Node. */
-const oneShot = (crypto as { hash?: (alg: string, data: Buffer, enc: 'buffer') => Buffer }).hash;
+const oneShot = (
+  crypto as {
+    hash?: {
+      (alg: string, data: string | Buffer, enc: 'buffer'): Buffer;
+      (alg: string, data: string | Buffer, enc: 'base64'): string;
+    };
+  }
+).hash;
 
 /**
  * `sign` with the secret fixed, for a client that signs every request with one key: the HMAC's two padded key
@@ -65,13 +72,23 @@ export function signer(
   }
   const outer = Buffer.alloc(BLOCK + 32);
   opad.copy(outer);
+  if (key.every((b) => b < 0x80)) {
+    // An ASCII key (the venue's are) XORed with 0x36 stays ASCII: the inner block is a string, hashed with the
+    // request's text in one call, without copying either into a buffer.
+    const ipadText = ipad.toString('latin1');
+    return (timestamp, method, requestPath, queryString, body) => {
+      const text = prehash(timestamp, method, requestPath, queryString, body);
+      digest('sha256', ipadText + text, 'buffer').copy(outer, BLOCK);
+      return digest('sha256', outer, 'base64');
+    };
+  }
   return (timestamp, method, requestPath, queryString, body) => {
     const text = prehash(timestamp, method, requestPath, queryString, body);
     const inner = Buffer.allocUnsafe(BLOCK + Buffer.byteLength(text, 'utf8'));
     ipad.copy(inner);
     inner.write(text, BLOCK, 'utf8');
     digest('sha256', inner, 'buffer').copy(outer, BLOCK);
-    return digest('sha256', outer, 'buffer').toString('base64');
+    return digest('sha256', outer, 'base64');
   };
 }
 
