@@ -26,7 +26,16 @@ import http from 'node:http';
 import type { z } from 'zod';
 import ccxt from 'ccxt';
 import { RestClientV3 } from 'bitget-api';
-import { ENDPOINTS, EnvelopeSchema, buildQueryString, sign, validateParams } from '../src/api/index.js';
+import {
+  ENDPOINTS,
+  EnvelopeSchema,
+  buildQueryString,
+  sign,
+  signer,
+  validateParams,
+} from '../src/api/index.js';
+import { compileAnswerCheck } from '../src/client/answer-check.js';
+import { validAsSent } from '../src/client/params-as-sent.js';
 import { RestClient } from '../src/client/index.js';
 import { startSimulator } from '../src/sim/index.js';
 import { numberFlag } from './lib/flags.js';
@@ -264,12 +273,28 @@ async function main(): Promise<void> {
     stage(`envelope schema, ${label}`, () => EnvelopeSchema.safeParse(json), n);
     stage(`response schema, ${label}`, () => tickersSchema.safeParse(json.data), n);
   }
+  const tickersCheck = compileAnswerCheck(tickersSchema);
+  if (tickersCheck) {
+    const json17 = JSON.parse(tickers17) as { data: unknown };
+    stage('compiled answer check (the client), 17 tickers', () => tickersCheck(json17.data), 2000);
+  }
   const wire = { ...order };
-  stage('validate place-reality-order params', () => validateParams('placeRealityOrder', wire), 5000);
+  stage('validate place-reality-order params (zod)', () => validateParams('placeRealityOrder', wire), 5000);
+  stage(
+    'hand check of the same (the client)',
+    () => validAsSent('placeRealityOrder', wire, () => false),
+    5000,
+  );
   stage('query string (tickers)', () => buildQueryString({ category: 'SPOT' }), 5000);
   stage(
     'sign (HMAC-SHA256)',
     () => sign(CREDS.apiSecret, '1767225600000', 'POST', '/x', '', JSON.stringify(wire)),
+    5000,
+  );
+  const signOne = signer(CREDS.apiSecret);
+  stage(
+    'signer, key blocks made once (the client)',
+    () => signOne('1767225600000', 'POST', '/x', '', JSON.stringify(wire)),
     5000,
   );
 }
