@@ -242,7 +242,12 @@ class RestClientCore {
     for (let attempt = 1; ; attempt++) {
       // Without a limiter there is no budget to wait for: no promise to await.
       if (this.closed) throw new ClientClosedError(name);
-      const done = this.limiter === undefined ? undefined : await this.admit(name, apiKey, priority);
+      // Within the budget the slot is taken at once, without a promise; else the limiter queues the request.
+      const done =
+        this.limiter === undefined
+          ? undefined
+          : (this.limiter.tryAcquire(name, { apiKey, whitelisted: this.options.whitelisted }) ??
+            (await this.admit(name, apiKey, priority)));
       try {
         const answer =
           done === undefined ? await this.once(def, wire) : await this.once(def, wire).finally(done);
