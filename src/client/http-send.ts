@@ -19,6 +19,48 @@ export interface HttpTarget {
   readonly timeoutMs: number;
   /** Largest answer body accepted, in bytes. */
   readonly maxBodyBytes: number;
+  /** The deadlines of the requests in flight (one timer for all of them). */
+  readonly deadlines: Deadlines;
+}
+
+/**
+ * The deadlines of one target's requests in flight, on one timer: every request of a target has the same
+ * timeoutMs, so they expire in the order they started, and a timer set and cleared per request (a third of the
+ * transport's own CPU on a small answer) is not needed. The timer keeps the process up only while a request is in
+ * flight.
+ */
+export class Deadlines {
+  /** In the order they started, which is the order they expire in. */
+  private readonly live = new Set<Exchange>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  /** Watches `x`; answers its deadline (performance.now() ms). */
+  add(x: Exchange): number {
+    this.live.add(x);
+    if (this.timer === undefined) this.timer = setTimeout(this.expire, this.timeoutMs);
+    else if (this.live.size === 1) this.timer.ref();
+    return performance.now() + this.timeoutMs;
+  }
+
+  delete(x: Exchange): void {
+    this.live.delete(x);
+    if (this.live.size === 0) this.timer?.unref();
+  }
+
+  /** Ends every request past its deadline, then waits for the next one's. */
+  private readonly expire = (): void => {
+    this.timer = undefined;
+    const now = performance.now();
+    for (const x of this.live) {
+      if (x.deadlineAt > now) {
+        this.timer = setTimeout(this.expire, Math.ceil(x.deadlineAt - now));
+        return;
+      }
+      x.expired();
+    }
+  };
 }
 
 export function networkError(def: EndpointDef, e: Error): NetworkError {
@@ -32,12 +74,16 @@ export function networkError(def: EndpointDef, e: Error): NetworkError {
   });
 }
 
-/** Sends one request and reads its whole answer, or rejects with a typed error (never throws). */
+/**
+ * Sends one request and reads its whole answer, or rejects with a typed error (never throws). `headers` are
+ * name, value pairs in one flat list, Host included (node:http writes such a list as it is: no header map built
+ * per request); Content-Length is added to it when there is a body.
+ */
 export function sendHttp(
   target: HttpTarget,
   def: EndpointDef,
   pathAndQuery: string,
-  headers: Record<string, string>,
+  headers: string[],
   body: string,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -59,7 +105,7 @@ class Exchange {
   private req: http.ClientRequest | undefined;
   // One deadline over the whole answer, headers and body: a socket idle timeout alone lets a venue
   // that drips one byte a second hold a call forever.
-  private readonly deadline: NodeJS.Timeout;
+  readonly deadlineAt: number;
 
   constructor(
     private readonly target: HttpTarget,
@@ -67,18 +113,23 @@ class Exchange {
     private readonly resolve: (res: RawResponse) => void,
     private readonly reject: (e: Error) => void,
   ) {
-    this.deadline = setTimeout(() => this.fail(this.timedOut()), target.timeoutMs);
+    this.deadlineAt = target.deadlines.add(this);
+  }
+
+  /** Past its deadline: fails with the timeout. */
+  expired(): void {
+    this.fail(this.timedOut());
   }
 
   fail(e: Error): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.deadline);
+    this.target.deadlines.delete(this);
     this.req?.destroy();
     this.reject(e);
   }
 
-  start(pathAndQuery: string, headers: Record<string, string>, body: string): void {
+  start(pathAndQuery: string, headers: string[], body: string): void {
     const { base, agent } = this.target;
     const mod = base.protocol === 'https:' ? https : http;
     this.req = mod.request(
@@ -88,7 +139,7 @@ class Exchange {
         port: base.port,
         method: this.def.method,
         path: pathAndQuery,
-        headers: body ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
+        headers: body ? (headers.push('Content-Length', String(Buffer.byteLength(body))), headers) : headers,
         agent,
       },
       (res) => this.read(res),
@@ -122,7 +173,7 @@ class Exchange {
     res.on('end', () => {
       if (this.settled) return;
       this.settled = true;
-      clearTimeout(this.deadline);
+      this.target.deadlines.delete(this);
       this.resolve({
         status: res.statusCode ?? 0,
         headers: res.headers,

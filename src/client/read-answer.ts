@@ -69,6 +69,18 @@ export function readEnvelope(def: EndpointDef, res: RawResponse, now: number): A
   } catch {
     throw unreadable(def, res, retryAfterMs, 'the venue answered malformed JSON');
   }
+  // The common case read by hand (the schema's rules on the JSON as parsed); anything else is the schema's to judge.
+  const j = json as { code?: unknown; msg?: unknown; requestTime?: unknown; data?: unknown } | null;
+  if (
+    typeof j === 'object' &&
+    j !== null &&
+    !Array.isArray(j) &&
+    typeof j.code === 'string' &&
+    typeof j.msg === 'string' &&
+    typeof j.requestTime === 'number'
+  ) {
+    return { code: j.code, msg: j.msg, requestTime: j.requestTime, data: j.data, retryAfterMs };
+  }
   const env = EnvelopeSchema.safeParse(json);
   if (!env.success) {
     throw unreadable(def, res, retryAfterMs, 'the answer is not a v3 envelope');
@@ -106,9 +118,11 @@ export function answerData(
   }
   // The compiled check says yes to what zod would accept and give back unchanged; for anything else zod reads
   // the answer, and its verdict and error are the ones that count.
-  const parsed = validAsIs(def, data)
-    ? ({ success: true, data } as const)
-    : (def.response as z.ZodType).safeParse(data);
+  if (validAsIs(def, data)) {
+    noteUnknownValues(def, logger);
+    return data;
+  }
+  const parsed = (def.response as z.ZodType).safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new VenueError({
@@ -120,8 +134,13 @@ export function answerData(
       retryable: false,
     });
   }
+  noteUnknownValues(def, logger);
+  return parsed.data;
+}
+
+/** Says each unknown enum value the answer's check noted (tolerant reading). */
+function noteUnknownValues(def: EndpointDef, logger: ClientLogger | undefined): void {
   for (const u of drainUnknownWireValues()) {
     logger?.warn('unknown value in a venue answer', { endpoint: def.name, ...u });
   }
-  return parsed.data;
 }

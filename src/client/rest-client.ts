@@ -13,7 +13,7 @@ import {
   ValidationError,
   buildQueryString,
   isPrivate,
-  sign,
+  signer,
   type EndpointDef,
   type EndpointName,
   type Instrument,
@@ -23,7 +23,7 @@ import { liveClock, type Clock } from '../feeds/clock.js';
 import type { Timed } from '../feeds/source.js';
 import { ClientClosedError } from './client-errors.js';
 import { checkOptions, type RestClientOptions } from './client-options.js';
-import { sendHttp, type HttpTarget } from './http-send.js';
+import { Deadlines, sendHttp, type HttpTarget, type RawResponse } from './http-send.js';
 import { answerData, readEnvelope } from './read-answer.js';
 import { afterFailure, mayResend } from './resend.js';
 import { DEFAULT_RETRY, RetryPolicySchema, type RetryPolicy } from './retry.js';
@@ -73,21 +73,37 @@ class RestClientCore {
   private offset: number | undefined;
   /** Retries said at warn at most once every RETRY_WARN_EVERY_MS of real time. */
   private readonly retryWarnings: WarningThrottle;
+  /** The headers every request carries (Host, Content-Type, locale), as name, value pairs. */
+  private readonly commonHeaders: readonly string[];
+  /** ACCESS-SIGN of a request, by the configured secret (undefined without credentials). */
+  private readonly signRequest: ReturnType<typeof signer> | undefined;
 
   constructor(readonly options: RestClientOptions) {
     const checked = checkOptions(options);
     if (checked.issues.length > 0 || !checked.base) throw new ValidationError('RestClient', checked.issues);
     const base = checked.base;
     this.basePath = base.pathname.replace(/\/$/, '');
+    const timeoutMs = options.timeoutMs ?? 10_000;
     this.target = {
       base,
       agent:
         base.protocol === 'https:'
           ? new https.Agent({ keepAlive: true })
           : new http.Agent({ keepAlive: true }),
-      timeoutMs: options.timeoutMs ?? 10_000,
+      timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? 16 * 1024 * 1024,
+      deadlines: new Deadlines(timeoutMs),
     };
+    // URL.host is what node:http would send as Host: the hostname, and the port unless it is the default.
+    this.commonHeaders = [
+      'Host',
+      base.host,
+      'Content-Type',
+      'application/json',
+      'locale',
+      options.locale ?? 'en-US',
+    ];
+    this.signRequest = options.credentials ? signer(options.credentials.apiSecret) : undefined;
     // Every call waiting in a backoff or the limiter listens to it: as many listeners as calls in flight.
     setMaxListeners(0, this.closing.signal);
     this.clock = options.clock ?? liveClock;
@@ -162,59 +178,82 @@ class RestClientCore {
   }
 
   /** Calls any endpoint of the catalogue by name. */
-  async request<N extends EndpointName>(
+  request<N extends EndpointName>(
     name: N,
     params: ClientParams<N> | Record<string, unknown> = {},
     opts: RequestOptions = {},
   ): Promise<Result<N>> {
-    return (await this.timed(name, params, opts)).data;
+    return this.call(name, params, opts, false) as Promise<Result<N>>;
   }
 
   /**
    * Calls an endpoint like `request`, answering its data with the envelope's requestTime: what the venue's
    * data was as of, e.g. which candles had closed (feeds/closed-candles.ts).
    */
-  async timed<N extends EndpointName>(
+  timed<N extends EndpointName>(
     name: N,
     params: ClientParams<N> | Record<string, unknown> = {},
     opts: RequestOptions = {},
   ): Promise<Timed<Result<N>>> {
-    const def = endpointOf(name);
-    const wire = wireParams(name, params, opts.extra, this.paramRules);
-    const { priority, maxAttempts } = callOptions(name, opts, this.retry.maxAttempts);
-    if (isPrivate(def) && this.options.credentials === undefined) {
-      throw new AuthError({
-        kind: 'auth',
-        code: '90001',
-        msg: 'this endpoint needs credentials (apiKey, apiSecret, passphrase); none were configured',
-        endpoint: name,
-        retryable: false,
-      });
+    return this.call(name, params, opts, true) as Promise<Timed<Result<N>>>;
+  }
+
+  /**
+   * `request` (the data alone) and `timed` (with the requestTime): the call checked, then sent. Not an async
+   * function of its own, so a call is one promise deep above the exchange; a refusal is still a rejection.
+   */
+  private call(
+    name: EndpointName,
+    params: unknown,
+    opts: RequestOptions,
+    withTime: boolean,
+  ): Promise<unknown> {
+    try {
+      const def = endpointOf(name);
+      const wire = wireParams(name, params, opts.extra, this.paramRules);
+      const { priority, maxAttempts } = callOptions(name, opts, this.retry.maxAttempts);
+      if (isPrivate(def) && this.options.credentials === undefined) {
+        throw new AuthError({
+          kind: 'auth',
+          code: '90001',
+          msg: 'this endpoint needs credentials (apiKey, apiSecret, passphrase); none were configured',
+          endpoint: name,
+          retryable: false,
+        });
+      }
+      return this.sendAndResend(name, def, wire, priority, maxAttempts, withTime);
+    } catch (e) {
+      return Promise.reject(e as Error);
     }
-    return this.sendAndResend(name, def, wire, priority, maxAttempts);
   }
 
   /** Sends a checked request, and again as long as `afterFailure` says so: its answer, or the error for the caller. */
-  private async sendAndResend<N extends EndpointName>(
-    name: N,
+  private async sendAndResend(
+    name: EndpointName,
     def: EndpointDef,
     wire: Record<string, string>,
     priority: RequestPriority | undefined,
     maxAttempts: number,
-  ): Promise<Timed<Result<N>>> {
+    withTime: boolean,
+  ): Promise<unknown> {
     const resendable = mayResend(name, def);
     const apiKey = this.options.credentials?.apiKey;
     const startedAt = this.clock.now();
     for (let attempt = 1; ; attempt++) {
       // Without a limiter there is no budget to wait for: no promise to await.
       if (this.closed) throw new ClientClosedError(name);
-      const done = this.limiter === undefined ? undefined : await this.admit(name, apiKey, priority);
+      // Within the budget the slot is taken at once, without a promise; else the limiter queues the request.
+      const done =
+        this.limiter === undefined
+          ? undefined
+          : (this.limiter.tryAcquire(name, { apiKey, whitelisted: this.options.whitelisted }) ??
+            (await this.admit(name, apiKey, priority)));
       try {
         const answer =
           done === undefined ? await this.once(def, wire) : await this.once(def, wire).finally(done);
         this.limiter?.succeeded(name, apiKey);
         if (name === 'instruments') this.learnReality(answer.data as Instrument[]);
-        return answer as Timed<Result<N>>;
+        return withTime ? answer : answer.data;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err.kind === 'rate_limit' && err.code === '429')
@@ -236,7 +275,9 @@ class RestClientCore {
           elapsedMs: () => this.clock.now() - startedAt,
         });
         if (step.next === 'return')
-          return { data: step.value as Result<N>, requestTime: err.requestTime ?? this.venueNow() };
+          return withTime
+            ? { data: step.value, requestTime: err.requestTime ?? this.venueNow() }
+            : step.value;
         if (step.next === 'throw') throw step.error;
         if (step.afterMs !== undefined) {
           this.logRetry({ endpoint: name, attempt, code: err.code, delayMs: step.afterMs });
@@ -291,28 +332,37 @@ class RestClientCore {
     for (const i of list) if (i.isReality === 'yes') this.reality.add(i.symbol);
   }
 
-  private async once(def: EndpointDef, wire: Record<string, string>): Promise<Timed<unknown>> {
+  private once(def: EndpointDef, wire: Record<string, string>): Promise<Timed<unknown>> {
     const query = def.method === 'GET' ? buildQueryString(wire) : '';
     const body = def.method === 'POST' ? JSON.stringify(wire) : '';
     const path = `${this.basePath}${def.path}`;
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      locale: this.options.locale ?? 'en-US',
-    };
-    if (isPrivate(def) && this.options.credentials) {
-      const c = this.options.credentials;
+    const headers = this.commonHeaders.slice();
+    const c = this.options.credentials;
+    if (isPrivate(def) && c !== undefined && this.signRequest !== undefined) {
       const ts = String(Math.round(this.clock.now() + this.clockOffsetMs));
-      headers['ACCESS-KEY'] = c.apiKey;
-      headers['ACCESS-SIGN'] = sign(c.apiSecret, ts, def.method, def.path, query, body);
-      headers['ACCESS-PASSPHRASE'] = c.passphrase;
-      headers['ACCESS-TIMESTAMP'] = ts;
+      headers.push(
+        'ACCESS-KEY',
+        c.apiKey,
+        'ACCESS-SIGN',
+        this.signRequest(ts, def.method, def.path, query, body),
+        'ACCESS-PASSPHRASE',
+        c.passphrase,
+        'ACCESS-TIMESTAMP',
+        ts,
+      );
     }
     if (def.name === 'placeRealityOrder' && this.options.channelApiCode) {
-      headers['X-CHANNEL-API-CODE'] = this.options.channelApiCode;
+      headers.push('X-CHANNEL-API-CODE', this.options.channelApiCode);
     }
     const sentAt = this.clock.now();
     const sentRealMs = liveClock.now();
-    const res = await sendHttp(this.target, def, path + (query ? `?${query}` : ''), headers, body);
+    return sendHttp(this.target, def, path + (query ? `?${query}` : ''), headers, body).then((res) =>
+      this.answer(def, res, sentAt, sentRealMs),
+    );
+  }
+
+  /** The answer to a request sent at `sentAt` (our clock) and `sentRealMs` (the wall clock): its data, or its error. */
+  private answer(def: EndpointDef, res: RawResponse, sentAt: number, sentRealMs: number): Timed<unknown> {
     const now = this.clock.now();
     const receivedRealMs = liveClock.now();
     const env = readEnvelope(def, res, now);

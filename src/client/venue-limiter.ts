@@ -210,6 +210,46 @@ export class VenueLimiter {
     });
   }
 
+  /**
+   * The request of `name` may leave now, and its slot is taken: its Done; or undefined when it would have to
+   * wait (a request queued before it, the spacing, the window of the request `limit` places back), and then
+   * `acquire` queues it. No promise when nothing waits: the common case of a client within its budget.
+   */
+  tryAcquire(
+    name: EndpointName,
+    account: { apiKey?: string | undefined; whitelisted?: boolean | undefined } = {},
+  ): Done | undefined {
+    const def: EndpointDef = ENDPOINTS[name];
+    const b = this.budget(this.keyOf(name, account.apiKey));
+    if (b.pumping || b.waiting.length > 0) return undefined;
+    const now = this.clock.now();
+    if (b.next > now) return undefined;
+    const perSecond = rateFor(def, account.whitelisted ?? false);
+    if (b.flights.length >= perSecond) {
+      const gate = b.flights[b.flights.length - perSecond] as Flight;
+      if (gate.settledAt === undefined || gate.settledAt + WINDOW_MS > now) return undefined;
+    }
+    return this.release(b, perSecond);
+  }
+
+  /** Lets one request of budget `b` leave: the next may not before the spacing; its Done settles its flight. */
+  private release(b: Budget, perSecond: number): Done {
+    b.next = this.clock.now() + this.spacingMs(perSecond, b.factor);
+    this.released++;
+    this.inFlight++;
+    let settle: () => void = () => undefined;
+    const settled = new Promise<void>((r) => (settle = r));
+    const flight: Flight = { settledAt: undefined, settled, settle };
+    b.flights.push(flight);
+    if (b.flights.length > perSecond) b.flights.splice(0, b.flights.length - perSecond);
+    return () => {
+      if (flight.settledAt !== undefined) return;
+      flight.settledAt = this.clock.now();
+      this.inFlight--;
+      flight.settle();
+    };
+  }
+
   private async pump(b: Budget, perSecond: number): Promise<void> {
     b.pumping = true;
     try {
@@ -255,21 +295,8 @@ export class VenueLimiter {
           if (w.priority < cur.priority || (w.priority === cur.priority && w.seq < cur.seq)) best = i;
         }
         const [w] = b.waiting.splice(best, 1);
-        b.next = this.clock.now() + this.spacingMs(perSecond, b.factor);
-        this.released++;
-        this.inFlight++;
         compensated = false;
-        let settle: () => void = () => undefined;
-        const settled = new Promise<void>((r) => (settle = r));
-        const flight: Flight = { settledAt: undefined, settled, settle };
-        b.flights.push(flight);
-        if (b.flights.length > perSecond) b.flights.splice(0, b.flights.length - perSecond);
-        w?.resolve(() => {
-          if (flight.settledAt !== undefined) return;
-          flight.settledAt = this.clock.now();
-          this.inFlight--;
-          flight.settle();
-        });
+        w?.resolve(this.release(b, perSecond));
       }
     } finally {
       b.pumping = false;

@@ -12,6 +12,7 @@ import {
   type ValidationIssue,
 } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { validAsSent } from './params-as-sent.js';
 import type { RequestPriority } from './venue-limiter.js';
 
 type NumericKey = 'limit' | 'startTime' | 'endTime';
@@ -97,8 +98,11 @@ export function wireParams(
   }
   const wire: Record<string, string> = {};
   const issues: ValidationIssue[] = [];
-  for (const [k, v] of Object.entries(params)) {
-    const s = toWireValue(k, v);
+  // for-in over own keys: the same keys as Object.entries, without an array per parameter.
+  for (const k in params) {
+    if (!Object.hasOwn(params, k)) continue;
+    const v = params[k];
+    const s = typeof v === 'string' ? v : toWireValue(k, v);
     if (typeof s === 'string') wire[k] = s;
     else if (s !== undefined) issues.push({ field: k, value: shown(v), rule: s.rule });
   }
@@ -107,11 +111,13 @@ export function wireParams(
     // A clientOid makes a retry safe: the venue refuses a second order under the same id.
     wire.clientOid = `tbc${randomUUID().replaceAll('-', '')}`;
   }
-  const checked = validateParams(name, wire, {
-    isRealitySymbol: rules.isRealitySymbol,
-    now: rules.venueNow(),
-  });
-  if (!checked.ok) throw new ValidationError(name, checked.issues);
+  if (!validAsSent(name, wire, rules.isRealitySymbol)) {
+    const checked = validateParams(name, wire, {
+      isRealitySymbol: rules.isRealitySymbol,
+      now: rules.venueNow(),
+    });
+    if (!checked.ok) throw new ValidationError(name, checked.issues);
+  }
   if (extra !== undefined) addExtra(name, wire, extra);
   return wire;
 }
