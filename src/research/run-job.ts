@@ -2,7 +2,7 @@
 // pass over its candles for what the engine does not keep (the buy-and-hold benchmark, each trade's excursions).
 import { backtestOptionsOf, openJobSources, type BacktestJob } from '../backtest/run-config.js';
 import { runBacktest, type BacktestOptions } from '../backtest/engine.js';
-import type { BacktestResult, BacktestTrade, EquityCurvePoint } from '../backtest/result.js';
+import type { BacktestResult, BacktestTrade } from '../backtest/result.js';
 import type { CandleSource } from '../data/format.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { warmUpBefore, type WarmUpBefore } from '../backtest/warm-up-start.js';
@@ -71,7 +71,7 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
       if (Number.isNaN(firstOpen)) firstOpen = b.open[i] as number;
       // Samples are taken after their candle closed: those at or before this candle's open (a candle on the
       // grid closes at the next one's open time) see the previous close.
-      while (si < samples.length && (samples[si] as EquityCurvePoint).ts <= t) {
+      while (si < samples.length && samples.ts(si) <= t) {
         benchmark.push((capital * lastClose) / firstOpen);
         si++;
       }
