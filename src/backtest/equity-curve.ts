@@ -68,6 +68,16 @@ export class EquityCurve {
     return this.eqCol[i] as number;
   }
 
+  /** The times, as a view of the column (valid until the next push). */
+  times(): Float64Array {
+    return this.tsCol.subarray(0, this.n);
+  }
+
+  /** The equities, as a view of the column (valid until the next push). */
+  equities(): Float64Array {
+    return this.eqCol.subarray(0, this.n);
+  }
+
   at(i: number): EquityCurvePoint {
     return { ts: this.tsCol[i] as number, equity: this.eqCol[i] as number };
   }

@@ -101,6 +101,8 @@ export function drawdown(
   start?: EquityCurvePoint,
 ): { max: number; durationMs: number } {
   const c = EquityCurve.of(equity);
+  const ts = c.times();
+  const eq = c.equities();
   let peak = -Infinity;
   let peakTs = 0;
   if (start !== undefined) {
@@ -109,18 +111,18 @@ export function drawdown(
   }
   let max = 0;
   let longest = 0;
-  for (let i = 0; i < c.length; i++) {
-    const e = c.equity(i);
+  for (let i = 0; i < eq.length; i++) {
+    const e = eq[i] as number;
     if (e >= peak) {
-      if (peak > -Infinity) longest = Math.max(longest, c.ts(i) - peakTs);
+      if (peak > -Infinity) longest = Math.max(longest, (ts[i] as number) - peakTs);
       peak = e;
-      peakTs = c.ts(i);
+      peakTs = ts[i] as number;
     } else {
       max = Math.max(max, (peak - e) / peak);
     }
   }
-  const last = c.length - 1;
-  if (last >= 0 && c.equity(last) < peak) longest = Math.max(longest, c.ts(last) - peakTs);
+  const last = eq.length - 1;
+  if (last >= 0 && (eq[last] as number) < peak) longest = Math.max(longest, (ts[last] as number) - peakTs);
   return { max, durationMs: max === 0 ? 0 : longest };
 }
 
@@ -128,7 +130,8 @@ export function drawdown(
 function maxDrawdownOf(values: readonly number[], start: number): number {
   let peak = start;
   let max = 0;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
     if (v >= peak) peak = v;
     else max = Math.max(max, (peak - v) / peak);
   }
@@ -172,16 +175,16 @@ class CalendarKeys {
 
 /** The index of each calendar day's last point of the curve, in the venue's zone. */
 export function dailyIndices(equity: EquityPoints, timeZone = 'UTC'): number[] {
-  const c = EquityCurve.of(equity);
+  const ts = EquityCurve.of(equity).times();
   const out: number[] = [];
   const days = new CalendarKeys(timeZone, 10);
   let day: string | undefined;
-  for (let i = 0; i < c.length; i++) {
-    const d = days.of(c.ts(i) - 1);
+  for (let i = 0; i < ts.length; i++) {
+    const d = days.of((ts[i] as number) - 1);
     if (day !== undefined && d !== day) out.push(i - 1);
     day = d;
   }
-  if (c.length > 0) out.push(c.length - 1);
+  if (ts.length > 0) out.push(ts.length - 1);
   return out;
 }
 
@@ -197,19 +200,21 @@ export function monthOf(ts: number, timeZone = 'UTC'): string {
  */
 export function monthlyReturns(initial: number, equity: EquityPoints, timeZone = 'UTC'): MonthlyReturn[] {
   const c = EquityCurve.of(equity);
+  const ts = c.times();
+  const eq = c.equities();
   const out: MonthlyReturn[] = [];
   let prev = initial;
   let month: string | undefined;
   let last = initial;
   const months = new CalendarKeys(timeZone, 7);
-  for (let i = 0; i < c.length; i++) {
-    const m = months.of(c.ts(i) - 1);
+  for (let i = 0; i < ts.length; i++) {
+    const m = months.of((ts[i] as number) - 1);
     if (month !== undefined && m !== month) {
       out.push({ month, return: last / prev - 1 });
       prev = last;
     }
     month = m;
-    last = c.equity(i);
+    last = eq[i] as number;
   }
   if (month !== undefined) out.push({ month, return: last / prev - 1 });
   return out;
