@@ -66,7 +66,8 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
   const capital = Number(result.meta.capital);
   const samples = result.equity;
   const trades = result.trades;
-  const benchmark: number[] = [];
+  // Sized once: pushed a million times, the array was copied as it grew (tens of MB of garbage at the end).
+  const benchmark: number[] = new Array<number>(samples.length).fill(0);
   const lows = trades.map((t) => Math.min(Number(t.entryPrice), Number(t.exitPrice)));
   const highs = trades.map((t) => Math.max(Number(t.entryPrice), Number(t.exitPrice)));
   let firstOpen = Number.NaN;
@@ -81,7 +82,7 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
       // Samples are taken after their candle closed: those at or before this candle's open (a candle on the
       // grid closes at the next one's open time) see the previous close.
       while (si < samples.length && samples.ts(si) <= t) {
-        benchmark.push((capital * lastClose) / firstOpen);
+        benchmark[si] = (capital * lastClose) / firstOpen;
         si++;
       }
       lastClose = b.close[i] as number;
@@ -93,7 +94,7 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
       }
     }
   }
-  while (si++ < samples.length) benchmark.push((capital * lastClose) / firstOpen);
+  for (; si < samples.length; si++) benchmark[si] = (capital * lastClose) / firstOpen;
   const excursions = trades.map((t, k) => {
     const entry = Number(t.entryPrice);
     return { mae: (lows[k] as number) / entry - 1, mfe: (highs[k] as number) / entry - 1 };
