@@ -4,7 +4,7 @@ import { Decimal, aboveZero } from '../market/decimal.js';
 import { isDust } from '../market/dust.js';
 import type { Lane } from './lanes.js';
 import type { BacktestPipeline } from './pipeline.js';
-import type { EquityCurvePoint } from './result.js';
+import type { EquityCurve } from './equity-curve.js';
 
 /**
  * Sells each symbol's position at its last close: the venue is shown one more bar, at the instant the last
@@ -16,7 +16,7 @@ export async function closeAtEnd(
   p: BacktestPipeline,
   lanes: readonly Lane[],
   step: number,
-  equity: EquityCurvePoint[],
+  equity: EquityCurve,
 ): Promise<void> {
   const { trader, venue, clock, portfolio } = p;
   let sold = false;
@@ -54,7 +54,6 @@ export async function closeAtEnd(
   for (const l of lanes) portfolio.mark(l.symbol, new Decimal(l.lastClose));
   const ts = clock.now();
   const e = trader.sampleEquity(ts).toNumber();
-  const last = equity[equity.length - 1];
-  if (last !== undefined && last.ts >= ts) equity[equity.length - 1] = { ts: last.ts, equity: e };
-  else equity.push({ ts, equity: e });
+  if (equity.length > 0 && equity.ts(equity.length - 1) >= ts) equity.setLastEquity(e);
+  else equity.push(ts, e);
 }

@@ -20,7 +20,7 @@ import type { BacktestPipeline } from './pipeline.js';
 import { ReplaySource } from './replay-source.js';
 import type { WarmUp } from '../strategy/warm-up.js';
 import { WarmUpProbe, probing, shortfallSentence, type WarmUpShortfall } from '../strategy/warm-up-probe.js';
-import type { EquityCurvePoint } from './result.js';
+import { EquityCurve } from './equity-curve.js';
 import type { RoundTrips } from './round-trips.js';
 
 /**
@@ -37,7 +37,7 @@ export class Replay {
   /** The strategy's error, thrown by the loop at the next step. */
   failure: unknown = undefined;
   /** The equity at every time step's close (numbers: statistics and charts; money stays in the portfolio). */
-  readonly equity: EquityCurvePoint[] = [];
+  readonly equity = new EquityCurve();
   n = 0;
   first = Number.NaN;
   lastT = Number.NaN;
@@ -229,7 +229,7 @@ export class Replay {
       const q = held[k] as number;
       if (q !== 0) e += q * (lanes[k] as Lane).lastClose;
     }
-    this.equity.push({ ts, equity: e });
+    this.equity.push(ts, e);
   }
 
   /** Closes the time step: the venue moves to its close (answers whether resting orders filled). */

@@ -2,6 +2,7 @@
 // Money is in decimal strings; the equity curve (a point at every time step's close) is numbers in memory (it
 // feeds statistics and charts) and decimal strings, rounded to the quote coin's precision, in result.json.
 import type { WarmUpShortfall } from '../strategy/warm-up-probe.js';
+import type { EquityCurve } from './equity-curve.js';
 
 export interface BacktestFill {
   readonly ts: number;
@@ -52,10 +53,7 @@ export interface OpenPosition {
   readonly unrealisedReturn: string;
 }
 
-export interface EquityCurvePoint {
-  readonly ts: number;
-  readonly equity: number;
-}
+export type { EquityCurvePoint } from './equity-curve.js';
 
 /**
  * The time in the market, counted in time steps (candle open times) from the first one that may trade: all
@@ -184,7 +182,7 @@ export interface BacktestResult {
    * The equity marked at every time step's close (every symbol at its last close), at the step's decision
    * time (a daily stock candle's 16:00 ET); `closeAtEnd` replaces the last point with the equity after its sells.
    */
-  readonly equity: readonly EquityCurvePoint[];
+  readonly equity: EquityCurve;
   readonly inMarket: TimeInMarket;
   readonly warmUp: WarmUpSummary;
   readonly intents: readonly IntentOutcome[];

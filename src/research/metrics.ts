@@ -20,6 +20,7 @@ import { formatDuration } from '../market/duration.js';
 import { counted } from '../market/spelling.js';
 import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
 import { rulesText } from '../strategy/exits.js';
+import { EquityCurve, type EquityPoints } from '../backtest/equity-curve.js';
 
 /** The run against buying the instrument at the first open and holding it (fees not charged). */
 export interface BenchmarkMetrics {
@@ -96,9 +97,12 @@ function simpleReturns(values: readonly number[]): number[] {
 
 /** Max drawdown of a curve, and its duration; `start` is a point before the curve (the capital at the first open). */
 export function drawdown(
-  equity: readonly EquityCurvePoint[],
+  equity: EquityPoints,
   start?: EquityCurvePoint,
 ): { max: number; durationMs: number } {
+  const c = EquityCurve.of(equity);
+  const ts = c.times();
+  const eq = c.equities();
   let peak = -Infinity;
   let peakTs = 0;
   if (start !== undefined) {
@@ -107,17 +111,18 @@ export function drawdown(
   }
   let max = 0;
   let longest = 0;
-  for (const p of equity) {
-    if (p.equity >= peak) {
-      if (peak > -Infinity) longest = Math.max(longest, p.ts - peakTs);
-      peak = p.equity;
-      peakTs = p.ts;
+  for (let i = 0; i < eq.length; i++) {
+    const e = eq[i] as number;
+    if (e >= peak) {
+      if (peak > -Infinity) longest = Math.max(longest, (ts[i] as number) - peakTs);
+      peak = e;
+      peakTs = ts[i] as number;
     } else {
-      max = Math.max(max, (peak - p.equity) / peak);
+      max = Math.max(max, (peak - e) / peak);
     }
   }
-  const last = equity[equity.length - 1];
-  if (last && last.equity < peak) longest = Math.max(longest, last.ts - peakTs);
+  const last = eq.length - 1;
+  if (last >= 0 && (eq[last] as number) < peak) longest = Math.max(longest, (ts[last] as number) - peakTs);
   return { max, durationMs: max === 0 ? 0 : longest };
 }
 
@@ -125,7 +130,8 @@ export function drawdown(
 function maxDrawdownOf(values: readonly number[], start: number): number {
   let peak = start;
   let max = 0;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
     if (v >= peak) peak = v;
     else max = Math.max(max, (peak - v) / peak);
   }
@@ -168,16 +174,17 @@ class CalendarKeys {
 }
 
 /** The index of each calendar day's last point of the curve, in the venue's zone. */
-export function dailyIndices(equity: readonly EquityCurvePoint[], timeZone = 'UTC'): number[] {
+export function dailyIndices(equity: EquityPoints, timeZone = 'UTC'): number[] {
+  const ts = EquityCurve.of(equity).times();
   const out: number[] = [];
   const days = new CalendarKeys(timeZone, 10);
   let day: string | undefined;
-  for (let i = 0; i < equity.length; i++) {
-    const d = days.of((equity[i] as EquityCurvePoint).ts - 1);
+  for (let i = 0; i < ts.length; i++) {
+    const d = days.of((ts[i] as number) - 1);
     if (day !== undefined && d !== day) out.push(i - 1);
     day = d;
   }
-  if (equity.length > 0) out.push(equity.length - 1);
+  if (ts.length > 0) out.push(ts.length - 1);
   return out;
 }
 
@@ -191,24 +198,23 @@ export function monthOf(ts: number, timeZone = 'UTC'): string {
  * sample is the equity at its candle's close, so one at a month's first instant (a daily candle on the UTC
  * grid closes at 00:00) closes the month before and counts there.
  */
-export function monthlyReturns(
-  initial: number,
-  equity: readonly EquityCurvePoint[],
-  timeZone = 'UTC',
-): MonthlyReturn[] {
+export function monthlyReturns(initial: number, equity: EquityPoints, timeZone = 'UTC'): MonthlyReturn[] {
+  const c = EquityCurve.of(equity);
+  const ts = c.times();
+  const eq = c.equities();
   const out: MonthlyReturn[] = [];
   let prev = initial;
   let month: string | undefined;
   let last = initial;
   const months = new CalendarKeys(timeZone, 7);
-  for (const p of equity) {
-    const m = months.of(p.ts - 1);
+  for (let i = 0; i < ts.length; i++) {
+    const m = months.of((ts[i] as number) - 1);
     if (month !== undefined && m !== month) {
       out.push({ month, return: last / prev - 1 });
       prev = last;
     }
     month = m;
-    last = p.equity;
+    last = eq[i] as number;
   }
   if (month !== undefined) out.push({ month, return: last / prev - 1 });
   return out;
@@ -216,7 +222,7 @@ export function monthlyReturns(
 
 function benchmarkMetrics(
   initial: number,
-  curve: readonly EquityCurvePoint[],
+  curve: EquityCurve,
   bench: readonly number[],
   days: readonly number[],
   periodsPerYear: number,
@@ -224,7 +230,7 @@ function benchmarkMetrics(
   totalReturn: number,
   start: EquityCurvePoint,
 ): BenchmarkMetrics {
-  const rs = simpleReturns([initial, ...days.map((i) => (curve[i] as EquityCurvePoint).equity)]);
+  const rs = simpleReturns([initial, ...days.map((i) => curve.equity(i))]);
   const rb = simpleReturns([initial, ...days.map((i) => bench[i] as number)]);
   const mb = mean(rb);
   const ms = mean(rs);
@@ -253,16 +259,17 @@ function benchmarkMetrics(
  */
 export function computeMetrics(
   capital: string,
-  equity: readonly EquityCurvePoint[],
+  points: EquityPoints,
   trades: readonly BacktestTrade[],
   fees: string,
   inMarket: TimeInMarket,
   o: MetricsOptions = {},
 ): Metrics {
   const initial = Number(capital);
-  const curve = equity.length > 0 ? equity : [{ ts: o.start ?? 0, equity: initial }];
-  const first = curve[0] as EquityCurvePoint;
-  const last = curve[curve.length - 1] as EquityCurvePoint;
+  const equity = EquityCurve.of(points);
+  const curve = equity.length > 0 ? equity : EquityCurve.of([{ ts: o.start ?? 0, equity: initial }]);
+  const first = curve.at(0);
+  const last = curve.at(curve.length - 1);
   const final = last.equity;
   const start: EquityCurvePoint = { ts: o.start ?? first.ts, equity: initial };
   const spanMs = o.spanMs ?? last.ts - first.ts;
@@ -270,7 +277,7 @@ export function computeMetrics(
   // Sharpe and Sortino are defined on daily returns: the curve's last point of each day on the venue's
   // calendar. Days per year are counted: a stock's weekdays are about 252 a year, not 365.
   const days = dailyIndices(curve, o.timeZone);
-  const returns = simpleReturns([initial, ...days.map((i) => (curve[i] as EquityCurvePoint).equity)]);
+  const returns = simpleReturns([initial, ...days.map((i) => curve.equity(i))]);
   // Over the run's span every day's return counts; over the curve's own span (no spanMs) the first point's
   // day is its start, so the days after it.
   const counted = o.spanMs === undefined ? returns.length - 1 : returns.length;

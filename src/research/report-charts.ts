@@ -157,7 +157,7 @@ export function reportCharts(
     benchmark && benchmark.length === r.equity.length
       ? ascending(
           thin.indices.map((i) => ({
-            time: t((r.equity[i] as { ts: number }).ts),
+            time: t(r.equity.ts(i)),
             value: Math.round((benchmark[i] as number) * 100) / 100,
           })),
         )

@@ -2,7 +2,7 @@
 // pass over its candles for what the engine does not keep (the buy-and-hold benchmark, each trade's excursions).
 import { backtestOptionsOf, openJobSources, type BacktestJob } from '../backtest/run-config.js';
 import { runBacktest, type BacktestOptions } from '../backtest/engine.js';
-import type { BacktestResult, BacktestTrade, EquityCurvePoint } from '../backtest/result.js';
+import type { BacktestResult, BacktestTrade } from '../backtest/result.js';
 import type { CandleSource } from '../data/format.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { warmUpBefore, type WarmUpBefore } from '../backtest/warm-up-start.js';
@@ -32,7 +32,16 @@ export async function runJob(
     onProgress,
     ...more,
   });
-  return { result, metrics: metricsOf(result), ...(before !== undefined ? { warmUpBefore: before } : {}) };
+  // The metrics on first read: the CLI computes them again with the benchmark, a walk-forward over its window,
+  // and over a 1M-candle curve they cost about a tenth of the run.
+  let metrics: Metrics | undefined;
+  return {
+    result,
+    get metrics(): Metrics {
+      return (metrics ??= metricsOf(result));
+    },
+    ...(before !== undefined ? { warmUpBefore: before } : {}),
+  };
 }
 
 /** How far a round trip went against (MAE) and for (MFE) the position, as fractions of its entry price. */
@@ -57,7 +66,8 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
   const capital = Number(result.meta.capital);
   const samples = result.equity;
   const trades = result.trades;
-  const benchmark: number[] = [];
+  // Sized once: pushed a million times, the array was copied as it grew (tens of MB of garbage at the end).
+  const benchmark: number[] = new Array<number>(samples.length).fill(0);
   const lows = trades.map((t) => Math.min(Number(t.entryPrice), Number(t.exitPrice)));
   const highs = trades.map((t) => Math.max(Number(t.entryPrice), Number(t.exitPrice)));
   let firstOpen = Number.NaN;
@@ -71,8 +81,8 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
       if (Number.isNaN(firstOpen)) firstOpen = b.open[i] as number;
       // Samples are taken after their candle closed: those at or before this candle's open (a candle on the
       // grid closes at the next one's open time) see the previous close.
-      while (si < samples.length && (samples[si] as EquityCurvePoint).ts <= t) {
-        benchmark.push((capital * lastClose) / firstOpen);
+      while (si < samples.length && samples.ts(si) <= t) {
+        benchmark[si] = (capital * lastClose) / firstOpen;
         si++;
       }
       lastClose = b.close[i] as number;
@@ -84,7 +94,7 @@ export async function analyseRun(source: CandleSource, result: BacktestResult): 
       }
     }
   }
-  while (si++ < samples.length) benchmark.push((capital * lastClose) / firstOpen);
+  for (; si < samples.length; si++) benchmark[si] = (capital * lastClose) / firstOpen;
   const excursions = trades.map((t, k) => {
     const entry = Number(t.entryPrice);
     return { mae: (lows[k] as number) / entry - 1, mfe: (highs[k] as number) / entry - 1 };

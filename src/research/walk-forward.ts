@@ -224,7 +224,7 @@ async function outOfSample(
     undefined,
     source,
   );
-  const equity = result.equity.filter((p) => p.ts >= w.outOfSample.from);
+  const equity = result.equity.pointsFrom(w.outOfSample.from);
   if (equity.length === 0) return undefined;
   const fees = result.trades.reduce((a, t) => a.plus(t.fees), new Decimal(0));
   const metrics = computeMetrics(base.capital, equity, result.trades, fees.toFixed(), result.inMarket, {
