@@ -12,6 +12,7 @@ import { ScaledScheduler, scaledSleep } from '../feeds/time-scale.js';
 import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { realityCodeOf } from '../market/instrument-rules.js';
+import { marginLeverageOf } from '../market/margin.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
@@ -414,15 +415,6 @@ export function fillRouterFor(runtime: VenueRuntime, store: Store, logger?: Fill
 function scaledSleepFor(runtime: VenueRuntime): (ms: number) => Promise<void> {
   const s = runtime.scheduler;
   return s instanceof ScaledScheduler ? scaledSleep(s.speed) : scaledSleep(1);
-}
-
-/** The cross-margin leverage a bot's `leverage` entries set per coin at start (MARGIN, crossed). */
-function marginLeverageOf(entries: BotSpec['leverage']): ReadonlyMap<string, Decimal> {
-  const m = new Map<string, Decimal>();
-  for (const e of entries ?? [])
-    if (e.category === 'MARGIN' && e.coin !== undefined && e.leverage !== undefined)
-      m.set(e.coin, new Decimal(e.leverage));
-  return m;
 }
 
 /** A bot's fee rates: the taker rate, and the maker rate (default: the taker's). */
