@@ -115,6 +115,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       feeRate: feeRate.toFixed(),
       slippageBps: o.slippageBps ?? 0,
       ...(o.closeAtEnd === true ? { closeAtEnd: true as const } : {}),
+      ...(o.margin === undefined ? {} : { category: 'MARGIN' as const, leverage: { ...o.margin.leverage } }),
       ...rulesInForce(o),
       tradeHash,
     },

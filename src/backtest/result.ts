@@ -162,6 +162,9 @@ export interface BacktestMeta {
   readonly slippageBps: number;
   /** Set when the positions open at the end were sold at the last close (`closeAtEnd`). */
   readonly closeAtEnd?: true | undefined;
+  /** MARGIN for a MARGIN backtest (`BacktestOptions.margin`), with the leverage set per coin; else absent (SPOT). */
+  readonly category?: 'MARGIN' | undefined;
+  readonly leverage?: Readonly<Record<string, string>> | undefined;
   /**
    * The exits and protections in force: the strategy's declaration with the YAML's (and a sweep row's) over
    * it, field by field (mergeRules in src/strategy/exits.ts), as plain data (decimal strings).

@@ -15,6 +15,8 @@ import type { BacktestOptions } from './engine.js';
 import type { InstrumentOverride } from '../data/columnar.js';
 import type { CandleSource } from '../data/format.js';
 import { resampledSource } from '../data/resampled-source.js';
+import { Decimal } from '../market/decimal.js';
+import { SIM_REALITY_MARGIN_FIELDS, marginLeverageOf } from '../market/margin.js';
 
 export interface BacktestJob {
   /** The dataset; in a run over several symbols, the first of `datasets`. */
@@ -44,6 +46,8 @@ export interface BacktestJob {
   readonly protections?: ProtectionsInput | undefined;
   /** Sell the positions open at the end at the last close (`BacktestOptions.closeAtEnd`). */
   readonly closeAtEnd?: boolean | undefined;
+  /** A MARGIN backtest: the leverage per coin set at start, decimal strings (`BacktestOptions.margin`). */
+  readonly margin?: { readonly leverage: Readonly<Record<string, string>> } | undefined;
 }
 
 /**
@@ -70,7 +74,14 @@ export function jobFromConfig(c: BacktestConfig, strategyLookup?: StrategyLookup
     ...(c.exits !== undefined ? { exits: c.exits } : {}),
     ...(c.protections !== undefined ? { protections: c.protections } : {}),
     ...(c.closeAtEnd ? { closeAtEnd: true } : {}),
+    ...(c.category === 'MARGIN' ? { margin: marginOfEntries(c.leverage) } : {}),
   };
+}
+
+/** A MARGIN job's `margin`: the leverage its `leverage` entries set per coin (`marginLeverageOf`). */
+export function marginOfEntries(entries: BacktestConfig['leverage']): NonNullable<BacktestJob['margin']> {
+  const m = marginLeverageOf(entries);
+  return { leverage: Object.fromEntries([...m].map(([coin, v]) => [coin, v.toFixed()])) };
 }
 
 /** Strings from a command line become numbers where the strategy's parameter schema wants a number. */
@@ -117,6 +128,7 @@ export function backtestOptionsOf(
     exits: job.exits === undefined ? undefined : parseExitRules(job.exits, 'exits'),
     protections: job.protections === undefined ? undefined : parseProtections(job.protections, 'protections'),
     closeAtEnd: job.closeAtEnd,
+    margin: job.margin,
   };
 }
 
@@ -129,6 +141,25 @@ export function openJobSources(job: BacktestJob, interval?: CandleInterval): Can
   return job.datasets === undefined
     ? at(openDataset(job.dataset, { instrument: job.instrument }))
     : openDatasets(job.datasets, { instrument: job.instrument }).map(at);
+}
+
+/**
+ * What the simulator's set-leverage would refuse in a MARGIN job's leverage, checked before the run: a coin
+ * that is not a coin of its pairs, or a leverage outside 1 to the pairs' `maxCrossedLeverage` (the simulator's
+ * MARGIN row, `SIM_REALITY_MARGIN_FIELDS`). A sentence naming the entry and the fix, or undefined.
+ */
+export function marginJobProblem(job: BacktestJob, sources: readonly CandleSource[]): string | undefined {
+  if (job.margin === undefined) return undefined;
+  const coins = new Set(sources.flatMap((s) => [s.meta.instrument.baseCoin, s.meta.instrument.quoteCoin]));
+  const max = new Decimal(SIM_REALITY_MARGIN_FIELDS.maxCrossedLeverage);
+  for (const [coin, v] of Object.entries(job.margin.leverage)) {
+    if (!coins.has(coin))
+      return `leverage: coin ${coin} is not a coin of the backtest's pairs: use one of ${[...coins].join(', ')} (e.g. the base coin, which a short borrows)`;
+    const lev = new Decimal(v);
+    if (lev.lt(1) || lev.gt(max))
+      return `leverage: ${v} for ${coin} is outside 1 to ${max.toFixed()} (the pair's maxCrossedLeverage): use a leverage within it`;
+  }
+  return undefined;
 }
 
 /** How a job's data is named in results and reports. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CANDLE_INTERVALS, InstrumentSchema } from '../api/index.js';
 import { RiskLimitsSchema } from '../risk/limits.js';
-import { amountDecimal, feeRateDecimal, strategiesDirField } from './schema.js';
+import { BotSchema, LeverageSchema, amountDecimal, feeRateDecimal, strategiesDirField } from './schema.js';
 import { ExitRulesYamlSchema, ProtectionsYamlSchema } from '../strategy/exits.js';
 
 /**
@@ -13,7 +13,8 @@ export const RunNameSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'name must be lower-case letters, digits and dashes, e.g. sp500-ma');
 
-export const BacktestConfigSchema = z
+/** The fields of a backtest definition, without the checks across them (`BacktestConfigSchema` has those). */
+export const BacktestConfigFields = z
   .strictObject({
     name: RunNameSchema.default('backtest').describe(
       'name of the run (results go to backtest/results/<name>)',
@@ -68,8 +69,51 @@ export const BacktestConfigSchema = z
       .describe(
         'sell the positions still open when the data ends at the last close, through the pipeline (exit reason end_of_backtest, fees charged), as freqtrade does; default false: they stay open, marked at the last close, and the summary lists them',
       ),
+    category: BotSchema.shape.category.describe(
+      "category of the orders, as a deployment's bot: MARGIN borrows within the leverage entries (docs/margin.md)",
+    ),
+    leverage: z
+      .array(LeverageSchema)
+      .default([])
+      .describe(
+        "a MARGIN backtest's leverage per coin at start, as a deployment's bot: { category: MARGIN, coin: AAPL, leverage: '3' }",
+      ),
     from: z.string().optional().describe('first candle time to use (ISO date)'),
     to: z.string().optional().describe('last candle time to use (ISO date)'),
   })
   .describe('a backtest definition');
+
+/**
+ * What is wrong with a backtest's `category` and `leverage` together (a path and a sentence with the fix), or
+ * nothing: the one rule for the YAML and the CLI's --category and --leverage.
+ */
+export function marginConfigProblems(c: {
+  readonly category: 'SPOT' | 'MARGIN';
+  readonly leverage: readonly { readonly category: string; readonly coin?: string | undefined }[];
+}): { path: (string | number)[]; message: string }[] {
+  const out: { path: (string | number)[]; message: string }[] = [];
+  c.leverage.forEach((e, i) => {
+    if (e.category !== 'MARGIN')
+      out.push({
+        path: ['leverage', i, 'category'],
+        message: `a backtest sets MARGIN leverage only (it has no ${e.category} market): use category: MARGIN with a coin`,
+      });
+  });
+  if (c.category === 'SPOT' && c.leverage.length > 0)
+    out.push({
+      path: ['category'],
+      message: 'leverage entries apply to a MARGIN backtest: set category: MARGIN, or remove leverage',
+    });
+  if (c.category === 'MARGIN' && c.leverage.length === 0)
+    out.push({
+      path: ['leverage'],
+      message:
+        "a MARGIN backtest borrows within the leverage set per coin (1, no borrowing, until set): add leverage: [{ category: MARGIN, coin: SPX, leverage: '3' }] for the coin it borrows",
+    });
+  return out;
+}
+
+export const BacktestConfigSchema = BacktestConfigFields.superRefine((c, ctx) => {
+  for (const p of marginConfigProblems(c)) ctx.addIssue({ code: 'custom', ...p });
+});
 export type BacktestConfig = z.output<typeof BacktestConfigSchema>;

@@ -13,6 +13,7 @@ import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { DEFAULT_MARGIN_MODEL, type MarginModel } from '../market/margin.js';
 import { realityCodeOf } from '../market/instrument-rules.js';
+import { marginLeverageOf } from '../market/margin.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskGate } from '../risk/gate.js';
 import type { RiskLimits } from '../risk/limits.js';
@@ -423,15 +424,6 @@ function botPortfolio(store: Store, spec: BotSpec): Portfolio {
     cash: { [spec.quoteCoin]: spec.capital },
     ...(spec.category === 'MARGIN' ? { margin: spec.marginModel ?? DEFAULT_MARGIN_MODEL } : {}),
   });
-}
-
-/** The cross-margin leverage a bot's `leverage` entries set per coin at start (MARGIN, crossed). */
-function marginLeverageOf(entries: BotSpec['leverage']): ReadonlyMap<string, Decimal> {
-  const m = new Map<string, Decimal>();
-  for (const e of entries ?? [])
-    if (e.category === 'MARGIN' && e.coin !== undefined && e.leverage !== undefined)
-      m.set(e.coin, new Decimal(e.leverage));
-  return m;
 }
 
 /** A bot's fee rates: the taker rate, and the maker rate (default: the taker's). */

@@ -197,3 +197,23 @@ export function tightestThresholds(rules: readonly MarginPairRules[]): {
     liquidation: Decimal.min(...all.map((r) => r.liquidationRiskRatio)),
   };
 }
+
+/**
+ * The cross-margin leverage per coin that `leverage` entries (set-leverage parameters, spec 4.4) set at start:
+ * the MARGIN entries with a coin and a leverage. A deployment's bot and a MARGIN backtest read them alike.
+ */
+export function marginLeverageOf(
+  entries:
+    | readonly {
+        readonly category: string;
+        readonly coin?: string | undefined;
+        readonly leverage?: string | undefined;
+      }[]
+    | undefined,
+): Map<string, Decimal> {
+  const m = new Map<string, Decimal>();
+  for (const e of entries ?? [])
+    if (e.category === 'MARGIN' && e.coin !== undefined && e.leverage !== undefined)
+      m.set(e.coin, new Decimal(e.leverage));
+  return m;
+}

@@ -16,6 +16,8 @@ import type { WarmUpBefore } from '../../backtest/warm-up-start.js';
 import {
   jobDatasetName,
   jobFromConfig,
+  marginJobProblem,
+  marginOfEntries,
   openJobSources,
   type BacktestJob,
 } from '../../backtest/run-config.js';
@@ -23,6 +25,9 @@ import { analyseRuns, runJob } from '../../research/run-job.js';
 import {
   BacktestConfigSchema,
   ConfigError,
+  LeverageSchema,
+  marginConfigProblems,
+  type BacktestConfig,
   RunNameSchema,
   loadYaml,
   strategyLookupFor,
@@ -66,6 +71,31 @@ const Flags = z.strictObject({
   logLevel: enumFlag('--log-level', LOG_LEVELS).default('error'),
   verbose: z.boolean().default(false),
   closeAtEnd: z.boolean().optional(),
+  category: enumFlag('--category', ['SPOT', 'MARGIN']).optional(),
+  leverage: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined) return undefined;
+      const fix = 'e.g. SPX=3 or AAPL=3,USDT=3 (the coins a MARGIN run borrows)';
+      const pairs = s.split(',').map((p) => /^\s*([A-Z0-9]+)\s*=\s*(\S+)\s*$/.exec(p));
+      if (pairs.some((m) => m === null)) {
+        ctx.addIssue({ code: 'custom', message: `--leverage must be COIN=LEVERAGE pairs, ${fix}` });
+        return z.NEVER;
+      }
+      const entries = pairs.map((m) =>
+        LeverageSchema.safeParse({ category: 'MARGIN', coin: m?.[1], leverage: m?.[2] }),
+      );
+      const bad = entries.find((e) => !e.success);
+      if (bad !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `--leverage: ${bad.error?.issues[0]?.message ?? 'bad entry'}, ${fix}`,
+        });
+        return z.NEVER;
+      }
+      return entries.map((e) => e.data as z.output<typeof LeverageSchema>);
+    }),
 });
 
 export function register(program: Command): void {
@@ -95,6 +125,11 @@ export function register(program: Command): void {
       'error',
     )
     .option('--verbose', "a strategy's failure comes with its stack", false)
+    .option('--category <category>', 'SPOT, or MARGIN to borrow within --leverage (docs/margin.md)')
+    .option(
+      '--leverage <coin=x,...>',
+      "a MARGIN run's leverage per coin at start, e.g. SPX=3 (a short borrows the base coin)",
+    )
     .option(
       '--close-at-end',
       'sell the positions still open when the data ends, at the last close minus the slippage (exit reason end_of_backtest, fees charged); default: they stay open, marked at the last close',
@@ -121,6 +156,8 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
   if (problem !== undefined) throw new FlagError(problem);
   // Opened once: fails early, with a sentence, on a bad dataset; the run reads the same source.
   const source = await asInput(() => openJobSources(job));
+  const marginProblem = marginJobProblem(job, Array.isArray(source) ? source : [source]);
+  if (marginProblem !== undefined) throw new FlagError(marginProblem);
   // The strategy's log waits outside the results folder, made after the run; a failed run leaves none.
   const log = new StrategyLog({ level: f.logLevel, write: (t) => process.stderr.write(t) });
   try {
@@ -181,8 +218,31 @@ function jobFromFlags(f: BacktestFlags): { job: BacktestJob; name: string; looku
     to: f.to ?? base.to,
     instrument: { ...base.instrument, ...parseInstrumentFlag(f.instrument) },
     ...(f.closeAtEnd === true ? { closeAtEnd: true } : {}),
+    ...marginOfFlags(f, cfg),
   };
   return { job, name: cfg.name, lookup };
+}
+
+/**
+ * The job's `margin` from --category and --leverage over the file's `category` and `leverage`, checked by the
+ * file's one rule (`marginConfigProblems`) with the flags named: `{ margin }` for a MARGIN run, else `{}`.
+ */
+function marginOfFlags(f: BacktestFlags, cfg: BacktestConfig): { margin?: BacktestJob['margin'] } {
+  const category = f.category ?? cfg.category;
+  const leverage = f.leverage ?? cfg.leverage;
+  const problems = marginConfigProblems({ category, leverage });
+  if (problems.length > 0) {
+    const flag = (p: (string | number)[]) =>
+      p[0] === 'category'
+        ? f.category === undefined
+          ? 'category'
+          : '--category'
+        : f.leverage === undefined
+          ? p.join('.')
+          : '--leverage';
+    throw new FlagError(problems.map((p) => `${flag(p.path)}: ${p.message}`).join('\n'));
+  }
+  return category === 'MARGIN' ? { margin: marginOfEntries(leverage) } : {};
 }
 
 /**

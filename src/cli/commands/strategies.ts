@@ -2,7 +2,7 @@
 // ones) with their description, intervals and parameters, like freqtrade's list-strategies.
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { BacktestConfigSchema, loadYaml, strategyLookupFor, strategyLookupHere } from '../../config/index.js';
+import { BacktestConfigFields, loadYaml, strategyLookupFor, strategyLookupHere } from '../../config/index.js';
 import { strategyCatalogue, type StrategyEntry } from '../../strategy/catalogue.js';
 import { EXIT_CODES_HELP } from '../exit-codes.js';
 import { parseFlags } from '../flags.js';
@@ -88,6 +88,6 @@ export function register(program: Command): void {
 
 /** The strategiesDir of a backtest or deployment file (both spell it the same, at the top). */
 function strategiesDirOf(file: string): string | undefined {
-  const only = BacktestConfigSchema.pick({ strategiesDir: true }).loose();
+  const only = BacktestConfigFields.pick({ strategiesDir: true }).loose();
   return loadYaml(only, file).config.strategiesDir;
 }
