@@ -80,7 +80,7 @@ export function openPositionsOf(trips: RoundTrips, lanes: readonly Lane[]): Open
   return trips.openTrips().map((t) => {
     const mark = lastClose.get(t.symbol) ?? ZERO;
     const pnl = t.quantity.mul(mark).plus(t.sellValue).minus(t.buyCost).minus(t.fees);
-    const cost = t.quantity.mul(t.entryPrice);
+    const cost = t.quantity.abs().mul(t.entryPrice);
     return {
       symbol: t.symbol,
       entryTime: t.entryTime,

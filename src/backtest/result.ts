@@ -18,7 +18,8 @@ export interface BacktestFill {
 /** A round trip: from flat to flat on one symbol. */
 export interface BacktestTrade {
   readonly symbol: string;
-  readonly side: 'long';
+  /** long: opened with a buy; short: opened with a sell (a MARGIN run), its entry the sells, its exit the cover. */
+  readonly side: 'long' | 'short';
   readonly entryTime: number;
   readonly exitTime: number;
   /** Average entry and exit prices. */

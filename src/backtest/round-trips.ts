@@ -5,11 +5,13 @@ import type { BacktestTrade } from './result.js';
 /** A round trip still open: what it holds and what it cost so far (sells of part of it included). */
 export interface OpenTrip {
   readonly symbol: string;
+  /** long: it opened with a buy; short: with a sell (a MARGIN run's sellShort). */
+  readonly side: 'long' | 'short';
   readonly entryTime: number;
   readonly entryTag: string;
-  /** Base quantity held. */
+  /** Base quantity held, signed (negative while short). */
   readonly quantity: Decimal;
-  /** Average price of its buys, to 8 places. */
+  /** Average price of its entry side (the buys of a long, the sells of a short), to 8 places. */
   readonly entryPrice: string;
   /** Quote spent on its buys, received for its sells, and its fees so far. */
   readonly buyCost: Decimal;
@@ -58,6 +60,8 @@ export class RoundTrips {
       entry: number;
       /** The tag of the fill that opened the trade. */
       entryTag: string;
+      /** Whether the trade opened with a sell (a short). */
+      short: boolean;
       /** The price of the trade's only buy (sell) fill so far; undefined once it has several. */
       buyPrice: Decimal | undefined;
       sellPrice: Decimal | undefined;
@@ -84,6 +88,7 @@ export class RoundTrips {
         fees: ZERO,
         entry: 0,
         entryTag: '',
+        short: false,
         buyPrice: undefined,
         sellPrice: undefined,
       };
@@ -94,6 +99,7 @@ export class RoundTrips {
     if (wasFlat) {
       o.entry = f.ts;
       o.entryTag = f.tag;
+      o.short = f.side === 'sell';
       o.buyQty = o.buyCost = o.sellQty = o.sellValue = o.fees = ZERO;
     }
     o.fees = o.fees.plus(f.fee);
@@ -111,16 +117,18 @@ export class RoundTrips {
     }
     const flat = this.flat(f.symbol, o.qty);
     if (flat !== wasFlat) this.holding += flat ? -1 : 1;
-    if (flat && aboveZero(o.buyQty)) {
+    if (flat && aboveZero(o.buyQty) && aboveZero(o.sellQty)) {
+      // A side of one fill averages to that fill's price (its value is price x size, exactly): no division.
+      const buys = averagePrice(o.buyPrice, o.buyCost, o.buyQty);
+      const sells = averagePrice(o.sellPrice, o.sellValue, o.sellQty);
       this.trades.push({
         symbol: f.symbol,
-        side: 'long',
+        side: o.short ? 'short' : 'long',
         entryTime: o.entry,
         exitTime: f.ts,
-        // A side of one fill averages to that fill's price (its value is price x size, exactly): no division.
-        entryPrice: averagePrice(o.buyPrice, o.buyCost, o.buyQty),
-        exitPrice: averagePrice(o.sellPrice, o.sellValue, o.sellQty),
-        quantity: o.buyQty.toFixed(),
+        entryPrice: o.short ? sells : buys,
+        exitPrice: o.short ? buys : sells,
+        quantity: (o.short ? o.sellQty : o.buyQty).toFixed(),
         pnl: o.sellValue.minus(o.buyCost).minus(o.fees).toFixed(),
         fees: o.fees.toFixed(),
         entryTag: o.entryTag,
@@ -134,13 +142,16 @@ export class RoundTrips {
   openTrips(): OpenTrip[] {
     const out: OpenTrip[] = [];
     for (const [symbol, o] of this.open) {
-      if (!aboveZero(o.qty) || this.dust(symbol, o.qty)) continue;
+      if (o.qty.isZero() || this.dust(symbol, o.qty)) continue;
       out.push({
         symbol,
+        side: o.short ? 'short' : 'long',
         entryTime: o.entry,
         entryTag: o.entryTag,
         quantity: o.qty,
-        entryPrice: averagePrice(o.buyPrice, o.buyCost, o.buyQty),
+        entryPrice: o.short
+          ? averagePrice(o.sellPrice, o.sellValue, o.sellQty)
+          : averagePrice(o.buyPrice, o.buyCost, o.buyQty),
         buyCost: o.buyCost,
         sellValue: o.sellValue,
         fees: o.fees,

@@ -21,6 +21,7 @@ import { counted } from '../market/spelling.js';
 import { INTERVAL_MS, type CandleInterval } from '../api/index.js';
 import { rulesText } from '../strategy/exits.js';
 import { EquityCurve, type EquityPoints } from '../backtest/equity-curve.js';
+import { hasShorts, sideSplit } from './sides.js';
 
 /** The run against buying the instrument at the first open and holding it (fees not charged). */
 export interface BenchmarkMetrics {
@@ -374,7 +375,7 @@ export function openPositionText(
   p: BacktestResult['openPositions'][number],
   money: (s: string) => string,
 ): string {
-  return `${p.symbol} ${p.size} bought at ${p.entryPrice}, marked at ${p.mark} (last close): unrealised ${money(p.unrealisedPnl)} (${pct(Number(p.unrealisedReturn))}), entry tag ${p.entryTag}`;
+  return `${p.symbol} ${p.size} ${p.size.startsWith('-') ? 'sold short' : 'bought'} at ${p.entryPrice}, marked at ${p.mark} (last close): unrealised ${money(p.unrealisedPnl)} (${pct(Number(p.unrealisedReturn))}), entry tag ${p.entryTag}`;
 }
 
 /** The rows of the open positions, right below the headline: what the total return includes. */
@@ -393,6 +394,15 @@ function openPositionRows(r: BacktestResult, money: (s: string) => string): [str
     ['open positions', sentence],
     ...r.openPositions.map((p): [string, string] => ['', openPositionText(p, money)]),
   ];
+}
+
+/** A run with shorts: its closed trades split long / short (count, win rate, PnL after fees, fees). */
+function sideRows(r: BacktestResult, money: (s: string) => string): [string, string][] {
+  if (!hasShorts(r.trades, r.openPositions)) return [];
+  return sideSplit(r.trades).map((x): [string, string] => [
+    `  ${x.side}`,
+    `${x.trades} closed / ${x.trades > 0 ? pct(x.wins / x.trades) : '-'} won; PnL ${money(x.pnl.toFixed())}, fees ${money(x.fees.toFixed())}`,
+  ]);
 }
 
 /** The trades row: closed round trips and their win rate, and the positions still open beside them. */
@@ -456,6 +466,7 @@ export function formatSummary(r: BacktestResult, m: Metrics = metricsOf(r), quot
       `${pct(m.maxDrawdown)} over ${formatDuration(m.maxDrawdownDurationMs)} (equity at every candle's close)`,
     ],
     tradesRow(r, m),
+    ...sideRows(r, money),
     ['profit factor / expectancy', `${num(m.profitFactor)} / ${money(m.expectancy)}`],
     ['exposure', pct(m.exposure)],
     ['fees', money(m.fees)],

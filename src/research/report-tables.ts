@@ -5,6 +5,7 @@ import { Decimal } from '../market/decimal.js';
 import { formatDuration } from '../market/duration.js';
 import { esc, pct, safeJson, type InstrumentFormat } from './report-page.js';
 import type { Excursion } from './run-job.js';
+import { hasShorts, sideSplit } from './sides.js';
 
 /** Rows of the trade table drawn at once; the pager walks through all of them. */
 export const TRADES_PER_PAGE = 250;
@@ -39,6 +40,18 @@ export function symbolTable(r: BacktestResult, { money }: InstrumentFormat): str
         `<tr><td>${esc(s)}</td><td>${x.candles}</td><td>${x.fills}</td><td>${x.trades}</td><td>${x.trades > 0 ? pct(x.wins / x.trades) : ''}</td><td>${money(x.fees)}</td><td class="${new Decimal(x.pnl).gte(0) ? 'pos' : 'neg'}">${money(x.pnl)}</td><td>${esc(x.position)}</td></tr>`,
     )
     .join('')}</tbody></table>`;
+}
+
+/** Closed trades by side (long / short): count, win rate, PnL after fees and fees (a run with shorts). */
+export function sideTable(r: BacktestResult, { money }: InstrumentFormat): string {
+  if (!hasShorts(r.trades, r.openPositions)) return '';
+  const rows = sideSplit(r.trades)
+    .map(
+      (x) =>
+        `<tr><td>${x.side}</td><td>${x.trades}</td><td>${x.trades > 0 ? pct(x.wins / x.trades) : ''}</td><td class="${x.pnl.gte(0) ? 'pos' : 'neg'}">${money(x.pnl.toFixed())}</td><td>${money(x.fees.toFixed())}</td></tr>`,
+    )
+    .join('');
+  return `<h2>Long and short</h2><table id="sides"><thead><tr><th>Side</th><th>Closed trades</th><th>Win rate</th><th>PnL</th><th>Fees</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** Trades, win rate, mean return and PnL by exit reason. */

@@ -24,6 +24,7 @@ import {
   openPositionTable,
   reasonTable,
   symbolTable,
+  sideTable,
   tagTable,
   tradeRecords,
   tradesSection,
@@ -60,6 +61,7 @@ ${tileGrid(summaryTiles(r, m, f))}
 ${openPositionTable(r, f)}
 ${chartPanels(charts)}
 <h2>Monthly returns (${esc(f.clock.label)})</h2>${monthlyTable(m)}
+${sideTable(r, f)}
 <h2>By symbol</h2>
 ${symbolTable(r, f)}
 <h2>Entry tags</h2>

@@ -14,8 +14,9 @@ const out = join(dir, 'out');
 
 interface ResultJson {
   meta: { category?: string; leverage?: Record<string, string> };
-  fills: { side: string; size: string; tag: string }[];
-  openPositions: unknown[];
+  fills: { side: string; size: string; tag: string; price: string }[];
+  trades: { side: string; entryPrice: string; exitPrice: string; quantity: string; pnl: string }[];
+  openPositions: { size: string; entryTag: string }[];
 }
 const result = (name: string) =>
   JSON.parse(readFileSync(join(out, name, 'result.json'), 'utf8')) as ResultJson;
@@ -37,7 +38,22 @@ describe('backtest category MARGIN', () => {
     r.fills.forEach((f, i) => {
       expect(`${f.side} ${f.size} ${f.tag}`).toBe(i % 2 === 0 ? 'sell 1 short' : 'buy 1 cover');
     });
-    expect(r.openPositions).toEqual([]);
+    // The last death cross's short is still open at the end: listed, negative, and said in the summary.
+    expect(r.openPositions).toMatchObject(
+      r.fills.length % 2 === 1 ? [{ size: '-1', entryTag: 'short' }] : [],
+    );
+    if (r.fills.length % 2 === 1) expect(run.stdout).toMatch(/SPXUSDT -1 sold short at /);
+    // Each round trip is a short: entered at its sell, exited at its cover, PnL the sell less the cover and fees.
+    expect(r.trades.length).toBe(Math.floor(r.fills.length / 2));
+    for (const t of r.trades) expect(t.side).toBe('short');
+    expect(r.trades[0]?.entryPrice).toBe(r.fills[0]?.price);
+    // The summary and the report split the closed trades long / short.
+    const shortWins = r.trades.filter((t) => Number(t.pnl) > 0).length;
+    expect(run.stdout).toMatch(new RegExp(`^  long +0 closed / - won; PnL 0\\.00, fees 0\\.00$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^  short +${r.trades.length} closed / [\\d.]+% won`, 'm'));
+    expect(shortWins).toBeGreaterThan(0);
+    const html = readFileSync(join(out, 'sp500-short', 'report.html'), 'utf8');
+    expect(html).toMatch(/<table id="sides">.*<td>short<\/td><td>\d+<\/td>/s);
   });
 
   it('takes --category and --leverage, and the same run as SPOT cannot short', async () => {
