@@ -2,7 +2,12 @@
 // replayed price jumps past the liquidation price, and the simulator closes the short by force. Its fill has no
 // order (the public fill row has five fields), yet it must be booked to the bot whose short it closed, marked a
 // liquidation, and leave the bot flat with no loan; the simulator's admin API (GET /sim/margin) is the oracle.
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/daemon/logger.js';
+import { DaemonMetrics } from '../../../src/daemon/metrics.js';
+import { pipelineEvents } from '../../../src/daemon/pipeline-events.js';
+import { coinsBySuffix } from '../../../src/execution/describe.js';
 import { runBacktest } from '../../../src/backtest/engine.js';
 import { LIQUIDATION_TAG } from '../../../src/execution/fill-booking.js';
 import type { TraderEvent } from '../../../src/execution/trader.js';
@@ -11,6 +16,7 @@ import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import type { ReplayCandle } from '../../../src/sim/index.js';
 import { defineStrategy, sellShort, z, type Strategy } from '../../../src/index.js';
 import { barsSource } from '../../helpers/candle-series.js';
+import { runCli } from '../../helpers/cli.js';
 import { startLiveVenue } from '../../helpers/live-venue.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
@@ -72,6 +78,19 @@ describe('a margin liquidation', () => {
     });
     await venue.runtime.client.setLeverage({ category: 'MARGIN', coin: 'AAPL', leverage: '3' });
     const events: TraderEvent[] = [];
+    // The daemon's own subscriber of the pipeline: its log lines (JSON) and its metrics.
+    const lines: string[] = [];
+    const logger = createLogger({
+      format: 'json',
+      stream: new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          lines.push(chunk.toString());
+          cb();
+        },
+      }),
+    });
+    const metrics = new DaemonMetrics();
+    const daemonView = pipelineEvents(logger, metrics, coinsBySuffix('USDT'));
     const { bot, portfolio } = await venue.createLiveBot(
       {
         name: 'shorty',
@@ -86,7 +105,12 @@ describe('a margin liquidation', () => {
           whitelisted: true,
         }),
       },
-      { onEvent: (e) => events.push(e) },
+      {
+        onEvent: (e) => {
+          events.push(e);
+          daemonView(e);
+        },
+      },
     );
     bot.start();
     const admin = async (): Promise<SimMargin> =>
@@ -135,6 +159,40 @@ describe('a margin liquidation', () => {
     expect(new Decimal(balances.data.USDT?.available ?? 'NaN').toFixed()).toBe(
       portfolio.cash('USDT').toFixed(),
     );
+
+    // Every surface says so: the daemon's log line and metric, and the built CLI's trades and status on the journal.
+    const said = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.message === 'liquidated');
+    expect(said).toMatchObject({
+      level: 'warn',
+      bot: 'shorty',
+      symbol: 'AAPLUSDT',
+      side: 'buy',
+      size: '10',
+      price: '300',
+    });
+    expect(said?.venueTime).toBe(new Date(liq.ts).toISOString());
+    expect(await metrics.registry.getSingleMetricAsString('tradebot_liquidations_total')).toContain(
+      'tradebot_liquidations_total{bot="shorty",symbol="AAPLUSDT"} 1',
+    );
+    const trades = await runCli(['trades', '--journal', venue.journalPath, '--json']);
+    expect(trades.code, trades.stderr).toBe(0);
+    expect((JSON.parse(trades.stdout) as { liquidation: boolean }[]).map((x) => x.liquidation)).toEqual([
+      false,
+      true,
+    ]);
+    const table = await runCli(['trades', '--journal', venue.journalPath]);
+    expect(table.stdout).toMatch(/buy LIQUIDATED +AAPLUSDT +10 AAPL +300 USDT/);
+    const status = await runCli(['status', '--journal', venue.journalPath, '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    const bots = JSON.parse(status.stdout) as { bot: string; margin?: { liquidations: unknown[] } }[];
+    expect(bots.find((b) => b.bot === 'shorty')?.margin).toMatchObject({
+      loans: [],
+      liquidations: [
+        { time: new Date(liq.ts).toISOString(), symbol: 'AAPLUSDT', side: 'buy', price: '300', size: '10' },
+      ],
+    });
 
     // The backtest of the same candles, with the same strategy, capital, fees and leverage: the same two fills,
     // the liquidation at the same candle, price and size, and the same cash.

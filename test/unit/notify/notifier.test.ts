@@ -170,6 +170,39 @@ describe('Notifier', () => {
     await rx.close();
   });
 
+  it('tells a margin liquidation at once, with the events of margin (not as a plain fill)', async () => {
+    const rx = await startRecordingServer();
+    rx.fallback = () => ({ body: 'ok' });
+    const { n, emit } = harness(
+      { events: ['margin'], perMinute: 600, fillWindowMs: 0 },
+      `${rx.baseUrl}/hook`,
+    );
+    emit({ type: 'fill', bot: 'shorty', ts: 5, fill: fill({ bot: 'shorty' }) });
+    emit({
+      type: 'fill',
+      bot: 'shorty',
+      ts: 6,
+      fill: fill({
+        bot: 'shorty',
+        side: 'buy',
+        price: new Decimal('300'),
+        size: new Decimal('10'),
+        fee: new Decimal('3'),
+        tag: 'liquidation',
+        liquidation: true,
+        orderId: undefined,
+        clientOid: undefined,
+        execId: 'x9',
+      }),
+    });
+    await waitFor(() => rx.requests.length >= 1, { what: 'the liquidation', timeoutMs: 10_000 });
+    await n.stop();
+    expect(rx.requests.map((r) => untimed((JSON.parse(r.body) as { text: string }).text))).toEqual([
+      'shorty LIQUIDATED: the venue closed its short by force: bought 10 AAPL at 300 USDT (fee 3 USDT, taker)',
+    ]);
+    await rx.close();
+  });
+
   it('tells a bot restart, and sends the daily summary when the venue clock reads its cron time', async () => {
     const rx = await startRecordingServer();
     rx.fallback = () => ({ body: 'ok' });
