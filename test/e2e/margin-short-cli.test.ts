@@ -155,15 +155,19 @@ describe('a MARGIN short through the built CLI', () => {
       const bots = JSON.parse(r.stdout) as { bot: string; margin?: StatusMargin }[];
       return bots.find((b) => b.bot === 'shorty')?.margin;
     };
-    /** One reading of the three, taken within one interest period (else none: read again). */
+    /**
+     * One reading of the three, taken within one interest period and with no fill journaled meanwhile (else none:
+     * read again; a cover journaled between the status read and the journal read once made them disagree).
+     */
     const sample = async () => {
+      const before = journalFills().length;
       const t0 = await simNow();
       const status = await statusOf();
       const venue = await admin<SimMargin>('/sim/margin');
       const web = await dashboardMargin();
       const t1 = await simNow();
       const fills = journalFills();
-      if (status === undefined || period(t0) !== period(t1)) return undefined;
+      if (status === undefined || period(t0) !== period(t1) || fills.length !== before) return undefined;
       if (period(Date.parse(status.asOf)) !== period(t0)) return undefined;
       return { status, venue, web, journal: fromJournal(fills, t0), fills };
     };
