@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './test/helpers/slow-first-sequencer.js';
@@ -6,6 +8,13 @@ import { SlowFirstSequencer } from './test/helpers/slow-first-sequencer.js';
 // changes process-wide state (cwd, env, exit). They share threads without isolation: a fresh fork and a fresh
 // module graph per file cost more than most of these files' tests.
 const UNIT = ['test/unit/**/*.test.ts', 'strategies/**/*.test.ts'];
+
+/**
+ * The run's own cache folder (XDG_CACHE_HOME: the candle cache and the type-check verdicts): the suite never
+ * reads or writes the developer's ~/.cache, every run starts as cold as CI's clean machine, and the tests of one
+ * run share it as a user's runs do. test/helpers/cache-teardown.ts removes it (the path is the main process's).
+ */
+export const TEST_CACHE_HOME = join(tmpdir(), `tradebot-test-cache-${process.pid}`);
 
 export default defineConfig({
   // The strategies import the package by its name, as a user's do: in tests, that is the sources.
@@ -21,7 +30,8 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // Every simulator a test starts (in process or in a spawned daemon) must be pinned to a start time, so
     // the suite passes on any date: see REQUIRE_PINNED_START in src/sim/engine.ts.
-    env: { TRADEBOT_REQUIRE_PINNED_START: '1' },
+    env: { TRADEBOT_REQUIRE_PINNED_START: '1', XDG_CACHE_HOME: TEST_CACHE_HOME },
+    globalSetup: ['test/helpers/cache-teardown.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads', isolate: false } },
       {
