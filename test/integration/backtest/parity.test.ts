@@ -5,10 +5,9 @@
 // (price, size, fee, maker/taker) and the same final cash and position, to the last decimal.
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import type { TraderEvent } from '../../../src/execution/trader.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { createPaperBot, startPaperParity } from './fixtures/paper-parity.js';
+import { createPaperBot, describeChainEvent, startPaperParity } from './fixtures/paper-parity.js';
 import scripted, { SCRIPT } from './fixtures/scripted.js';
 
 const MIN = 60_000;
@@ -45,22 +44,6 @@ const RISK = RiskLimitsSchema.parse({
 const FEES = { feeRate: '0.002', makerFeeRate: '0.0005' };
 const SLIPPAGE_BPS = 5;
 
-/** The chain as one side saw it, one line per event, in order. */
-function describeEvent(e: TraderEvent): string | undefined {
-  switch (e.type) {
-    case 'intent':
-      return `intent ${e.signalTime} ${e.intent.side} ${e.intent.type} ${e.intent.tag}`;
-    case 'denied':
-      return `denied ${e.intent.tag} ${e.code}`;
-    case 'order':
-      return `order ${e.order.clientOid} ${e.order.side} ${e.order.orderType} ${e.order.qty} ${e.order.price ?? '-'} ${e.outcome.status}`;
-    case 'fill':
-      return `fill ${e.fill.tag} ${e.fill.side} ${e.fill.price.toFixed()} ${e.fill.size.toFixed()} fee ${e.fill.fee.toFixed()} ${e.fill.liquidity}`;
-    default:
-      return undefined;
-  }
-}
-
 describe('parity between the backtester and paper trading on the simulator', () => {
   it('gives the same intents, gate decisions, orders, fills, fees, cash and position', async () => {
     const { venue, source } = await startPaperParity({
@@ -88,7 +71,7 @@ describe('parity between the backtester and paper trading on the simulator', () 
       slippageBps: SLIPPAGE_BPS,
       suspended: (_s, t) => t < RESUMES,
       onEvent: (e) => {
-        const line = describeEvent(e);
+        const line = describeChainEvent(e);
         if (line) backtestSeen.push(line);
       },
     });
@@ -103,7 +86,7 @@ describe('parity between the backtester and paper trading on the simulator', () 
       START,
       { strategy: scripted, risk: RISK, ...FEES },
       (e) => {
-        const line = describeEvent(e);
+        const line = describeChainEvent(e);
         if (line) paperSeen.push(line);
       },
     );

@@ -5,12 +5,11 @@
 // final cash and position, to the last decimal, and the simulator's account (the oracle) must agree.
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
-import type { TraderEvent } from '../../../src/execution/trader.js';
 import { buyToCover, defineStrategy, sellShort, toDecimal, z } from '../../../src/index.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import type { Strategy } from '../../../src/strategy/contract.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { createPaperBot, startPaperParity } from './fixtures/paper-parity.js';
+import { createPaperBot, describeChainEvent, startPaperParity } from './fixtures/paper-parity.js';
 
 const MIN = 60_000;
 const START = Date.UTC(2026, 10, 23, 20, 25); // Monday 15:25 ET: 16:00 ET (21:00 UTC) is an hour boundary
@@ -66,21 +65,6 @@ const RISK = RiskLimitsSchema.parse({
 const FEES = { feeRate: '0.002', makerFeeRate: '0.0005' };
 const LEVERAGE = [{ category: 'MARGIN', coin: 'AAPL', leverage: '2' }];
 
-function describeEvent(e: TraderEvent): string | undefined {
-  switch (e.type) {
-    case 'intent':
-      return `intent ${e.signalTime} ${e.intent.side} ${e.intent.type} ${e.intent.category} ${e.intent.tag}`;
-    case 'denied':
-      return `denied ${e.intent.tag} ${e.code}`;
-    case 'order':
-      return `order ${e.order.clientOid} ${e.order.category} ${e.order.side} ${e.order.orderType} ${e.order.qty} ${e.order.price ?? '-'} ${e.outcome.status}`;
-    case 'fill':
-      return `fill ${e.fill.tag} ${e.fill.side} ${e.fill.price.toFixed()} ${e.fill.size.toFixed()} fee ${e.fill.fee.toFixed()} ${e.fill.liquidity}`;
-    default:
-      return undefined;
-  }
-}
-
 describe('parity of a short strategy between the backtester and paper trading on the simulator', () => {
   it('gives the same intents, gate decisions, orders, fills, fees, interest, cash and position', async () => {
     const { venue, source } = await startPaperParity({
@@ -107,7 +91,7 @@ describe('parity of a short strategy between the backtester and paper trading on
       slippageBps: 5,
       margin: { leverage: { AAPL: '2' } },
       onEvent: (e) => {
-        const line = describeEvent(e);
+        const line = describeChainEvent(e);
         if (line) backtestSeen.push(line);
       },
     });
@@ -118,7 +102,7 @@ describe('parity of a short strategy between the backtester and paper trading on
       START,
       { strategy: shortScript, risk: RISK, ...FEES, category: 'MARGIN', leverage: LEVERAGE },
       (e) => {
-        const line = describeEvent(e);
+        const line = describeChainEvent(e);
         if (line) paperSeen.push(line);
       },
     );
