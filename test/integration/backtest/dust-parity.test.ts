@@ -12,8 +12,7 @@ import { Decimal } from '../../../src/market/decimal.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import { parseExitRules } from '../../../src/strategy/exits.js';
 import { defineStrategy } from '../../../src/strategy/index.js';
-import { waitFor } from '../../helpers/wait-for.js';
-import { createPaperBot, startPaperParity } from './fixtures/paper-parity.js';
+import { createPaperBot, startPaperParity, tradeToTheEnd } from './fixtures/paper-parity.js';
 
 const MIN = 60_000;
 const START = Date.UTC(2026, 10, 23, 15, 0); // Monday 10:00 ET: the regular session throughout
@@ -126,13 +125,7 @@ describe('dust parity between the backtester and paper trading on the simulator'
         if (line) paperSeen.push(line);
       },
     );
-    bot.start();
-    await waitFor(() => (bot.status().lastCandle ?? 0) >= START + (N - 1) * MIN, {
-      timeoutMs: 60_000,
-      what: 'the paper bot to see the last candle',
-    });
-    await bot.trader.idle();
-    await bot.trader.syncFills();
+    await tradeToTheEnd(bot, START + (N - 1) * MIN, 60_000);
     const status = bot.status();
     await bot.stop();
     const venueAapl = venue.sim.engine.balancesDecimal(CREDS.apiKey).AAPL;

@@ -6,8 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/engine.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
-import { waitFor } from '../../helpers/wait-for.js';
-import { createPaperBot, describeChainEvent, startPaperParity } from './fixtures/paper-parity.js';
+import {
+  createPaperBot,
+  describeChainEvent,
+  startPaperParity,
+  tradeToTheEnd,
+} from './fixtures/paper-parity.js';
 import scripted, { SCRIPT } from './fixtures/scripted.js';
 
 const MIN = 60_000;
@@ -90,13 +94,7 @@ describe('parity between the backtester and paper trading on the simulator', () 
         if (line) paperSeen.push(line);
       },
     );
-    bot.start();
-    await waitFor(() => (bot.status().lastCandle ?? 0) >= START + (N - 1) * MIN, {
-      timeoutMs: 60_000,
-      what: 'the paper bot to see the last candle',
-    });
-    await bot.trader.idle();
-    await bot.trader.syncFills();
+    await tradeToTheEnd(bot, START + (N - 1) * MIN, 60_000);
     await bot.stop();
     clearInterval(resume);
     const venueBalances = sim.engine.balancesDecimal(CREDS.apiKey);

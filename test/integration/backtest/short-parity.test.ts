@@ -8,8 +8,12 @@ import { runBacktest } from '../../../src/backtest/engine.js';
 import { buyToCover, defineStrategy, sellShort, toDecimal, z } from '../../../src/index.js';
 import { RiskLimitsSchema } from '../../../src/risk/index.js';
 import type { Strategy } from '../../../src/strategy/contract.js';
-import { waitFor } from '../../helpers/wait-for.js';
-import { createPaperBot, describeChainEvent, startPaperParity } from './fixtures/paper-parity.js';
+import {
+  createPaperBot,
+  describeChainEvent,
+  startPaperParity,
+  tradeToTheEnd,
+} from './fixtures/paper-parity.js';
 
 const MIN = 60_000;
 const START = Date.UTC(2026, 10, 23, 20, 25); // Monday 15:25 ET: 16:00 ET (21:00 UTC) is an hour boundary
@@ -106,13 +110,7 @@ describe('parity of a short strategy between the backtester and paper trading on
         if (line) paperSeen.push(line);
       },
     );
-    bot.start();
-    await waitFor(() => (bot.status().lastCandle ?? 0) >= START + (N - 1) * MIN, {
-      timeoutMs: 90_000,
-      what: 'the paper bot to see the last candle',
-    });
-    await bot.trader.idle();
-    await bot.trader.syncFills();
+    await tradeToTheEnd(bot, START + (N - 1) * MIN, 90_000);
     const paperMargin = portfolio.margin(sim.engine.now());
     await bot.stop();
     const venueBalances = sim.engine.balancesDecimal(CREDS.apiKey);
