@@ -38,11 +38,13 @@ export function backtestPipeline(
 ): BacktestPipeline {
   const quote = (lanes[0] as Lane).rules.quoteCoin;
   // Where the run starts: the capital, and the fills before it (a replay from a live bot's journal).
-  // A MARGIN run keeps its loans as a live MARGIN bot does, with the in-process venue's model (the simulator's).
+  // A MARGIN run's loans follow one model, the simulator's: the venue books them, and the portfolio keeps its own
+  // account of them as a live MARGIN bot does.
+  const marginModel = o.margin === undefined ? undefined : DEFAULT_MARGIN_MODEL;
   const portfolio = Portfolio.fromFills(o.openingFills ?? [], {
     quoteCoin: quote,
     cash: { [quote]: capital },
-    ...(o.margin === undefined ? {} : { margin: DEFAULT_MARGIN_MODEL }),
+    ...(marginModel === undefined ? {} : { margin: marginModel }),
   });
   const balances = Object.fromEntries(
     [quote, ...lanes.map((l) => l.rules.baseCoin)].map((c) => [c, portfolio.cash(c)] as const),
@@ -68,6 +70,7 @@ export function backtestPipeline(
     })),
     balances,
     fees,
+    margin: marginModel,
   });
   const leverage = new Map(Object.entries(o.margin?.leverage ?? {}).map(([c, v]) => [c, new Decimal(v)]));
   for (const [coin, v] of leverage) venue.setLeverage(coin, v);

@@ -4,6 +4,7 @@
 // placement, fills read back through `fills()`.
 import { apiErrorFor } from '../api/index.js';
 import { Decimal, toWire } from '../market/decimal.js';
+import type { MarginModel } from '../market/margin.js';
 import type { CoreFill, MarketView, MatchingCore, PairSpec } from '../sim/matching.js';
 import { MatchingCore as Core } from '../sim/matching.js';
 import type { FeeRates } from '../portfolio/fees.js';
@@ -22,6 +23,8 @@ export interface InProcessVenueOptions {
   /** Starting balances by coin. */
   readonly balances: Readonly<Record<string, Decimal>>;
   readonly fees: FeeRates;
+  /** The margin model its loans follow (a MARGIN backtest; default the simulator's, DEFAULT_MARGIN_MODEL). */
+  readonly margin?: MarginModel | undefined;
 }
 
 const ACCOUNT = 'backtest';
@@ -47,7 +50,7 @@ export class InProcessVenue implements Venue {
 
   constructor(o: InProcessVenueOptions) {
     const pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
-    this.core = new Core({ market: o.market, pair: (s) => pairs.get(s), history: false });
+    this.core = new Core({ market: o.market, pair: (s) => pairs.get(s), history: false, margin: o.margin });
     this.core.createAccount(ACCOUNT, {
       balances: o.balances,
       makerFeeRate: o.fees.maker,
