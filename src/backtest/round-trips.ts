@@ -24,6 +24,23 @@ function averagePrice(only: Decimal | undefined, value: Decimal, qty: Decimal): 
   return (only ?? value.div(qty)).toDecimalPlaces(8).toFixed();
 }
 
+/** A trip's sides so far: quantity, value and the one fill's price while the side has one fill. */
+interface TripSides {
+  readonly short: boolean;
+  readonly buyQty: Decimal;
+  readonly buyCost: Decimal;
+  readonly buyPrice: Decimal | undefined;
+  readonly sellQty: Decimal;
+  readonly sellValue: Decimal;
+  readonly sellPrice: Decimal | undefined;
+}
+
+// A side of one fill averages to that fill's price (its value is price x size, exactly): no division.
+const buysPrice = (o: TripSides): string => averagePrice(o.buyPrice, o.buyCost, o.buyQty);
+const sellsPrice = (o: TripSides): string => averagePrice(o.sellPrice, o.sellValue, o.sellQty);
+/** The entry side's average: a long's buys, a short's sells. */
+const entryPrice = (o: TripSides): string => (o.short ? sellsPrice(o) : buysPrice(o));
+
 /** What a round trip needs of a fill: the pipeline's fill, amounts in Decimal. */
 interface TripFill {
   readonly symbol: string;
@@ -118,16 +135,13 @@ export class RoundTrips {
     const flat = this.flat(f.symbol, o.qty);
     if (flat !== wasFlat) this.holding += flat ? -1 : 1;
     if (flat && aboveZero(o.buyQty) && aboveZero(o.sellQty)) {
-      // A side of one fill averages to that fill's price (its value is price x size, exactly): no division.
-      const buys = averagePrice(o.buyPrice, o.buyCost, o.buyQty);
-      const sells = averagePrice(o.sellPrice, o.sellValue, o.sellQty);
       this.trades.push({
         symbol: f.symbol,
         side: o.short ? 'short' : 'long',
         entryTime: o.entry,
         exitTime: f.ts,
-        entryPrice: o.short ? sells : buys,
-        exitPrice: o.short ? buys : sells,
+        entryPrice: entryPrice(o),
+        exitPrice: o.short ? buysPrice(o) : sellsPrice(o),
         quantity: (o.short ? o.sellQty : o.buyQty).toFixed(),
         pnl: o.sellValue.minus(o.buyCost).minus(o.fees).toFixed(),
         fees: o.fees.toFixed(),
@@ -149,9 +163,7 @@ export class RoundTrips {
         entryTime: o.entry,
         entryTag: o.entryTag,
         quantity: o.qty,
-        entryPrice: o.short
-          ? averagePrice(o.sellPrice, o.sellValue, o.sellQty)
-          : averagePrice(o.buyPrice, o.buyCost, o.buyQty),
+        entryPrice: entryPrice(o),
         buyCost: o.buyCost,
         sellValue: o.sellValue,
         fees: o.fees,

@@ -451,7 +451,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
    */
   private liquidatable(symbol: string, side: string): Decimal {
     const { portfolio } = this.o;
-    if ((portfolio.margin(this.o.clock.now())?.loans.length ?? 0) === 0) return ZERO;
+    if (!portfolio.owesLoan) return ZERO;
     const q = portfolio.position(symbol).quantity;
     if (side === 'buy') return q.lt(0) ? q.neg() : ZERO;
     return side === 'sell' && q.gt(0) ? q : ZERO;

@@ -40,6 +40,11 @@ export class LoanBook {
 
   constructor(private readonly model: MarginModel) {}
 
+  /** Whether any loan is open (interest aside, nothing to value). */
+  get owing(): boolean {
+    return this.loans.size > 0;
+  }
+
   /**
    * Books a MARGIN fill: what the bot lacks of the coin it pays with is borrowed (a sell beyond the base held
    * borrows the base coin at the fill's price; a buy beyond the quote cash borrows the quote coin at 1), and

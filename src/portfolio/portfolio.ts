@@ -294,6 +294,11 @@ export class Portfolio implements PortfolioView {
     if (fill.ts > pos.lastFillTs) pos.lastFillTs = fill.ts;
   }
 
+  /** Whether a MARGIN bot owes a loan now (false for a SPOT portfolio); `margin(now)` values them. */
+  get owesLoan(): boolean {
+    return this.loanBook?.owing === true;
+  }
+
   /**
    * A MARGIN bot's loans with their interest accrued up to venue time `now` (the model's accrueInterest),
    * and its risk ratio at the marks; undefined for a SPOT portfolio (see LoanBook).
