@@ -35,11 +35,13 @@ export default defineStrategy({
   params,
   // Candle intervals this strategy makes sense on; the bot config picks one of them.
   intervals: ['1m', '5m', '15m', '1H'],
-  // The warm-up: candles the strategy must see before its signals may trade. The EMA answers null until it
-  // has seen `period` closes, so the backtest sends no intent before that and a live bot backfills that many
-  // candles before it trades. Left out, it is derived from the largest parameter named ...period, ...slow or
-  // ...length (here the same); declare it when your indicators need something else.
-  startupCandles: (p) => p.period,
+  // The warm-up: candles the strategy must see before its signals may trade; a live bot backfills that many
+  // before it trades, and a backtest sends no intent before them. The EMA answers from `period` closes, but it
+  // is seeded from its first close and remembers that seed for a while: every indicator of 'tradebot' says how
+  // many inputs it needs before its value depends on the start of the data by at most 0.1% (`samplesNeeded`:
+  // 71 for an EMA of 20). Left out, the warm-up is derived from the largest parameter named ...period, ...slow
+  // or ...length (here 20, and the backtest would warn that it is too short).
+  startupCandles: (p) => new EMA(p.period).samplesNeeded,
 
   // Per-run state: one indicator per symbol.
   init: (ctx) =>
@@ -51,7 +53,9 @@ export default defineStrategy({
     const st = bySymbol.get(candle.symbol);
     if (st === undefined) return; // not one of the bot's symbols
     const ema = st.ema.update(candle.close);
-    if (ema === null) return; // still warming up: every indicator of 'tradebot' is null until stable
+    // Still warming up: every indicator of 'tradebot' is null until stable, and this one has not yet had the
+    // inputs it needs to forget its seed (the same count as the warm-up above, so a run without one agrees).
+    if (ema === null || st.ema.samples < st.ema.samplesNeeded) return;
     const above = candle.close > ema;
     const was = st.above;
     st.above = above;

@@ -97,7 +97,7 @@ describe('an own strategy outside the repository, with the built command and no 
     expect(closedTrades('by-name')).toBeGreaterThan(0);
   }, 120_000);
 
-  it('the template at period 200 makes no trade before candle 200 of synthetic-1m:3:5000 (its warm-up)', async () => {
+  it('the template at period 200 makes no trade before candle 692 of synthetic-1m:3:5000 (its warm-up: what an EMA of 200 needs)', async () => {
     const r = await runCli(
       [
         'backtest',
@@ -122,14 +122,16 @@ describe('an own strategy outside the repository, with the built command and no 
       warmUp: { candles: number; intents: number };
     };
     expect(res.fills.length).toBeGreaterThan(0);
-    // A fill is at the open of the candle after the one decided on: candle 201 at the earliest. (The EMA of
+    // A fill is at the open of the candle after the one decided on: candle 693 at the earliest. (The EMA of
     // trading-signals answered from the first close: the first trade came at candle 32.)
     const firstFillCandle = (res.fills[0] as { ts: number }).ts - res.meta.from;
-    expect(firstFillCandle / 60_000 + 1).toBeGreaterThanOrEqual(201);
-    expect(res.warmUp).toMatchObject({ candles: 200, intents: 0 });
+    expect(firstFillCandle / 60_000 + 1).toBeGreaterThanOrEqual(693);
+    expect(res.warmUp).toMatchObject({ candles: 692, intents: 0 });
     expect(r.stdout).toMatch(
-      /warm-up +200 candles per symbol and interval \(declared\); no intent before it/,
+      /warm-up +692 candles per symbol and interval \(declared\); no intent before it/,
     );
+    // The template declares what its EMA needs, so the backtest has no warm-up to warn about.
+    expect(r.stderr).not.toContain('warm-up too short');
   }, 60_000);
 
   it('backtest by .ts path, relative to the working directory and absolute', async () => {
@@ -366,7 +368,7 @@ describe("the author's tools", () => {
     ]);
     const text = await runCli(['strategies', '--dir', join(project, 'strategies')], {}, 30_000, elsewhere);
     expect(text.stdout).toMatch(
-      /my-ema {2}\(yours: .*my-ema\.ts\)\n {2}Template strategy: .*\n {2}intervals: 1m, 5m, 15m, 1H\n {2}warm-up: 20 candles \(declared\) at the defaults\n {4}period {7}20 {4}EMA period, in candles/,
+      /my-ema {2}\(yours: .*my-ema\.ts\)\n {2}Template strategy: .*\n {2}intervals: 1m, 5m, 15m, 1H\n {2}warm-up: 71 candles \(declared\) at the defaults\n {4}period {7}20 {4}EMA period, in candles/,
     );
   }, 60_000);
 
@@ -387,7 +389,7 @@ describe("the author's tools", () => {
     const bad = await runCli(['validate', dep], {}, 120_000, elsewhere);
     expect(bad.code, bad.stderr).toBe(2);
     expect(bad.stderr).toContain(
-      `${dep}:4:15 bots[0].strategy: its warm-up cannot be backfilled (declared): a warm-up of 200,000 candles of 1m takes a backfill of 200,000 1m candles per symbol: 2,021 history-candles requests, more than the 1,200 a bot's start may take`,
+      `${dep}:4:15 bots[0].strategy: its warm-up cannot be backfilled (declared): a warm-up of 690,777 candles of 1m takes a backfill of 690,777 1m candles per symbol: 6,978 history-candles requests, more than the 1,200 a bot's start may take`,
     );
     expect(bad.stderr).toContain('(bot slow, strategy huge-ema)');
     const run = await runCli(['run', '--config', dep], {}, 30_000, elsewhere);

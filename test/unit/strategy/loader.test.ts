@@ -155,12 +155,15 @@ describe('own strategy folders', () => {
 
   it("the catalogue says each strategy's warm-up at its defaults and where it comes from", async () => {
     // Without startupCandles the warm-up is derived from the largest period-like parameter.
-    const derived = named('undeclared').replace(/\n\s*startupCandles: \(p\) => p\.period,/, '');
+    const derived = named('undeclared').replace(
+      /\n\s*startupCandles: \(p\) => new EMA\(p\.period\)\.samplesNeeded,/,
+      '',
+    );
     writeFileSync(join(own, 'undeclared.ts'), derived);
     try {
       const list = await strategyCatalogue({ dirs: [own] });
       const of = (name: string) => list.find((e) => e.name === name && e.source === 'own')?.warmUp;
-      expect(of('mine')).toEqual({ candles: 20, source: 'declared' });
+      expect(of('mine')).toEqual({ candles: 71, source: 'declared' }); // what an EMA of 20 needs
       expect(of('undeclared')).toEqual({ candles: 20, source: 'derived from "period"' });
       const rsi = list.find((e) => e.name === 'rsi-mean-reversion');
       expect(rsi?.warmUp).toEqual({ candles: 15, source: 'declared' });
