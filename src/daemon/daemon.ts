@@ -25,6 +25,7 @@ import type { Simulator } from '../sim/index.js';
 import { parseExitRules, parseProtections } from '../strategy/exits.js';
 import { describeJournalFault, JournalFileError, journalVenueClock, type Store } from '../store/index.js';
 import { exitBlockWarning } from '../strategy/exit-block-check.js';
+import { sharedMarginAccountWarnings } from '../config/margin-sharing.js';
 import { loadStrategy, resolveStrategyFile } from '../strategy/loader.js';
 import { StrategyParamsError, parseStrategyParams } from '../strategy/params.js';
 import { StrategyRuntimeError } from '../strategy/failure.js';
@@ -357,6 +358,8 @@ class DaemonRun {
     const exits = b.exits === undefined ? undefined : parseExitRules(b.exits, `bots.${b.name}.exits`);
     const blockable = exitBlockWarning(strategy, resolveStrategyFile(b.strategy, lookup), exits);
     if (blockable !== undefined) logger.warn('exits can be blocked', { bot: b.name, what: blockable });
+    for (const w of sharedMarginAccountWarnings(this.cfg).filter((x) => x.bot === b.name))
+      logger.warn('margin account shared', { bot: b.name, what: w.text });
     const { bot, reconciled } = await createLiveBot({
       runtime: this.connected(),
       store: this.journal(),

@@ -21,6 +21,7 @@ import {
   type LoadedConfig,
 } from '../../config/index.js';
 import { exitBlockWarning } from '../../strategy/exit-block-check.js';
+import { sharedMarginAccountWarnings } from '../../config/margin-sharing.js';
 import { parseExitRules } from '../../strategy/exits.js';
 import { loadStrategy, resolveStrategyFile } from '../../strategy/loader.js';
 import { checkVenueSymbols } from '../venue-symbols.js';
@@ -105,6 +106,8 @@ async function validateDeployment(file: string, offline: boolean): Promise<void>
     exits: b.exits,
   }));
   await warnBlockableExits(file, bots, config.strategiesDir);
+  for (const w of sharedMarginAccountWarnings(config))
+    process.stderr.write(`${file}: warning: bots[${w.index}] (${w.bot}): ${w.text}\n`);
   const unchecked = symbols.checked ? `; symbols listed by ${symbols.against}` : '; symbols not checked';
   process.stdout.write(`${file}: ok (${counted(config.bots.length, 'bot')}${unchecked})\n`);
 }

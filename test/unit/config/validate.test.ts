@@ -311,6 +311,27 @@ describe('validate warns of exits that resting orders can block (issue 30)', () 
   });
 });
 
+describe('validate warns of a MARGIN bot that shares its account', () => {
+  it('valid (exit 0), with a warning naming the bot and the fix; a MARGIN bot alone has none', async () => {
+    const short = (name: string) =>
+      `  - name: ${name}\n    strategy: ma-crossover-short\n    category: MARGIN\n    symbols: [AAPLUSDT]\n    leverage: [{ category: MARGIN, coin: AAPL, leverage: "3" }]\n`;
+    const long = '  - name: longy\n    strategy: ma-crossover\n    symbols: [TSLAUSDT]\n';
+    const venue = 'venue: { kind: simulator, startTime: "2026-11-23T15:00:00Z" }\nbots:\n';
+    const shared = write(`${venue}${short('shorty')}${long}`);
+    const cli = await runCli(['validate', '--offline', shared]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stderr).toContain(
+      `${shared}: warning: bots[0] (shorty): trades MARGIN on the account it shares with 1 other bot: the venue's loans are the account's`,
+    );
+    expect(cli.stderr).toContain('run a MARGIN bot in a deployment of its own, on its own account');
+    expect(cli.stderr).not.toContain('bots[1] (longy)');
+    const alone = write(`${venue}${short('shorty')}`);
+    const one = await runCli(['validate', '--offline', alone]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).not.toContain('MARGIN');
+  });
+});
+
 describe('run refuses what validate refuses', () => {
   it('a bad strategy parameter stops run before anything starts, with exit 2 and file:line:col', async () => {
     const f = write(deployment(`strategy: ma-crossover\nparams: { fast: 10, slow: 5 }`));
