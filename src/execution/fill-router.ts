@@ -16,6 +16,7 @@ import {
   venueExecId,
   type AttributableOrder,
   type FillBaseline,
+  type FillBaselineStore,
   type FillPart,
   type VenueFill as BareFill,
 } from './fill-attribution.js';
@@ -24,12 +25,6 @@ import type { Venue, VenueFill } from './venue.js';
 
 /** reality-fills answers at most this many fills, newest first, with no cursor or time range (spec 4.4, §6). */
 export const FILLS_PAGE = 100;
-
-/** Where the baseline of each symbol is kept (the store's meta table in the daemon). */
-export interface FillBaselineStore {
-  get(symbol: string): FillBaseline | undefined;
-  set(symbol: string, baseline: FillBaseline): void;
-}
 
 export interface FillRouterLogger {
   info(msg: string, meta?: Record<string, unknown>): void;
@@ -575,23 +570,4 @@ export class FillRouter {
     });
     return b;
   }
-}
-
-/** The baselines kept in a key/value table (the store's meta), one JSON record per symbol. */
-export function metaBaselineStore(meta: {
-  get(key: string): string | undefined;
-  set(key: string, value: string, ts?: number): void;
-}): FillBaselineStore {
-  const key = (symbol: string) => `fill-baseline:${symbol}`;
-  return {
-    get(symbol) {
-      const raw = meta.get(key(symbol));
-      if (raw === undefined) return undefined;
-      const v = JSON.parse(raw) as { firstStartedAt: number; execIds: string[] };
-      return { firstStartedAt: v.firstStartedAt, execIds: new Set(v.execIds) };
-    },
-    set(symbol, b) {
-      meta.set(key(symbol), JSON.stringify({ firstStartedAt: b.firstStartedAt, execIds: [...b.execIds] }));
-    },
-  };
 }

@@ -74,7 +74,12 @@ export interface Store {
    * candle mark: it commits with the order the candle leads to, one fsync before the send instead of two).
    */
   deferWrite(key: string, write: () => void): void;
-  /** Commits the deferred writes now, in one transaction; nothing when none wait. */
+  /**
+   * Commits the deferred writes now, in one transaction; nothing when none wait. That commit does not fsync
+   * (synchronous=NORMAL for it alone, on a FULL file): it survives a kill -9 like any commit, and the next
+   * FULL commit (an order's) syncs it along, so what must be durable before a send still is. A flush comes
+   * after every ticker poll: its fsync held the event loop when a candle's answer came in.
+   */
   flushDeferred(): void;
   /**
    * Copies the WAL's commits into the file now (a passive checkpoint: it never waits for other
@@ -117,7 +122,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   try {
     configure(db, file, memory, options);
     const schemaVersion = migrate(db, file, clock.now());
-    return storeOver(db, { file, memory, schemaVersion, clock });
+    return storeOver(db, { file, memory, schemaVersion, clock, synchronous: options.synchronous ?? 'FULL' });
   } catch (e) {
     db.close();
     throw memory ? e : (describeJournalFault(e, file) ?? e);
@@ -145,7 +150,7 @@ interface DeferringTransactions {
   flush(): void;
 }
 
-function deferringTransactions(db: Database): DeferringTransactions {
+function deferringTransactions(db: Database, relaxed: { begin(): void; end(): void }): DeferringTransactions {
   const deferred = new Map<string, () => void>();
   // One transaction function for every call (better-sqlite3 builds four wrappers per db.transaction()).
   const inTransaction = db.transaction((fn: () => unknown, outermost: boolean): unknown => {
@@ -169,20 +174,34 @@ function deferringTransactions(db: Database): DeferringTransactions {
     commit,
     defer: (key, write) => void deferred.set(key, write),
     flush: () => {
-      if (deferred.size > 0) commit(() => undefined);
+      if (deferred.size === 0 || db.inTransaction) return;
+      relaxed.begin();
+      try {
+        commit(() => undefined);
+      } finally {
+        relaxed.end();
+      }
     },
   };
+}
+
+/** Switches a FULL connection to NORMAL for one commit and back (prepared once: a pragma call prepares each time). */
+function relaxedCommits(db: Database, synchronous: 'FULL' | 'NORMAL'): { begin(): void; end(): void } {
+  if (synchronous !== 'FULL') return { begin: () => undefined, end: () => undefined };
+  const normal = db.prepare('PRAGMA synchronous = NORMAL');
+  const full = db.prepare('PRAGMA synchronous = FULL');
+  return { begin: () => void normal.run(), end: () => void full.run() };
 }
 
 /** The repositories and transactions over an open, migrated connection. */
 function storeOver(
   db: Database,
-  o: { file: string; memory: boolean; schemaVersion: number; clock: Clock },
+  o: { file: string; memory: boolean; schemaVersion: number; clock: Clock; synchronous: 'FULL' | 'NORMAL' },
 ): Store {
   const { clock } = o;
   let closed = false;
   let lastCheckpoint = -Infinity;
-  const tx = deferringTransactions(db);
+  const tx = deferringTransactions(db, relaxedCommits(db, o.synchronous));
   const meta = new MetaRepository(db, clock);
   return {
     path: o.file,

@@ -1,12 +1,16 @@
 // Attributing fills that carry only the spec's five fields to the bots' open orders: one table row per
 // part of the rule, a property (never more than an order's remainder; the same answer whatever the
 // input order), the baseline that keeps the account's earlier fills out, and the fee estimate.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   attributeFills,
   createFillBaseline,
   excludeBaseline,
+  metaBaselineStore,
   venueExecId,
   type AttributableOrder,
   type FillPart,
@@ -14,6 +18,7 @@ import {
 } from '../../../src/execution/fill-attribution.js';
 import { Decimal } from '../../../src/market/decimal.js';
 import { fillFee, liquidityOf } from '../../../src/portfolio/fees.js';
+import { openStore } from '../../../src/store/index.js';
 
 const D = (s: string | number) => new Decimal(String(s));
 const fill = (execId: string, side: string, size: string, ts: number, price = '100'): VenueFill => ({
@@ -287,6 +292,32 @@ describe('fill baseline', () => {
     const r = excludeBaseline(fills, baseline);
     expect(r.bookable.map((f) => f.execId)).toEqual(['bot-1']);
     expect(r.baseline.map((f) => f.execId)).toEqual(['manual-1', 'at-start', 'manual-2']);
+  });
+
+  it('is kept in the journal (SQLite): read back after a restart, and read from the file once per symbol', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradebot-baseline-'));
+    const path = join(dir, 'j.db');
+    try {
+      const first = openStore(path);
+      metaBaselineStore(first.meta).set('AAPLUSDT', createFillBaseline(10_000, [{ execId: 'manual-2' }]));
+      first.close();
+      const store = openStore(path);
+      let reads = 0;
+      const baselines = metaBaselineStore({
+        get: (k) => (reads++, store.meta.get(k)),
+        set: (k, v) => store.meta.set(k, v),
+      });
+      const b = baselines.get('AAPLUSDT');
+      expect(b?.firstStartedAt).toBe(10_000);
+      expect([...(b?.execIds ?? [])]).toEqual(['manual-2']);
+      // Every fills read asks for it: the file is read once.
+      for (let i = 0; i < 5; i++) expect(baselines.get('AAPLUSDT')).toBe(b);
+      expect(reads).toBe(1);
+      expect(baselines.get('TSLAUSDT')).toBeUndefined();
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
