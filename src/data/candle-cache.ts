@@ -138,12 +138,20 @@ export function cachedCandleSource(
   limitBytes = DEFAULT_SHARED_LIMIT_BYTES,
 ): CandleSource {
   if (dir === undefined) return source;
+  // The entry once opened is kept with this source (its columns are read once): a second pass over the
+  // same source (the CLI's benchmark and excursions) reads no file again, and holds one copy, not two.
+  let hit: CandleSource | undefined;
   return {
     meta: source.meta,
     async *batches(): AsyncGenerator<CandleBatch> {
+      if (hit !== undefined) {
+        yield* hit.batches();
+        return;
+      }
       const entry = cacheEntryPath(dir, await rememberedSha256(path, dir));
       if (existsSync(entry)) {
-        yield* openColumnarFile(entry, { checked: true }).batches();
+        hit = openColumnarFile(entry, { checked: true });
+        yield* hit.batches();
         return;
       }
       const limit = Math.floor(limitBytes / SHARED_BYTES_PER_CANDLE);
