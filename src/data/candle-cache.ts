@@ -9,12 +9,12 @@ import { createReadStream, existsSync, readFileSync, renameSync, statSync, write
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { prepareOutput } from './output-path.js';
-import { openColumnarFile, writeArrowFile } from './columnar.js';
+import { streamArrowEntry, writeArrowFile } from './arrow-entry.js';
 import type { CandleBatch, CandleFileMeta, CandleSource } from './format.js';
 import { DEFAULT_SHARED_LIMIT_BYTES, SHARED_BYTES_PER_CANDLE } from './shared-candles.js';
 
 /** Bumped when the cached layout changes, so older entries are simply not found. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /**
  * Where the cache lives: `$TRADEBOT_CACHE_DIR`, else `$XDG_CACHE_HOME/tradebot/candles`, else
@@ -143,7 +143,8 @@ export function cachedCandleSource(
     async *batches(): AsyncGenerator<CandleBatch> {
       const entry = cacheEntryPath(dir, await rememberedSha256(path, dir));
       if (existsSync(entry)) {
-        yield* openColumnarFile(entry, { checked: true }).batches();
+        // Streamed a record batch at a time: a pass holds a few MB of the entry, never the whole file.
+        yield* streamArrowEntry(entry, source.meta).batches();
         return;
       }
       const limit = Math.floor(limitBytes / SHARED_BYTES_PER_CANDLE);

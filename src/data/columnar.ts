@@ -7,14 +7,11 @@ import { basename } from 'node:path';
 import {
   CompressionType,
   DataType,
-  RecordBatch,
-  Schema,
-  Table,
   TimeUnit,
   compressionRegistry,
-  makeTable,
   tableFromIPC,
-  tableToIPC,
+  type RecordBatch,
+  type Table,
   type Vector,
 } from 'apache-arrow';
 import { parquetMetadata, parquetRead, type FileMetaData } from 'hyparquet';
@@ -525,7 +522,7 @@ export function openColumnarFile(path: string, o: ColumnarOptions = {}): CandleS
   return kind === 'arrow' ? openArrow(path, o) : openParquet(path, o);
 }
 
-const COLUMNS = ['openTime', 'open', 'high', 'low', 'close', 'volume', 'turnover'] as const;
+export const COLUMNS = ['openTime', 'open', 'high', 'low', 'close', 'volume', 'turnover'] as const;
 
 /** Every batch of a source, copied into whole columns (batches may be reused by their source). */
 export async function collectColumns(
@@ -551,32 +548,6 @@ export async function collectColumns(
     out[c] = col;
   }
   return out;
-}
-
-/** Writes whole columns as an Arrow IPC file (uncompressed: read back without a copy) with the metadata. */
-export function writeArrowFile(
-  path: string,
-  meta: CandleFileMeta,
-  cols: Record<(typeof COLUMNS)[number], Float64Array>,
-): void {
-  const t = makeTable({
-    openTime: cols.openTime,
-    open: cols.open,
-    high: cols.high,
-    low: cols.low,
-    close: cols.close,
-    volume: cols.volume,
-    turnover: cols.turnover,
-  });
-  const schema = new Schema(t.schema.fields, new Map([[META_KEY, JSON.stringify(meta)]]));
-  const table = new Table(
-    schema,
-    t.batches.map((b) => new RecordBatch(schema, b.data)),
-  );
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, tableToIPC(table, 'file'));
-  // Readers never see half a file: the write goes to a temporary name, then one rename.
-  renameSync(tmp, path);
 }
 
 /** Writes whole columns as a Parquet file (DOUBLE columns, Snappy) with the metadata. */

@@ -2,7 +2,8 @@
 // `tradebot record --format` both end here, so every format is written by one code path.
 import { existsSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
-import { collectColumns, columnarKind, writeArrowFile, writeParquetFile } from './columnar.js';
+import { collectColumns, columnarKind, writeParquetFile } from './columnar.js';
+import { writeArrowFile } from './arrow-entry.js';
 import { CandleFileError, CandleFileWriter, type CandleSource } from './format.js';
 
 export const OUTPUT_FORMATS = ['csv', 'jsonl', 'feather', 'parquet'] as const;

@@ -11,6 +11,7 @@ import { resultJson } from '../../research/result-json.js';
 import { expandDatasetRef } from '../../data/datasets.js';
 import type { CandleInterval } from '../../api/index.js';
 import type { CandleSource } from '../../data/format.js';
+import { resampledSource } from '../../data/resampled-source.js';
 import type { BacktestResult } from '../../backtest/result.js';
 import type { WarmUpBefore } from '../../backtest/warm-up-start.js';
 import {
@@ -167,7 +168,7 @@ async function runBacktestCommand(raw: Record<string, unknown>): Promise<void> {
       throw e;
     });
     if (result.meta.candles === 0) throw noCandles({ ...job, dataset: jobDatasetName(job) });
-    const { instrument, metrics } = await writeResults(job, result, dir, output);
+    const { instrument, metrics } = await writeResults(source, result, dir, output);
     const logged = log.moveInto(dir);
     const logLine =
       logged === undefined ? '' : `, and ${logged} (${counted(log.lines, 'line')} of the strategy's log)`;
@@ -304,15 +305,18 @@ function beforeLine(w: WarmUpBefore | undefined, from: number | undefined): stri
 
 /** result.json and report.html in `dir` (made once the analysis is done), with their metrics and instrument. */
 async function writeResults(
-  job: BacktestJob,
+  source: CandleSource | CandleSource[],
   result: BacktestResult,
   dir: string,
   output: OutputPathOptions,
 ) {
-  // The benchmark and the trades' excursions need the candles once more (the engine keeps neither).
-  // At the run's interval: a resampled run's benchmark and excursions come from the candles it ran on.
-  const again = openJobSources(job, result.meta.interval as CandleInterval);
-  const instrument = (Array.isArray(again) ? (again[0] as CandleSource) : again).meta.instrument;
+  // The benchmark and the trades' excursions need the candles once more (the engine keeps neither), from
+  // the sources the run read (a cached file's columns are not read again). At the run's interval: a
+  // resampled run's benchmark and excursions come from the candles it ran on.
+  const again = (Array.isArray(source) ? source : [source]).map((s) =>
+    resampledSource(s, result.meta.interval as CandleInterval),
+  );
+  const instrument = (again[0] as CandleSource).meta.instrument;
   const analysis = await analyseRuns(again, result);
   const { zone } = exchangeTimeZone(instrument);
   const metrics = metricsOf(result, { benchmark: analysis.benchmark, timeZone: zone });
