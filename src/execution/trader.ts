@@ -103,6 +103,8 @@ interface Approved {
   /** When the gate approved it, and the intent as the strategy emitted it (journaled with the order). */
   readonly judgedAt: number;
   readonly asEmitted: OrderIntent;
+  /** When the data the strategy decided on was complete, as given to `submit` (the 'intent' event's). */
+  readonly signalTime: number;
 }
 
 const DONE: Promise<void> = Promise.resolve();
@@ -299,15 +301,30 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       }
       if (approved === undefined) return DONE;
       this.queued++;
-      return this.queueBehind(this.place(approved));
+      return this.queueBehind(this.placeThenTell(approved));
     }
     this.queued++;
     return this.queueBehind(
-      this.queue.then(async () => {
+      this.queue.then(() => {
         const a = this.judge(intent, signalTime);
-        if (a !== undefined) await this.place(a);
+        return a === undefined ? undefined : this.placeThenTell(a);
       }),
     );
+  }
+
+  /**
+   * Places an approved order, then tells its 'intent': the order's journal commit and its request run first
+   * (place runs synchronously up to the request's write), the subscribers' metrics after, and still before
+   * the order's answer and its 'order' event.
+   */
+  private placeThenTell(a: Approved): Promise<void> {
+    const placed = this.place(a);
+    this.tellIntent(a.asEmitted, a.judgedAt, a.signalTime);
+    return placed;
+  }
+
+  private tellIntent(intent: OrderIntent, ts: number, signalTime: number): void {
+    this.events.emit({ type: 'intent', bot: this.o.bot, ts, intent, signalTime });
   }
 
   /** The next intent waits for `run` (counted in `queued` by the caller, before it started). */
@@ -356,13 +373,16 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     };
   }
 
-  /** Steps 1-2, the gate and the clientOid: journaled and emitted; an approved order, or undefined. */
+  /**
+   * Steps 1-2, the gate and the clientOid: a denial journaled and emitted (after its 'intent'); an approved
+   * order, or undefined. An approved intent's 'intent' event is told once its order is sent (placeThenTell).
+   */
   private judge(intent: OrderIntent, signalTime: number): Approved | undefined {
     const { o } = this;
     const now = o.clock.now();
-    this.events.emit({ type: 'intent', bot: o.bot, ts: now, intent, signalTime });
     const d = o.gate.check(intent, this.riskContext(intent, signalTime));
     if (!d.ok) {
+      this.tellIntent(intent, now, signalTime);
       o.journal.atomically(() => {
         o.journal.recordIntent(intent, now);
         o.journal.recordDenial({ bot: o.bot, code: d.code, message: d.message, intent }, now);
@@ -398,6 +418,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       trigger,
       judgedAt: now,
       asEmitted: intent,
+      signalTime,
     };
   }
 
