@@ -5,9 +5,16 @@ import { SIGNED_DECIMAL_RE } from '../api/index.js';
 import { Decimal, toWire } from '../market/decimal.js';
 import type { OrderIntent } from '../strategy/intent.js';
 
-/** Serialises an intent; Decimal fields become plain decimal strings. */
+/**
+ * Serialises an intent; Decimal fields become plain decimal strings. JSON.stringify hands a replacer what
+ * `toJSON` made of a value (a Decimal's own string, in exponent notation below 1e-40), so the replacer reads
+ * the field itself from its holder.
+ */
 export function encodeIntent(intent: OrderIntent): string {
-  return JSON.stringify(intent, (_key, value: unknown) => (value instanceof Decimal ? toWire(value) : value));
+  return JSON.stringify(intent, function (this: Record<string, unknown>, key: string, value: unknown) {
+    const raw = this[key];
+    return raw instanceof Decimal ? toWire(raw) : value;
+  });
 }
 
 const decimalText = (field: string) =>
