@@ -285,3 +285,28 @@ export function excludeBaseline<F extends Pick<VenueFill, 'execId' | 'ts'>>(
   for (const f of fills) (inBaseline(baseline, f.execId, f.ts) ? before : bookable).push(f);
   return { bookable, baseline: before };
 }
+
+/** Where the baseline of each symbol is kept (the store's meta table in the daemon). */
+export interface FillBaselineStore {
+  get(symbol: string): FillBaseline | undefined;
+  set(symbol: string, baseline: FillBaseline): void;
+}
+
+/** The baselines kept in a key/value table (the store's meta), one JSON record per symbol. */
+export function metaBaselineStore(meta: {
+  get(key: string): string | undefined;
+  set(key: string, value: string, ts?: number): void;
+}): FillBaselineStore {
+  const key = (symbol: string) => `fill-baseline:${symbol}`;
+  return {
+    get(symbol) {
+      const raw = meta.get(key(symbol));
+      if (raw === undefined) return undefined;
+      const v = JSON.parse(raw) as { firstStartedAt: number; execIds: string[] };
+      return { firstStartedAt: v.firstStartedAt, execIds: new Set(v.execIds) };
+    },
+    set(symbol, b) {
+      meta.set(key(symbol), JSON.stringify({ firstStartedAt: b.firstStartedAt, execIds: [...b.execIds] }));
+    },
+  };
+}

@@ -24,7 +24,8 @@ import { mergeExitRules, mergeProtections, type ExitRules, type Protections } fr
 import type { TradeCategory } from '../strategy/intent.js';
 import { parseStrategyParams } from '../strategy/params.js';
 import { feedLimits, type FeedLimits } from './feed-watch.js';
-import { FillRouter, metaBaselineStore, type FillRouterLogger } from './fill-router.js';
+import { metaBaselineStore } from './fill-attribution.js';
+import { FillRouter, type FillRouterLogger } from './fill-router.js';
 import { storeJournal } from './journal.js';
 import { journalDecidedCandle } from './decided-candles.js';
 import { LiveBot } from './live-bot.js';
