@@ -36,7 +36,8 @@ export interface TraderPair {
 
 /** What a driver asks of the fill step: read the venue's new fills and book them (a backtest's replay, a poll). */
 export interface FillSync {
-  syncFills(): Promise<TraderFill[]>;
+  /** `pollMs`: a periodic poll every `pollMs` real ms, which may share a recent read (`FillRouter.sync`). */
+  syncFills(pollMs?: number): Promise<TraderFill[]>;
 }
 
 /** How much worse than the touch an estimated market buy is assumed to fill (10 bps). */
@@ -96,9 +97,13 @@ export class FillBooking implements FillSink, FillSync {
    * when that one ends (a sync that began before an order was acknowledged may not see its fill); calls in
    * the meantime share it.
    */
-  syncFills(): Promise<TraderFill[]> {
+  syncFills(pollMs?: number): Promise<TraderFill[]> {
+    // A poll needs no read of its own (see `FillRouter.sync`): it shares the sync running. Estimated fills
+    // poll for whitelist access, which only a read of their own can tell.
+    const poll = this.currentMode === 'venue' ? pollMs : undefined;
+    if (poll !== undefined && this.syncing !== undefined) return this.syncing;
     if (this.syncing === undefined) {
-      this.syncing = this.pullFills().finally(this.synced);
+      this.syncing = this.pullFills(poll).finally(this.synced);
       return this.syncing;
     }
     this.nextSync ??= this.syncing
@@ -121,12 +126,12 @@ export class FillBooking implements FillSink, FillSync {
     this.syncing = undefined;
   };
 
-  private async pullFills(): Promise<TraderFill[]> {
+  private async pullFills(pollMs?: number): Promise<TraderFill[]> {
     const { o } = this;
     const booked: TraderFill[] = [];
     this.bookedNow = booked;
     try {
-      for (const symbol of o.pairs.keys()) await o.router.sync(symbol);
+      for (const symbol of o.pairs.keys()) await o.router.sync(symbol, pollMs);
     } catch (err) {
       // Without whitelist access the read is refused; the pipeline stays on estimated fills.
       if (this.currentMode === 'estimated' && isWhitelistRefusal(err)) return booked;
@@ -140,7 +145,9 @@ export class FillBooking implements FillSink, FillSync {
       this.currentMode = 'venue';
       o.onFillsMode?.('venue');
     }
-    o.orders.closeMarketOrders(o.clock.now());
+    // A poll may have read nothing (it shared a read from before an acknowledgement, or none): only a sync
+    // of the bot's own, started after its market orders' acknowledgements, lets them go.
+    if (pollMs === undefined) o.orders.closeMarketOrders(o.clock.now());
     return booked;
   }
 

@@ -159,6 +159,8 @@ export class FillRouter {
   private readonly journaled = new Map<string, ReadonlySet<string>>();
   /** Each symbol's last page of fills, as read. */
   private readonly lastPage = new Map<string, readonly VenueFill[]>();
+  /** When each symbol's last read started (performance.now() ms): a poll within its period shares it. */
+  private readonly readAt = new Map<string, number>();
   /** Orders sent by the bots on this router, counted (see `nextSend`). */
   private sends = 0;
   private missing = 0;
@@ -246,11 +248,23 @@ export class FillRouter {
    * Reads the symbol's new fills and books each to its bot; answers the count booked per bot. A sync asked
    * while another waits for the symbol's running pull joins the waiting one: it starts after this call, so
    * it reads every fill this call would, and the bots on a symbol cost one read at a time, not one each.
+   *
+   * `pollMs`: a bot's periodic poll (every `pollMs` real ms), which needs no read of its own, only a recent
+   * one: it shares the read running or waiting, or the one started less than `pollMs` ago, and waits for
+   * none while a market order holds the symbol's turn (that order's read books every bot's fills). The bots
+   * of a symbol then poll it once per period together, not once each, and leave the account's fills budget
+   * (10 reads a second, spec §8) to the reads that attribute market orders.
    */
-  sync(symbol: string): Promise<ReadonlyMap<string, number>> {
+  sync(symbol: string, pollMs?: number): Promise<ReadonlyMap<string, number>> {
     const waiting = this.waiting.get(symbol);
     if (waiting !== undefined) return waiting;
     const prev = this.chains.get(symbol);
+    if (pollMs !== undefined) {
+      if (prev !== undefined) return prev as Promise<ReadonlyMap<string, number>>;
+      const last = this.readAt.get(symbol);
+      if (this.turns.has(symbol) || (last !== undefined && performance.now() - last < pollMs))
+        return Promise.resolve(new Map());
+    }
     // The common case (a backtest: one sync at a time) starts at once, without chaining.
     this.queued.set(symbol, (this.queued.get(symbol) ?? 0) + 1);
     let run: Promise<ReadonlyMap<string, number>>;
@@ -271,6 +285,7 @@ export class FillRouter {
 
   /** One sync's read; the symbol's chain is dropped when the last sync queued on it is through. */
   private async pull(symbol: string): Promise<ReadonlyMap<string, number>> {
+    this.readAt.set(symbol, performance.now());
     try {
       const sinks: FillSink[] = [];
       for (const s of this.sinks) if (s.hasPair(symbol)) sinks.push(s);

@@ -341,7 +341,8 @@ export class LiveBot {
     )
       .pipe(takeUntil(this.stop$))
       .subscribe({ error: (err: unknown) => this.fail('bot failed', err) });
-    this.fillTimer = setInterval(() => void this.syncFills(), o.fillPollMs ?? 2000);
+    const pollMs = o.fillPollMs ?? 2000;
+    this.fillTimer = setInterval(() => void this.syncFills(pollMs), pollMs);
   }
 
   /**
@@ -512,10 +513,13 @@ export class LiveBot {
     this.failure?.(err);
   }
 
-  /** Pulls new fills now (also run on a timer); a failure is logged and retried at the next poll. */
-  async syncFills(): Promise<void> {
+  /**
+   * Pulls new fills now (also run on a timer, `pollMs`: it may share the bots' recent read of a symbol); a
+   * failure is logged and retried at the next poll.
+   */
+  async syncFills(pollMs?: number): Promise<void> {
     try {
-      await this.o.trader.syncFills();
+      await this.o.trader.syncFills(pollMs);
       this.feeds.saw('fills', this.o.trader.clockNow());
       this.o.trader.sampleEquity(this.o.trader.clockNow());
     } catch (err) {

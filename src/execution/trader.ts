@@ -494,8 +494,8 @@ export class Trader implements IntentPort, FillSync, EquityPort {
   }
 
   /** Reads the venue's recent fills of every pair and books the new ones (see FillBooking.syncFills). */
-  syncFills(): Promise<TraderFill[]> {
-    return this.booking.syncFills();
+  syncFills(pollMs?: number): Promise<TraderFill[]> {
+    return this.booking.syncFills(pollMs);
   }
 
   /** Whether a limit order of the bot may still be resting at the venue (its fills are still to come). */
