@@ -6,6 +6,7 @@
 // the TradeGuard (exits and protections) and the OperatorControl (pause, halt, re-arm).
 import type { Observable } from 'rxjs';
 import type { Clock } from '../feeds/clock.js';
+import { floats } from '../market/array-kinds.js';
 import { Decimal, ZERO } from '../market/decimal.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -121,7 +122,8 @@ export class Trader implements IntentPort, FillSync, EquityPort {
   private readonly events = new TraderEvents();
   private readonly booking: FillBooking;
   private readonly router: FillRouter;
-  private readonly recentOrders: number[] = [];
+  /** Times of the recent orders: floats from the start (see array-kinds.ts). */
+  private readonly recentOrders: number[] = floats();
   private readonly sequencer = new IntentSequencer();
   private readonly pairs: ReadonlyMap<string, TraderPair>;
   private queue: Promise<void> = Promise.resolve();
