@@ -28,7 +28,7 @@ import { OperatorControl } from './operator-control.js';
 import { OrderTracker } from './order-tracker.js';
 import { TradeGuard } from './trade-guard.js';
 import { TraderEvents, type TraderFill, type TraderListener } from './trader-events.js';
-import type { VenueOrder, Venue } from './venue.js';
+import { noteExact, type VenueOrder, type Venue } from './venue.js';
 
 // The pipeline's public types, from the modules that hold them.
 export { MarketState, emptyQuote, type Quote } from './market-state.js';
@@ -394,9 +394,12 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     });
     this.recentOrders.push(now);
     if (this.recentOrders.length > 64) this.recentOrders.shift();
+    const order: VenueOrder = Object.assign({}, d.order, { clientOid });
+    // Its exact Decimals, for the in-process venue and the order tracker (no strings parsed back).
+    noteExact(order, d.intent);
     return {
       intent: d.intent,
-      order: Object.assign({}, d.order, { clientOid }),
+      order,
       trigger,
       judgedAt: now,
       asEmitted: intent,
