@@ -53,8 +53,12 @@ export interface OrderTrackerOptions {
 /** The orders of one bot that may still receive fills: limit orders until filled in full, market ones until read. */
 export class OrderTracker {
   private readonly open = new Map<string, TrackedOrder>();
+  /** 1 + the higher fee rate: what a limit buy holds per unit of notional (the rates are the bot's, fixed). */
+  private readonly feeMax: Decimal;
 
-  constructor(private readonly o: OrderTrackerOptions) {}
+  constructor(private readonly o: OrderTrackerOptions) {
+    this.feeMax = Decimal.max(o.fees.maker, o.fees.taker).plus(1);
+  }
 
   /** An order about to be sent: attributable from now on. */
   sending(order: VenueOrder, tag: string, placedAt: number, sent: number): void {
@@ -197,7 +201,7 @@ export class OrderTracker {
     let buys = 0;
     let sells = 0;
     let firstSell: string | undefined;
-    const feeMax = Decimal.max(this.o.fees.maker, this.o.fees.taker).plus(1);
+    const { feeMax } = this;
     // Oldest first: the map keeps the order the sends came in.
     for (const x of this.open.values()) {
       if (x.order.orderType !== 'limit' || x.price === undefined) continue;

@@ -129,6 +129,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
   private readonly markOf = (symbol: string): Decimal | undefined => this.o.portfolio.markOf(symbol);
+  private readonly leverageOf = (coin: string): Decimal | undefined => this.o.marginLeverage?.get(coin);
 
   constructor(private readonly o: TraderOptions) {
     const { events } = this;
@@ -346,15 +347,15 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       fillsEstimated: this.booking.mode === 'estimated',
       heldByOrders: this.orders.held(s),
       entryLock: this.guard.lockOf(s, now),
-      ...(o.category === 'MARGIN'
-        ? {
-            margin: {
-              leverage: (coin: string) => o.marginLeverage?.get(coin),
+      // A field, not a spread: one shape of context per intent, SPOT or MARGIN, and no copy per intent.
+      margin:
+        o.category === 'MARGIN'
+          ? {
+              leverage: this.leverageOf,
               // Accrued up to the venue's now, as the venue counts it (the bot's own LoanBook).
               interest: o.portfolio.margin(now)?.interest ?? ZERO,
-            },
-          }
-        : {}),
+            }
+          : undefined,
     };
   }
 
