@@ -1,12 +1,12 @@
 // The price chart a run keeps for the HTML report: every candle added, at most a few thousand bars kept.
-import { objects } from '../market/array-kinds.js';
+import { objects } from '../market/shapes.js';
 import type { ChartBar } from './result.js';
 
 const MAX_CHART_BARS = 3000;
 
 /** Keeps at most MAX_CHART_BARS bars by doubling the bucket size whenever it is full. */
 export class Downsampler {
-  /** Objects from the start (see array-kinds.ts). */
+  /** Objects from the start (see src/market/shapes.ts). */
   bars: { time: number; open: number; high: number; low: number; close: number }[] = objects();
   private per = 1;
   private n = 0;

@@ -5,6 +5,7 @@
 import { apiErrorFor } from '../api/index.js';
 import { toWire, type Decimal } from '../market/decimal.js';
 import type { MarginModel } from '../market/margin.js';
+import { record } from '../market/shapes.js';
 import type { CoreFill, MarketView, MatchingCore, PairSpec } from '../sim/matching.js';
 import { MatchingCore as Core } from '../sim/matching.js';
 import type { FeeRates } from '../portfolio/fees.js';
@@ -55,12 +56,17 @@ export class InProcessVenue implements Venue {
 
   constructor(o: InProcessVenueOptions) {
     const pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
-    this.core = new Core({ market: o.market, pair: (s) => pairs.get(s), history: false, margin: o.margin });
-    this.core.createAccount(ACCOUNT, {
-      balances: o.balances,
-      makerFeeRate: o.fees.maker,
-      takerFeeRate: o.fees.taker,
-    });
+    this.core = new Core(
+      record({ market: o.market, pair: (s) => pairs.get(s), history: false, margin: o.margin }),
+    );
+    this.core.createAccount(
+      ACCOUNT,
+      record({
+        balances: o.balances,
+        makerFeeRate: o.fees.maker,
+        takerFeeRate: o.fees.taker,
+      }),
+    );
   }
 
   /** Moves the venue's time (the replay loop: a candle's open, then its close). */

@@ -6,7 +6,7 @@
 // the TradeGuard (exits and protections) and the OperatorControl (pause, halt, re-arm).
 import type { Observable } from 'rxjs';
 import type { Clock } from '../feeds/clock.js';
-import { floats } from '../market/array-kinds.js';
+import { floats, record } from '../market/shapes.js';
 import { Decimal, ZERO } from '../market/decimal.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -122,7 +122,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
   private readonly events = new TraderEvents();
   private readonly booking: FillBooking;
   private readonly router: FillRouter;
-  /** Times of the recent orders: floats from the start (see array-kinds.ts). */
+  /** Times of the recent orders: floats from the start (see src/market/shapes.ts). */
   private readonly recentOrders: number[] = floats();
   private readonly sequencer = new IntentSequencer();
   private readonly pairs: ReadonlyMap<string, TraderPair>;
@@ -135,50 +135,60 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     const { events } = this;
     this.pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
     this.tracksEquity = o.gate.limits.dailyLossLimit !== undefined;
-    this.executor = new Executor({
-      venue: o.venue,
-      journal: o.journal.orders,
-      clock: o.clock,
-      logger: o.logger,
-      maxAttempts: o.maxAttempts,
-      sleep: o.sleep,
-      atomically: (fn) => o.journal.atomically(fn),
-    });
-    this.orders = new OrderTracker({ bot: o.bot, fees: o.fees, settled: o.journal.settled?.bind(o.journal) });
-    this.router = o.fillRouter ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
-    this.booking = new FillBooking({
-      bot: o.bot,
-      pairs: this.pairs,
-      journal: o.journal,
-      clock: o.clock,
-      fees: o.fees,
-      market: o.market,
-      orders: this.orders,
-      router: this.router,
-      mode: o.fillsMode ?? 'venue',
-      onFillsMode: o.onFillsMode,
-      onFill: (fill) => this.booked(fill),
-      onSettled: () => this.settled(),
-      liquidatable: (symbol, side) => this.liquidatable(symbol, side),
-    });
-    this.guard = new TradeGuard({
-      exits: o.exits,
-      protections: o.protections,
-      intervalMs: o.intervalMs ?? 60_000,
-      market: o.market,
-      portfolio: o.portfolio,
-      allowedSessions: o.gate.limits.allowedSessions,
-      now: o.clock.now(),
-      // Logged by the subscribers (the daemon's pipeline events); entries it refuses are journaled denials.
-      onLock: (lock) => events.emit({ type: 'protection', bot: o.bot, ts: o.clock.now(), lock }),
-    });
-    this.control = new OperatorControl({
-      bot: o.bot,
-      clock: o.clock,
-      journal: o.journal,
-      tradingState: o.tradingState,
-      events,
-    });
+    this.executor = new Executor(
+      record({
+        venue: o.venue,
+        journal: o.journal.orders,
+        clock: o.clock,
+        logger: o.logger,
+        maxAttempts: o.maxAttempts,
+        sleep: o.sleep,
+        atomically: (fn) => o.journal.atomically(fn),
+      }),
+    );
+    this.orders = new OrderTracker(
+      record({ bot: o.bot, fees: o.fees, settled: o.journal.settled?.bind(o.journal) }),
+    );
+    this.router = o.fillRouter ?? new FillRouter(record({ venue: o.venue, now: () => o.clock.now() }));
+    this.booking = new FillBooking(
+      record({
+        bot: o.bot,
+        pairs: this.pairs,
+        journal: o.journal,
+        clock: o.clock,
+        fees: o.fees,
+        market: o.market,
+        orders: this.orders,
+        router: this.router,
+        mode: o.fillsMode ?? 'venue',
+        onFillsMode: o.onFillsMode,
+        onFill: (fill) => this.booked(fill),
+        onSettled: () => this.settled(),
+        liquidatable: (symbol, side) => this.liquidatable(symbol, side),
+      }),
+    );
+    this.guard = new TradeGuard(
+      record({
+        exits: o.exits,
+        protections: o.protections,
+        intervalMs: o.intervalMs ?? 60_000,
+        market: o.market,
+        portfolio: o.portfolio,
+        allowedSessions: o.gate.limits.allowedSessions,
+        now: o.clock.now(),
+        // Logged by the subscribers (the daemon's pipeline events); entries it refuses are journaled denials.
+        onLock: (lock) => events.emit({ type: 'protection', bot: o.bot, ts: o.clock.now(), lock }),
+      }),
+    );
+    this.control = new OperatorControl(
+      record({
+        bot: o.bot,
+        clock: o.clock,
+        journal: o.journal,
+        tradingState: o.tradingState,
+        events,
+      }),
+    );
     o.tradingState.onChange((c) => {
       // A pause or resume under a halt changes no state shown: the control event says it.
       if (c.from !== c.to)
