@@ -3,11 +3,15 @@
 // timed apart from the grid, because it is paid once per sweep, not per run.
 // Then the same grid through a BullMQ queue on a local redis-server, with as many queue workers as cores (each
 // on a one-thread SweepPool, as `tradebot worker` runs), to show the queue's overhead per job.
-//   npx tsx bench/sweep.ts [--candles 1000000] [--runs 8]
+//   npx tsx bench/sweep.ts [--candles 1000000] [--runs 8] [--run2-only]
+// --run2-only prints the first part only: a sweep's first runs one by one in one thread, run 2 / run 1.
 import { availableParallelism } from 'node:os';
 import type { BacktestJob } from '../src/backtest/run-config.js';
 import { QueueRunner, startSweepWorker } from '../src/research/sweep-queue.js';
+import { runJob } from '../src/research/run-job.js';
 import { SweepPool } from '../src/research/sweep.js';
+import { openDataset } from '../src/data/datasets.js';
+import { shareCandles, sharedCandleSource } from '../src/data/shared-candles.js';
 // The tests' redis-server launcher (free loopback port, no persistence): one helper, not a second copy.
 import { redisMissing, startRedis } from '../test/helpers/redis.js';
 import { numberFlag } from './lib/flags.js';
@@ -31,6 +35,22 @@ const jobs: BacktestJob[] = Array.from({ length: RUNS }, (_, k) => ({
 }));
 const cores = availableParallelism();
 const fmt = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+
+// A sweep's runs one after the other in one thread, as a worker runs them (the dataset in shared memory, each
+// job with its own parameters): run 2 must cost about what run 1 did, not pay again for code V8 threw away
+// because run 2's objects had other shapes than run 1's (`node --trace-deopt`). The engine's own run time.
+{
+  const shared = await shareCandles(openDataset(dataset));
+  const source = shared === undefined ? undefined : sharedCandleSource(shared);
+  const ms: number[] = [];
+  for (const job of jobs.slice(0, 4))
+    ms.push((await runJob({ ...job, chart: false }, undefined, source)).result.timing.runMs);
+  const [r1 = Number.NaN, r2 = Number.NaN, r3 = Number.NaN] = ms;
+  console.log(
+    `one thread, a sweep's runs in order: ${ms.map((x) => `${fmt(x)} ms`).join(', ')}; run 2 / run 1 ${(r2 / r1).toFixed(3)}, run 3 / run 2 ${(r3 / r2).toFixed(3)}`,
+  );
+}
+if (process.argv.includes('--run2-only')) process.exit(0);
 
 const measure = async (workers: number) => {
   const t0 = performance.now();

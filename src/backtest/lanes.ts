@@ -7,6 +7,7 @@ import { InformativeCandles } from '../market/resample.js';
 import type { Decimal } from '../market/decimal.js';
 import { parseInstrument, type InstrumentRules } from '../market/instrument-rules.js';
 import { SIM_REALITY_MARGIN_FIELDS } from '../market/margin.js';
+import { record } from '../market/shapes.js';
 import type { CandleBar } from '../sim/candle-fills.js';
 import { informativeProblems, StrategyDefinitionError } from '../strategy/contract.js';
 import { WarmUpCounter, type WarmUp } from '../strategy/warm-up.js';
@@ -91,10 +92,11 @@ export function lanesOf(
       throw new CandleFileError(
         `datasets of one backtest must share one quote coin (one capital): ${symbol} is quoted in ${rules.quoteCoin}`,
       );
-    return {
+    // Records, not literals: the venue, the replay and the gate read them (src/market/shapes.ts).
+    return record({
       symbol,
       rules,
-      cur: { t: 0, open: 0, high: 0, low: 0, close: 0, known: false, touch: undefined },
+      cur: record({ t: 0, open: 0, high: 0, low: 0, close: 0, known: false, touch: undefined }),
       dailyStock: interval === '1D' && rules.isReality,
       informative:
         o.strategy.informative.length > 0
@@ -107,7 +109,7 @@ export function lanesOf(
       prev: undefined,
       lastClose: 0,
       candles: 0,
-    };
+    });
   });
   return { lanes, interval };
 }

@@ -2,6 +2,7 @@
 // the callbacks a caller (the CLI, walk-forward, the lookahead check) listens on.
 import type { CandleInterval } from '../api/index.js';
 import { Decimal } from '../market/decimal.js';
+import { record } from '../market/shapes.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import type { PortfolioFill } from '../portfolio/portfolio.js';
 import type { TraderListener } from '../execution/trader-events.js';
@@ -107,5 +108,6 @@ export function runMoney(o: BacktestOptions): { capital: string; feeRate: Decima
   const capital = o.capital ?? '10000';
   const feeRate = new Decimal(o.feeRate ?? '0.001');
   const makerRate = new Decimal(o.makerFeeRate ?? o.feeRate ?? '0.001');
-  return { capital, feeRate, fees: { maker: makerRate, taker: feeRate } };
+  // A record, not a literal: hot code reads the rates (src/market/shapes.ts).
+  return { capital, feeRate, fees: record({ maker: makerRate, taker: feeRate }) };
 }

@@ -2,6 +2,7 @@
 // lane's current candle by the simulator's candle fill model.
 import { InProcessVenue } from '../execution/in-process-venue.js';
 import { Decimal } from '../market/decimal.js';
+import { record } from '../market/shapes.js';
 import { DEFAULT_MARGIN_MODEL, marginPairRules } from '../market/margin.js';
 import { MemoryJournal } from '../execution/journal.js';
 import { MarketState } from '../execution/market-state.js';
@@ -50,50 +51,58 @@ export function backtestPipeline(
     [quote, ...lanes.map((l) => l.rules.baseCoin)].map((c) => [c, portfolio.cash(c)] as const),
   );
   const bySymbol = new Map(lanes.map((l) => [l.symbol, l]));
-  const venue = new InProcessVenue({
-    market: new CandleFillModel({
-      slippageBps: o.slippageBps,
-      intervalMs: step,
-      pricePrecision: (s) => bySymbol.get(s)?.rules.pricePrecision ?? 8,
-      barAt: (s, t) => {
-        const cur = bySymbol.get(s)?.cur;
-        return cur !== undefined && cur.known && t >= cur.t && t < cur.t + step ? cur : undefined;
-      },
+  const venue = new InProcessVenue(
+    record({
+      market: new CandleFillModel(
+        record({
+          slippageBps: o.slippageBps,
+          intervalMs: step,
+          pricePrecision: (s) => bySymbol.get(s)?.rules.pricePrecision ?? 8,
+          barAt: (s, t) => {
+            const cur = bySymbol.get(s)?.cur;
+            return cur !== undefined && cur.known && t >= cur.t && t < cur.t + step ? cur : undefined;
+          },
+        }),
+      ),
+      pairs: lanes.map((l) =>
+        record({
+          symbol: l.symbol,
+          baseCoin: l.rules.baseCoin,
+          quoteCoin: quote,
+          quantityPrecision: l.rules.quantityPrecision,
+          pricePrecision: l.rules.pricePrecision,
+          margin: o.margin === undefined ? undefined : marginPairRules(l.rules.raw),
+        }),
+      ),
+      balances,
+      fees,
+      margin: marginModel,
     }),
-    pairs: lanes.map((l) => ({
-      symbol: l.symbol,
-      baseCoin: l.rules.baseCoin,
-      quoteCoin: quote,
-      quantityPrecision: l.rules.quantityPrecision,
-      pricePrecision: l.rules.pricePrecision,
-      margin: o.margin === undefined ? undefined : marginPairRules(l.rules.raw),
-    })),
-    balances,
-    fees,
-    margin: marginModel,
-  });
+  );
   const leverage = new Map(Object.entries(o.margin?.leverage ?? {}).map(([c, v]) => [c, new Decimal(v)]));
   for (const [coin, v] of leverage) venue.setLeverage(coin, v);
   const clock = new VirtualClock(0);
   const market = new MarketState();
   for (const l of lanes) market.setRules(l.symbol, l.rules);
-  const trader = new Trader({
-    bot: o.bot ?? 'backtest',
-    pairs: lanes.map((l) => ({ symbol: l.symbol, baseCoin: l.rules.baseCoin, quoteCoin: quote })),
-    venue,
-    journal: new MemoryJournal(),
-    clock,
-    gate: new RiskGate(o.risk),
-    tradingState: new TradingStateMachine(o.risk),
-    portfolio,
-    market,
-    fees,
-    maxAttempts: 1,
-    exits: mergeExitRules(o.strategy.exits, o.exits),
-    protections: mergeProtections(o.strategy.protections, o.protections),
-    intervalMs: step,
-    ...(o.margin === undefined ? {} : { category: 'MARGIN' as const, marginLeverage: leverage }),
-  });
+  const trader = new Trader(
+    record({
+      bot: o.bot ?? 'backtest',
+      pairs: lanes.map((l) => record({ symbol: l.symbol, baseCoin: l.rules.baseCoin, quoteCoin: quote })),
+      venue,
+      journal: new MemoryJournal(),
+      clock,
+      gate: new RiskGate(o.risk),
+      tradingState: new TradingStateMachine(o.risk),
+      portfolio,
+      market,
+      fees,
+      maxAttempts: 1,
+      exits: mergeExitRules(o.strategy.exits, o.exits),
+      protections: mergeProtections(o.strategy.protections, o.protections),
+      intervalMs: step,
+      ...(o.margin === undefined ? {} : { category: 'MARGIN' as const, marginLeverage: leverage }),
+    }),
+  );
   if (o.onEvent) trader.subscribe(o.onEvent);
   for (const l of lanes) l.q = market.quote(l.symbol);
   return { trader, venue, portfolio, clock, market };

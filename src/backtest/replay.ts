@@ -87,7 +87,8 @@ export class Replay {
    */
   private booked = true;
   private cashF = 0;
-  private readonly held: number[];
+  /** Floats from the start (an array of 0s began as small integers in each run, then held floats). */
+  private readonly held: Float64Array;
 
   constructor(
     private readonly o: BacktestOptions,
@@ -113,7 +114,7 @@ export class Replay {
     this.single = lanes.length === 1;
     this.keepChart = o.chart !== false;
     this.bySymbol = new Map(lanes.map((l) => [l.symbol, l]));
-    this.held = lanes.map(() => 0);
+    this.held = new Float64Array(lanes.length);
     p.trader.subscribe((e) => {
       if (e.type === 'fill') this.booked = true;
     });

@@ -3,13 +3,16 @@
 // an acknowledgement (`alreadyPlaced` for a duplicate clientOid, as RestVenue) or a typed venue error on
 // placement, fills read back through `fills()`.
 import { apiErrorFor } from '../api/index.js';
-import { Decimal, toWire } from '../market/decimal.js';
+import { toWire, type Decimal } from '../market/decimal.js';
 import type { MarginModel } from '../market/margin.js';
+import { record } from '../market/shapes.js';
 import type { CoreFill, MarketView, MatchingCore, PairSpec } from '../sim/matching.js';
 import { MatchingCore as Core } from '../sim/matching.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import {
   alreadyPlaced,
+  exactPrice,
+  exactQty,
   isDuplicateClientOid,
   type Venue,
   type VenueFill,
@@ -29,14 +32,17 @@ export interface InProcessVenueOptions {
 
 const ACCOUNT = 'backtest';
 
-/** A venue order as the matching core takes it (the simulator's, the paper venue's): money as Decimals. */
+/**
+ * A venue order as the matching core takes it (the simulator's, the paper venue's): money as Decimals, the
+ * pipeline's own (`exactQty`) when the order is one of this process's, parsed from the strings otherwise.
+ */
 export function coreOrderOf(order: VenueOrder): Parameters<MatchingCore['place']>[1] {
   return {
     symbol: order.symbol,
     side: order.side,
     orderType: order.orderType,
-    qty: new Decimal(order.qty),
-    price: order.price === undefined ? undefined : new Decimal(order.price),
+    qty: exactQty(order),
+    price: exactPrice(order),
     clientOid: order.clientOid,
   };
 }
@@ -50,12 +56,17 @@ export class InProcessVenue implements Venue {
 
   constructor(o: InProcessVenueOptions) {
     const pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
-    this.core = new Core({ market: o.market, pair: (s) => pairs.get(s), history: false, margin: o.margin });
-    this.core.createAccount(ACCOUNT, {
-      balances: o.balances,
-      makerFeeRate: o.fees.maker,
-      takerFeeRate: o.fees.taker,
-    });
+    this.core = new Core(
+      record({ market: o.market, pair: (s) => pairs.get(s), history: false, margin: o.margin }),
+    );
+    this.core.createAccount(
+      ACCOUNT,
+      record({
+        balances: o.balances,
+        makerFeeRate: o.fees.maker,
+        takerFeeRate: o.fees.taker,
+      }),
+    );
   }
 
   /** Moves the venue's time (the replay loop: a candle's open, then its close). */

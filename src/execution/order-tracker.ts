@@ -8,7 +8,7 @@ import type { RiskContext } from '../risk/gate.js';
 import type { OrderRecord } from '../store/orders.js';
 import type { OpenOrderView } from '../strategy/contract.js';
 import type { AttributableOrder } from './fill-attribution.js';
-import type { VenueOrder } from './venue.js';
+import { exactPrice, exactQty, type VenueOrder } from './venue.js';
 
 /** How long a market order may still receive fills after its acknowledgement when none came. */
 const MARKET_FILL_WINDOW_MS = 10_000;
@@ -19,6 +19,9 @@ export type HeldByOrders = NonNullable<RiskContext['heldByOrders']>;
 /** An order of the bot that may still receive fills. */
 interface TrackedOrder {
   readonly order: VenueOrder;
+  /** Its size (quote amount of a market buy, else base) and limit price, as Decimals once. */
+  readonly qty: Decimal;
+  readonly price: Decimal | undefined;
   /** When it was journaled, just before the send: a fill of it is never older. */
   readonly placedAt: number;
   /** Its place among the sends of its fill router (see `AttributableOrder.sent`); undefined when tracked after a restart. */
@@ -50,13 +53,19 @@ export interface OrderTrackerOptions {
 /** The orders of one bot that may still receive fills: limit orders until filled in full, market ones until read. */
 export class OrderTracker {
   private readonly open = new Map<string, TrackedOrder>();
+  /** 1 + the higher fee rate: what a limit buy holds per unit of notional (the rates are the bot's, fixed). */
+  private readonly feeMax: Decimal;
 
-  constructor(private readonly o: OrderTrackerOptions) {}
+  constructor(private readonly o: OrderTrackerOptions) {
+    this.feeMax = Decimal.max(o.fees.maker, o.fees.taker).plus(1);
+  }
 
   /** An order about to be sent: attributable from now on. */
   sending(order: VenueOrder, tag: string, placedAt: number, sent: number): void {
     this.open.set(order.clientOid, {
       order,
+      qty: exactQty(order),
+      price: exactPrice(order),
       placedAt,
       sent,
       filled: ZERO,
@@ -91,7 +100,7 @@ export class OrderTracker {
     // Only a market buy is sized in quote coin.
     if (x.order.orderType === 'market') {
       if (x.order.side === 'buy') x.spent = x.spent.plus(notional);
-    } else if (!x.filled.lt(x.order.qty)) this.settle(clientOid);
+    } else if (!x.filled.lt(x.qty)) this.settle(clientOid);
   }
 
   /**
@@ -117,6 +126,8 @@ export class OrderTracker {
     if (!(quoteSized ? booked.quote : booked.base).lt(qty)) return;
     this.open.set(record.clientOid, {
       order: record.order,
+      qty,
+      price: exactPrice(record.order),
       placedAt: record.createdTs,
       sent: undefined,
       filled: booked.base,
@@ -139,10 +150,10 @@ export class OrderTracker {
         orderType: x.order.orderType,
         placedAt: x.placedAt,
         sent: x.sent,
-        size: new Decimal(x.order.qty),
+        size: x.qty,
         sizeUnit: quoteSized ? 'quote' : 'base',
         filled: quoteSized ? x.spent : x.filled,
-        limitPrice: x.order.price === undefined ? undefined : new Decimal(x.order.price),
+        limitPrice: x.price,
         restingSince: x.order.orderType === 'limit' ? x.ackedAt : undefined,
       });
     }
@@ -153,13 +164,13 @@ export class OrderTracker {
   openOrders(symbol: string): OpenOrderView[] {
     const out: OpenOrderView[] = [];
     for (const [clientOid, x] of this.open) {
-      if (x.order.symbol !== symbol || x.order.orderType !== 'limit' || x.order.price === undefined) continue;
+      if (x.order.symbol !== symbol || x.order.orderType !== 'limit' || x.price === undefined) continue;
       out.push({
         clientOid,
         symbol,
         side: x.order.side,
-        price: new Decimal(x.order.price),
-        size: new Decimal(x.order.qty),
+        price: x.price,
+        size: x.qty,
         filled: x.filled,
         placedAt: x.placedAt,
         tag: x.tag,
@@ -190,14 +201,14 @@ export class OrderTracker {
     let buys = 0;
     let sells = 0;
     let firstSell: string | undefined;
-    const feeMax = Decimal.max(this.o.fees.maker, this.o.fees.taker).plus(1);
+    const { feeMax } = this;
     // Oldest first: the map keeps the order the sends came in.
     for (const x of this.open.values()) {
-      if (x.order.orderType !== 'limit' || x.order.price === undefined) continue;
-      const left = new Decimal(x.order.qty).minus(x.filled);
+      if (x.order.orderType !== 'limit' || x.price === undefined) continue;
+      const left = x.qty.minus(x.filled);
       if (!aboveZero(left)) continue;
       if (x.order.side === 'buy') {
-        quote = quote.plus(left.mul(x.order.price).mul(feeMax));
+        quote = quote.plus(left.mul(x.price).mul(feeMax));
         buys++;
       } else if (x.order.symbol === symbol) {
         base = base.plus(left);

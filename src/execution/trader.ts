@@ -6,6 +6,7 @@
 // the TradeGuard (exits and protections) and the OperatorControl (pause, halt, re-arm).
 import type { Observable } from 'rxjs';
 import type { Clock } from '../feeds/clock.js';
+import { floats, record } from '../market/shapes.js';
 import { Decimal, ZERO } from '../market/decimal.js';
 import type { FeeRates } from '../portfolio/fees.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -27,7 +28,7 @@ import { OperatorControl } from './operator-control.js';
 import { OrderTracker } from './order-tracker.js';
 import { TradeGuard } from './trade-guard.js';
 import { TraderEvents, type TraderFill, type TraderListener } from './trader-events.js';
-import type { VenueOrder, Venue } from './venue.js';
+import { noteExact, type VenueOrder, type Venue } from './venue.js';
 
 // The pipeline's public types, from the modules that hold them.
 export { MarketState, emptyQuote, type Quote } from './market-state.js';
@@ -123,61 +124,73 @@ export class Trader implements IntentPort, FillSync, EquityPort {
   private readonly events = new TraderEvents();
   private readonly booking: FillBooking;
   private readonly router: FillRouter;
-  private readonly recentOrders: number[] = [];
+  /** Times of the recent orders: floats from the start (see src/market/shapes.ts). */
+  private readonly recentOrders: number[] = floats();
   private readonly sequencer = new IntentSequencer();
   private readonly pairs: ReadonlyMap<string, TraderPair>;
   private queue: Promise<void> = Promise.resolve();
   private queued = 0;
   private readonly markOf = (symbol: string): Decimal | undefined => this.o.portfolio.markOf(symbol);
+  private readonly leverageOf = (coin: string): Decimal | undefined => this.o.marginLeverage?.get(coin);
 
   constructor(private readonly o: TraderOptions) {
     const { events } = this;
     this.pairs = new Map(o.pairs.map((p) => [p.symbol, p]));
     this.tracksEquity = o.gate.limits.dailyLossLimit !== undefined;
-    this.executor = new Executor({
-      venue: o.venue,
-      journal: o.journal.orders,
-      clock: o.clock,
-      logger: o.logger,
-      maxAttempts: o.maxAttempts,
-      sleep: o.sleep,
-      atomically: (fn) => o.journal.atomically(fn),
-    });
-    this.orders = new OrderTracker({ bot: o.bot, fees: o.fees, settled: o.journal.settled?.bind(o.journal) });
-    this.router = o.fillRouter ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
-    this.booking = new FillBooking({
-      bot: o.bot,
-      pairs: this.pairs,
-      journal: o.journal,
-      clock: o.clock,
-      fees: o.fees,
-      market: o.market,
-      orders: this.orders,
-      router: this.router,
-      mode: o.fillsMode ?? 'venue',
-      onFillsMode: o.onFillsMode,
-      onFill: (fill) => this.booked(fill),
-      onSettled: () => this.settled(),
-      liquidatable: (symbol, side) => this.liquidatable(symbol, side),
-    });
-    this.guard = new TradeGuard({
-      exits: o.exits,
-      protections: o.protections,
-      intervalMs: o.intervalMs ?? 60_000,
-      market: o.market,
-      portfolio: o.portfolio,
-      allowedSessions: o.gate.limits.allowedSessions,
-      now: o.clock.now(),
-      // Logged by the subscribers (the daemon's pipeline events); entries it refuses are journaled denials.
-      onLock: (lock) => events.emit({ type: 'protection', bot: o.bot, ts: o.clock.now(), lock }),
-    });
-    this.control = new OperatorControl({
-      bot: o.bot,
-      clock: o.clock,
-      journal: o.journal,
-      tradingState: o.tradingState,
-      events,
-    });
+    this.executor = new Executor(
+      record({
+        venue: o.venue,
+        journal: o.journal.orders,
+        clock: o.clock,
+        logger: o.logger,
+        maxAttempts: o.maxAttempts,
+        sleep: o.sleep,
+        atomically: (fn) => o.journal.atomically(fn),
+      }),
+    );
+    this.orders = new OrderTracker(
+      record({ bot: o.bot, fees: o.fees, settled: o.journal.settled?.bind(o.journal) }),
+    );
+    this.router = o.fillRouter ?? new FillRouter(record({ venue: o.venue, now: () => o.clock.now() }));
+    this.booking = new FillBooking(
+      record({
+        bot: o.bot,
+        pairs: this.pairs,
+        journal: o.journal,
+        clock: o.clock,
+        fees: o.fees,
+        market: o.market,
+        orders: this.orders,
+        router: this.router,
+        mode: o.fillsMode ?? 'venue',
+        onFillsMode: o.onFillsMode,
+        onFill: (fill) => this.booked(fill),
+        onSettled: () => this.settled(),
+        liquidatable: (symbol, side) => this.liquidatable(symbol, side),
+      }),
+    );
+    this.guard = new TradeGuard(
+      record({
+        exits: o.exits,
+        protections: o.protections,
+        intervalMs: o.intervalMs ?? 60_000,
+        market: o.market,
+        portfolio: o.portfolio,
+        allowedSessions: o.gate.limits.allowedSessions,
+        now: o.clock.now(),
+        // Logged by the subscribers (the daemon's pipeline events); entries it refuses are journaled denials.
+        onLock: (lock) => events.emit({ type: 'protection', bot: o.bot, ts: o.clock.now(), lock }),
+      }),
+    );
+    this.control = new OperatorControl(
+      record({
+        bot: o.bot,
+        clock: o.clock,
+        journal: o.journal,
+        tradingState: o.tradingState,
+        events,
+      }),
+    );
     o.tradingState.onChange((c) => {
       // A pause or resume under a halt changes no state shown: the control event says it.
       if (c.from !== c.to)
@@ -361,15 +374,15 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       fillsEstimated: this.booking.mode === 'estimated',
       heldByOrders: this.orders.held(s),
       entryLock: this.guard.lockOf(s, now),
-      ...(o.category === 'MARGIN'
-        ? {
-            margin: {
-              leverage: (coin: string) => o.marginLeverage?.get(coin),
+      // A field, not a spread: one shape of context per intent, SPOT or MARGIN, and no copy per intent.
+      margin:
+        o.category === 'MARGIN'
+          ? {
+              leverage: this.leverageOf,
               // Accrued up to the venue's now, as the venue counts it (the bot's own LoanBook).
               interest: o.portfolio.margin(now)?.interest ?? ZERO,
-            },
-          }
-        : {}),
+            }
+          : undefined,
     };
   }
 
@@ -412,9 +425,12 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     });
     this.recentOrders.push(now);
     if (this.recentOrders.length > 64) this.recentOrders.shift();
+    const order: VenueOrder = Object.assign({}, d.order, { clientOid });
+    // Its exact Decimals, for the in-process venue and the order tracker (no strings parsed back).
+    noteExact(order, d.intent);
     return {
       intent: d.intent,
-      order: Object.assign({}, d.order, { clientOid }),
+      order,
       trigger,
       judgedAt: now,
       asEmitted: intent,

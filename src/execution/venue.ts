@@ -2,7 +2,8 @@
 // interface only. Two adapters: RestVenue (the RestClient, pointed at the real venue or the simulator)
 // and InProcessVenue (the simulator's matching core on replayed candles, for backtests).
 import { ApiError, type RealityFill } from '../api/index.js';
-import type { Decimal } from '../market/decimal.js';
+import { Decimal } from '../market/decimal.js';
+import type { OrderIntent } from '../market/intent.js';
 import type { Liquidity } from '../portfolio/fees.js';
 
 export type { VenueOrder } from '../api/index.js';
@@ -50,6 +51,32 @@ export const alreadyPlaced = (clientOid: string): VenuePlacement => ({
 /** Whether a venue's refusal says the clientOid was used already (an earlier send landed). */
 export const isDuplicateClientOid = (err: unknown): boolean =>
   err instanceof ApiError && err.kind === 'duplicate_order';
+
+/**
+ * The normalised intent each order of the pipeline was written from, by order: its Decimals are the order's
+ * exact size and price, which an adapter in this process (the backtest's venue) and the order tracker read
+ * instead of parsing the order's strings back. Held weakly: an order forgotten is gone from here too.
+ */
+const exactIntents = new WeakMap<VenueOrder, OrderIntent>();
+
+/** Records the normalised intent an order's strings were written from (the gate's approval). */
+export function noteExact(order: VenueOrder, intent: OrderIntent): void {
+  exactIntents.set(order, intent);
+}
+
+/** An order's size as a Decimal (a market buy's quote amount, else its base quantity), exact. */
+export function exactQty(order: VenueOrder): Decimal {
+  const i = exactIntents.get(order);
+  if (i === undefined) return new Decimal(order.qty);
+  return 'quoteAmount' in i ? i.quoteAmount : i.quantity;
+}
+
+/** An order's limit price as a Decimal (undefined for a market order), exact. */
+export function exactPrice(order: VenueOrder): Decimal | undefined {
+  if (order.price === undefined) return undefined;
+  const i = exactIntents.get(order);
+  return i !== undefined && i.type === 'limit' ? i.price : new Decimal(order.price);
+}
 
 export interface Venue {
   /**

@@ -108,8 +108,11 @@ interface PositionState {
    * Undefined once another fill changes the basis (the average is then cost / quantity, worked out when read).
    */
   avg: Decimal | undefined;
-  /** The last `position()` answer, until a fill or a mark changes it (strategy and gate ask per order). */
-  view?: Position | undefined;
+  /**
+   * The last `position()` answer, until a fill or a mark changes it (strategy and gate ask per order).
+   * Set (undefined) where a state is built, never added later: one shape of state in every run.
+   */
+  view: Position | undefined;
 }
 
 /**
@@ -208,6 +211,7 @@ export class Portfolio implements PortfolioView {
         mark: ps.mark === undefined ? undefined : new Decimal(ps.mark),
         lastFillTs: ps.lastFillTs,
         avg: undefined,
+        view: undefined,
       });
     }
     for (const e of s.equitySeries) p.series.push({ ts: e.ts, equity: new Decimal(e.equity) });
@@ -329,19 +333,21 @@ export class Portfolio implements PortfolioView {
   position(symbol: string): Position {
     const s = this.book.get(symbol);
     if (s === undefined) {
-      return {
+      // A record like a traded symbol's (one shape for the callers: a flat literal here made the strategy's
+      // and the gate's code see two, and a second run in one process threw their compiled code away).
+      return toPosition({
         symbol,
         baseCoin: '',
         quoteCoin: this.quoteCoin,
-        quantity: ZERO,
-        avgPrice: ZERO,
-        realisedPnl: ZERO,
+        qty: ZERO,
         cost: ZERO,
+        realised: ZERO,
         fees: ZERO,
         mark: this.marks.get(symbol),
-        unrealisedPnl: ZERO,
         lastFillTs: 0,
-      };
+        avg: ZERO,
+        view: undefined,
+      });
     }
     return (s.view ??= toPosition(s));
   }
@@ -450,6 +456,7 @@ export class Portfolio implements PortfolioView {
         mark: this.marks.get(symbol),
         lastFillTs: 0,
         avg: undefined,
+        view: undefined,
       };
       this.marks.delete(symbol);
       this.book.set(symbol, s);

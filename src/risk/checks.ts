@@ -1,6 +1,6 @@
 // The gate's rules: the denial codes and RISK_CHECKS, the named checks in the order they run, each a pure
 // function of the facts its stage establishes that passes or denies with a code and a sentence.
-import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
+import { Decimal, ONE, ZERO, aboveZero } from '../market/decimal.js';
 import { deliveryAllowsOrders } from '../market/delivery.js';
 import { formatDuration } from '../market/duration.js';
 import { marginPairRules, maxLiabilities, riskRatio } from '../market/margin.js';
@@ -284,7 +284,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
       if (
         intent.side === 'sell' &&
         rules.sellLimitPriceRatio &&
-        intent.price.lt(market.last.mul(new Decimal(1).minus(rules.sellLimitPriceRatio)))
+        intent.price.lt(market.last.mul(ONE.minus(rules.sellLimitPriceRatio)))
       )
         return deny(
           'LIMIT_PRICE_RATIO',
@@ -458,7 +458,7 @@ function marginCheck(f: OrderFacts): Deny | undefined {
       'MARGIN_BELOW_MIN_BORROW',
       `the order would borrow ${lack.toFixed()} ${coin}, below userMinBorrow ${m.userMinBorrow.toFixed()} of ${intent.symbol}: trade a size that borrows at least that, or nothing`,
     );
-  const set = ctx.margin?.leverage(coin) ?? new Decimal(1);
+  const set = ctx.margin?.leverage(coin) ?? ONE;
   const leverage = Decimal.min(set, m.maxCrossedLeverage);
   const cap = maxLiabilities(assets.minus(liabilities), leverage);
   if (liabilities.gt(cap))

@@ -4,6 +4,7 @@
 import { Decimal, ZERO, aboveZero } from '../market/decimal.js';
 import type { Side, TradeCategory } from '../market/intent.js';
 import type { MarginModel } from '../market/margin.js';
+import { record } from '../market/shapes.js';
 import { fillFee, type Liquidity } from '../portfolio/fees.js';
 import type { Balance, CoreFill, CoreRefusal, MarketView, PairSpec } from './core-types.js';
 import { MarginAccounts, type MarginAccountView } from './margin-accounts.js';
@@ -213,16 +214,20 @@ export class MatchingCore {
     const maker = setup.makerFeeRate ?? rate;
     const taker = setup.takerFeeRate ?? rate;
     const maxRate = Decimal.max(maker, taker);
-    this.accounts.set(id, {
+    // A record, not a literal: the matching code reads it (src/market/shapes.ts).
+    this.accounts.set(
       id,
-      maker,
-      taker,
-      takerReserve: taker.plus(1),
-      limitReserve: maxRate.plus(1),
-      balances,
-      clientOids: new Set(),
-      fills: [],
-    });
+      record({
+        id,
+        maker,
+        taker,
+        takerReserve: taker.plus(1),
+        limitReserve: maxRate.plus(1),
+        balances,
+        clientOids: new Set<string>(),
+        fills: [] as CoreFill[],
+      }),
+    );
   }
 
   hasAccount(id: string): boolean {
