@@ -140,6 +140,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
       maxAttempts: o.maxAttempts,
       sleep: o.sleep,
       atomically: (fn) => o.journal.atomically(fn),
+      beforeSend: o.journal.beforeSend?.bind(o.journal),
     });
     this.orders = new OrderTracker({ bot: o.bot, fees: o.fees, settled: o.journal.settled?.bind(o.journal) });
     this.router = o.fillRouter ?? new FillRouter({ venue: o.venue, now: () => o.clock.now() });
