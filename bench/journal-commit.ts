@@ -6,15 +6,20 @@
 // one 4 KB write and fdatasync of a preallocated file, paced the same, what any record made durable
 // before an order's send costs at least, whatever writes it (`--pause-ms 250` paces as the tick-to-order
 // bench's candles come, 4 a second: a disk idle that long is slower to flush).
-//   npx tsx bench/journal-commit.ts [--commits 300] [--pause-ms 5]
+// Last, a candle boundary of `--batch` bots' orders (default 200): the time until the last of them is
+// committed, one commit each (as before issue 43) against one group commit for all (src/store/group-commit.ts).
+//   npx tsx bench/journal-commit.ts [--commits 300] [--pause-ms 5] [--batch 200] [--boundaries 20]
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { GroupCommit } from '../src/store/group-commit.js';
 import { numberFlag } from './lib/flags.js';
 
 const COMMITS = numberFlag('commits', 300);
 const PAUSE_MS = numberFlag('pause-ms', 5);
+const BATCH = numberFlag('batch', 200);
+const BOUNDARIES = numberFlag('boundaries', 20);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -83,3 +88,39 @@ console.log(`ratio FULL / NORMAL at p50: ${(pct(full, 50) / pct(normal, 50)).toF
 console.log(
   `ratio FULL / the disk's floor: p50 ${(pct(full, 50) / pct(floor, 50)).toFixed(2)}x, p99 ${(pct(full, 99) / pct(floor, 99)).toFixed(2)}x`,
 );
+
+/** Per boundary, ms until the last of BATCH orders is committed: one commit each, or one group commit. */
+async function boundaries(grouped: boolean): Promise<number[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tradebot-group-'));
+  const db = new BetterSqlite3(join(dir, 'group.db'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const tx = db.transaction((fn: () => unknown) => fn());
+    const group = new GroupCommit((fn) => tx(fn));
+    for (let i = 0; i < BATCH; i++) group.join();
+    const row = 'x'.repeat(300);
+    const out: number[] = [];
+    for (let b = 0; b < BOUNDARIES; b++) {
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
+      const t0 = performance.now();
+      const all: unknown[] = [];
+      for (let i = 0; i < BATCH; i++)
+        all.push(grouped ? group.run(() => insert.run(row)) : tx(() => insert.run(row)));
+      await Promise.all(all);
+      out.push(performance.now() - t0);
+    }
+    return out;
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const single = await boundaries(false);
+const grouped = await boundaries(true);
+console.log(`a boundary of ${BATCH} orders, ${BOUNDARIES} boundaries: until the last is committed`);
+console.log(line('one commit per order', single));
+console.log(line('one group commit    ', grouped));

@@ -149,6 +149,19 @@ export class DaemonMetrics {
         for (const [outcome, n] of Object.entries(a)) this.fillAttribution.set({ outcome }, n);
     },
   });
+  /** The journal's group commits (Store.groupCommits), read at each scrape: batch sizes at a candle boundary. */
+  readonly groupCommits = new Gauge({
+    name: 'tradebot_journal_group_commits',
+    help: "The journal's commits of orders before their send since the start: commits, writes (orders) in them, largest (most orders in one)",
+    labelNames: ['count'],
+    registers: [this.registry],
+    collect: () => {
+      const g = this.groupCommitsOf();
+      if (g !== undefined) for (const [count, n] of Object.entries(g)) this.groupCommits.set({ count }, n);
+    },
+  });
+  /** Set when the journal opens (seedFromJournal): its group commits' counts. */
+  groupCommitsOf: () => Readonly<Record<string, number>> | undefined = () => undefined;
   /** Set by the daemon: the fill router's counts, once the venue is connected. */
   fillAccountingOf: () => Readonly<Record<string, number>> | undefined = () => undefined;
   /** Set by the daemon: its running bots' state sizes, by bot name. */
@@ -167,6 +180,7 @@ export class DaemonMetrics {
    * and as a deployment that had done nothing to a person). Called when the journal opens, before any event.
    */
   seedFromJournal(store: Store): void {
+    this.groupCommitsOf = () => ({ ...store.groupCommits });
     for (const c of journalCounters(store, ESTIMATED_FILL_PREFIX)) {
       const { bot } = c;
       if (c.intents > 0) this.intents.inc({ bot }, c.intents);

@@ -55,6 +55,11 @@ export interface ExecutorOptions {
   readonly hooks?: ExecutorHooks | undefined;
   /** Runs the journal writes that precede a send as one commit (the store's transaction); default: as they come. */
   readonly atomically?: (<T>(fn: () => T) => T) | undefined;
+  /**
+   * Runs the journal writes that precede a new order's send as one commit that may be shared with other
+   * orders' (TraderJournal.beforeSend); the order is sent once it committed. Default: `atomically`.
+   */
+  readonly beforeSend?: (<T>(fn: () => T) => T | Promise<T>) | undefined;
 }
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -85,8 +90,8 @@ export class Executor {
     alsoJournal?: () => void,
   ): Promise<OrderOutcome> {
     const orders = this.o.journal;
-    const atomically = this.o.atomically ?? ((fn) => fn());
-    const { record, attempted } = atomically(() => {
+    const commit = this.o.beforeSend ?? this.o.atomically ?? ((fn) => fn());
+    const journaled = commit(() => {
       alsoJournal?.();
       // A new order is written with its first attempt counted; one journaled before (a replay) that was
       // never sent gets its attempt here, in the same commit; any other is decided in send().
@@ -101,7 +106,12 @@ export class Executor {
       if (fresh) orders.markAttempt(order.clientOid);
       return { record, attempted: fresh };
     });
-    const p = this.send(record, attempted).finally(() => this.inFlight.delete(p));
+    // Sent only once committed: at once when the commit was made here, else when the group's is.
+    const p = (
+      journaled instanceof Promise
+        ? journaled.then(({ record, attempted }) => this.send(record, attempted))
+        : this.send(journaled.record, journaled.attempted)
+    ).finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
     return p;
   }

@@ -33,6 +33,13 @@ export interface TraderJournal {
    * and the order's first attempt are journaled together before the order is sent. `fn` is synchronous.
    */
   atomically<T>(fn: () => T): T;
+  /**
+   * Like `atomically`, for the writes that precede an order's send: the journal may commit them together
+   * with other bots' (a group commit, one fsync for the orders of one candle boundary). The answer comes
+   * once they are committed, a promise when they wait for the end of the turn; it rejects when they failed.
+   * Without it, `atomically`.
+   */
+  beforeSend?<T>(fn: () => T): T | Promise<T>;
   recordIntent(intent: OrderIntent, ts: number): void;
   recordDenial(d: { bot: string; code: string; message: string; intent: OrderIntent }, ts: number): void;
   hasFill(execId: string): boolean;
@@ -54,9 +61,13 @@ export interface TraderJournal {
 
 /** The SQLite journal of a live bot. */
 export function storeJournal(store: Store): TraderJournal {
+  // Each bot's pipeline is one writer of the journal's group commits: with several, the orders decided in
+  // one turn share a commit.
+  store.joinGroupCommit();
   return {
     orders: store.orders,
     atomically: (fn) => store.transaction(fn),
+    beforeSend: (fn) => store.groupCommit(fn),
     recordIntent: (intent, ts) => void store.intents.record(intent, ts),
     recordDenial: (d, ts) => void store.denials.record(d, ts),
     hasFill: (execId) => store.fills.has(execId),

@@ -146,6 +146,7 @@ export class Trader implements IntentPort, FillSync, EquityPort {
         maxAttempts: o.maxAttempts,
         sleep: o.sleep,
         atomically: (fn) => o.journal.atomically(fn),
+        beforeSend: o.journal.beforeSend?.bind(o.journal),
       }),
     );
     this.orders = new OrderTracker(

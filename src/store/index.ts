@@ -9,6 +9,7 @@ export {
   type Migration,
 } from './migrations.js';
 export { StoreError } from './columns.js';
+export type { GroupCommitStats } from './group-commit.js';
 export {
   JournalFileError,
   checkJournalPath,

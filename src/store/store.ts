@@ -7,6 +7,7 @@ import { StoreError } from './columns.js';
 import { ControlRepository } from './control.js';
 import { DecidedCandleRepository, DriftReportRepository } from './drift.js';
 import { FillRepository } from './fills.js';
+import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { DenialRepository, IntentRepository } from './intents.js';
 import { checkJournalPath, describeJournalFault, ensureJournalFolder } from './journal-file.js';
 import { migrate } from './migrations.js';
@@ -67,6 +68,16 @@ export interface Store {
    * (an awaited write would escape the transaction). Nested calls become savepoints.
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` (synchronous writes) in a group commit shared by every bot of this journal (see
+   * `GroupCommit`): at once with one bot, else in one transaction at the end of the turn for all the writes
+   * asked for in it. The answer (or the promise's) comes once the writes are committed.
+   */
+  groupCommit<T>(fn: () => T): T | Promise<T>;
+  /** A bot shares the group commits from now on; answers its leave. */
+  joinGroupCommit(): () => void;
+  /** The group commits' counts so far. */
+  readonly groupCommits: GroupCommitStats;
   /**
    * Makes `write` (synchronous writes to this store) part of the next `transaction`, or of `flushDeferred`,
    * whichever comes first; a later deferral under the same key replaces one not made yet. A write that
@@ -202,6 +213,7 @@ function storeOver(
   let closed = false;
   let lastCheckpoint = -Infinity;
   const tx = deferringTransactions(db, relaxedCommits(db, o.synchronous));
+  const group = new GroupCommit(tx.commit);
   const meta = new MetaRepository(db, clock);
   return {
     path: o.file,
@@ -221,6 +233,13 @@ function storeOver(
     drift: new DriftReportRepository(db),
     transaction<T>(fn: () => T): T {
       return tx.commit(fn) as T;
+    },
+    groupCommit<T>(fn: () => T): T | Promise<T> {
+      return group.run(fn);
+    },
+    joinGroupCommit: () => group.join(),
+    get groupCommits(): GroupCommitStats {
+      return group.stats;
     },
     deferWrite(key: string, write: () => void): void {
       tx.defer(key, write);
@@ -242,6 +261,7 @@ function storeOver(
     },
     close(): void {
       if (closed) return;
+      group.flush(); // settles every waiting write (committed, or failed with the commit): never throws
       closed = true;
       try {
         tx.flush();
