@@ -40,6 +40,8 @@ export interface TraderJournal {
    * Without it, `atomically`.
    */
   beforeSend?<T>(fn: () => T): T | Promise<T>;
+  /** The bot stopped: it no longer shares the group commits (a lone bot left commits at once again). */
+  leave?(): void;
   recordIntent(intent: OrderIntent, ts: number): void;
   recordDenial(d: { bot: string; code: string; message: string; intent: OrderIntent }, ts: number): void;
   hasFill(execId: string): boolean;
@@ -63,8 +65,9 @@ export interface TraderJournal {
 export function storeJournal(store: Store): TraderJournal {
   // Each bot's pipeline is one writer of the journal's group commits: with several, the orders decided in
   // one turn share a commit.
-  store.joinGroupCommit();
+  const leave = store.joinGroupCommit();
   return {
+    leave,
     orders: store.orders,
     atomically: (fn) => store.transaction(fn),
     beforeSend: (fn) => store.groupCommit(fn),

@@ -582,10 +582,11 @@ export class Trader implements IntentPort, FillSync, EquityPort {
     return equity;
   }
 
-  /** Drains orders in flight (graceful stop). */
+  /** Drains orders in flight (graceful stop); then the bot no longer shares the journal's group commits. */
   async drain(): Promise<void> {
     await this.queue;
     await this.executor.drain();
     await this.booking.drain();
+    this.o.journal.leave?.();
   }
 }
