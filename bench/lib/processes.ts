@@ -28,8 +28,15 @@ export interface CliProcess {
   stop(): Promise<void>;
 }
 
-/** Runs `tradebot <args>` from dist/; exits 2 with the fix when dist/ is missing. */
-export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess {
+/**
+ * Runs `tradebot <args>` from dist/; exits 2 with the fix when dist/ is missing. `onLine` hears every whole
+ * line the process writes (stdout and stderr), from the first.
+ */
+export function startCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  onLine?: (line: string) => void,
+): CliProcess {
   if (!existsSync(cli)) {
     process.stderr.write(`the built CLI ${cli} is missing: run \`npm run build\` first\n`);
     process.exit(2);
@@ -51,6 +58,19 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
   };
   proc.stdout?.on('data', onData);
   proc.stderr?.on('data', onData);
+  if (onLine !== undefined) {
+    // One line buffer per stream: a chunk may end mid-line.
+    const lines = () => {
+      let rest = '';
+      return (b: Buffer) => {
+        const parts = (rest + b.toString()).split('\n');
+        rest = parts.pop() ?? '';
+        for (const l of parts) onLine(l);
+      };
+    };
+    proc.stdout?.on('data', lines());
+    proc.stderr?.on('data', lines());
+  }
   const exited = new Promise<void>((resolve) => proc.once('close', () => resolve()));
   return {
     proc,
@@ -181,8 +201,12 @@ export function writeDeployment(
  * The daemon running a deployment; resolves once it says it is running (within `capMs`: bots start one
  * after another, so a deployment of many bots needs more), or stops it and rejects.
  */
-export async function startDaemon(configPath: string, capMs = 120_000): Promise<CliProcess> {
-  const d = startCli(['run', '--config', configPath], BENCH_ENV);
+export async function startDaemon(
+  configPath: string,
+  capMs = 120_000,
+  onLine?: (line: string) => void,
+): Promise<CliProcess> {
+  const d = startCli(['run', '--config', configPath], BENCH_ENV, onLine);
   try {
     await d.waitFor(/"message":"running"/, capMs);
   } catch (err) {

@@ -1,7 +1,8 @@
 // A start of many bots on one feed hub, against the simulator on loopback: 200 bots on 50 symbols (four
 // bots a symbol, as a deployment of four strategies on the same list) ask the venue for candles through one
 // poll a symbol, one candles read a boundary, and history-candles only for the warm-up backfill: at most one
-// request a symbol for that one real gap, none for a poll that ran a little late.
+// request a symbol for that one real gap, none for a poll that ran a little late. A bot that joins a symbol's
+// candles after another bot's warm-up hears that warm-up at once, without a request of its own.
 import { describe, expect, it } from 'vitest';
 import type { ParamsIn } from '../../../src/api/index.js';
 import { RestClient } from '../../../src/client/index.js';
@@ -70,6 +71,59 @@ describe('closed candles of a 200-bot start', () => {
         expect(opens.length, s).toBeGreaterThanOrEqual(35);
         expect(opens, s).toEqual(opens.map((_, k) => (opens[0] as number) + k * M));
       }
+    } finally {
+      client.close();
+      await sim.stop();
+    }
+  });
+
+  it('gives a bot joining a symbol after the warm-up the last warm-up candles at once, with no request of its own', async () => {
+    const sim = await startSimulator({ seed: 9, speed: SPEED, startTime: START, extraPairs: 1 });
+    const clock = { now: () => sim.engine.now() };
+    const client = new RestClient({
+      baseUrl: sim.baseUrl,
+      clock,
+      sleep: scaledSleep(SPEED),
+      rateLimit: { timeScale: SPEED },
+    });
+    try {
+      const symbol = (await client.instruments({ category: 'SPOT' })).find((i) => i.isReality === 'yes')
+        ?.symbol as string;
+      let history = 0;
+      const source = new Proxy(client, {
+        get(target, key, receiver) {
+          if (key !== 'timed') return Reflect.get(target, key, receiver) as unknown;
+          return (name: 'candles' | 'historyCandles', p: ParamsIn<'candles'>) => {
+            if (name === 'historyCandles') history++;
+            return client.timed(name, p);
+          };
+        },
+      }) as unknown as MarketDataSource;
+      const hub = new FeedHub({ source, clock, scheduler: new ScaledScheduler(clock, SPEED) });
+      const first: Candle[] = [];
+      const a = hub.closedCandlesWithInformative$('SPOT', symbol, '1m', [], undefined, 30).subscribe((c) => {
+        first.push(c);
+      });
+      // The warm-up and two live candles: the joiner comes well after the backfill.
+      await waitFor(() => first.length >= 32, {
+        timeoutMs: 60_000,
+        what: 'the warm-up and two live candles',
+      });
+      const asked = history;
+      const joiner: Candle[] = [];
+      const b = hub.closedCandlesWithInformative$('SPOT', symbol, '1m', [], undefined, 30).subscribe((c) => {
+        joiner.push(c);
+      });
+      const heard = joiner.map((c) => c.openTime);
+      const last = (first.at(-1) as Candle).openTime;
+      // At once: the 30 candles up to the last one the first bot heard, in order.
+      expect(heard).toEqual(Array.from({ length: 30 }, (_, k) => last - (29 - k) * M));
+      // Then the live candles as the first bot hears them.
+      await waitFor(() => first.length >= 34, { timeoutMs: 60_000, what: 'two more live candles' });
+      expect(joiner.map((c) => c.openTime)).toEqual(first.slice(-joiner.length).map((c) => c.openTime));
+      expect(history).toBe(asked);
+      a.unsubscribe();
+      b.unsubscribe();
     } finally {
       client.close();
       await sim.stop();
