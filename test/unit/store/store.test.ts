@@ -468,31 +468,6 @@ describe('intents, denials and runtime state', () => {
     }
   });
 
-  it('a flush of deferred writes commits without holding the FULL setting: the order commits after it are FULL again', () => {
-    const s = openAt();
-    const level = () => s.db.pragma('synchronous', { simple: true });
-    expect(level()).toBe(2); // FULL
-    s.deferWrite('mark', () => s.meta.set('mark', '1'));
-    s.flushDeferred();
-    expect(s.meta.get('mark')).toBe('1');
-    expect(level()).toBe(2);
-    // A failing deferred write rolls back and leaves the setting as it was too.
-    s.deferWrite('bad', () => {
-      throw new Error('disk says no');
-    });
-    expect(() => s.flushDeferred()).toThrow('disk says no');
-    expect(level()).toBe(2);
-    s.deferWrite('bad', () => s.meta.set('bad', 'fixed')); // it waits again: replaced, it commits
-    s.flushDeferred();
-    expect(s.meta.get('bad')).toBe('fixed');
-    // A file opened NORMAL (a backtest's, a bench's) stays NORMAL.
-    const relaxed = openStore(join(dir, 'normal.db'), { clock, synchronous: 'NORMAL' });
-    open.push(relaxed);
-    relaxed.deferWrite('mark', () => relaxed.meta.set('mark', '1'));
-    relaxed.flushDeferred();
-    expect(relaxed.db.pragma('synchronous', { simple: true })).toBe(1);
-  });
-
   it('checkpoint() copies the WAL into the file and starts it over', () => {
     const s = openAt();
     for (let i = 0; i < 20; i++) s.meta.set(`k${i}`, String(i));
