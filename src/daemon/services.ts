@@ -1,34 +1,16 @@
 // The services started beside the bots (notifications, the dashboard) and the events they hear: every bot's
 // pipeline events and the daemon's own, handed to each listener so that one that throws is logged, never felt.
 import type { BotConfig, Deployment } from '../config/index.js';
-import type { DriftAlarmEvent } from '../drift/types.js';
-import type { DenialBurstEvent } from '../execution/denial-burst.js';
-import type { FeedHealthEvent } from '../execution/feed-watch.js';
-import type { FillMismatch } from '../execution/fill-router.js';
+import type { DeploymentEvent } from '../drift/deployment-events.js';
 import type { LiveBot } from '../execution/live-bot.js';
-import type { MarginWarningEvent } from '../execution/margin-warning.js';
-import type { TraderEvent } from '../execution/trader.js';
 import type { Clock } from '../feeds/clock.js';
 import type { Store } from '../store/index.js';
 import type { PreviousRun } from './journal-path.js';
 import type { Logger } from './logger.js';
 
-/** An event of the daemon itself, beside the pipeline's. */
-export interface BotRestartedEvent {
-  readonly type: 'bot-restarted';
-  readonly bot: string;
-  readonly ts: number;
-  readonly restarts: number;
-  readonly error: string;
-}
-export type DaemonEvent =
-  | TraderEvent
-  | BotRestartedEvent
-  | FeedHealthEvent
-  | FillMismatch
-  | DriftAlarmEvent
-  | DenialBurstEvent
-  | MarginWarningEvent;
+export type { BotRestartedEvent } from '../drift/deployment-events.js';
+/** What the services started beside the bots hear (see `DeploymentEvent`). */
+export type DaemonEvent = DeploymentEvent;
 
 /** What a service started beside the bots is given. */
 export interface DaemonServiceContext {

@@ -5,11 +5,9 @@
 // one message), and each target sends from the outbox by priority (see Dispatcher).
 import { randomUUID } from 'node:crypto';
 import type { NotifyConfig, NotifyEventKind } from '../config/index.js';
-import type { DriftAlarmEvent } from '../drift/types.js';
-import { denialBurstText, type DenialBurstEvent } from '../execution/denial-burst.js';
-import type { FeedHealthEvent } from '../execution/feed-watch.js';
-import { liquidationText, marginWarningText, type MarginWarningEvent } from '../execution/margin-warning.js';
-import type { FillMismatch } from '../execution/fill-router.js';
+import type { DeploymentEvent } from '../drift/deployment-events.js';
+import { denialBurstText } from '../execution/denial-burst.js';
+import { liquidationText, marginWarningText } from '../execution/margin-warning.js';
 import type { LiveBotStatus } from '../execution/live-bot.js';
 import type { TraderEvent, TraderFill } from '../execution/trader.js';
 import type { Clock } from '../feeds/clock.js';
@@ -38,22 +36,9 @@ import {
   type PreviousRun,
 } from './format.js';
 
-/** An event of the daemon itself, beside the pipeline's. */
-export type BotRestartedEvent = {
-  readonly type: 'bot-restarted';
-  readonly bot: string;
-  readonly ts: number;
-  readonly restarts: number;
-  readonly error: string;
-};
-export type NotifiableEvent =
-  | TraderEvent
-  | BotRestartedEvent
-  | FeedHealthEvent
-  | FillMismatch
-  | DriftAlarmEvent
-  | DenialBurstEvent
-  | MarginWarningEvent;
+export type { BotRestartedEvent } from '../drift/deployment-events.js';
+/** What the notifier hears (see `DeploymentEvent`). */
+export type NotifiableEvent = DeploymentEvent;
 
 /** What the notifier needs of the daemon it runs in. */
 export interface NotifyHost {
