@@ -13,7 +13,7 @@ import {
   type Vector,
 } from 'apache-arrow';
 import { COLUMNS, META_KEY } from './columnar.js';
-import { BATCH_SIZE, type CandleBatch, type CandleFileMeta, type CandleSource } from './format.js';
+import { BATCH_SIZE, batchesOf, type CandleBatch, type CandleFileMeta, type CandleSource } from './format.js';
 
 /** Rows per record batch of a written Arrow file: what a streamed read holds at once (3.5 MB of columns). */
 export const ARROW_BATCH_ROWS = 4 * BATCH_SIZE;
@@ -59,28 +59,18 @@ export function streamArrowEntry(path: string, meta: CandleFileMeta): CandleSour
         const reader = await RecordBatchReader.from(file);
         for await (const b of reader) {
           const col = (c: (typeof COLUMNS)[number]) => (b.getChild(c) as Vector).toArray() as Float64Array;
-          const t = col('openTime');
-          const [o, h, l, c, v, q] = [
-            col('open'),
-            col('high'),
-            col('low'),
-            col('close'),
-            col('volume'),
-            col('turnover'),
-          ];
-          for (let from = 0; from < b.numRows; from += BATCH_SIZE) {
-            const to = Math.min(b.numRows, from + BATCH_SIZE);
-            yield {
-              length: to - from,
-              openTime: t.subarray(from, to),
-              open: o.subarray(from, to),
-              high: h.subarray(from, to),
-              low: l.subarray(from, to),
-              close: c.subarray(from, to),
-              volume: v.subarray(from, to),
-              turnover: q.subarray(from, to),
-            };
-          }
+          yield* batchesOf(
+            {
+              openTime: col('openTime'),
+              open: col('open'),
+              high: col('high'),
+              low: col('low'),
+              close: col('close'),
+              volume: col('volume'),
+              turnover: col('turnover'),
+            },
+            b.numRows,
+          );
         }
       } finally {
         await file.close();

@@ -27,7 +27,7 @@ import {
 } from '../api/index.js';
 import { formatDuration } from '../market/duration.js';
 import {
-  BATCH_SIZE,
+  batchesOf,
   CandleFileError,
   CandleFileMetaSchema,
   FORMAT_NAME,
@@ -342,19 +342,7 @@ export function* validated(
     }
     if (p.length > 0) prev = t[p.length - 1] as number;
     row += p.length;
-    for (let from = 0; from < p.length; from += BATCH_SIZE) {
-      const to = Math.min(p.length, from + BATCH_SIZE);
-      yield {
-        length: to - from,
-        openTime: t.subarray(from, to),
-        open: open.subarray(from, to),
-        high: high.subarray(from, to),
-        low: low.subarray(from, to),
-        close: close.subarray(from, to),
-        volume: volume.subarray(from, to),
-        turnover: turnover.subarray(from, to),
-      };
-    }
+    yield* batchesOf({ openTime: t, open, high, low, close, volume, turnover }, p.length);
   }
   if (row === 0) throw new CandleFileError(`${path}: no candles in the file`);
 }

@@ -70,6 +70,23 @@ export function newBatch(size = BATCH_SIZE): CandleBatch {
   };
 }
 
+/** Columns of `length` candles cut into batches of at most BATCH_SIZE: views over them, nothing copied. */
+export function* batchesOf(cols: Omit<CandleBatch, 'length'>, length: number): Generator<CandleBatch> {
+  for (let from = 0; from < length; from += BATCH_SIZE) {
+    const to = Math.min(length, from + BATCH_SIZE);
+    yield {
+      length: to - from,
+      openTime: cols.openTime.subarray(from, to),
+      open: cols.open.subarray(from, to),
+      high: cols.high.subarray(from, to),
+      low: cols.low.subarray(from, to),
+      close: cols.close.subarray(from, to),
+      volume: cols.volume.subarray(from, to),
+      turnover: cols.turnover.subarray(from, to),
+    };
+  }
+}
+
 /** Appends one candle to `b` (which must have room): open time, open, high, low, close, volume, turnover. */
 export function appendCandle(
   b: CandleBatch,
