@@ -184,8 +184,7 @@ function deferringTransactions(db: Database): DeferringTransactions {
     commit,
     defer: (key, write) => void deferred.set(key, write),
     flush: () => {
-      if (deferred.size === 0 || db.inTransaction) return;
-      commit(() => undefined);
+      if (deferred.size > 0) commit(() => undefined);
     },
   };
 }
